@@ -1,0 +1,186 @@
+/* pupiltrack assign: linear assignment of a CSV cost matrix or a random problem. */
+#include <errno.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/assign.h"
+#include "cli.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: pupiltrack assign [-b seq|omp|cuda|exact] [-j N] [--max|--min] [-o OUT.csv] COST.csv\n"
+            "       pupiltrack assign [...] --random N [--cols M] [--dist uniform|tracking]\n"
+            "                         [--range R] --seed S\n"
+            "Solve the linear assignment problem of a dense cost matrix (CSV, one matrix row\n"
+            "per line, no header) by the auction algorithm with epsilon-scaling.\n"
+            "  -b seq|omp|cuda|exact  back end (default omp); exact = shortest augmenting path\n"
+            "  -j N                   threads for -b omp (default: all cores)\n"
+            "  --min | --max          minimise cost (default) or maximise utility\n"
+            "  --random N             random N x N problem instead of a file (--cols M: N x M)\n"
+            "  --dist uniform|tracking  uniform integers 0..R-1 (R = --range, default max(N,M)) or\n"
+            "                         distances (tenths of a pixel) between moved points\n"
+            "  --seed S               seed of the random problem (required with --random)\n"
+            "  -o OUT.csv             output file (default stdout)\n"
+            "Writes 'row,col,value' for each assigned row, the total on stderr. Integer costs\n"
+            "give an optimal assignment; other costs are quantised to a fine binary fraction.\n");
+}
+
+static int parse_long(const char *text, long min, long max, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end || v < min || v > max)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+static int write_assignment(const char *out_path, const pt_assign_problem *p, const pt_assign_result *r)
+{
+    FILE *out = out_path ? fopen(out_path, "w") : stdout;
+    if (!out) {
+        pt_cli_fail("%s: cannot open for writing: %s", out_path, strerror(errno));
+        return PT_EXIT_INPUT;
+    }
+    fprintf(out, "row,col,value\n");
+    for (int row = 0; row < p->rows; row++)
+        if (r->col_of_row[row] >= 0)
+            fprintf(out, "%d,%d,%.15g\n", row, r->col_of_row[row],
+                    p->cost[(size_t)row * p->cols + r->col_of_row[row]]);
+    int failed = ferror(out);
+    if (out_path && fclose(out))
+        failed = 1;
+    if (failed) {
+        pt_cli_fail("%s: write error", out_path ? out_path : "stdout");
+        return PT_EXIT_INPUT;
+    }
+    return PT_EXIT_OK;
+}
+
+int pt_cmd_assign(int argc, char **argv)
+{
+    const char *backend = "omp", *out_path = NULL, *input = NULL;
+    long random_n = 0, cols = 0, seed = -1, range = 0, threads = 0;
+    int maximize = 0, have_seed = 0;
+    pt_assign_dist dist = PT_ASSIGN_UNIFORM;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int has_value = i + 1 < argc;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return PT_EXIT_OK;
+        } else if (!strcmp(a, "-b") && has_value) {
+            backend = argv[++i];
+        } else if (!strcmp(a, "-o") && has_value) {
+            out_path = argv[++i];
+        } else if (!strcmp(a, "--max")) {
+            maximize = 1;
+        } else if (!strcmp(a, "--min")) {
+            maximize = 0;
+        } else if (!strcmp(a, "-j") && has_value) {
+            if (!parse_long(argv[++i], 1, 4096, &threads)) {
+                pt_cli_fail("-j: expected a thread count 1..4096, got '%s'", argv[i]);
+                return PT_EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--random") && has_value) {
+            if (!parse_long(argv[++i], 1, 1 << 20, &random_n)) {
+                pt_cli_fail("--random: expected a size 1..1048576, got '%s'", argv[i]);
+                return PT_EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--cols") && has_value) {
+            if (!parse_long(argv[++i], 1, 1 << 20, &cols)) {
+                pt_cli_fail("--cols: expected a size 1..1048576, got '%s'", argv[i]);
+                return PT_EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--range") && has_value) {
+            if (!parse_long(argv[++i], 1, 1L << 40, &range)) {
+                pt_cli_fail("--range: expected 1..2^40, got '%s'", argv[i]);
+                return PT_EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--seed") && has_value) {
+            if (!parse_long(argv[++i], 0, 0x7fffffffffffffffL, &seed)) {
+                pt_cli_fail("--seed: expected a non-negative integer, got '%s'", argv[i]);
+                return PT_EXIT_USAGE;
+            }
+            have_seed = 1;
+        } else if (!strcmp(a, "--dist") && has_value) {
+            const char *d = argv[++i];
+            if (!strcmp(d, "uniform"))
+                dist = PT_ASSIGN_UNIFORM;
+            else if (!strcmp(d, "tracking"))
+                dist = PT_ASSIGN_TRACKING;
+            else {
+                pt_cli_fail("--dist: expected uniform or tracking, got '%s'", d);
+                return PT_EXIT_USAGE;
+            }
+        } else if (a[0] == '-' && a[1]) {
+            pt_cli_fail("assign: unknown option '%s' (try --help)", a);
+            return PT_EXIT_USAGE;
+        } else if (!input) {
+            input = a;
+        } else {
+            pt_cli_fail("assign: more than one cost matrix ('%s', '%s')", input, a);
+            return PT_EXIT_USAGE;
+        }
+    }
+    if (strcmp(backend, "seq") && strcmp(backend, "omp") && strcmp(backend, "cuda") &&
+        strcmp(backend, "exact")) {
+        pt_cli_fail("-b: unknown back end '%s' (seq, omp, cuda, exact)", backend);
+        return PT_EXIT_USAGE;
+    }
+    if (!input == !random_n) {
+        pt_cli_fail("assign: give either a cost matrix CSV or --random N (try --help)");
+        return PT_EXIT_USAGE;
+    }
+    if (random_n && !have_seed) {
+        pt_cli_fail("assign: --random needs --seed S");
+        return PT_EXIT_USAGE;
+    }
+    if (!strcmp(backend, "cuda")) {
+        pt_cli_fail("-b cuda: CUDA auction not built yet");
+        return PT_EXIT_UNAVAILABLE;
+    }
+    pt_assign_problem p;
+    pt_error err;
+    pt_error_clear(&err);
+    pt_status st = random_n ? pt_assign_random(&p, (int)random_n, (int)(cols ? cols : random_n), dist,
+                                               range, (uint64_t)seed, &err)
+                            : pt_assign_load_csv(input, &p, &err);
+    if (st) {
+        pt_cli_report(&err);
+        return st == PT_ERR_PARAM ? PT_EXIT_USAGE : PT_EXIT_INPUT;
+    }
+    p.maximize = maximize;
+    pt_assign_result r;
+    if ((st = pt_assign_result_alloc(&r, p.rows, &err))) {
+        pt_cli_report(&err);
+        pt_assign_problem_free(&p);
+        return PT_EXIT_INPUT;
+    }
+    double start = omp_get_wtime();
+    if (!strcmp(backend, "exact"))
+        st = pt_assign_exact(&p, &r, &err);
+    else if (!strcmp(backend, "seq"))
+        st = pt_assign_auction(&p, &r, &err);
+    else
+        st = pt_assign_auction_omp(&p, (int)threads, &r, &err);
+    double ms = 1000.0 * (omp_get_wtime() - start);
+    int rc = PT_EXIT_OK;
+    if (st) {
+        if (!err.file[0] && input)
+            snprintf(err.file, sizeof err.file, "%s", input);
+        pt_cli_report(&err);
+        rc = PT_EXIT_INPUT;
+    } else {
+        rc = write_assignment(out_path, &p, &r);
+        fprintf(stderr, "total %.15g (%dx%d, %s, %s, %.1f ms)\n", r.total, p.rows, p.cols,
+                maximize ? "max" : "min", backend, ms);
+    }
+    pt_assign_result_free(&r);
+    pt_assign_problem_free(&p);
+    return rc;
+}

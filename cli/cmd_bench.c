@@ -1,0 +1,185 @@
+/* pupiltrack bench: throughput (batches) and latency (one frame at a time)
+ * of a detector on a back end, frames read from host memory. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "inputs.h"
+#include "track_options.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: pupiltrack bench [OPTIONS] IMAGE|DIR...\n"
+            "Time a detector on frames held in memory: throughput in batches, then\n"
+            "latency with one frame per call. Prints one line per mode.\n\n"
+            "%s"
+            "  --batch N        frames per back-end call in throughput mode (default 256)\n"
+            "  --frames N       frames to process per mode (default 2000)\n"
+            "  --streams N      CUDA streams (cuda back end; default 4)\n",
+            pt_detector_setup_help);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int parse_count(const char *opt, const char *v, int lo, int hi, int *out)
+{
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (end == v || *end || n < lo || n > hi) {
+        pt_cli_fail("%s: '%s' is not an integer in [%d, %d]", opt, v, lo, hi);
+        return -1;
+    }
+    *out = (int)n;
+    return 0;
+}
+
+/* Runs `total` frames through the back end in calls of `batch`, cycling over
+ * the loaded frames; returns seconds, or -1 on failure (reported). */
+static double timed_run(const pt_detector_setup *s, void *state, pt_image **frames, int nframes,
+                        int batch, int total, pt_result *results)
+{
+    pt_image **call = malloc((size_t)batch * sizeof *call);
+    if (!call)
+        return -1;
+    double t0 = now_s();
+    int next = 0;
+    for (int done = 0; done < total; done += batch) {
+        int n = total - done < batch ? total - done : batch;
+        for (int i = 0; i < n; i++)
+            call[i] = frames[(next + i) % nframes];
+        next = (next + n) % nframes;
+        pt_error err;
+        pt_error_clear(&err);
+        if (s->backend->track(state, call, n, results, NULL, &err)) {
+            pt_cli_report(&err);
+            free(call);
+            return -1;
+        }
+    }
+    double t = now_s() - t0;
+    free(call);
+    return t;
+}
+
+int pt_cmd_bench(int argc, char **argv)
+{
+    pt_detector_setup s;
+    pt_detector_setup_default(&s);
+    pt_input_list inputs = {0};
+    int batch = 256, total = 2000, streams = 4, rc = PT_EXIT_OK;
+    for (int i = 1; i < argc; i++) {
+        int used = pt_detector_setup_option(&s, argc, argv, &i);
+        if (used < 0)
+            return PT_EXIT_USAGE;
+        if (used)
+            continue;
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return PT_EXIT_OK;
+        } else if (!strcmp(a, "--batch") && i + 1 < argc) {
+            if (parse_count(a, argv[++i], 1, 65536, &batch))
+                return PT_EXIT_USAGE;
+        } else if (!strcmp(a, "--frames") && i + 1 < argc) {
+            if (parse_count(a, argv[++i], 1, 100000000, &total))
+                return PT_EXIT_USAGE;
+        } else if (!strcmp(a, "--streams") && i + 1 < argc) {
+            if (parse_count(a, argv[++i], 1, 64, &streams))
+                return PT_EXIT_USAGE;
+        } else if (a[0] == '-' && a[1]) {
+            pt_cli_fail("bench: unknown option '%s' (try --help)", a);
+            return PT_EXIT_USAGE;
+        } else if (pt_inputs_add(&inputs, a)) {
+            pt_cli_fail("%s: cannot read the folder", a);
+            return PT_EXIT_INPUT;
+        }
+    }
+    (void)streams;
+    if (inputs.count == 0) {
+        pt_cli_fail("bench: no images given (try --help)");
+        return PT_EXIT_USAGE;
+    }
+    /* Load every frame first: the benchmark reads frames from host memory. */
+    pt_image **frames = NULL;
+    int nframes = 0, maxw = 0, maxh = 0;
+    for (int i = 0; i < inputs.count; i++) {
+        pt_frames f = {0, NULL};
+        pt_error err;
+        if (pt_image_load(inputs.paths[i], &s.load, &f, &err)) {
+            pt_cli_report(&err);
+            rc = PT_EXIT_INPUT;
+            continue;
+        }
+        pt_image **grown = realloc(frames, (size_t)(nframes + f.count) * sizeof *frames);
+        if (!grown) {
+            pt_frames_free(&f);
+            rc = PT_EXIT_INPUT;
+            break;
+        }
+        frames = grown;
+        for (int p = 0; p < f.count; p++) {
+            frames[nframes++] = f.frames[p];
+            if (f.frames[p]->width > maxw)
+                maxw = f.frames[p]->width;
+            if (f.frames[p]->height > maxh)
+                maxh = f.frames[p]->height;
+            f.frames[p] = NULL;
+        }
+        pt_frames_free(&f);
+    }
+    pt_inputs_free(&inputs);
+    if (nframes == 0) {
+        free(frames);
+        return rc ? rc : PT_EXIT_INPUT;
+    }
+    void *state = NULL;
+    pt_error err;
+    pt_error_clear(&err);
+    if (s.backend->create(&s.config, &s.track, maxw, maxh, &state, &err)) {
+        pt_cli_report(&err);
+        rc = err.status == PT_ERR_UNAVAILABLE ? PT_EXIT_UNAVAILABLE : PT_EXIT_INPUT;
+        goto done;
+    }
+    int eyes = s.track.binocular ? 2 : 1;
+    pt_result *results = calloc((size_t)batch * eyes, sizeof *results);
+    if (!results) {
+        rc = PT_EXIT_INPUT;
+        goto done;
+    }
+    const char *alg = pt_algorithm_name(s.track.algorithm);
+    /* Warm-up: first-touch allocations, thread start, arena growth. */
+    int warm = batch < nframes ? batch : nframes;
+    if (timed_run(&s, state, frames, nframes, batch, warm, results) < 0) {
+        rc = PT_EXIT_INPUT;
+    } else {
+        double t = timed_run(&s, state, frames, nframes, batch, total, results);
+        int latency_frames = total < 500 ? total : 500;
+        double tl = t < 0 ? -1 : timed_run(&s, state, frames, nframes, 1, latency_frames, results);
+        if (t < 0 || tl < 0) {
+            rc = PT_EXIT_INPUT;
+        } else {
+            printf("bench: %s %s %s%s %dx%d frames=%d batch=%d threads=%d\n", alg, s.backend->name,
+                   s.track.ellipse ? "ellipse" : "circle", s.track.binocular ? " binocular" : "",
+                   maxw, maxh, total, batch, s.track.threads);
+            printf("throughput: %.1f fps (%.3f ms/frame)\n", total / t, 1e3 * t / total);
+            printf("latency: %.3f ms/frame (one frame per call, %d frames)\n",
+                   1e3 * tl / latency_frames, latency_frames);
+        }
+    }
+    free(results);
+done:
+    if (state)
+        s.backend->destroy(state);
+    for (int i = 0; i < nframes; i++)
+        pt_image_destroy(frames[i]);
+    free(frames);
+    return rc;
+}

@@ -1,0 +1,134 @@
+/* pupiltrack eval: accuracy curves of a results CSV against ground truth. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../eval/curve.h"
+#include "../eval/metrics.h"
+#include "../lib/gt.h"
+#include "../lib/results.h"
+#include "cli.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: pupiltrack eval --gt GT.csv [OPTIONS] RESULTS.csv\n"
+            "Score a results CSV against ground truth; curve CSV to stdout (or -o),\n"
+            "summary on stderr. Rows are matched by (image, eye): the results' image\n"
+            "path (relative to the current folder) against the ground truth's image\n"
+            "joined to the ground-truth file's folder.\n\n"
+            "  --gt GT.csv        ground truth (required)\n"
+            "  --metric M         relative, pixel or both (default both)\n"
+            "  --shape S          circle, ellipse or auto (default auto: ellipses when\n"
+            "                     both sides have one, else circles; an ellipse counts as\n"
+            "                     a circle of radius (a+b)/2, a circle as an ellipse a=b=r)\n"
+            "  --config NAME      value of the curve's config column (default: RESULTS)\n"
+            "  -o FILE            curve CSV (default: stdout)\n\n"
+            "Curve thresholds: relative in percent of the true radius, 0..20 by 0.5;\n"
+            "pixel in px, 0..20. A missing or failed detection fails at every threshold;\n"
+            "ground truth without a result row counts as a failure; rows with blink=1\n"
+            "are left out; detections where the truth has no pupil are false positives.\n");
+}
+
+int pt_cmd_eval(int argc, char **argv)
+{
+    const char *gt_path = NULL, *out_path = NULL, *results_path = NULL, *config = NULL;
+    int metrics = PT_METRIC_BOTH;
+    pt_eval_shape shape = PT_SHAPE_AUTO;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return PT_EXIT_OK;
+        }
+        int takes_value = !strcmp(a, "--gt") || !strcmp(a, "-o") || !strcmp(a, "--metric") ||
+                          !strcmp(a, "--shape") || !strcmp(a, "--config");
+        if (takes_value && i + 1 >= argc) {
+            pt_cli_fail("eval: option %s needs a value", a);
+            return PT_EXIT_USAGE;
+        }
+        if (!strcmp(a, "--gt")) {
+            gt_path = argv[++i];
+        } else if (!strcmp(a, "-o")) {
+            out_path = argv[++i];
+        } else if (!strcmp(a, "--config")) {
+            config = argv[++i];
+        } else if (!strcmp(a, "--metric")) {
+            const char *m = argv[++i];
+            metrics = !strcmp(m, "relative") ? PT_METRIC_RELATIVE
+                      : !strcmp(m, "pixel")  ? PT_METRIC_PIXEL
+                      : !strcmp(m, "both")   ? PT_METRIC_BOTH
+                                             : 0;
+            if (!metrics) {
+                pt_cli_fail("eval: --metric must be relative, pixel or both, not '%s'", m);
+                return PT_EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--shape")) {
+            const char *s = argv[++i];
+            if (!strcmp(s, "circle"))
+                shape = PT_SHAPE_CIRCLE;
+            else if (!strcmp(s, "ellipse"))
+                shape = PT_SHAPE_ELLIPSE;
+            else if (!strcmp(s, "auto"))
+                shape = PT_SHAPE_AUTO;
+            else {
+                pt_cli_fail("eval: --shape must be circle, ellipse or auto, not '%s'", s);
+                return PT_EXIT_USAGE;
+            }
+        } else if (a[0] == '-' && a[1]) {
+            pt_cli_fail("eval: unknown option '%s' (try --help)", a);
+            return PT_EXIT_USAGE;
+        } else if (results_path) {
+            pt_cli_fail("eval: one results file at a time ('%s' and '%s')", results_path, a);
+            return PT_EXIT_USAGE;
+        } else {
+            results_path = a;
+        }
+    }
+    if (!gt_path || !results_path) {
+        pt_cli_fail("eval: needs --gt GT.csv and a results CSV (try --help)");
+        return PT_EXIT_USAGE;
+    }
+    pt_error err;
+    pt_error_clear(&err);
+    pt_gt gt;
+    if (pt_gt_load(gt_path, &gt, &err)) {
+        pt_cli_report(&err);
+        return PT_EXIT_INPUT;
+    }
+    pt_results res;
+    if (pt_results_load(results_path, &res, &err)) {
+        pt_cli_report(&err);
+        pt_gt_free(&gt);
+        return PT_EXIT_INPUT;
+    }
+    int rc = PT_EXIT_OK;
+    pt_eval ev;
+    if (pt_eval_run(&gt, &res, shape, &ev, &err)) {
+        pt_cli_report(&err);
+        rc = PT_EXIT_INPUT;
+        goto done;
+    }
+    FILE *out = out_path ? fopen(out_path, "w") : stdout;
+    if (!out) {
+        pt_cli_fail("%s: cannot write the curve file", out_path);
+        rc = PT_EXIT_INPUT;
+        goto done;
+    }
+    if (!config)
+        config = results_path;
+    pt_curve_write_header(out, 0, NULL);
+    int write_failed = pt_curve_write(out, config, &ev, metrics, 0, NULL);
+    if (out != stdout)
+        write_failed |= fclose(out) != 0;
+    else
+        write_failed |= fflush(out) != 0;
+    if (write_failed) {
+        pt_cli_fail("%s: error writing the curve", out_path ? out_path : "stdout");
+        rc = PT_EXIT_INPUT;
+    }
+    pt_eval_print_summary(stderr, config, &ev);
+done:
+    pt_results_free(&res);
+    pt_gt_free(&gt);
+    return rc;
+}

@@ -1,0 +1,53 @@
+/* pupiltrack params: the parameter registry as a table. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../lib/pt_params.h"
+#include "cli.h"
+
+int pt_cmd_params(int argc, char **argv)
+{
+    unsigned mask = PT_ALG_ALL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: pupiltrack params [-a starburst|tl|hough]\n"
+                   "List every detector parameter: name, type, default, range, help.\n");
+            return PT_EXIT_OK;
+        } else if (!strcmp(argv[i], "-a") && i + 1 < argc) {
+            mask = pt_algorithm_from_name(argv[++i]);
+            if (!mask) {
+                pt_cli_fail("-a: unknown detector '%s' (starburst, tl, hough)", argv[i]);
+                return PT_EXIT_USAGE;
+            }
+        } else {
+            pt_cli_fail("params: unknown argument '%s' (try --help)", argv[i]);
+            return PT_EXIT_USAGE;
+        }
+    }
+    pt_config cfg;
+    pt_config_default(&cfg);
+    printf("%-22s %-7s %-12s %-18s %s\n", "name", "type", "default", "range", "help");
+    int n = pt_param_count();
+    for (int i = 0; i < n; i++) {
+        const pt_param_def *d = pt_param_def_at(i);
+        if (!(d->algorithms & mask))
+            continue;
+        char def[64], range[96];
+        pt_config_get_text(&cfg, d, def, sizeof def);
+        if (d->type == PT_PARAM_CHOICE) {
+            range[0] = '\0';
+            for (int k = 0; d->choices[k]; k++) {
+                if (k)
+                    strncat(range, "|", sizeof range - strlen(range) - 1);
+                strncat(range, d->choices[k], sizeof range - strlen(range) - 1);
+            }
+        } else {
+            snprintf(range, sizeof range, "%g..%g", d->min, d->max);
+        }
+        const char *type = d->type == PT_PARAM_INT      ? "int"
+                           : d->type == PT_PARAM_DOUBLE ? "real"
+                                                        : "choice";
+        printf("%-22s %-7s %-12s %-18s %s\n", d->name, type, def, range, d->help);
+    }
+    return PT_EXIT_OK;
+}

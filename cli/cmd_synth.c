@@ -1,0 +1,192 @@
+/* pupiltrack synth: synthetic infrared eye images with ground truth. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../lib/pt_image.h"
+#include "../lib/synth.h"
+#include "cli.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: pupiltrack synth [-n N] [--binocular] [--size WxH] [--seed S]\n"
+            "                        [--difficulty easy|normal|hard] -o DIR\n"
+            "       pupiltrack synth --particles ...\n\n"
+            "Writes N synthetic near-infrared eye images DIR/000000.png ... and\n"
+            "DIR/groundtruth.csv (image,eye,cx,cy,r,a,b,theta; cx empty when the\n"
+            "pupil is hidden by a closed eyelid). Same seed, same images.\n\n"
+            "  -n N              number of frames (default 100)\n"
+            "  --binocular       two eyes per frame: L in the left half, R in the right\n"
+            "  --size WxH        frame size (default 320x256)\n"
+            "  --seed S          seed (default 1)\n"
+            "  --difficulty D    easy, normal (default) or hard\n"
+            "  -o DIR            output folder, created if needed\n");
+}
+
+/* mkdir -p: create each missing component of path. */
+static int make_dirs(const char *path)
+{
+    char buf[4096];
+    size_t len = strlen(path);
+    if (len == 0 || len >= sizeof buf)
+        return -1;
+    memcpy(buf, path, len + 1);
+    for (size_t i = 1; i <= len; i++) {
+        if (buf[i] != '/' && buf[i] != '\0')
+            continue;
+        char saved = buf[i];
+        buf[i] = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+            return -1;
+        buf[i] = saved;
+    }
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode) ? 0 : -1;
+}
+
+static int parse_long(const char *text, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static void write_truth_row(FILE *csv, const char *name, const pt_synth_truth *t)
+{
+    const char *eye = t->eye == 'L' ? "L" : (t->eye == 'R' ? "R" : "");
+    if (!t->visible)
+        fprintf(csv, "%s,%s,,,,,,\n", name, eye);
+    else
+        fprintf(csv, "%s,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%.2f\n", name, eye, t->pupil.cx,
+                t->pupil.cy, t->r, t->pupil.a, t->pupil.b, t->pupil.theta);
+}
+
+int pt_cmd_synth(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--particles"))
+            return pt_cmd_synth_particles(argc, argv);
+
+    pt_synth_params params;
+    pt_synth_params_default(&params);
+    long count = 100;
+    uint64_t seed = 1;
+    const char *out_dir = NULL;
+    pt_error err;
+    pt_error_clear(&err);
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+            usage(stdout);
+            return PT_EXIT_OK;
+        } else if (!strcmp(arg, "--binocular")) {
+            params.binocular = 1;
+        } else if (!strcmp(arg, "-n") || !strcmp(arg, "--size") || !strcmp(arg, "--seed") ||
+                   !strcmp(arg, "--difficulty") || !strcmp(arg, "-o")) {
+            if (!val) {
+                pt_cli_fail("synth: %s needs a value", arg);
+                return PT_EXIT_USAGE;
+            }
+            i++;
+            if (!strcmp(arg, "-n")) {
+                if (parse_long(val, 0, 100000000L, &count)) {
+                    pt_cli_fail("synth: -n: '%s' is not a count in 0..100000000", val);
+                    return PT_EXIT_USAGE;
+                }
+            } else if (!strcmp(arg, "--size")) {
+                int w, h;
+                char tail;
+                if (sscanf(val, "%dx%d%c", &w, &h, &tail) != 2 || w < 1 || h < 1 ||
+                    w > PT_IMAGE_MAX_SIDE || h > PT_IMAGE_MAX_SIDE ||
+                    (long long)w * h > PT_IMAGE_MAX_PIXELS / 8) {
+                    pt_cli_fail("synth: --size: '%s' is not WxH with sides in 1..%d", val,
+                                PT_IMAGE_MAX_SIDE);
+                    return PT_EXIT_USAGE;
+                }
+                params.width = w;
+                params.height = h;
+            } else if (!strcmp(arg, "--seed")) {
+                char *end;
+                errno = 0;
+                unsigned long long s = strtoull(val, &end, 0);
+                if (errno || end == val || *end || val[0] == '-') {
+                    pt_cli_fail("synth: --seed: '%s' is not a non-negative integer", val);
+                    return PT_EXIT_USAGE;
+                }
+                seed = (uint64_t)s;
+            } else if (!strcmp(arg, "--difficulty")) {
+                if (pt_synth_parse_difficulty(val, &params.difficulty, &err) != PT_OK) {
+                    pt_cli_report(&err);
+                    return PT_EXIT_USAGE;
+                }
+            } else {
+                out_dir = val;
+            }
+        } else {
+            pt_cli_fail("synth: unknown option '%s' (try 'pupiltrack synth --help')", arg);
+            return PT_EXIT_USAGE;
+        }
+    }
+    if (!out_dir) {
+        pt_cli_fail("synth: -o DIR is required");
+        return PT_EXIT_USAGE;
+    }
+    int eyes = params.binocular ? 2 : 1;
+    if (params.width / eyes < PT_SYNTH_MIN_SIDE || params.height < PT_SYNTH_MIN_SIDE) {
+        pt_cli_fail("synth: --size %dx%d is too small: each eye needs at least %dx%d",
+                    params.width, params.height, PT_SYNTH_MIN_SIDE, PT_SYNTH_MIN_SIDE);
+        return PT_EXIT_USAGE;
+    }
+    if (make_dirs(out_dir) != 0) {
+        pt_error_set(&err, PT_ERR_IO, out_dir, "cannot create folder: %s", strerror(errno));
+        pt_cli_report(&err);
+        return PT_EXIT_INPUT;
+    }
+
+    char path[4200];
+    snprintf(path, sizeof path, "%s/groundtruth.csv", out_dir);
+    FILE *csv = fopen(path, "w");
+    if (!csv) {
+        pt_error_set(&err, PT_ERR_IO, path, "cannot write: %s", strerror(errno));
+        pt_cli_report(&err);
+        return PT_EXIT_INPUT;
+    }
+    fprintf(csv, "image,eye,cx,cy,r,a,b,theta\n");
+
+    int rc = PT_EXIT_OK;
+    pt_image *img = pt_image_create(params.width, params.height);
+    if (!img) {
+        pt_cli_fail("synth: out of memory for a %dx%d frame", params.width, params.height);
+        rc = PT_EXIT_INPUT;
+    }
+    for (long i = 0; i < count && rc == PT_EXIT_OK; i++) {
+        pt_synth_frame_truth truth;
+        char name[32];
+        snprintf(name, sizeof name, "%06ld.png", i);
+        snprintf(path, sizeof path, "%s/%s", out_dir, name);
+        if (pt_synth_render(&params, pt_synth_frame_seed(seed, i), img, &truth, &err) != PT_OK ||
+            pt_png_write_grey(path, img, &err) != PT_OK) {
+            pt_cli_report(&err);
+            rc = PT_EXIT_INPUT;
+            break;
+        }
+        for (int e = 0; e < truth.count; e++)
+            write_truth_row(csv, name, &truth.eyes[e]);
+    }
+    pt_image_destroy(img);
+    if (fclose(csv) != 0 && rc == PT_EXIT_OK) {
+        snprintf(path, sizeof path, "%s/groundtruth.csv", out_dir);
+        pt_error_set(&err, PT_ERR_IO, path, "cannot write: %s", strerror(errno));
+        pt_cli_report(&err);
+        rc = PT_EXIT_INPUT;
+    }
+    return rc;
+}

@@ -1,0 +1,254 @@
+/* pupiltrack track: detect pupils in images and write the results CSV. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../lib/results.h"
+#include "backends.h"
+#include "cli.h"
+#include "draw.h"
+#include "inputs.h"
+#include "track_options.h"
+
+#define TRACK_BATCH 32
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: pupiltrack track [OPTIONS] IMAGE|DIR...\n"
+            "Detect the pupil in each frame; one results row per frame and eye.\n\n"
+            "%s"
+            "  --gt GT.csv      ground truth, drawn with --draw\n"
+            "  --draw DIR       write each frame as a PNG showing what the detector saw\n"
+            "  -o FILE          results CSV (default: stdout)\n",
+            pt_detector_setup_help);
+}
+
+typedef struct {
+    pt_detector_setup setup;
+    const char *out_path, *draw_dir, *gt_path;
+    FILE *out;
+    void *state;
+    int state_width, state_height;
+    /* the batch being filled */
+    pt_image *frames[TRACK_BATCH];
+    char *names[TRACK_BATCH];
+    int count;
+    pt_result *results;
+    pt_overlay *overlays;
+    int eyes;
+    int failures;
+    long done, total;
+} track_run;
+
+static void write_error_rows(track_run *run, const char *name, const char *message)
+{
+    for (int e = 0; e < run->eyes; e++) {
+        pt_result r;
+        memset(&r, 0, sizeof r);
+        r.status = PT_DETECT_ERROR;
+        r.eye = run->setup.track.binocular ? (e ? 'R' : 'L') : 0;
+        snprintf(r.message, sizeof r.message, "%.255s", message);
+        pt_results_write_row(run->out, name, pt_algorithm_name(run->setup.track.algorithm),
+                             run->setup.backend->name, &r);
+    }
+    run->failures++;
+}
+
+/* (Re)create the back end so it can take frames of this size. */
+static int ensure_backend(track_run *run, int width, int height)
+{
+    if (run->state && width <= run->state_width && height <= run->state_height)
+        return 0;
+    if (run->state)
+        run->setup.backend->destroy(run->state);
+    run->state = NULL;
+    int w = width > run->state_width ? width : run->state_width;
+    int h = height > run->state_height ? height : run->state_height;
+    pt_error err;
+    pt_error_clear(&err);
+    if (run->setup.backend->create(&run->setup.config, &run->setup.track, w, h, &run->state,
+                                   &err)) {
+        pt_cli_report(&err);
+        return err.status == PT_ERR_UNAVAILABLE ? PT_EXIT_UNAVAILABLE : PT_EXIT_INPUT;
+    }
+    run->state_width = w;
+    run->state_height = h;
+    return 0;
+}
+
+static int flush_batch(track_run *run)
+{
+    if (run->count == 0)
+        return 0;
+    int maxw = 0, maxh = 0;
+    for (int i = 0; i < run->count; i++) {
+        if (run->frames[i]->width > maxw)
+            maxw = run->frames[i]->width;
+        if (run->frames[i]->height > maxh)
+            maxh = run->frames[i]->height;
+    }
+    int rc = ensure_backend(run, maxw, maxh);
+    if (rc)
+        return rc;
+    for (int i = 0; i < run->count * run->eyes && run->overlays; i++)
+        pt_overlay_clear(&run->overlays[i]);
+    pt_error err;
+    pt_error_clear(&err);
+    if (run->setup.backend->track(run->state, run->frames, run->count, run->results,
+                                  run->overlays, &err)) {
+        pt_cli_report(&err);
+        return err.status == PT_ERR_UNAVAILABLE ? PT_EXIT_UNAVAILABLE : PT_EXIT_INPUT;
+    }
+    for (int i = 0; i < run->count; i++) {
+        pt_result *res = run->results + (size_t)i * run->eyes;
+        for (int e = 0; e < run->eyes; e++) {
+            pt_results_write_row(run->out, run->names[i],
+                                 pt_algorithm_name(run->setup.track.algorithm),
+                                 run->setup.backend->name, &res[e]);
+            if (res[e].status == PT_DETECT_ERROR) {
+                pt_cli_fail("%s: %s", run->names[i], res[e].message);
+                run->failures++;
+            }
+        }
+        if (run->draw_dir) {
+            const pt_overlay *ov = run->overlays ? run->overlays + (size_t)i * run->eyes : NULL;
+            if (pt_draw_frame(run->draw_dir, run->names[i], run->frames[i], res, ov, NULL,
+                              run->eyes, &err))
+                pt_cli_report(&err);
+        }
+        pt_image_destroy(run->frames[i]);
+        free(run->names[i]);
+    }
+    run->count = 0;
+    fflush(run->out);
+    return 0;
+}
+
+static int add_frame(track_run *run, pt_image *frame, const char *name)
+{
+    run->frames[run->count] = frame;
+    run->names[run->count] = strdup(name);
+    run->count++;
+    return run->count == TRACK_BATCH ? flush_batch(run) : 0;
+}
+
+static int track_file(track_run *run, const char *path)
+{
+    pt_frames frames = {0, NULL};
+    pt_error err;
+    pt_error_clear(&err);
+    if (pt_image_load(path, &run->setup.load, &frames, &err)) {
+        pt_cli_report(&err);
+        write_error_rows(run, path, err.what);
+        return 0;
+    }
+    for (int p = 0; p < frames.count; p++) {
+        char name[4200];
+        if (frames.count > 1)
+            snprintf(name, sizeof name, "%s#%d", path, p);
+        else
+            snprintf(name, sizeof name, "%s", path);
+        pt_image *frame = frames.frames[p];
+        frames.frames[p] = NULL;
+        int rc = add_frame(run, frame, name);
+        if (rc) {
+            pt_frames_free(&frames);
+            return rc;
+        }
+    }
+    pt_frames_free(&frames);
+    return 0;
+}
+
+int pt_cmd_track(int argc, char **argv)
+{
+    track_run run;
+    memset(&run, 0, sizeof run);
+    pt_detector_setup_default(&run.setup);
+    pt_input_list inputs = {0};
+    int rc = PT_EXIT_OK;
+    for (int i = 1; i < argc; i++) {
+        int used = pt_detector_setup_option(&run.setup, argc, argv, &i);
+        if (used < 0) {
+            rc = PT_EXIT_USAGE;
+            goto done;
+        }
+        if (used)
+            continue;
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            goto done;
+        } else if ((!strcmp(a, "-o") || !strcmp(a, "--draw") || !strcmp(a, "--gt"))) {
+            if (i + 1 >= argc) {
+                pt_cli_fail("option %s needs a value", a);
+                rc = PT_EXIT_USAGE;
+                goto done;
+            }
+            const char **dst = a[1] == 'o' ? &run.out_path
+                               : a[2] == 'd' ? &run.draw_dir
+                                             : &run.gt_path;
+            *dst = argv[++i];
+        } else if (a[0] == '-' && a[1]) {
+            pt_cli_fail("track: unknown option '%s' (try --help)", a);
+            rc = PT_EXIT_USAGE;
+            goto done;
+        } else if (pt_inputs_add(&inputs, a)) {
+            pt_cli_fail("%s: cannot read the folder", a);
+            run.failures++;
+        }
+    }
+    if (inputs.count == 0) {
+        pt_cli_fail("track: no images given (try --help)");
+        rc = PT_EXIT_USAGE;
+        goto done;
+    }
+    if (run.draw_dir && !pt_path_is_dir(run.draw_dir) && mkdir(run.draw_dir, 0777)) {
+        pt_cli_fail("%s: cannot create the --draw folder", run.draw_dir);
+        rc = PT_EXIT_INPUT;
+        goto done;
+    }
+    run.setup.track.overlay = run.draw_dir != NULL;
+    run.eyes = run.setup.track.binocular ? 2 : 1;
+    run.results = calloc((size_t)TRACK_BATCH * run.eyes, sizeof *run.results);
+    if (run.setup.track.overlay)
+        run.overlays = calloc((size_t)TRACK_BATCH * run.eyes, sizeof *run.overlays);
+    /* Say at once when the back end cannot run here (exit 3), before any work. */
+    if ((rc = ensure_backend(&run, 640, 480)))
+        goto done;
+    run.out = run.out_path ? fopen(run.out_path, "w") : stdout;
+    if (!run.out) {
+        pt_cli_fail("%s: cannot write the results file", run.out_path);
+        rc = PT_EXIT_INPUT;
+        goto done;
+    }
+    pt_results_write_header(run.out);
+    for (int i = 0; i < inputs.count && !rc; i++) {
+        rc = track_file(&run, inputs.paths[i]);
+        pt_cli_progress("track", i + 1, inputs.count, 0.0);
+    }
+    if (!rc)
+        rc = flush_batch(&run);
+    if (!rc && run.failures)
+        rc = PT_EXIT_INPUT;
+done:
+    for (int i = 0; i < run.count; i++) {
+        pt_image_destroy(run.frames[i]);
+        free(run.names[i]);
+    }
+    if (run.state)
+        run.setup.backend->destroy(run.state);
+    if (run.out && run.out != stdout && fclose(run.out) && !rc) {
+        pt_cli_fail("%s: error writing the results file", run.out_path);
+        rc = PT_EXIT_INPUT;
+    }
+    if (run.overlays)
+        for (int i = 0; i < TRACK_BATCH * run.eyes; i++)
+            pt_overlay_free(&run.overlays[i]);
+    free(run.overlays);
+    free(run.results);
+    pt_inputs_free(&inputs);
+    return rc;
+}

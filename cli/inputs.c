@@ -1,0 +1,92 @@
+#include "inputs.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+static int push(pt_input_list *list, const char *path)
+{
+    if (list->count == list->capacity) {
+        int cap = list->capacity ? list->capacity * 2 : 64;
+        char **p = realloc(list->paths, (size_t)cap * sizeof *p);
+        if (!p)
+            return -1;
+        list->paths = p;
+        list->capacity = cap;
+    }
+    list->paths[list->count] = strdup(path);
+    if (!list->paths[list->count])
+        return -1;
+    list->count++;
+    return 0;
+}
+
+int pt_path_is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int is_image_name(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    if (!dot || name[0] == '.')
+        return 0;
+    static const char *const exts[] = {".png", ".tif", ".tiff", ".pgm"};
+    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
+        if (!strcasecmp(dot, exts[i]))
+            return 1;
+    return 0;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int pt_inputs_add(pt_input_list *list, const char *path)
+{
+    if (!pt_path_is_dir(path))
+        return push(list, path);
+    DIR *dir = opendir(path);
+    if (!dir)
+        return -1;
+    int first = list->count;
+    size_t plen = strlen(path);
+    int sep = plen > 0 && path[plen - 1] != '/';
+    struct dirent *e;
+    int rc = 0;
+    while ((e = readdir(dir))) {
+        if (!is_image_name(e->d_name))
+            continue;
+        size_t len = plen + 1 + strlen(e->d_name) + 1;
+        char *full = malloc(len);
+        if (!full) {
+            rc = -1;
+            break;
+        }
+        strcpy(full, path);
+        if (sep)
+            strcat(full, "/");
+        strcat(full, e->d_name);
+        rc = push(list, full);
+        free(full);
+        if (rc)
+            break;
+    }
+    closedir(dir);
+    qsort(list->paths + first, (size_t)(list->count - first), sizeof *list->paths,
+          compare_names);
+    return rc;
+}
+
+void pt_inputs_free(pt_input_list *list)
+{
+    for (int i = 0; i < list->count; i++)
+        free(list->paths[i]);
+    free(list->paths);
+    list->paths = NULL;
+    list->count = list->capacity = 0;
+}

@@ -1,0 +1,52 @@
+/* pupiltrack: dispatch to subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} pt_command;
+
+static const pt_command commands[] = {
+    {"track", pt_cmd_track, "detect pupils in images, folders or multi-page TIFFs"},
+    {"eval", pt_cmd_eval, "accuracy curves of a results CSV against ground truth"},
+    {"synth", pt_cmd_synth, "synthetic infrared eye images (or --particles streams)"},
+    {"import", pt_cmd_import, "convert Swirski, ExCuSe/ElSe/PupilNet, LPW ground truth"},
+    {"params", pt_cmd_params, "list detector parameters, defaults and ranges"},
+    {"bench", pt_cmd_bench, "throughput and per-stage timings of a detector"},
+    {"contours", pt_cmd_contours, "all borders of a binary image (OpenCV findContours)"},
+    {"assign", pt_cmd_assign, "linear assignment by the auction algorithm"},
+    {"mtt", pt_cmd_mtt, "multi-target tracking of point measurements"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: pupiltrack COMMAND [OPTIONS]...\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\n'pupiltrack COMMAND --help' describes a command; see pupiltrack(1).\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return PT_EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return PT_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("pupiltrack %s\n", PT_VERSION);
+        return PT_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    pt_cli_fail("unknown command '%s' (try 'pupiltrack --help')", argv[1]);
+    return PT_EXIT_USAGE;
+}

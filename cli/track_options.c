@@ -1,0 +1,93 @@
+#include "track_options.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends.h"
+#include "cli.h"
+
+const char pt_detector_setup_help[] =
+    "  -a ALG           detector: starburst (default), tl, hough\n"
+    "  -b BACKEND       omp (default) or cuda\n"
+    "  -j N             OpenMP threads (default: all cores; 1 = sequential)\n"
+    "  -p KEY=VALUE     set a detector parameter (see 'pupiltrack params')\n"
+    "  --ellipse        fit ellipses instead of circles\n"
+    "  --binocular      two eyes: left eye in the left half, right eye in the right half\n"
+    "  --sequence       frames are a sequence: start from the previous centre\n"
+    "  --bits N         significant bits of 16-bit images (8..16, default 16)\n";
+
+void pt_detector_setup_default(pt_detector_setup *s)
+{
+    memset(s, 0, sizeof *s);
+    s->track.algorithm = PT_ALG_STARBURST;
+    pt_config_default(&s->config);
+    s->backend = pt_backend_by_name("omp");
+    pt_load_options_default(&s->load);
+}
+
+static const char *value_of(int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc) {
+        pt_cli_fail("option %s needs a value", argv[*i]);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static int parse_int(const char *opt, const char *text, int lo, int hi, int *out)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end || v < lo || v > hi) {
+        pt_cli_fail("%s: '%s' is not an integer in [%d, %d]", opt, text, lo, hi);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+int pt_detector_setup_option(pt_detector_setup *s, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i], *v;
+    if (!strcmp(a, "--ellipse"))
+        s->track.ellipse = 1;
+    else if (!strcmp(a, "--binocular"))
+        s->track.binocular = 1;
+    else if (!strcmp(a, "--sequence"))
+        s->track.sequence = 1;
+    else if (!strcmp(a, "-a")) {
+        if (!(v = value_of(argc, argv, i)))
+            return -1;
+        s->track.algorithm = pt_algorithm_from_name(v);
+        if (!s->track.algorithm) {
+            pt_cli_fail("-a: unknown detector '%s' (starburst, tl, hough)", v);
+            return -1;
+        }
+    } else if (!strcmp(a, "-b")) {
+        if (!(v = value_of(argc, argv, i)))
+            return -1;
+        s->backend = pt_backend_by_name(v);
+        if (!s->backend) {
+            pt_cli_fail("-b: unknown back end '%s' (%s)", v, pt_backend_names());
+            return -1;
+        }
+    } else if (!strcmp(a, "-j")) {
+        if (!(v = value_of(argc, argv, i)) || parse_int("-j", v, 0, 4096, &s->track.threads))
+            return -1;
+    } else if (!strcmp(a, "--bits")) {
+        if (!(v = value_of(argc, argv, i)) ||
+            parse_int("--bits", v, 8, 16, &s->load.significant_bits))
+            return -1;
+    } else if (!strcmp(a, "-p")) {
+        if (!(v = value_of(argc, argv, i)))
+            return -1;
+        pt_error err;
+        if (pt_config_set(&s->config, v, &err)) {
+            pt_cli_report(&err);
+            return -1;
+        }
+    } else {
+        return 0;
+    }
+    return 1;
+}

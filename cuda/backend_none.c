@@ -1,0 +1,24 @@
+/* The CUDA back end's entry when pupiltrack is built without CUDA (CUDA=0 or no
+ * nvcc): selecting it reports that plainly (exit 3), never falls back. */
+#include "../lib/pt_backend.h"
+
+static pt_status cuda_unavailable(const pt_config *cfg, const pt_track_options *opt,
+                                  int width, int height, void **state, pt_error *err)
+{
+    (void)cfg, (void)opt, (void)width, (void)height;
+    *state = NULL;
+    return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda",
+                        "this pupiltrack was built without CUDA (rebuild with 'make CUDA=1')");
+}
+
+static pt_status cuda_track_none(void *state, pt_image *const *frames, int n,
+                                 pt_result *results, pt_overlay *overlays, pt_error *err)
+{
+    (void)state, (void)frames, (void)n, (void)results, (void)overlays;
+    return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda", "built without CUDA");
+}
+
+static void cuda_destroy_none(void *state) { (void)state; }
+
+const pt_backend pt_backend_cuda = {"cuda", cuda_unavailable, cuda_track_none,
+                                    cuda_destroy_none};

@@ -1,0 +1,93 @@
+/* Linear assignment problems: a dense cost (or utility) matrix, its solution,
+ * loaders and generators, and the solvers (exact, sequential auction, OpenMP
+ * auction). Plain row-major doubles so a GPU back end can reuse the types. */
+#ifndef PT_ASSIGN_H
+#define PT_ASSIGN_H
+
+#include <stdint.h>
+
+#include "pt_error.h"
+
+typedef struct {
+    int rows, cols;
+    double *cost; /* rows*cols, row-major: cost[r*cols + c] */
+    int maximize; /* 1: maximise the total utility; 0: minimise the total cost */
+} pt_assign_problem;
+
+/* min(rows, cols) pairs are assigned: every row when rows <= cols, else every
+ * column (the other rows get -1). */
+typedef struct {
+    int *col_of_row; /* rows entries; -1 = unassigned */
+    double total;    /* sum of cost over the assigned pairs */
+} pt_assign_result;
+
+typedef enum {
+    PT_ASSIGN_UNIFORM,  /* integer costs uniform in 0..range-1 */
+    PT_ASSIGN_TRACKING  /* integer-rounded distances between points and their noisy moved copies */
+} pt_assign_dist;
+
+/* Largest matrix the loaders and generators accept (entries). */
+#define PT_ASSIGN_MAX_ENTRIES (1L << 28)
+
+pt_status pt_assign_problem_alloc(pt_assign_problem *p, int rows, int cols, pt_error *err);
+void pt_assign_problem_free(pt_assign_problem *p);
+pt_status pt_assign_result_alloc(pt_assign_result *res, int rows, pt_error *err);
+void pt_assign_result_free(pt_assign_result *res);
+
+/* Dense CSV: one matrix row per line, comma-separated numbers, no header.
+ * Non-numeric or empty cells, ragged rows, NaN/inf and empty files fail
+ * with PT_ERR_FORMAT naming the file and line. maximize is left 0. */
+pt_status pt_assign_load_csv(const char *path, pt_assign_problem *p, pt_error *err);
+
+/* Seeded, deterministic random problem. range: uniform costs are 0..range-1
+ * (range <= 0 means max(rows, cols)); tracking costs are distances in pixels
+ * rounded to integers (range unused). */
+pt_status pt_assign_random(pt_assign_problem *p, int rows, int cols, pt_assign_dist dist,
+                           long range, uint64_t seed, pt_error *err);
+
+/* Sum of the costs of the assigned pairs. */
+double pt_assign_total(const pt_assign_problem *p, const int *col_of_row);
+/* 1 when every cost is an integer (the auction is then exactly optimal). */
+int pt_assign_is_integer(const pt_assign_problem *p);
+/* Checks that col_of_row is a valid complete assignment for p's shape. */
+int pt_assign_is_complete(const pt_assign_problem *p, const int *col_of_row);
+
+/* Exact shortest-augmenting-path solver (Jonker-Volgenant style), O(n^2 m). */
+pt_status pt_assign_exact(const pt_assign_problem *p, pt_assign_result *res, pt_error *err);
+
+/* Auction with epsilon-scaling. Integer costs are scaled by (n+1), n the
+ * larger side, and the last phase runs at epsilon = 1, so the result is
+ * optimal. Other costs are first quantised to a binary fraction that keeps
+ * the scaled range below 2^40, so the total is optimal for the quantised
+ * costs (within rows * 2^-k of the true optimum). */
+pt_status pt_assign_auction(const pt_assign_problem *p, pt_assign_result *res, pt_error *err);
+/* The same with Jacobi bidding on threads (0 = all cores): bids and bidders
+ * packed in one 64-bit word per object, raised with an atomic max. */
+pt_status pt_assign_auction_omp(const pt_assign_problem *p, int threads,
+                                pt_assign_result *res, pt_error *err);
+
+/* Shared by the auction back ends: the problem as integer benefits to
+ * maximise, persons <= objects (transposed when rows > cols). Persons
+ * beyond `persons` up to `objects` are implicit dummies with benefit 0. */
+typedef struct {
+    int persons, objects; /* real persons, objects (objects >= persons) */
+    int transposed;       /* persons are the problem's columns */
+    int64_t *benefit;     /* persons*objects, row-major, min entry 0 */
+    int64_t max_benefit;  /* largest entry */
+    int64_t eps_start;    /* first epsilon of the scaling (>= 1) */
+} pt_auction_benefits;
+
+pt_status pt_auction_benefits_make(const pt_assign_problem *p, pt_auction_benefits *b,
+                                   pt_error *err);
+void pt_auction_benefits_free(pt_auction_benefits *b);
+/* Next epsilon of the scaling schedule; returns 0 after the epsilon = 1 phase. */
+int64_t pt_auction_next_eps(int64_t eps);
+/* One bid of person (dummies included): the best object for it at these
+ * prices and the price it offers (best - second best value + eps). */
+int pt_auction_bid(const pt_auction_benefits *b, const int64_t *prices, int person, int64_t eps,
+                   int64_t *bid_price);
+/* Fill res from object_of_person (objects indices, dummies ignored). */
+void pt_auction_result_fill(const pt_assign_problem *p, const pt_auction_benefits *b,
+                            const int *object_of_person, pt_assign_result *res);
+
+#endif

@@ -1,0 +1,166 @@
+/* Sequential (Gauss-Seidel) auction with epsilon-scaling, and the integer
+ * benefit form of a problem shared with the parallel auctions. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assign.h"
+
+/* Scaled benefits stay below 2^40 so prices and a bidder id fit one 64-bit word. */
+#define BENEFIT_LIMIT 1099511627776.0
+
+pt_status pt_auction_benefits_make(const pt_assign_problem *p, pt_auction_benefits *b, pt_error *err)
+{
+    memset(b, 0, sizeof *b);
+    if (!p->cost || p->rows <= 0 || p->cols <= 0)
+        return pt_error_set(err, PT_ERR_PARAM, "", "empty assignment problem");
+    int transposed = p->rows > p->cols;
+    int persons = transposed ? p->cols : p->rows, objects = transposed ? p->rows : p->cols;
+    double sign = p->maximize ? 1.0 : -1.0, lo = INFINITY, hi = -INFINITY;
+    long entries = (long)p->rows * p->cols;
+    for (long k = 0; k < entries; k++) {
+        double v = sign * p->cost[k];
+        if (!isfinite(v))
+            return pt_error_set(err, PT_ERR_PARAM, "", "cost matrix entry %ld is not finite", k);
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    /* Scaling by (objects + 1) and ending at eps = 1 makes the result optimal
+     * for integer benefits; other costs are quantised to 1/quantum first. */
+    double scale = (double)objects + 1.0, range = hi - lo, quantum = 1.0;
+    if (!pt_assign_is_integer(p) || range * scale > BENEFIT_LIMIT)
+        quantum = range > 0 ? exp2(floor(log2(BENEFIT_LIMIT / (range * scale)))) : 1.0;
+    b->benefit = malloc(sizeof(int64_t) * (size_t)entries);
+    if (!b->benefit)
+        return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for %dx%d auction benefits", persons,
+                            objects);
+    b->persons = persons;
+    b->objects = objects;
+    b->transposed = transposed;
+    int64_t top = 0;
+    for (int r = 0; r < p->rows; r++)
+        for (int c = 0; c < p->cols; c++) {
+            double v = floor((sign * p->cost[(size_t)r * p->cols + c] - lo) * quantum + 0.5);
+            int64_t scaled = (int64_t)v * (int64_t)(objects + 1);
+            size_t at = transposed ? (size_t)c * objects + r : (size_t)r * objects + c;
+            b->benefit[at] = scaled;
+            top = scaled > top ? scaled : top;
+        }
+    b->max_benefit = top;
+    b->eps_start = top / 8 > 1 ? top / 8 : 1;
+    return PT_OK;
+}
+
+void pt_auction_benefits_free(pt_auction_benefits *b)
+{
+    free(b->benefit);
+    memset(b, 0, sizeof *b);
+}
+
+int64_t pt_auction_next_eps(int64_t eps)
+{
+    if (eps <= 1)
+        return 0;
+    return eps / 6 > 1 ? eps / 6 : 1;
+}
+
+int pt_auction_bid(const pt_auction_benefits *b, const int64_t *prices, int person, int64_t eps,
+                   int64_t *bid_price)
+{
+    int n = b->objects, best = 0;
+    int64_t v1 = INT64_MIN, v2 = INT64_MIN;
+    if (person < b->persons) {
+        const int64_t *row = b->benefit + (size_t)person * n;
+        for (int j = 0; j < n; j++) {
+            int64_t v = row[j] - prices[j];
+            if (v > v2) {
+                if (v > v1) {
+                    v2 = v1;
+                    v1 = v;
+                    best = j;
+                } else {
+                    v2 = v;
+                }
+            }
+        }
+    } else {
+        /* A dummy person values every object at 0: the cheapest ones. */
+        for (int j = 0; j < n; j++) {
+            int64_t v = -prices[j];
+            if (v > v2) {
+                if (v > v1) {
+                    v2 = v1;
+                    v1 = v;
+                    best = j;
+                } else {
+                    v2 = v;
+                }
+            }
+        }
+    }
+    /* With one object there is no second best: raise by eps alone. */
+    *bid_price = prices[best] + (n > 1 ? v1 - v2 : 0) + eps;
+    return best;
+}
+
+void pt_auction_result_fill(const pt_assign_problem *p, const pt_auction_benefits *b,
+                            const int *object_of_person, pt_assign_result *res)
+{
+    for (int r = 0; r < p->rows; r++)
+        res->col_of_row[r] = -1;
+    for (int i = 0; i < b->persons; i++) {
+        int j = object_of_person[i];
+        if (j < 0)
+            continue;
+        if (b->transposed)
+            res->col_of_row[j] = i;
+        else
+            res->col_of_row[i] = j;
+    }
+    res->total = pt_assign_total(p, res->col_of_row);
+}
+
+pt_status pt_assign_auction(const pt_assign_problem *p, pt_assign_result *res, pt_error *err)
+{
+    pt_auction_benefits b;
+    pt_status st = pt_auction_benefits_make(p, &b, err);
+    if (st)
+        return st;
+    int n = b.objects; /* persons padded with dummies to a square problem */
+    int64_t *prices = calloc((size_t)n, sizeof *prices);
+    int *owner = malloc(sizeof(int) * (size_t)n), *object_of = malloc(sizeof(int) * (size_t)n);
+    int *unassigned = malloc(sizeof(int) * (size_t)n);
+    if (!prices || !owner || !object_of || !unassigned) {
+        st = pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for the auction (n = %d)", n);
+        goto done;
+    }
+    for (int64_t eps = b.eps_start; eps > 0; eps = pt_auction_next_eps(eps)) {
+        /* Each phase restarts the assignment but keeps the prices. */
+        for (int k = 0; k < n; k++) {
+            owner[k] = -1;
+            object_of[k] = -1;
+            unassigned[k] = n - 1 - k;
+        }
+        int pending = n;
+        while (pending > 0) {
+            int person = unassigned[--pending];
+            int64_t bid;
+            int j = pt_auction_bid(&b, prices, person, eps, &bid);
+            prices[j] = bid;
+            if (owner[j] >= 0) {
+                object_of[owner[j]] = -1;
+                unassigned[pending++] = owner[j];
+            }
+            owner[j] = person;
+            object_of[person] = j;
+        }
+    }
+    pt_auction_result_fill(p, &b, object_of, res);
+done:
+    free(prices);
+    free(owner);
+    free(object_of);
+    free(unassigned);
+    pt_auction_benefits_free(&b);
+    return st;
+}

@@ -1,0 +1,47 @@
+#include "confidence.h"
+
+#include <math.h>
+
+static PT_HD int sample_at(const pt_image *img, double x, double y, int *value)
+{
+    int xi = (int)floor(x + 0.5), yi = (int)floor(y + 0.5);
+    if (xi < 0 || yi < 0 || xi >= img->width || yi >= img->height)
+        return 0;
+    *value = img->buf[(long)yi * img->stride + xi];
+    return 1;
+}
+
+PT_HD double pt_confidence_ellipse(const pt_image *img, const pt_ellipse *e)
+{
+    if (!(e->a > 0) || !(e->b > 0))
+        return 0.0;
+    double t = e->theta * (3.14159265358979323846 / 180.0);
+    double ct = cos(t), st = sin(t);
+    int valid = 0, dark_inside = 0;
+    for (int k = 0; k < PT_CONFIDENCE_SAMPLES; k++) {
+        double phi = 2.0 * 3.14159265358979323846 * k / PT_CONFIDENCE_SAMPLES;
+        double cp = cos(phi), sp = sin(phi);
+        double ai = e->a - PT_CONFIDENCE_OFFSET, bi = e->b - PT_CONFIDENCE_OFFSET;
+        double ao = e->a + PT_CONFIDENCE_OFFSET, bo = e->b + PT_CONFIDENCE_OFFSET;
+        if (ai < 0.5)
+            ai = 0.5;
+        if (bi < 0.5)
+            bi = 0.5;
+        double ui = ai * cp, vi = bi * sp, uo = ao * cp, vo = bo * sp;
+        int inside, outside;
+        if (!sample_at(img, e->cx + ui * ct - vi * st, e->cy + ui * st + vi * ct, &inside) ||
+            !sample_at(img, e->cx + uo * ct - vo * st, e->cy + uo * st + vo * ct, &outside))
+            continue;
+        valid++;
+        dark_inside += outside - inside >= PT_CONFIDENCE_MARGIN;
+    }
+    if (valid * 4 < PT_CONFIDENCE_SAMPLES)
+        return 0.0;
+    return (double)dark_inside / valid;
+}
+
+PT_HD double pt_confidence_circle(const pt_image *img, const pt_circle *c)
+{
+    pt_ellipse e = {c->cx, c->cy, c->r, c->r, 0.0};
+    return pt_confidence_ellipse(img, &e);
+}

@@ -1,0 +1,30 @@
+/* Registry entries of the Canny-Hough detector (pt_hough_params). */
+#include <stddef.h>
+
+#include "pt_params.h"
+
+static const char *const hough_vote_names[] = {"sampled", "gradient", NULL};
+
+const pt_param_def pt_hough_param_defs[] = {
+    {"hough_angle_step", PT_PARAM_DOUBLE, offsetof(pt_config, hough.angle_step), 3.6, 0.1,
+     90, NULL, PT_ALG_HOUGH, "degrees between the votes cast around each edge pixel"},
+    {"hough_sigma", PT_PARAM_DOUBLE, offsetof(pt_config, hough.sigma), 1.5, 0.3, 20, NULL,
+     PT_ALG_HOUGH, "sigma of the Gaussian and derivative-of-Gaussian filters, px"},
+    {"canny_high", PT_PARAM_DOUBLE, offsetof(pt_config, hough.canny_high), 0.8, 0.01,
+     0.999, NULL, PT_ALG_HOUGH,
+     "Canny high threshold = this quantile of the non-zero gradient magnitudes"},
+    {"canny_low", PT_PARAM_DOUBLE, offsetof(pt_config, hough.canny_low), 0.4, 0.01, 1,
+     NULL, PT_ALG_HOUGH, "Canny low threshold as a fraction of the high one"},
+    {"hough_radius_step", PT_PARAM_INT, offsetof(pt_config, hough.radius_step), 1, 1, 100,
+     NULL, PT_ALG_HOUGH, "px between the radii tested"},
+    {"hough_vote", PT_PARAM_CHOICE, offsetof(pt_config, hough.vote), PT_HOUGH_VOTE_SAMPLED, 0,
+     1, hough_vote_names, PT_ALG_HOUGH,
+     "sampled: votes on a circle around each edge pixel (the paper); "
+     "gradient: one vote per radius towards the dark side"},
+    {"hough_vote_spread", PT_PARAM_DOUBLE, offsetof(pt_config, hough.vote_spread), 30, 1, 180,
+     NULL, PT_ALG_HOUGH,
+     "sampled votes only within +- this many degrees of the edge's dark side; "
+     "180 = the whole circle (the paper)"},
+};
+const int pt_hough_param_count =
+    (int)(sizeof pt_hough_param_defs / sizeof pt_hough_param_defs[0]);

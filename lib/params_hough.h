@@ -1,0 +1,17 @@
+#ifndef PT_PARAMS_HOUGH_H
+#define PT_PARAMS_HOUGH_H
+
+enum { PT_HOUGH_VOTE_SAMPLED = 0, PT_HOUGH_VOTE_GRADIENT = 1 };
+
+typedef struct {
+    double angle_step;     /* degrees between votes around each edge pixel */
+    double sigma;          /* Gaussian / derivative-of-Gaussian sigma */
+    double canny_high;     /* high threshold = this quantile of gradient magnitudes */
+    double canny_low;      /* low threshold = this fraction of the high one */
+    int radius_step;       /* px between tested radii */
+    int vote;              /* PT_HOUGH_VOTE_*: sampled circle, or along the gradient */
+    double vote_spread;    /* sampled: votes within +- this many degrees of the edge's
+                              dark direction; 180 = the whole circle (the paper) */
+} pt_hough_params;
+
+#endif

@@ -1,0 +1,34 @@
+/* Registry entries for the Starburst detector (SPEC §1). */
+#include <stddef.h>
+
+#include "pt_params.h"
+
+static const char *const start_choices[] = {"dark", "centre", NULL};
+
+#define SB(field) offsetof(pt_config, starburst.field)
+
+const pt_param_def pt_starburst_param_defs[] = {
+    {"rays", PT_PARAM_INT, SB(rays), 20, 3, 1024, NULL, PT_ALG_STARBURST,
+     "first-stage rays cast over 360 degrees from the start point"},
+    {"edge_threshold", PT_PARAM_DOUBLE, SB(edge_threshold), 15, 1, 255, NULL,
+     PT_ALG_STARBURST,
+     "grey-level rise (pixel ahead - pixel behind) along a ray that marks the pupil edge"},
+    {"stage2_rays", PT_PARAM_INT, SB(stage2_rays), 5, 0, 256, NULL, PT_ALG_STARBURST,
+     "second-stage rays cast back towards the start from each first-stage point"},
+    {"stage2_spread", PT_PARAM_DOUBLE, SB(stage2_spread), 50, 0, 180, NULL, PT_ALG_STARBURST,
+     "second-stage rays lie within +- this many degrees of the direction to the start"},
+    {"max_iterations", PT_PARAM_INT, SB(max_iterations), 10, 1, 1000, NULL, PT_ALG_STARBURST,
+     "restarts from the fitted centre before giving up on convergence"},
+    {"converge_px", PT_PARAM_DOUBLE, SB(converge_px), 10, 0, 1000, NULL, PT_ALG_STARBURST,
+     "stop iterating when the fitted centre moves less than this many px"},
+    {"start_x", PT_PARAM_DOUBLE, SB(start_x), -1, -1, 65536, NULL, PT_ALG_STARBURST,
+     "start x in px within the eye's region (the right half for eye R); < 0 = per start"},
+    {"start_y", PT_PARAM_DOUBLE, SB(start_y), -1, -1, 65536, NULL, PT_ALG_STARBURST,
+     "start y in px within the eye's region; < 0 = per start"},
+    {"start", PT_PARAM_CHOICE, SB(start), 0, 0, 1, start_choices, PT_ALG_STARBURST,
+     "first start point when start_x/y are unset: darkest region of the eye, or its centre"},
+    {"ray_length", PT_PARAM_INT, SB(ray_length), 0, 0, 65536, NULL, PT_ALG_STARBURST,
+     "first-stage ray length in px; 0 = auto (1.5 x max_radius); rays also stop at the border"},
+};
+const int pt_starburst_param_count =
+    (int)(sizeof pt_starburst_param_defs / sizeof pt_starburst_param_defs[0]);

@@ -1,0 +1,19 @@
+#ifndef PT_PARAMS_STARBURST_H
+#define PT_PARAMS_STARBURST_H
+
+/* Where the first iteration starts when neither start_x/start_y nor --sequence say. */
+enum { PT_START_DARK = 0, PT_START_CENTRE = 1 };
+
+typedef struct {
+    int rays;               /* first-stage rays over 360 degrees */
+    double edge_threshold;  /* grey-level step along a ray that counts as the pupil edge */
+    int stage2_rays;        /* rays cast back from each first-stage point */
+    double stage2_spread;   /* +- degrees around the direction back to the start */
+    int max_iterations;     /* restarts from the new centre */
+    double converge_px;     /* stop when the centre moves less than this */
+    double start_x, start_y;/* start point in the eye's region; < 0 = per `start` */
+    int start;              /* PT_START_*: darkest region of the eye, or its centre */
+    int ray_length;         /* first-stage ray length, px; 0 = auto (1.5 x max radius) */
+} pt_starburst_params;
+
+#endif

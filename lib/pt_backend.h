@@ -1,0 +1,47 @@
+/* A back end is a table of functions the CLI selects with -b. */
+#ifndef PT_BACKEND_H
+#define PT_BACKEND_H
+
+#include "pt_error.h"
+#include "pt_geom.h"
+#include "pt_image.h"
+#include "pt_params.h"
+#include "pt_result.h"
+
+typedef struct {
+    pt_algorithm algorithm;
+    int ellipse;   /* --ellipse: fit ellipses (result has_ellipse) */
+    int binocular; /* two eyes: left half 'L', right half 'R' */
+    int threads;   /* -j; 0 = all cores */
+    int sequence;  /* start each frame from the previous frame's centre */
+    int overlay;   /* fill pt_overlay (for --draw) */
+} pt_track_options;
+
+/* What the detector saw, for --draw: candidate edge points, blob border, rays. */
+typedef struct {
+    pt_point *points;
+    int count, capacity;
+} pt_overlay;
+
+/* Append a point; grows the array; silently stops at 1<<20 points. */
+void pt_overlay_add(pt_overlay *ov, float x, float y);
+void pt_overlay_clear(pt_overlay *ov);
+void pt_overlay_free(pt_overlay *ov);
+
+typedef struct pt_backend {
+    const char *name; /* "omp", "cuda" */
+    /* Prepare for frames up to width x height; allocate everything here. */
+    pt_status (*create)(const pt_config *cfg, const pt_track_options *opt,
+                        int width, int height, void **state, pt_error *err);
+    /* Track n frames. results has n*eyes entries (eyes = binocular ? 2 : 1), frame
+     * major, left eye first; overlays likewise, or NULL. A frame that cannot be
+     * processed gets status PT_DETECT_ERROR and a message; the call still succeeds. */
+    pt_status (*track)(void *state, pt_image *const *frames, int n,
+                       pt_result *results, pt_overlay *overlays, pt_error *err);
+    void (*destroy)(void *state);
+} pt_backend;
+
+extern const pt_backend pt_backend_omp;
+extern const pt_backend pt_backend_cuda;
+
+#endif

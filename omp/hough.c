@@ -1,0 +1,439 @@
+/* Canny-Hough detector (SPEC §1): Canny edges, then circle Hough voting over
+ * the radius range, one radius plane at a time so memory stays O(pixels).
+ * Sampled votes (the paper: every angle_step degrees around each edge pixel)
+ * may be limited to +-vote_spread degrees of the edge's dark side, since the
+ * pupil is darker than its surround; 180 keeps the paper's whole circle.
+ * Radii are compared by the share of a perfect circle's votes they got; the
+ * best (centre, radius) is refined by a least-squares fit of the edge points
+ * near it (an ellipse via RANSAC over the edges around it first). */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "../lib/confidence.h"
+#include "../lib/fit.h"
+#include "canny.h"
+#include "detect.h"
+
+#define HOUGH_REFINE_PX 2.0
+
+typedef struct {
+    int count;      /* edge pixels */
+    int32_t *x, *y; /* roi coordinates */
+    float *ux, *uy; /* unit vector towards the dark side */
+    float *angle;   /* its direction, degrees in [0, 360) */
+} edge_list;
+
+/* Offsets of the sampled votes for every tested radius, computed once per call. */
+typedef struct {
+    int radii;
+    int *radius;     /* radius of each plane */
+    int angles;      /* samples per circle */
+    double step;     /* degrees between samples */
+    int *first;      /* offsets of radius i are first[i] .. first[i+1]-1 */
+    int *by_angle;   /* [i*(angles+1) + a]: first offset of radius i from sample >= a */
+    int16_t *dx, *dy;
+    int32_t *linear; /* dy * width + dx */
+} vote_offsets;
+
+static pt_status collect_edges(const pt_canny_edges *c, pt_arena *arena, edge_list *e,
+                               pt_error *err)
+{
+    e->count = 0;
+    size_t n = (size_t)(c->edge_count ? c->edge_count : 1);
+    e->x = pt_arena_alloc(arena, n * sizeof *e->x);
+    e->y = pt_arena_alloc(arena, n * sizeof *e->y);
+    e->ux = pt_arena_alloc(arena, n * sizeof *e->ux);
+    e->uy = pt_arena_alloc(arena, n * sizeof *e->uy);
+    e->angle = pt_arena_alloc(arena, n * sizeof *e->angle);
+    if (!e->x || !e->y || !e->ux || !e->uy || !e->angle)
+        return pt_error_set(err, PT_ERR_NOMEM, "", "hough: out of memory");
+    for (int y = 0; y < c->height; y++) {
+        const uint8_t *row = c->edges + (size_t)y * c->width;
+        for (int x = 0; x < c->width; x++) {
+            if (!row[x])
+                continue;
+            int k = e->count++;
+            e->x[k] = x;
+            e->y[k] = y;
+            size_t i = (size_t)y * c->width + x;
+            float m = c->magnitude[i] > 0.0f ? c->magnitude[i] : 1.0f;
+            /* gradients point from dark to bright; the pupil centre is behind */
+            e->ux[k] = -c->gx[i] / m;
+            e->uy[k] = -c->gy[i] / m;
+            float a = atan2f(e->uy[k], e->ux[k]) * (float)(180.0 / M_PI);
+            e->angle[k] = a < 0.0f ? a + 360.0f : a;
+        }
+    }
+    return PT_OK;
+}
+
+/* Rounded points every angle_step degrees on each circle; repeats of the
+ * last few kept points are dropped so a pixel is voted for once per edge pixel. */
+static pt_status make_offsets(int min_r, int max_r, int step, double angle_step, int width,
+                              pt_arena *arena, vote_offsets *o, pt_error *err)
+{
+    int radii = (max_r - min_r) / step + 1;
+    int angles = (int)lround(360.0 / angle_step);
+    if (angles < 1)
+        angles = 1;
+    size_t total = (size_t)radii * (size_t)angles;
+    o->radii = radii;
+    o->angles = angles;
+    o->step = angle_step;
+    o->radius = pt_arena_alloc(arena, (size_t)radii * sizeof *o->radius);
+    o->first = pt_arena_alloc(arena, (size_t)(radii + 1) * sizeof *o->first);
+    o->by_angle = pt_arena_alloc(arena, (size_t)radii * (angles + 1) * sizeof *o->by_angle);
+    o->dx = pt_arena_alloc(arena, total * sizeof *o->dx);
+    o->dy = pt_arena_alloc(arena, total * sizeof *o->dy);
+    o->linear = pt_arena_alloc(arena, total * sizeof *o->linear);
+    if (!o->radius || !o->first || !o->by_angle || !o->dx || !o->dy || !o->linear)
+        return pt_error_set(err, PT_ERR_NOMEM, "", "hough: out of memory");
+    int n = 0;
+    for (int i = 0; i < radii; i++) {
+        int r = min_r + i * step;
+        o->radius[i] = r;
+        o->first[i] = n;
+        int *by_angle = o->by_angle + (size_t)i * (angles + 1);
+        for (int a = 0; a < angles; a++) {
+            by_angle[a] = n;
+            double t = a * angle_step * (M_PI / 180.0);
+            int dx = (int)lround(r * cos(t)), dy = (int)lround(r * sin(t));
+            int repeat = 0;
+            for (int k = n - 1; k >= o->first[i] && k >= n - 4; k--)
+                repeat |= o->dx[k] == dx && o->dy[k] == dy;
+            if (n > o->first[i] && a == angles - 1)
+                repeat |= o->dx[o->first[i]] == dx && o->dy[o->first[i]] == dy;
+            if (repeat)
+                continue;
+            o->dx[n] = (int16_t)dx;
+            o->dy[n] = (int16_t)dy;
+            o->linear[n] = dy * width + dx;
+            n++;
+        }
+        by_angle[angles] = n;
+    }
+    o->first[radii] = n;
+    return PT_OK;
+}
+
+typedef struct {
+    int votes, index;
+} plane_peak;
+
+/* Votes of one edge pixel at (x, y) with offsets k0..k1-1; pixels at least r
+ * from the roi border skip the bounds checks. */
+static inline void vote_range(int x, int y, int r, int w, int h, const vote_offsets *o,
+                              int k0, int k1, uint16_t *restrict acc)
+{
+    if (x >= r && x + r < w && y >= r && y + r < h) {
+        const int32_t *lin = o->linear;
+        uint16_t *restrict centre = acc + (y * w + x);
+        for (int k = k0; k < k1; k++)
+            centre[lin[k]]++;
+        return;
+    }
+    for (int k = k0; k < k1; k++) {
+        int cx = x + o->dx[k], cy = y + o->dy[k];
+        if ((unsigned)cx < (unsigned)w && (unsigned)cy < (unsigned)h)
+            acc[cy * w + cx]++;
+    }
+}
+
+/* The first maximum of rows y0..y1 of the plane, then those rows cleared for
+ * the next radius (votes only land there). */
+static plane_peak take_peak(uint16_t *restrict acc, int w, int y0, int y1)
+{
+    plane_peak peak = {0, 0};
+    for (int y = y0; y <= y1; y++) {
+        uint16_t *restrict row = acc + (size_t)y * w;
+        unsigned row_max = 0;
+#pragma omp simd reduction(max : row_max)
+        for (int x = 0; x < w; x++)
+            row_max = row[x] > row_max ? row[x] : row_max;
+        if ((int)row_max > peak.votes) {
+            int x = 0;
+            while (row[x] != row_max)
+                x++;
+            peak.votes = (int)row_max;
+            peak.index = y * w + x;
+        }
+        memset(row, 0, (size_t)w * sizeof *row);
+    }
+    return peak;
+}
+
+/* Each edge pixel's samples within spread degrees of its dark direction: first
+ * sample index a0 and count (count >= angles: the whole circle). Radius-free,
+ * so computed once per call. */
+static pt_status sample_ranges(const edge_list *e, const vote_offsets *o, double spread,
+                               pt_arena *arena, int32_t **first_out, int32_t **count_out,
+                               pt_error *err)
+{
+    size_t n = (size_t)(e->count ? e->count : 1);
+    int32_t *first = pt_arena_alloc(arena, n * sizeof *first);
+    int32_t *count = pt_arena_alloc(arena, n * sizeof *count);
+    if (!first || !count)
+        return pt_error_set(err, PT_ERR_NOMEM, "", "hough: out of memory");
+    int A = o->angles;
+    for (int i = 0; i < e->count; i++) {
+        int a0 = (int)ceil((e->angle[i] - spread) / o->step);
+        int k = (int)floor((e->angle[i] + spread) / o->step) - a0 + 1;
+        first[i] = ((a0 % A) + A) % A;
+        count[i] = k < 0 ? 0 : k > A ? A : k;
+    }
+    *first_out = first;
+    *count_out = count;
+    return PT_OK;
+}
+
+/* Votes of every edge pixel at the centres on a circle of radius r around it,
+ * limited to its sample range (the whole circle is the paper's method). */
+static void vote_sampled(const edge_list *e, const vote_offsets *o, int plane,
+                         const int32_t *range_first, const int32_t *range_count, int w,
+                         int h, uint16_t *acc)
+{
+    int r = o->radius[plane], A = o->angles;
+    const int *by_angle = o->by_angle + (size_t)plane * (A + 1);
+    int k_first = o->first[plane], k_end = o->first[plane + 1];
+    for (int i = 0; i < e->count; i++) {
+        int x = e->x[i], y = e->y[i], a0 = range_first[i], count = range_count[i];
+        if (count >= A) {
+            vote_range(x, y, r, w, h, o, k_first, k_end, acc);
+        } else if (a0 + count <= A) {
+            vote_range(x, y, r, w, h, o, by_angle[a0], by_angle[a0 + count], acc);
+        } else {
+            vote_range(x, y, r, w, h, o, by_angle[a0], k_end, acc);
+            vote_range(x, y, r, w, h, o, k_first, by_angle[a0 + count - A], acc);
+        }
+    }
+}
+
+/* One vote per edge pixel at distance r towards the dark side. */
+static void vote_gradient(const edge_list *e, int r, int w, int h, uint16_t *acc)
+{
+    for (int i = 0; i < e->count; i++) {
+        int cx = (int)lrintf((float)e->x[i] + (float)r * e->ux[i]);
+        int cy = (int)lrintf((float)e->y[i] + (float)r * e->uy[i]);
+        if ((unsigned)cx >= (unsigned)w || (unsigned)cy >= (unsigned)h)
+            continue;
+        int j = cy * w + cx;
+        if (acc[j] != UINT16_MAX)
+            acc[j]++;
+    }
+}
+
+/* Edge points (full-frame) within band px of the circle; returns their number. */
+static int near_circle(const edge_list *e, int x_off, int y_off, const pt_circle *c,
+                       double band, pt_point *pts)
+{
+    int n = 0;
+    for (int i = 0; i < e->count; i++) {
+        double x = e->x[i] + x_off, y = e->y[i] + y_off;
+        if (fabs(hypot(x - c->cx, y - c->cy) - c->r) <= band) {
+            pts[n].x = (float)x;
+            pts[n].y = (float)y;
+            n++;
+        }
+    }
+    return n;
+}
+
+static int near_ellipse(const edge_list *e, int x_off, int y_off, const pt_ellipse *el,
+                        double band, pt_point *pts)
+{
+    pt_ellipse_frame frame;
+    pt_ellipse_frame_init(el, &frame);
+    int n = 0;
+    for (int i = 0; i < e->count; i++) {
+        double x = e->x[i] + x_off, y = e->y[i] + y_off;
+        if (pt_ellipse_frame_distance(&frame, x, y) <= band) {
+            pts[n].x = (float)x;
+            pts[n].y = (float)y;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Edge points (full-frame) between r_in and r_out from the peak centre whose
+ * dark direction points at it within 45 degrees: the candidates of an ellipse
+ * the circle peak only approximates. Returns their number. */
+static int around_peak(const edge_list *e, int x_off, int y_off, const pt_circle *c,
+                       double r_in, double r_out, pt_point *pts)
+{
+    const double cos45 = 0.70710678;
+    int n = 0;
+    for (int i = 0; i < e->count; i++) {
+        double x = e->x[i] + x_off, y = e->y[i] + y_off;
+        double dx = c->cx - x, dy = c->cy - y, d = hypot(dx, dy);
+        if (d < r_in || d > r_out || e->ux[i] * dx + e->uy[i] * dy < cos45 * d)
+            continue;
+        pts[n].x = (float)x;
+        pts[n].y = (float)y;
+        n++;
+    }
+    return n;
+}
+
+/* Least-squares refinement of the Hough peak on the edge points within
+ * HOUGH_REFINE_PX of it. An ellipse is first found by RANSAC among the
+ * candidates around the peak, then refitted on the points near it. */
+static int refine(const edge_list *e, const pt_eye_input *in, const pt_config *cfg,
+                  const pt_circle *peak, int ellipse, pt_point *pts, int *idx,
+                  pt_circle *circle, pt_ellipse *el)
+{
+    const pt_roi *roi = &in->roi;
+    int n = near_circle(e, roi->x0, roi->y0, peak, HOUGH_REFINE_PX, pts);
+    for (int i = 0; i < e->count; i++)
+        idx[i] = i;
+    if (!pt_fit_circle(pts, idx, n, circle))
+        *circle = *peak;
+    if (!ellipse)
+        return 1;
+    n = around_peak(e, roi->x0, roi->y0, circle, 0.6 * circle->r, 1.6 * circle->r, pts);
+    pt_ransac_fit fit;
+    if (!in->ransac ||
+        !pt_ransac_ellipse(pts, n, in->ransac, cfg->pre.ransac_samples,
+                           cfg->pre.ransac_inlier, in->min_radius, in->max_radius, idx, &fit))
+        return 0;
+    *el = fit.ellipse;
+    for (int i = 0; i < e->count; i++)
+        idx[i] = i;
+    for (int pass = 0; pass < 2; pass++) {
+        pt_ellipse next;
+        n = near_ellipse(e, roi->x0, roi->y0, el, HOUGH_REFINE_PX, pts);
+        if (!pt_fit_ellipse(pts, idx, n, &next))
+            break;
+        *el = next;
+    }
+    return 1;
+}
+
+pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
+                       const pt_track_options *opt, pt_arena *arena, pt_result *res,
+                       pt_overlay *ov, pt_error *err)
+{
+    const pt_hough_params *p = &cfg->hough;
+    const pt_image *img = in->smoothed;
+    const pt_roi roi = in->roi;
+    int w = roi.width, h = roi.height;
+    res->status = PT_DETECT_NOTFOUND;
+    res->has_circle = res->has_ellipse = 0;
+    res->confidence = 0.0;
+    int min_r = in->min_radius < 1 ? 1 : in->min_radius;
+    int max_r = in->max_radius;
+    int step = p->radius_step < 1 ? 1 : p->radius_step;
+    if (roi.x0 < 0 || roi.y0 < 0 || roi.x0 + w > img->width || roi.y0 + h > img->height)
+        return pt_error_set(err, PT_ERR_INTERNAL, "",
+                            "hough: roi %dx%d+%d+%d outside the %dx%d frame", w, h, roi.x0,
+                            roi.y0, img->width, img->height);
+    /* A circle centred in the roi is never larger than its diagonal. */
+    int diagonal = (int)ceil(hypot(w, h));
+    if (max_r > diagonal)
+        max_r = diagonal;
+    if (w <= 0 || h <= 0 || max_r < min_r || p->angle_step <= 0.0)
+        return PT_OK;
+    if (opt->ellipse && !in->ransac)
+        return pt_error_set(err, PT_ERR_INTERNAL, "", "hough: no RANSAC sample table");
+    if (max_r > INT16_MAX)
+        max_r = INT16_MAX;
+
+    pt_canny_edges canny;
+    const uint8_t *pix = img->buf + (size_t)roi.y0 * img->stride + roi.x0;
+    if (pt_canny_detect(pix, img->stride, w, h, p->sigma, p->canny_high, p->canny_low, arena,
+                        &canny, err))
+        return err->status;
+    int gradient = p->vote == PT_HOUGH_VOTE_GRADIENT;
+    edge_list edges;
+    if (collect_edges(&canny, arena, &edges, err))
+        return err->status;
+    if (edges.count < 3)
+        return PT_OK;
+    for (int i = 0; ov && i < edges.count; i++)
+        pt_overlay_add(ov, (float)(edges.x[i] + roi.x0), (float)(edges.y[i] + roi.y0));
+
+    vote_offsets offsets = {0};
+    int32_t *range_first = NULL, *range_count = NULL;
+    if (!gradient &&
+        (make_offsets(min_r, max_r, step, p->angle_step, w, arena, &offsets, err) ||
+         sample_ranges(&edges, &offsets, p->vote_spread, arena, &range_first, &range_count,
+                       err)))
+        return err->status;
+    size_t pixels = (size_t)w * (size_t)h;
+    int radii = (max_r - min_r) / step + 1;
+    /* Radii are independent: one accumulator plane per worker. Inside an
+     * enclosing parallel region (frames in parallel) this runs on one. */
+    int workers = omp_in_parallel() ? 1 : omp_get_max_threads();
+    if (opt->threads > 0 && workers > opt->threads)
+        workers = opt->threads;
+    if (workers > radii)
+        workers = radii;
+    uint16_t *planes = pt_arena_calloc(arena, (size_t)workers * pixels * sizeof *planes);
+    plane_peak *peaks = pt_arena_alloc(arena, (size_t)radii * sizeof *peaks);
+    if (!planes || !peaks)
+        return pt_error_set(err, PT_ERR_NOMEM, "", "hough: out of memory");
+    int ymin = h, ymax = -1;
+    for (int i = 0; i < edges.count; i++) {
+        ymin = edges.y[i] < ymin ? edges.y[i] : ymin;
+        ymax = edges.y[i] > ymax ? edges.y[i] : ymax;
+    }
+
+#pragma omp parallel for num_threads(workers) schedule(dynamic, 1)
+    for (int i = 0; i < radii; i++) {
+        uint16_t *acc = planes + (size_t)omp_get_thread_num() * pixels;
+        int r = min_r + i * step;
+        if (gradient)
+            vote_gradient(&edges, r, w, h, acc);
+        else
+            vote_sampled(&edges, &offsets, i, range_first, range_count, w, h, acc);
+        /* Votes land within r rows of an edge pixel. */
+        int y0 = ymin - r < 0 ? 0 : ymin - r, y1 = ymax + r >= h ? h - 1 : ymax + r;
+        peaks[i] = take_peak(acc, w, y0, y1);
+    }
+
+    /* Compare radii by the share of a perfect circle's votes they got; in
+     * radius order, so the result does not depend on the number of workers. */
+    double best_score = 0.0;
+    pt_circle peak = {0, 0, 0};
+    for (int i = 0; i < radii; i++) {
+        int r = min_r + i * step;
+        double possible = gradient ? 2.0 * M_PI * r : offsets.first[i + 1] - offsets.first[i];
+        double score = peaks[i].votes / possible;
+        if (score > best_score) {
+            best_score = score;
+            peak.cx = peaks[i].index % w + roi.x0;
+            peak.cy = peaks[i].index / w + roi.y0;
+            peak.r = r;
+        }
+    }
+    if (best_score <= 0.0)
+        return PT_OK;
+
+    pt_point *pts = pt_arena_alloc(arena, (size_t)edges.count * sizeof *pts);
+    int *idx = pt_arena_alloc(arena, (size_t)edges.count * sizeof *idx);
+    if (!pts || !idx)
+        return pt_error_set(err, PT_ERR_NOMEM, "", "hough: out of memory");
+    pt_circle circle;
+    pt_ellipse el;
+    if (!refine(&edges, in, cfg, &peak, opt->ellipse, pts, idx, &circle, &el))
+        return PT_OK;
+    if (opt->ellipse) {
+        res->ellipse = el;
+        res->circle.cx = el.cx;
+        res->circle.cy = el.cy;
+        res->circle.r = 0.5 * (el.a + el.b);
+        res->confidence = pt_confidence_ellipse(img, &el);
+    } else {
+        res->circle = circle;
+        res->confidence = pt_confidence_circle(img, &circle);
+    }
+    if (res->confidence < PT_CONFIDENCE_MIN)
+        return PT_OK;
+    res->has_circle = 1;
+    res->has_ellipse = opt->ellipse;
+    res->status = PT_DETECT_OK;
+    return PT_OK;
+}

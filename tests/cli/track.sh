@@ -1,0 +1,56 @@
+# Sourced by tests/run_cli.sh: track and eval end to end, bad input (SPEC §6).
+expect_exit 0 "track testdata/synth" -- "$PT" track -o "$TMP/r.csv" testdata/synth
+rows=$(grep -c "testdata/synth/" "$TMP/r.csv")
+[ "$rows" -eq 20 ] && ok || fail "track wrote $rows rows for 20 images"
+expect_grep "^image,eye,algorithm,backend,status,cx,cy,r,a,b,theta,confidence,ms,message$" "$TMP/r.csv" "results header"
+expect_exit 0 "eval own results" -- "$PT" eval --gt testdata/synth/groundtruth.csv -o "$TMP/curve.csv" "$TMP/r.csv"
+expect_grep "^config,metric,threshold,detected,total,rate" "$TMP/curve.csv" "curve header"
+expect_grep ",relative,20," "$TMP/curve.csv" "relative curve reaches 20 %"
+expect_grep ",pixel,20," "$TMP/curve.csv" "pixel curve reaches 20 px"
+
+# Results to stdout by default; ground truth written as results scores 100 %.
+expect_exit 0 "track to stdout" -- "$PT" track testdata/synth/000000.png
+expect_grep "^testdata/synth/000000.png,,starburst,omp," "$TMP/out" "row on stdout"
+
+# A batch with a missing file and a corrupt PNG goes on, records errors, exits 1.
+mkdir -p "$TMP/bad"
+cp testdata/synth/000000.png testdata/synth/000001.png "$TMP/bad/"
+head -c 300 testdata/synth/000002.png >"$TMP/bad/000002.png"
+printf 'not an image' >"$TMP/bad/000003.png"
+expect_exit 1 "batch with bad files" -- "$PT" track -o "$TMP/rb.csv" "$TMP/bad" "$TMP/missing.png"
+n_err=$(grep -c ",error," "$TMP/rb.csv"); n_ok=$(grep -c -E ",(ok|notfound)," "$TMP/rb.csv")
+[ "$n_err" -eq 3 ] && ok || fail "3 error rows expected, got $n_err"
+[ "$n_ok" -eq 2 ] && ok || fail "2 good rows expected, got $n_ok"
+n_lines=$(wc -l <"$TMP/err")
+[ "$n_lines" -eq 3 ] && ok || fail "one stderr line per bad file expected, got $n_lines"
+expect_grep "missing.png" "$TMP/err" "missing file named"
+expect_grep "000002.png" "$TMP/err" "truncated file named"
+expect_exit 1 "empty file" -- "$PT" track /dev/null
+one_line "$TMP/err" "empty file"
+
+# Binocular: one row per eye, L and R.
+expect_exit 0 "binocular" -- "$PT" track --binocular -o "$TMP/rbin.csv" testdata/synth-binocular
+nl=$(grep -c ",L,starburst," "$TMP/rbin.csv"); nr=$(grep -c ",R,starburst," "$TMP/rbin.csv")
+[ "$nl" -eq 6 ] && [ "$nr" -eq 6 ] && ok || fail "binocular rows L=$nl R=$nr, wanted 6 each"
+
+# --draw writes one PNG per frame, loadable again.
+expect_exit 0 "draw" -- "$PT" track --draw "$TMP/draw" -o /dev/null testdata/synth/000001.png testdata/synth/000002.png
+nd=$(ls "$TMP/draw" | grep -c '\.png$')
+[ "$nd" -eq 2 ] && ok || fail "--draw wrote $nd PNGs, wanted 2"
+expect_exit 0 "drawn PNG loads" -- "$PT" track -o /dev/null "$TMP/draw"
+
+# -b cuda without a usable GPU: exit 3 and a clear line, never a silent fall-back.
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+    echo "SKIP: -b cuda unavailability test (a GPU is present)"
+else
+    expect_exit 3 "-b cuda without GPU" -- "$PT" track -b cuda testdata/synth/000000.png
+    one_line "$TMP/err" "-b cuda without GPU"
+    expect_grep "cuda" "$TMP/err" "-b cuda message"
+fi
+
+# -j 1 and -j 2 give identical results (ms column aside).
+for a in starburst tl hough; do
+    "$PT" track -a $a -j 1 testdata/synth | cut -d, -f1-12 >"$TMP/j1.csv"
+    "$PT" track -a $a -j 2 testdata/synth | cut -d, -f1-12 >"$TMP/j2.csv"
+    cmp -s "$TMP/j1.csv" "$TMP/j2.csv" && ok || fail "$a: -j 1 and -j 2 differ"
+done

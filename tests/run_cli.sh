@@ -1,0 +1,33 @@
+#!/bin/sh
+# Command-line tests: run the pupiltrack binary as a user would and check
+# outputs and exit statuses (SPEC §5, §6). Usage: tests/run_cli.sh ./pupiltrack
+PT=${1:-./pupiltrack}
+case $PT in /*) ;; *) PT=$(pwd)/$PT ;; esac
+TMP=$(mktemp -d /tmp/pt-cli.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+passed=0; failed=0
+
+ok()   { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+# expect_exit CODE DESCRIPTION -- command...
+expect_exit() {
+    want=$1; what=$2; shift 3
+    "$@" >"$TMP/out" 2>"$TMP/err"; got=$?
+    if [ "$got" -eq "$want" ]; then ok; else
+        fail "$what: exit $got, wanted $want"; sed 's/^/  stderr: /' "$TMP/err" | head -5; fi
+}
+# expect_grep PATTERN FILE DESCRIPTION
+expect_grep() {
+    if grep -qE -- "$1" "$2"; then ok; else fail "$3: no '$1' in $(basename "$2")"; head -5 "$2" | sed 's/^/  /'; fi
+}
+# one_line FILE DESCRIPTION: stderr holds exactly one line
+one_line() {
+    n=$(wc -l <"$1"); if [ "$n" -eq 1 ]; then ok; else fail "$2: $n lines on stderr"; head -5 "$1"; fi
+}
+
+for t in tests/cli/*.sh; do
+    . "$t"
+done
+
+echo "cli: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

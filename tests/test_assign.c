@@ -1,0 +1,204 @@
+/* Assignment solvers: every auction back end reaches the exact solver's
+ * optimal total on random integer problems; tiny hand-checked cases; bad CSVs. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../lib/assign.h"
+#include "pt_test.h"
+
+typedef pt_status (*solver_fn)(const pt_assign_problem *, pt_assign_result *, pt_error *);
+
+static pt_status omp_two_threads(const pt_assign_problem *p, pt_assign_result *r, pt_error *e)
+{
+    return pt_assign_auction_omp(p, 2, r, e);
+}
+
+static pt_status omp_four_threads(const pt_assign_problem *p, pt_assign_result *r, pt_error *e)
+{
+    return pt_assign_auction_omp(p, 4, r, e);
+}
+
+static const struct {
+    const char *name;
+    solver_fn solve;
+} backends[] = {{"seq", pt_assign_auction}, {"omp2", omp_two_threads}, {"omp4", omp_four_threads}};
+
+static double solve_total(solver_fn solve, const pt_assign_problem *p, int *ok)
+{
+    pt_assign_result r;
+    pt_error err;
+    pt_error_clear(&err);
+    *ok = 0;
+    if (pt_assign_result_alloc(&r, p->rows, &err))
+        return NAN;
+    if (solve(p, &r, &err) == PT_OK && pt_assign_is_complete(p, r.col_of_row) &&
+        r.total == pt_assign_total(p, r.col_of_row))
+        *ok = 1;
+    else if (err.what[0])
+        fprintf(stderr, "solver error: %s\n", err.what);
+    double total = r.total;
+    pt_assign_result_free(&r);
+    return total;
+}
+
+/* Every back end equals the exact total on random problems of many shapes. */
+static void test_random_problems(void)
+{
+    int problems = 0, mismatches = 0;
+    for (int k = 0; k < 240; k++) {
+        int rows, cols;
+        if (k < 200) {
+            rows = 1 + (int)((k * 37u) % 48);
+            cols = (k % 3 == 0) ? rows : 1 + (int)((k * 53u) % 48);
+        } else if (k < 232) {
+            rows = 64 + (k % 4) * 40;
+            cols = (k % 2) ? rows : rows + 17 - (k % 5) * 13;
+        } else if (k < 236) {
+            rows = 256;
+            cols = (k % 2) ? 256 : 300;
+        } else {
+            rows = 512;
+            cols = (k % 2) ? 512 : 480;
+        }
+        pt_assign_dist dist = (k & 4) ? PT_ASSIGN_TRACKING : PT_ASSIGN_UNIFORM;
+        long range = (k % 5 == 0) ? 1001 : 0;
+        pt_assign_problem p;
+        pt_error err;
+        if (pt_assign_random(&p, rows, cols, dist, range, 1000 + (uint64_t)k, &err)) {
+            PT_CHECK(0, "generate: %s", err.what);
+            continue;
+        }
+        p.maximize = (k & 1);
+        int ok;
+        double exact = solve_total(pt_assign_exact, &p, &ok);
+        PT_CHECK(ok, "exact solver on problem %d (%dx%d)", k, rows, cols);
+        for (size_t b = 0; b < sizeof backends / sizeof backends[0]; b++) {
+            double total = solve_total(backends[b].solve, &p, &ok);
+            if (!ok || total != exact) {
+                mismatches++;
+                fprintf(stderr, "problem %d %dx%d %s %s: %s total %.0f, exact %.0f\n", k, rows, cols,
+                        dist ? "tracking" : "uniform", p.maximize ? "max" : "min", backends[b].name, total,
+                        exact);
+            }
+        }
+        problems++;
+        pt_assign_problem_free(&p);
+    }
+    PT_CHECK(problems == 240, "generated %d of 240 problems", problems);
+    PT_CHECK(mismatches == 0, "%d back-end totals differ from the exact solver", mismatches);
+}
+
+/* 3x3 whose optimum needs every row off its row minimum; brute force by hand. */
+static void test_hand_checked(void)
+{
+    double cost3[] = {4, 1, 3, 2, 0, 5, 3, 2, 2};
+    pt_assign_problem p = {3, 3, cost3, 0};
+    /* Min: (0,1)=1 + (1,0)=2 + (2,2)=2 = 5. Max: (0,0)=4 + (1,2)=5 + (2,1)=2 = 11. */
+    solver_fn all[] = {pt_assign_exact, pt_assign_auction, omp_two_threads};
+    for (int s = 0; s < 3; s++) {
+        int ok;
+        p.maximize = 0;
+        PT_CHECK(solve_total(all[s], &p, &ok) == 5.0 && ok, "3x3 min total 5 (solver %d)", s);
+        p.maximize = 1;
+        PT_CHECK(solve_total(all[s], &p, &ok) == 11.0 && ok, "3x3 max total 11 (solver %d)", s);
+    }
+    /* 2x3: rows pick distinct columns; min = 1 + 2 = 3 using columns 2 and 0. */
+    double cost23[] = {5, 9, 1, 2, 4, 1};
+    pt_assign_problem q = {2, 3, cost23, 0};
+    /* 3x2 is its transpose: the same optimum with one row left out. */
+    double cost32[] = {5, 2, 9, 4, 1, 1};
+    pt_assign_problem t = {3, 2, cost32, 0};
+    for (int s = 0; s < 3; s++) {
+        int ok;
+        PT_CHECK(solve_total(all[s], &q, &ok) == 3.0 && ok, "2x3 min total 3 (solver %d)", s);
+        PT_CHECK(solve_total(all[s], &t, &ok) == 3.0 && ok, "3x2 min total 3 (solver %d)", s);
+    }
+    /* Non-integer costs are quantised finely enough for a clear optimum. */
+    double costf[] = {0.25, 0.5, 0.75, 0.1};
+    pt_assign_problem f = {2, 2, costf, 0};
+    int ok;
+    PT_CHECK(fabs(solve_total(pt_assign_auction, &f, &ok) - 0.35) < 1e-12 && ok, "real 2x2 min 0.35");
+    double one = 7;
+    pt_assign_problem single = {1, 1, &one, 1};
+    PT_CHECK(solve_total(omp_two_threads, &single, &ok) == 7.0 && ok, "1x1 problem");
+}
+
+static int write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return 0;
+    fputs(text, f);
+    fclose(f);
+    return 1;
+}
+
+/* Loader: good matrices parse; each kind of bad file names its line. */
+static void test_csv(void)
+{
+    char dir[] = "/tmp/pt-assign-XXXXXX";
+    if (!mkdtemp(dir)) {
+        PT_CHECK(0, "mkdtemp");
+        return;
+    }
+    char path[256];
+    snprintf(path, sizeof path, "%s/m.csv", dir);
+    pt_assign_problem p;
+    pt_error err;
+    write_file(path, "1, 2,3\r\n4,5.5,-6\n\n");
+    PT_CHECK(pt_assign_load_csv(path, &p, &err) == PT_OK && p.rows == 2 && p.cols == 3 &&
+                 p.cost[4] == 5.5 && p.cost[5] == -6,
+             "good CSV parses as 2x3");
+    pt_assign_problem_free(&p);
+    static const struct {
+        const char *text, *expect;
+    } bad[] = {
+        {"1,2\n3,x\n", "line 2, cell 2: not a number"},
+        {"1,2,3\n4,5\n", "line 2: ragged row"},
+        {"1,nan\n", "line 1, cell 2: NaN"},
+        {"inf,1\n", "line 1, cell 1: NaN or infinite"},
+        {"1,,2\n", "line 1, cell 2: empty cell"},
+        {"", "empty file"},
+        {"1,2\n\n3,4\n", "line 2: empty line"},
+        {"1,2 3\n", "line 1, cell 2: not a number"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        write_file(path, bad[k].text);
+        pt_status st = pt_assign_load_csv(path, &p, &err);
+        PT_CHECK(st == PT_ERR_FORMAT && strstr(err.what, bad[k].expect) && !strcmp(err.file, path),
+                 "bad CSV %zu: got '%s', want '%s'", k, err.what, bad[k].expect);
+    }
+    snprintf(path, sizeof path, "%s/missing.csv", dir);
+    PT_CHECK(pt_assign_load_csv(path, &p, &err) == PT_ERR_IO, "missing file is an I/O error");
+    snprintf(path, sizeof path, "%s/m.csv", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* The generator is deterministic in its seed. */
+static void test_generator(void)
+{
+    pt_assign_problem a, b, c;
+    pt_error err;
+    pt_assign_random(&a, 20, 30, PT_ASSIGN_TRACKING, 0, 7, &err);
+    pt_assign_random(&b, 20, 30, PT_ASSIGN_TRACKING, 0, 7, &err);
+    pt_assign_random(&c, 20, 30, PT_ASSIGN_TRACKING, 0, 8, &err);
+    PT_CHECK(!memcmp(a.cost, b.cost, sizeof(double) * 600), "same seed, same problem");
+    PT_CHECK(memcmp(a.cost, c.cost, sizeof(double) * 600), "other seed, other problem");
+    PT_CHECK(pt_assign_is_integer(&a), "tracking costs are integers");
+    pt_assign_problem_free(&a);
+    pt_assign_problem_free(&b);
+    pt_assign_problem_free(&c);
+}
+
+int main(void)
+{
+    test_hand_checked();
+    test_csv();
+    test_generator();
+    test_random_problems();
+    return PT_TEST_SUMMARY("assign");
+}

@@ -1,0 +1,214 @@
+/* Preprocessing: van Herk morphology, Gaussian and median smoothing against
+ * brute force, and reflection removal leaving a flat pupil. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/pt_arena.h"
+#include "../omp/preprocess.h"
+#include "pt_test.h"
+
+static uint32_t rng_state = 12345;
+static uint32_t rng(void)
+{
+    rng_state = rng_state * 1664525u + 1013904223u;
+    return rng_state >> 8;
+}
+
+static pt_image make_image(int w, int h, int stride_pad)
+{
+    pt_image img = {w, h, w + stride_pad, NULL};
+    img.buf = malloc((size_t)img.stride * h);
+    for (int i = 0; i < img.stride * h; i++)
+        img.buf[i] = (uint8_t)(rng() & 255);
+    return img;
+}
+
+static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+static int brute_morph(const pt_image *img, int x, int y, int k, int is_min)
+{
+    int r = k / 2, best = is_min ? 255 : 0;
+    for (int yy = y - r; yy <= y + r; yy++)
+        for (int xx = x - r; xx <= x + r; xx++) {
+            if (xx < 0 || yy < 0 || xx >= img->width || yy >= img->height)
+                continue;
+            int v = img->buf[yy * img->stride + xx];
+            best = is_min ? (v < best ? v : best) : (v > best ? v : best);
+        }
+    return best;
+}
+
+static void test_morphology_matches_brute_force(void)
+{
+    static const int sizes[][2] = {{1, 1}, {7, 5}, {33, 17}, {16, 40}, {64, 64}};
+    static const int kernels[] = {1, 3, 5, 9, 19, 41, 101};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+        for (size_t kk = 0; kk < sizeof kernels / sizeof kernels[0]; kk++) {
+            int w = sizes[s][0], h = sizes[s][1], k = kernels[kk];
+            pt_image img = make_image(w, h, (int)(s % 3) * 5);
+            int dst_stride = w + 3;
+            uint8_t *ero = malloc((size_t)dst_stride * h), *dil = malloc((size_t)dst_stride * h);
+            void *scratch = malloc(pt_morph_scratch_bytes(w, h, k));
+            pt_erode(img.buf, img.stride, ero, dst_stride, w, h, k, scratch);
+            pt_dilate(img.buf, img.stride, dil, dst_stride, w, h, k, scratch);
+            int bad = 0;
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++) {
+                    bad += ero[y * dst_stride + x] != brute_morph(&img, x, y, k, 1);
+                    bad += dil[y * dst_stride + x] != brute_morph(&img, x, y, k, 0);
+                }
+            PT_CHECK(bad == 0, "erode/dilate %dx%d k=%d: %d pixels differ", w, h, k, bad);
+            /* In place gives the same. */
+            pt_image copy = img;
+            copy.buf = malloc((size_t)img.stride * h);
+            memcpy(copy.buf, img.buf, (size_t)img.stride * h);
+            pt_erode(copy.buf, copy.stride, copy.buf, copy.stride, w, h, k, scratch);
+            bad = 0;
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++)
+                    bad += copy.buf[y * copy.stride + x] != ero[y * dst_stride + x];
+            PT_CHECK(bad == 0, "in-place erode %dx%d k=%d: %d pixels differ", w, h, k, bad);
+            free(copy.buf);
+            free(scratch);
+            free(ero);
+            free(dil);
+            free(img.buf);
+        }
+}
+
+static void test_gaussian_matches_direct_convolution(void)
+{
+    static const struct { int w, h, size; double sigma; } cases[] = {
+        {40, 30, 5, 2.0}, {31, 17, 3, 0.8}, {25, 25, 7, 1.5}, {9, 6, 11, 3.0}, {50, 3, 5, 2.0}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        int w = cases[c].w, h = cases[c].h, size = cases[c].size, r = size / 2;
+        pt_image src = make_image(w, h, 7);
+        pt_image dst = {w, h, w, malloc((size_t)w * h)};
+        void *scratch = malloc(pt_gaussian_scratch_bytes(w, h, size));
+        pt_gaussian(&src, &dst, size, cases[c].sigma, scratch);
+        double g[64], total = 0;
+        for (int i = 0; i < size; i++) {
+            g[i] = exp(-(double)(i - r) * (i - r) / (2 * cases[c].sigma * cases[c].sigma));
+            total += g[i];
+        }
+        double worst = 0;
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                double s = 0;
+                for (int j = 0; j < size; j++)
+                    for (int i = 0; i < size; i++)
+                        s += g[i] * g[j] / (total * total) *
+                             src.buf[clampi(y + j - r, 0, h - 1) * src.stride +
+                                     clampi(x + i - r, 0, w - 1)];
+                double e = fabs(s - dst.buf[y * w + x]);
+                worst = e > worst ? e : worst;
+            }
+        PT_CHECK(worst <= 1.0, "gaussian %dx%d size %d: worst error %.3f grey levels", w, h,
+                 size, worst);
+        free(scratch);
+        free(dst.buf);
+        free(src.buf);
+    }
+}
+
+static int cmp_u8(const void *a, const void *b) { return *(const uint8_t *)a - *(const uint8_t *)b; }
+
+static void test_median_matches_brute_force(void)
+{
+    static const int sizes[] = {3, 7, 11};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        int w = 37, h = 23, k = sizes[s], r = k / 2;
+        pt_image src = make_image(w, h, 3);
+        pt_image dst = {w, h, w + 1, malloc((size_t)(w + 1) * h)};
+        pt_median(&src, &dst, k);
+        uint8_t window[121];
+        int bad = 0;
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                int n = 0;
+                for (int j = -r; j <= r; j++)
+                    for (int i = -r; i <= r; i++)
+                        window[n++] = src.buf[clampi(y + j, 0, h - 1) * src.stride +
+                                              clampi(x + i, 0, w - 1)];
+                qsort(window, (size_t)n, 1, cmp_u8);
+                bad += dst.buf[y * dst.stride + x] != window[n / 2];
+            }
+        PT_CHECK(bad == 0, "median size %d: %d pixels differ", k, bad);
+        free(dst.buf);
+        free(src.buf);
+    }
+}
+
+/* A dark pupil with a bright corneal reflection inside: after preprocessing the
+ * pupil interior is flat again (no edge for a detector to find). */
+static void test_reflection_removed_pupil_flat(void)
+{
+    int w = 160, h = 120;
+    pt_image src = {w, h, w, malloc((size_t)w * h)};
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            double d = hypot(x - 80, y - 60);
+            int v = d <= 30 ? 40 : 180;
+            if (hypot(x - 88, y - 55) <= 3.5)
+                v = 255;
+            src.buf[y * w + x] = (uint8_t)v;
+        }
+    pt_preprocess_params pre = {0};
+    pre.reflection = PT_REFLECTION_INTERPOLATE;
+    pre.reflection_threshold = 40;
+    pre.smooth = PT_SMOOTH_GAUSSIAN;
+    pre.smooth_size = 5;
+    pre.smooth_sigma = 2;
+    pt_image out = {w, h, 192, malloc((size_t)192 * h)};
+    uint8_t *mask = malloc((size_t)192 * h);
+    int mask_valid = 0;
+    pt_arena arena;
+    pt_arena_init(&arena);
+    pt_error err;
+    pt_error_clear(&err);
+    PT_CHECK(pt_preprocess(&src, &pre, 15, 3, &out, mask, &mask_valid, &arena, &err) == PT_OK,
+             "preprocess: %s", err.what);
+    PT_CHECK(mask_valid && mask[55 * 192 + 88] == 1, "reflection centre is masked");
+    PT_CHECK(mask[10 * 192 + 10] == 0 && mask[60 * 192 + 80 - 12] == 0,
+             "plain iris and pupil are not masked");
+    int lo = 255, hi = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            if (hypot(x - 80, y - 60) <= 24) {
+                int v = out.buf[y * 192 + x];
+                lo = v < lo ? v : lo;
+                hi = v > hi ? v : hi;
+            }
+    PT_CHECK(hi - lo <= 4, "pupil interior flat after removal: min %d max %d", lo, hi);
+
+    /* Skip mode leaves the reflection in the image but still masks it. */
+    pre.reflection = PT_REFLECTION_SKIP;
+    pt_arena_reset(&arena);
+    PT_CHECK(pt_preprocess(&src, &pre, 15, 3, &out, mask, &mask_valid, &arena, &err) == PT_OK,
+             "preprocess skip");
+    PT_CHECK(mask_valid && mask[55 * 192 + 88] == 1 && out.buf[55 * 192 + 88] > 150,
+             "skip mode: masked, not filled (%d)", out.buf[55 * 192 + 88]);
+    pre.reflection = PT_REFLECTION_OFF;
+    PT_CHECK(pt_preprocess(&src, &pre, 15, 3, &out, mask, &mask_valid, &arena, &err) == PT_OK &&
+                 !mask_valid,
+             "reflection off: no mask");
+
+    pt_point p = pt_darkest_point(&out, 0, 0, w, h, 6, &arena);
+    PT_CHECK(hypot(p.x - 80, p.y - 60) < 25, "darkest point inside the pupil (%.1f,%.1f)",
+             p.x, p.y);
+    pt_arena_free(&arena);
+    free(mask);
+    free(out.buf);
+    free(src.buf);
+}
+
+int main(void)
+{
+    test_morphology_matches_brute_force();
+    test_gaussian_matches_direct_convolution();
+    test_median_matches_brute_force();
+    test_reflection_removed_pupil_flat();
+    return PT_TEST_SUMMARY("preprocess");
+}
