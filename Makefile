@@ -34,7 +34,8 @@ ifeq ($(CUDA)$(if $(CU_SRC),y,n),1y)
 CU_OBJ    := $(CU_SRC:%.cu=$(BUILD)/%.o)
 LDLIBS    += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart -lstdc++
 else
-CU_OBJ    := $(BUILD)/cuda/backend_none.o
+# Without CUDA, cuda/none_*.c give every CUDA entry point an honest "unavailable".
+CU_OBJ    := $(patsubst %.c,$(BUILD)/%.o,$(wildcard cuda/none_*.c))
 endif
 
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(CU_OBJ)

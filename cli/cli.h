@@ -11,6 +11,8 @@ enum { PT_EXIT_OK = 0, PT_EXIT_INPUT = 1, PT_EXIT_USAGE = 2, PT_EXIT_UNAVAILABLE
 /* Each command gets argv with argv[0] = the command name ("track"). */
 int pt_cmd_track(int argc, char **argv);
 int pt_cmd_eval(int argc, char **argv);
+int pt_cmd_sweep(int argc, char **argv);
+int pt_cmd_merge(int argc, char **argv);
 int pt_cmd_import(int argc, char **argv);
 int pt_cmd_synth(int argc, char **argv);
 int pt_cmd_synth_particles(int argc, char **argv); /* synth --particles */

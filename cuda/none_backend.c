@@ -22,3 +22,11 @@ static void cuda_destroy_none(void *state) { (void)state; }
 
 const pt_backend pt_backend_cuda = {"cuda", cuda_unavailable, cuda_track_none,
                                     cuda_destroy_none};
+
+#include "pt_cuda.h"
+
+pt_status pt_cuda_available(pt_error *err)
+{
+    return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda",
+                        "this pupiltrack was built without CUDA (rebuild with 'make CUDA=1')");
+}
