@@ -13,8 +13,6 @@ typedef struct {
 static const pt_command commands[] = {
     {"track", pt_cmd_track, "detect pupils in images, folders or multi-page TIFFs"},
     {"eval", pt_cmd_eval, "accuracy curves of a results CSV against ground truth"},
-    {"sweep", pt_cmd_sweep, "evaluate a detector over a grid of parameters"},
-    {"merge", pt_cmd_merge, "join the shards of one sweep"},
     {"synth", pt_cmd_synth, "synthetic infrared eye images (or --particles streams)"},
     {"import", pt_cmd_import, "convert Swirski, ExCuSe/ElSe/PupilNet, LPW ground truth"},
     {"params", pt_cmd_params, "list detector parameters, defaults and ranges"},
