@@ -43,7 +43,13 @@ CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIBA      := $(BUILD)/libpupiltrack.a
 
-.PHONY: all check check-unit check-cli check-asan fuzz install clean
+tools: $(BUILD)/tools/h2d_bandwidth
+
+$(BUILD)/tools/%: scripts/tools/%.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -o $@ $<
+
+.PHONY: all tools check check-unit check-cli check-asan fuzz install clean
 all: pupiltrack
 
 pupiltrack: $(CLI_OBJ) $(LIBA)
@@ -57,9 +63,12 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(PT_CFLAGS) -MMD -MP -c -o $@ $<
 
+# Starburst's fits and votes must round as on the CPU: no fused multiply-adds.
+$(BUILD)/cuda/starburst.o: NVCCFLAGS += --fmad=false
+
 $(BUILD)/%.o: %.cu
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
+	$(NVCC) $(NVCCFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/tests/%: tests/%.c $(LIBA)
 	@mkdir -p $(dir $@)

@@ -102,7 +102,7 @@ int pt_cmd_bench(int argc, char **argv)
             return PT_EXIT_INPUT;
         }
     }
-    (void)streams;
+    s.track.streams = streams;
     if (inputs.count == 0) {
         pt_cli_fail("bench: no images given (try --help)");
         return PT_EXIT_USAGE;
@@ -141,12 +141,23 @@ int pt_cmd_bench(int argc, char **argv)
         return rc ? rc : PT_EXIT_INPUT;
     }
     void *state = NULL;
+    int pinned = 0;
     pt_error err;
     pt_error_clear(&err);
     if (s.backend->create(&s.config, &s.track, maxw, maxh, &state, &err)) {
         pt_cli_report(&err);
         rc = err.status == PT_ERR_UNAVAILABLE ? PT_EXIT_UNAVAILABLE : PT_EXIT_INPUT;
         goto done;
+    }
+    /* Frames are reused many times: let the back end page-lock them, as a
+     * capture pipeline writing into pinned buffers would. */
+    if (s.backend->pin) {
+        if (s.backend->pin(state, frames, nframes, &err)) {
+            pt_cli_report(&err);
+            rc = PT_EXIT_INPUT;
+            goto done;
+        }
+        pinned = 1;
     }
     int eyes = s.track.binocular ? 2 : 1;
     pt_result *results = calloc((size_t)batch * eyes, sizeof *results);
@@ -176,6 +187,8 @@ int pt_cmd_bench(int argc, char **argv)
     }
     free(results);
 done:
+    if (pinned)
+        s.backend->unpin(state, frames, nframes);
     if (state)
         s.backend->destroy(state);
     for (int i = 0; i < nframes; i++)

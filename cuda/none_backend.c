@@ -20,8 +20,10 @@ static pt_status cuda_track_none(void *state, pt_image *const *frames, int n,
 
 static void cuda_destroy_none(void *state) { (void)state; }
 
-const pt_backend pt_backend_cuda = {"cuda", cuda_unavailable, cuda_track_none,
-                                    cuda_destroy_none};
+const pt_backend pt_backend_cuda = {.name = "cuda",
+                                    .create = cuda_unavailable,
+                                    .track = cuda_track_none,
+                                    .destroy = cuda_destroy_none};
 
 #include "pt_cuda.h"
 

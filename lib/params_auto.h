@@ -6,6 +6,10 @@
 
 #include "pt_params.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     int min_radius, max_radius; /* pupil radius range searched, px */
     int reflection_kernel;      /* top-hat square side, odd */
@@ -23,5 +27,9 @@ int pt_auto_ray_length(const pt_config *cfg, int max_radius);
  * 384 px regions, growing with the region's short side (4 at 1280x1024), so
  * a blurred edge gives the same step on small crops and large frames. */
 int pt_auto_edge_gap(int roi_width, int roi_height);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

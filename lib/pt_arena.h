@@ -5,6 +5,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct pt_arena_block pt_arena_block;
 
 typedef struct {
@@ -21,5 +25,9 @@ void *pt_arena_calloc(pt_arena *arena, size_t bytes);
  * everything allocated before it, so steady-state frames do not allocate. */
 void pt_arena_reset(pt_arena *arena);
 void pt_arena_free(pt_arena *arena);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

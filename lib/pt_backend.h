@@ -8,6 +8,10 @@
 #include "pt_params.h"
 #include "pt_result.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     pt_algorithm algorithm;
     int ellipse;   /* --ellipse: fit ellipses (result has_ellipse) */
@@ -15,6 +19,7 @@ typedef struct {
     int threads;   /* -j; 0 = all cores */
     int sequence;  /* start each frame from the previous frame's centre */
     int overlay;   /* fill pt_overlay (for --draw) */
+    int streams;   /* CUDA streams in flight; 0 = the back end's default */
 } pt_track_options;
 
 /* What the detector saw, for --draw: candidate edge points, blob border, rays. */
@@ -39,9 +44,18 @@ typedef struct pt_backend {
     pt_status (*track)(void *state, pt_image *const *frames, int n,
                        pt_result *results, pt_overlay *overlays, pt_error *err);
     void (*destroy)(void *state);
+    /* Optional (NULL when the back end has no use for it): make these frames'
+     * buffers fast to copy from (page-locked), for frames reused many times as
+     * in bench; unpin before freeing them. */
+    pt_status (*pin)(void *state, pt_image *const *frames, int n, pt_error *err);
+    void (*unpin)(void *state, pt_image *const *frames, int n);
 } pt_backend;
 
 extern const pt_backend pt_backend_omp;
 extern const pt_backend pt_backend_cuda;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -3,6 +3,10 @@
 #ifndef PT_ERROR_H
 #define PT_ERROR_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum {
     PT_OK = 0,
     PT_ERR_IO,          /* cannot open, read or write a file */
@@ -29,5 +33,9 @@ pt_status pt_error_set(pt_error *err, pt_status status, const char *file,
 void pt_error_clear(pt_error *err);
 /* "file: what" (or just "what" when file is empty) into buf. */
 const char *pt_error_format(const pt_error *err, char *buf, int size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -2,6 +2,10 @@
 #ifndef PT_IMAGE_H
 #define PT_IMAGE_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,5 +58,9 @@ pt_status pt_png_write_rgb(const char *path, int width, int height,
                            const uint8_t *rgb, pt_error *err);
 /* 8-bit grey PGM (P5) writer. */
 pt_status pt_pgm_write(const char *path, const pt_image *img, pt_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -13,6 +13,10 @@
 #include "params_tl.h"
 #include "params_hough.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum {
     PT_ALG_STARBURST = 1,
     PT_ALG_TL = 2,
@@ -66,5 +70,9 @@ pt_status pt_config_set_value(pt_config *cfg, const char *key, const char *value
 /* Current value as text ("%g" or the choice name). */
 void pt_config_get_text(const pt_config *cfg, const pt_param_def *def, char *buf,
                         int size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

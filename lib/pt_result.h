@@ -4,6 +4,10 @@
 
 #include "pt_geom.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum { PT_DETECT_OK = 0, PT_DETECT_NOTFOUND, PT_DETECT_ERROR } pt_detect_status;
 
 typedef struct {
@@ -19,5 +23,9 @@ typedef struct {
 } pt_result;
 
 const char *pt_detect_status_name(pt_detect_status s); /* "ok", "notfound", "error" */
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

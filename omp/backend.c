@@ -279,4 +279,5 @@ static pt_status omp_track(void *state, pt_image *const *frames, int n, pt_resul
     return PT_OK;
 }
 
-const pt_backend pt_backend_omp = {"omp", omp_create, omp_track, omp_destroy};
+const pt_backend pt_backend_omp = {
+    .name = "omp", .create = omp_create, .track = omp_track, .destroy = omp_destroy};

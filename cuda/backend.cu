@@ -1,0 +1,445 @@
+/* The CUDA back end: frames go to the GPU in chunks, each chunk on one of
+ * several streams, so the copy of one chunk overlaps the kernels of others;
+ * buffers are allocated once in create(); host memory for copies is pinned;
+ * each chunk is preprocessed by one launch per stage (all its frames) and
+ * searched by one detector launch (one block per frame and eye); the host
+ * waits for a stream only when it needs that stream's buffers again. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "../lib/params_auto.h"
+#include "../lib/pt_backend.h"
+#include "../lib/ransac.h"
+#include "cuda_check.h"
+#include "cuda_internal.h"
+#include "pt_cuda.h"
+
+#define DEFAULT_STREAMS 4
+#define DEFAULT_CHUNK 16
+
+/* Fail with a pt_error that names the call (internal failures: exit 1). */
+#define CUDA_OR_FAIL(err, call)                                                          \
+    do {                                                                                 \
+        cudaError_t st_ = (call);                                                        \
+        if (st_ != cudaSuccess)                                                          \
+            return pt_error_set((err), PT_ERR_INTERNAL, "-b cuda", "%s: %s (%s:%d)", #call, \
+                                cudaGetErrorString(st_), __FILE__, __LINE__);            \
+    } while (0)
+
+typedef struct {
+    cudaStream_t stream;
+    cudaEvent_t begin, end;
+    pt_cuda_buffers dev;
+    uint8_t *host_frames;          /* pinned staging for frames not already pinned */
+    pt_cuda_frame_dims *host_dims; /* pinned */
+    pt_cuda_eye_job *host_jobs;    /* pinned */
+    pt_cuda_eye_result *host_results; /* pinned */
+    /* The chunk in flight on this stream: where its results go. */
+    int busy, first_frame, frames, jobs;
+} stream_slot;
+
+typedef struct {
+    pt_config cfg;
+    pt_track_options opt;
+    pt_cuda_params params;
+    int width, height, eyes, chunk, nstreams, next_stream;
+    stream_slot *slots;
+    uint32_t *ransac_values; /* device copy of the shared table */
+    pt_cuda_previous *previous;
+    /* where the caller wants results, for the current track() call */
+    pt_result *results;
+    pt_overlay *overlays;
+} cuda_state;
+
+/* Integer Gaussian weights summing to 32768: the same as omp/smooth.c. */
+static void gaussian_weights(int size, double sigma, uint32_t *w)
+{
+    const int total_weight = 32768;
+    int r = size / 2;
+    double g[256], total = 0;
+    for (int i = 0; i < size; i++) {
+        double d = i - r;
+        g[i] = exp(-d * d / (2 * sigma * sigma));
+        total += g[i];
+    }
+    int sum = 0;
+    for (int i = 0; i < size; i++) {
+        w[i] = (uint32_t)lround((double)total_weight * g[i] / total);
+        sum += (int)w[i];
+    }
+    w[r] = (uint32_t)((int)w[r] + total_weight - sum);
+}
+
+static void free_slot(stream_slot *s)
+{
+    cudaFree(s->dev.raw);
+    cudaFree(s->dev.work_a);
+    cudaFree(s->dev.work_b);
+    cudaFree(s->dev.mask);
+    cudaFree(s->dev.filled);
+    cudaFree(s->dev.smoothed);
+    cudaFree(s->dev.rows16);
+    cudaFree(s->dev.points);
+    cudaFree(s->dev.scratch_idx);
+    cudaFree(s->dev.cells);
+    cudaFree(s->dev.dims);
+    cudaFree(s->dev.jobs);
+    cudaFree(s->dev.results);
+    cudaFreeHost(s->host_frames);
+    cudaFreeHost(s->host_dims);
+    cudaFreeHost(s->host_jobs);
+    cudaFreeHost(s->host_results);
+    if (s->stream)
+        cudaStreamDestroy(s->stream);
+    if (s->begin)
+        cudaEventDestroy(s->begin);
+    if (s->end)
+        cudaEventDestroy(s->end);
+}
+
+static void cuda_destroy(void *state)
+{
+    cuda_state *s = (cuda_state *)state;
+    if (!s)
+        return;
+    for (int i = 0; s->slots && i < s->nstreams; i++) {
+        if (s->slots[i].stream)
+            cudaStreamSynchronize(s->slots[i].stream);
+        free_slot(&s->slots[i]);
+    }
+    free(s->slots);
+    cudaFree(s->ransac_values);
+    cudaFree(s->previous);
+    free(s);
+}
+
+static pt_status alloc_slot(cuda_state *s, stream_slot *slot, pt_error *err)
+{
+    size_t plane = s->params.plane, frames = (size_t)s->chunk;
+    size_t jobs = frames * s->eyes;
+    size_t pts = (size_t)s->params.points_per_eye * jobs;
+    CUDA_OR_FAIL(err, cudaStreamCreateWithFlags(&slot->stream, cudaStreamNonBlocking));
+    CUDA_OR_FAIL(err, cudaEventCreate(&slot->begin));
+    CUDA_OR_FAIL(err, cudaEventCreate(&slot->end));
+    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.raw, plane * frames));
+    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.work_a, plane * frames));
+    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.work_b, plane * frames));
+    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.mask, plane * frames));
+    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.filled, plane * frames));
+    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.smoothed, plane * frames));
+    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.rows16, 2 * plane * frames));
+    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.points, pts * sizeof(pt_point)));
+    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.scratch_idx, pts * sizeof(int)));
+    /* Darkest-window cells: at most (w/2) x (h/2) per eye (cell side >= 2). */
+    slot->dev.cells_per_job = (size_t)(s->width / 2 + 1) * (s->height / 2 + 1);
+    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.cells,
+                                 slot->dev.cells_per_job * jobs * sizeof(uint32_t)));
+    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.dims, frames * sizeof(pt_cuda_frame_dims)));
+    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.jobs, jobs * sizeof(pt_cuda_eye_job)));
+    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.results, jobs * sizeof(pt_cuda_eye_result)));
+    CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_frames, plane * frames));
+    CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_dims, frames * sizeof(pt_cuda_frame_dims)));
+    CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_jobs, jobs * sizeof(pt_cuda_eye_job)));
+    CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_results,
+                                     jobs * sizeof(pt_cuda_eye_result)));
+    return PT_OK;
+}
+
+static pt_status cuda_create(const pt_config *cfg, const pt_track_options *opt, int width,
+                             int height, void **state, pt_error *err)
+{
+    *state = NULL;
+    if (pt_cuda_available(err))
+        return err->status;
+    if (opt->algorithm != PT_ALG_STARBURST)
+        return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda",
+                            "the CUDA back end runs starburst; '%s' runs on -b omp only",
+                            pt_algorithm_name(opt->algorithm));
+    if (opt->ellipse && cfg->pre.ransac_sample_size < 5)
+        return pt_error_set(err, PT_ERR_PARAM, "-p", "--ellipse needs ransac_sample_size >= 5");
+    cuda_state *s = (cuda_state *)calloc(1, sizeof *s);
+    if (!s)
+        return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory");
+    s->cfg = *cfg;
+    s->opt = *opt;
+    s->width = width > 0 ? width : 1;
+    s->height = height > 0 ? height : 1;
+    s->eyes = opt->binocular ? 2 : 1;
+    /* --sequence runs frames in order on one stream, one frame per chunk step. */
+    s->nstreams = opt->sequence ? 1 : (opt->streams > 0 ? opt->streams : DEFAULT_STREAMS);
+    s->chunk = DEFAULT_CHUNK;
+    pt_cuda_params *p = &s->params;
+    p->pitch = (s->width + 127) & ~127;
+    p->plane = (size_t)p->pitch * s->height;
+    p->reflection = cfg->pre.reflection;
+    p->reflection_threshold = cfg->pre.reflection_threshold;
+    p->smooth = cfg->pre.smooth;
+    p->smooth_size = cfg->pre.smooth_size | 1;
+    gaussian_weights(p->smooth_size, cfg->pre.smooth_sigma > 0 ? cfg->pre.smooth_sigma : 1e-6,
+                     p->gauss_weights);
+    p->rays = cfg->starburst.rays > 0 ? cfg->starburst.rays : 1;
+    p->rays2 = cfg->starburst.stage2_rays > 0 ? cfg->starburst.stage2_rays : 0;
+    p->threshold = cfg->starburst.edge_threshold;
+    p->spread = cfg->starburst.stage2_spread * 3.14159265358979323846 / 180.0;
+    p->max_iterations = cfg->starburst.max_iterations;
+    p->converge_px = cfg->starburst.converge_px;
+    p->ellipse = opt->ellipse;
+    p->sequence = opt->sequence;
+    p->inlier = cfg->pre.ransac_inlier;
+    p->points_per_eye = p->rays * (1 + p->rays2);
+    *state = s;
+
+    pt_ransac_table table;
+    if (pt_ransac_table_create(&table, cfg->pre.ransac_samples, cfg->pre.ransac_sample_size,
+                               PT_RANSAC_SEED, err)) {
+        cuda_destroy(s);
+        *state = NULL;
+        return err->status;
+    }
+    size_t table_bytes = (size_t)table.samples * table.sample_size * sizeof(uint32_t);
+    cudaError_t st = cudaMalloc((void **)&s->ransac_values, table_bytes);
+    if (st == cudaSuccess)
+        st = cudaMemcpy(s->ransac_values, table.values, table_bytes, cudaMemcpyHostToDevice);
+    p->ransac_values = s->ransac_values;
+    p->ransac_rows = cfg->pre.ransac_samples < table.samples ? cfg->pre.ransac_samples
+                                                             : table.samples;
+    p->sample_size = table.sample_size;
+    pt_ransac_table_free(&table);
+    if (st == cudaSuccess)
+        st = cudaMalloc((void **)&s->previous, 2 * sizeof(pt_cuda_previous));
+    if (st == cudaSuccess)
+        st = cudaMemset(s->previous, 0, 2 * sizeof(pt_cuda_previous));
+    s->slots = (stream_slot *)calloc((size_t)s->nstreams, sizeof *s->slots);
+    if (st != cudaSuccess || !s->slots) {
+        cuda_destroy(s);
+        *state = NULL;
+        return pt_error_set(err, PT_ERR_NOMEM, "-b cuda", "cannot allocate GPU buffers: %s",
+                            cudaGetErrorString(st));
+    }
+    for (int i = 0; i < s->nstreams; i++)
+        if (alloc_slot(s, &s->slots[i], err)) {
+            cuda_destroy(s);
+            *state = NULL;
+            return err->status;
+        }
+    return PT_OK;
+}
+
+/* Resolve one eye's job exactly as the OpenMP back end does. */
+static void make_job(const cuda_state *s, int frame_in_chunk, int e, int w, int h,
+                     pt_cuda_eye_job *job, int *kernel, int *dilate)
+{
+    int x0 = s->opt.binocular ? e * (w / 2) : 0;
+    int rw = s->opt.binocular ? (e ? w - w / 2 : w / 2) : w;
+    pt_auto_params autos;
+    pt_resolve_auto(&s->cfg, rw, h, &autos);
+    if (e == 0) {
+        *kernel = autos.reflection_kernel;
+        *dilate = autos.reflection_dilate;
+    }
+    job->frame = frame_in_chunk;
+    job->x0 = x0;
+    job->y0 = 0;
+    job->w = rw;
+    job->h = h;
+    job->min_r = autos.min_radius;
+    job->max_r = autos.max_radius;
+    job->len1 = pt_auto_ray_length(&s->cfg, autos.max_radius);
+    job->len2 = 2 * autos.max_radius + 4;
+    job->gap = pt_auto_edge_gap(rw, h);
+    job->slot = e;
+    job->dark_block = (2 * autos.min_radius) / 3;
+    const pt_starburst_params *sb = &s->cfg.starburst;
+    if (sb->start_x >= 0 && sb->start_y >= 0) {
+        job->start_mode = PT_CUDA_START_FIXED;
+        job->start_x = (float)(x0 + sb->start_x);
+        job->start_y = (float)(sb->start_y);
+    } else {
+        job->start_mode = sb->start == PT_START_DARK ? PT_CUDA_START_DARK : PT_CUDA_START_CENTRE;
+        job->start_x = job->start_y = 0;
+    }
+}
+
+/* Wait for the chunk in flight on this slot and write its results out. */
+static pt_status harvest(cuda_state *s, stream_slot *slot, pt_error *err)
+{
+    if (!slot->busy)
+        return PT_OK;
+    slot->busy = 0;
+    CUDA_OR_FAIL(err, cudaStreamSynchronize(slot->stream));
+    float chunk_ms = 0;
+    CUDA_OR_FAIL(err, cudaEventElapsedTime(&chunk_ms, slot->begin, slot->end));
+    double ms = slot->frames > 0 ? chunk_ms / slot->frames : 0;
+    for (int j = 0; j < slot->jobs; j++) {
+        const pt_cuda_eye_result *r = &slot->host_results[j];
+        int frame = slot->first_frame + j / s->eyes, e = j % s->eyes;
+        pt_result *res = &s->results[(size_t)frame * s->eyes + e];
+        memset(res, 0, sizeof *res);
+        res->status = (pt_detect_status)r->status;
+        res->eye = s->opt.binocular ? "LR"[e] : 0;
+        res->has_circle = r->has_circle;
+        res->has_ellipse = r->has_ellipse;
+        res->circle = r->circle;
+        res->ellipse = r->ellipse;
+        res->confidence = r->confidence;
+        res->ms = ms;
+        if (s->overlays && s->opt.overlay && r->npoints > 0) {
+            pt_overlay *ov = &s->overlays[(size_t)frame * s->eyes + e];
+            pt_point *pts = (pt_point *)malloc((size_t)r->npoints * sizeof *pts);
+            if (pts && cudaMemcpy(pts, slot->dev.points + (size_t)j * s->params.points_per_eye,
+                                  (size_t)r->npoints * sizeof *pts,
+                                  cudaMemcpyDeviceToHost) == cudaSuccess)
+                for (int k = 0; k < r->npoints; k++)
+                    pt_overlay_add(ov, pts[k].x, pts[k].y);
+            free(pts);
+        }
+    }
+    return PT_OK;
+}
+
+static int is_pinned(const void *p)
+{
+    cudaPointerAttributes attr;
+    if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return attr.type == cudaMemoryTypeHost;
+}
+
+/* Send frames[first, first+count) (all the same size) through one stream. */
+static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const *frames,
+                              int first, int count, pt_error *err)
+{
+    const pt_cuda_params *p = &s->params;
+    int w = frames[first]->width, h = frames[first]->height;
+    int kernel = 1, dilate = 1;
+    for (int i = 0; i < count; i++) {
+        slot->host_dims[i].width = w;
+        slot->host_dims[i].height = h;
+        for (int e = 0; e < s->eyes; e++)
+            make_job(s, i, e, w, h, &slot->host_jobs[i * s->eyes + e], &kernel, &dilate);
+    }
+    int jobs = count * s->eyes;
+    CUDA_OR_FAIL(err, cudaEventRecord(slot->begin, slot->stream));
+    /* Frames already in pinned memory go straight to the GPU; others are
+     * packed into the pinned staging buffer first, in parallel. */
+    int pinned = 1;
+    for (int i = 0; i < count && pinned; i++)
+        pinned = is_pinned(frames[first + i]->buf);
+    if (!pinned) {
+#pragma omp parallel for schedule(static)
+        for (int i = 0; i < count; i++) {
+            const pt_image *f = frames[first + i];
+            uint8_t *dst = slot->host_frames + (size_t)i * p->plane;
+            for (int y = 0; y < h; y++)
+                memcpy(dst + (size_t)y * p->pitch, f->buf + (size_t)y * f->stride, (size_t)w);
+        }
+        CUDA_OR_FAIL(err, cudaMemcpy2DAsync(slot->dev.raw, p->pitch, slot->host_frames, p->pitch,
+                                            (size_t)w, (size_t)h * count, cudaMemcpyHostToDevice,
+                                            slot->stream));
+    } else {
+        for (int i = 0; i < count; i++) {
+            const pt_image *f = frames[first + i];
+            CUDA_OR_FAIL(err, cudaMemcpy2DAsync(slot->dev.raw + (size_t)i * p->plane, p->pitch,
+                                                f->buf, f->stride, (size_t)w, (size_t)h,
+                                                cudaMemcpyHostToDevice, slot->stream));
+        }
+    }
+    CUDA_OR_FAIL(err, cudaMemcpyAsync(slot->dev.dims, slot->host_dims,
+                                      count * sizeof(pt_cuda_frame_dims), cudaMemcpyHostToDevice,
+                                      slot->stream));
+    CUDA_OR_FAIL(err, cudaMemcpyAsync(slot->dev.jobs, slot->host_jobs,
+                                      jobs * sizeof(pt_cuda_eye_job), cudaMemcpyHostToDevice,
+                                      slot->stream));
+    CUDA_OR_FAIL(err, pt_cuda_preprocess(p, &slot->dev, count, w, h, kernel, dilate, slot->stream));
+    CUDA_OR_FAIL(err, pt_cuda_starburst(p, &slot->dev, jobs, s->previous, slot->stream));
+    CUDA_OR_FAIL(err, cudaMemcpyAsync(slot->host_results, slot->dev.results,
+                                      jobs * sizeof(pt_cuda_eye_result), cudaMemcpyDeviceToHost,
+                                      slot->stream));
+    CUDA_OR_FAIL(err, cudaEventRecord(slot->end, slot->stream));
+    slot->busy = 1;
+    slot->first_frame = first;
+    slot->frames = count;
+    slot->jobs = jobs;
+    return PT_OK;
+}
+
+static void frame_error(cuda_state *s, int frame, const char *what)
+{
+    for (int e = 0; e < s->eyes; e++) {
+        pt_result *res = &s->results[(size_t)frame * s->eyes + e];
+        memset(res, 0, sizeof *res);
+        res->status = PT_DETECT_ERROR;
+        res->eye = s->opt.binocular ? "LR"[e] : 0;
+        snprintf(res->message, sizeof res->message, "%s", what);
+    }
+}
+
+static pt_status cuda_track(void *state, pt_image *const *frames, int n, pt_result *results,
+                            pt_overlay *overlays, pt_error *err)
+{
+    cuda_state *s = (cuda_state *)state;
+    s->results = results;
+    s->overlays = overlays;
+    if (overlays)
+        for (int i = 0; i < n * s->eyes; i++)
+            pt_overlay_clear(&overlays[i]);
+    int i = 0;
+    pt_status st = PT_OK;
+    while (i < n && !st) {
+        const pt_image *f = frames[i];
+        if (!f || !f->buf || f->width < 1 || f->height < 1 || f->width > s->width ||
+            f->height > s->height || (s->opt.binocular && f->width < 2)) {
+            frame_error(s, i, f && f->buf && f->width > 0 && f->height > 0
+                                  ? "frame larger than the back end was prepared for"
+                                  : "empty or invalid frame");
+            i++;
+            continue;
+        }
+        /* A chunk: up to `chunk` consecutive usable frames of the same size. */
+        int count = 1;
+        while (count < s->chunk && i + count < n && frames[i + count] &&
+               frames[i + count]->buf && frames[i + count]->width == f->width &&
+               frames[i + count]->height == f->height)
+            count++;
+        if (s->opt.sequence)
+            count = count < s->chunk ? count : s->chunk;
+        stream_slot *slot = &s->slots[s->next_stream];
+        s->next_stream = (s->next_stream + 1) % s->nstreams;
+        st = harvest(s, slot, err);
+        if (!st)
+            st = launch_chunk(s, slot, frames, i, count, err);
+        i += count;
+    }
+    for (int k = 0; k < s->nstreams; k++) {
+        pt_status hs = harvest(s, &s->slots[k], err);
+        if (!st)
+            st = hs;
+    }
+    return st;
+}
+
+static pt_status cuda_pin(void *state, pt_image *const *frames, int n, pt_error *err)
+{
+    (void)state;
+    for (int i = 0; i < n; i++)
+        CUDA_OR_FAIL(err, cudaHostRegister(frames[i]->buf,
+                                           (size_t)frames[i]->stride * frames[i]->height,
+                                           cudaHostRegisterDefault));
+    return PT_OK;
+}
+
+static void cuda_unpin(void *state, pt_image *const *frames, int n)
+{
+    (void)state;
+    for (int i = 0; i < n; i++)
+        cudaHostUnregister(frames[i]->buf);
+}
+
+extern "C" const pt_backend pt_backend_cuda = {"cuda",      cuda_create, cuda_track, cuda_destroy,
+                                               cuda_pin, cuda_unpin};

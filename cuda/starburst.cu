@@ -1,0 +1,477 @@
+/* Starburst on the GPU: one thread block per (frame, eye), the same stages and
+ * arithmetic as omp/starburst.c so the two back ends agree: start point (the
+ * darkest window, a fixed point, or the previous frame's centre), first-stage
+ * rays, second-stage rays back towards the start, RANSAC over the shared
+ * sample table (one sample per thread, best chosen on the device), refit on
+ * the inliers, iterate until the centre moves less than converge_px. The
+ * host never synchronises inside a frame. Edge points are compacted in ray
+ * order with warp ballots, so RANSAC sees them in the CPU's order. */
+#include "cuda_internal.h"
+
+#include "../lib/fit.h"
+#include "../lib/ransac.h"
+#include "../lib/pt_result.h"
+
+/* The shared confidence measure, compiled here as device code. */
+#include "../lib/confidence.c"
+
+#define SB_THREADS 256
+#define SB_WARPS (SB_THREADS / 32)
+#define PI_D 3.14159265358979323846
+
+typedef struct {
+    const uint8_t *img;  /* smoothed plane */
+    const uint8_t *mask; /* reflections to skip, or NULL */
+    int pitch;
+    double xmin, ymin, xmax, ymax;
+    double threshold;
+    int gap;
+} ray_view;
+
+__device__ double sample_bilinear(const ray_view *c, int width, int height, double x, double y)
+{
+    int xi = (int)x, yi = (int)y;
+    double fx = x - xi, fy = y - yi;
+    int x1 = xi + 1 < width ? xi + 1 : xi, y1 = yi + 1 < height ? yi + 1 : yi;
+    const uint8_t *r0 = c->img + (size_t)yi * c->pitch;
+    const uint8_t *r1 = c->img + (size_t)y1 * c->pitch;
+    double top = r0[xi] + fx * (r0[x1] - r0[xi]);
+    double bottom = r1[xi] + fx * (r1[x1] - r1[xi]);
+    return top + fy * (bottom - top);
+}
+
+__device__ int ray_inside(const ray_view *c, double x, double y)
+{
+    return x >= c->xmin && x <= c->xmax && y >= c->ymin && y <= c->ymax;
+}
+
+__device__ int ray_masked(const ray_view *c, double x, double y)
+{
+    if (!c->mask)
+        return 0;
+    int xi = (int)(x + 0.5), yi = (int)(y + 0.5);
+    return c->mask[(size_t)yi * c->pitch + xi] != 0;
+}
+
+/* The profile value and skip flag at step t, or 0 when t is past the ray's end
+ * (outside the roi or beyond len): the CPU's sampled array, computed on demand. */
+__device__ int ray_at(const ray_view *c, int width, int height, double sx, double sy, double dx,
+                      double dy, int len, int t, float *v, int *skip)
+{
+    if (t > len)
+        return 0;
+    double x = sx + t * dx, y = sy + t * dy;
+    if (!ray_inside(c, x, y))
+        return 0;
+    *v = (float)sample_bilinear(c, width, height, x, y);
+    *skip = ray_masked(c, x, y);
+    return 1;
+}
+
+/* Mirrors cast_ray() of omp/starburst.c. Steps are inside the ray while
+ * ray_at() says so; the ray is a straight segment from a point inside the
+ * convex roi, so "inside" is monotone in t. */
+__device__ int cast_ray(const ray_view *c, int width, int height, double sx, double sy, double dx,
+                        double dy, int len, pt_point *edge)
+{
+    const int g = c->gap;
+    if (len > 4095)
+        len = 4095;
+    for (int t = g;; t++) {
+        float va, vb, vt;
+        int sa, sb, st;
+        if (!ray_at(c, width, height, sx, sy, dx, dy, len, t + g, &va, &sa))
+            return 0;
+        ray_at(c, width, height, sx, sy, dx, dy, len, t - g, &vb, &sb);
+        ray_at(c, width, height, sx, sy, dx, dy, len, t, &vt, &st);
+        if (sa | sb | st)
+            continue;
+        float d = va - vb;
+        if (d <= c->threshold)
+            continue;
+        int tb = t;
+        float best_f = d;
+        for (;;) {
+            float na, nb;
+            int ska, skb;
+            if (!ray_at(c, width, height, sx, sy, dx, dy, len, tb + 1 + g, &na, &ska))
+                break;
+            ray_at(c, width, height, sx, sy, dx, dy, len, tb + 1 - g, &nb, &skb);
+            if (ska | skb)
+                break;
+            float next = na - nb;
+            if (!(next > best_f))
+                break;
+            best_f = next;
+            tb++;
+        }
+        double best = best_f, offset = 0.0;
+        float pa, pb, qa, qb;
+        int s1, s2, s3, s4;
+        if (tb - 1 - g >= 0 &&
+            ray_at(c, width, height, sx, sy, dx, dy, len, tb + 1 + g, &qa, &s3)) {
+            ray_at(c, width, height, sx, sy, dx, dy, len, tb - 1 + g, &pa, &s1);
+            ray_at(c, width, height, sx, sy, dx, dy, len, tb - 1 - g, &pb, &s2);
+            ray_at(c, width, height, sx, sy, dx, dy, len, tb + 1 - g, &qb, &s4);
+            double prev = pa - pb;
+            double next = qa - qb;
+            double denom = prev - 2 * best + next;
+            if (denom < 0)
+                offset = 0.5 * (prev - next) / denom;
+            if (offset > 0.5)
+                offset = 0.5;
+            if (offset < -0.5)
+                offset = -0.5;
+        }
+        edge->x = (float)(sx + (tb + offset) * dx);
+        edge->y = (float)(sy + (tb + offset) * dy);
+        return 1;
+    }
+}
+
+__device__ pt_point clamp_point(const ray_view *c, pt_point p)
+{
+    if (!(p.x >= c->xmin))
+        p.x = (float)c->xmin;
+    if (p.x > c->xmax)
+        p.x = (float)c->xmax;
+    if (!(p.y >= c->ymin))
+        p.y = (float)c->ymin;
+    if (p.y > c->ymax)
+        p.y = (float)c->ymax;
+    return p;
+}
+
+/* Ordered compaction of one tile: every thread holds a flag; returns this
+ * thread's position among the set flags of the tile (valid when flag is set)
+ * and adds the tile's count to *base (shared) after the call. */
+__device__ int tile_position(int flag, int *warp_counts, int *total)
+{
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    unsigned ballot = __ballot_sync(0xffffffffu, flag);
+    int before_in_warp = __popc(ballot & ((1u << lane) - 1u));
+    if (lane == 0)
+        warp_counts[warp] = __popc(ballot);
+    __syncthreads();
+    int before = 0, sum = 0;
+    for (int w = 0; w < SB_WARPS; w++) {
+        if (w < warp)
+            before += warp_counts[w];
+        sum += warp_counts[w];
+    }
+    *total = sum;
+    return before + before_in_warp;
+}
+
+/* Darkest (block x block) cell window of the roi, as pt_darkest_point(). */
+__device__ pt_point darkest_point(const uint8_t *img, int pitch, const pt_cuda_eye_job *job,
+                                  uint32_t *cells, unsigned long long *best_key)
+{
+    int x0 = job->x0, y0 = job->y0, w = job->w, h = job->h;
+    pt_point centre = {(float)(x0 + (w - 1) / 2.0), (float)(y0 + (h - 1) / 2.0)};
+    int block = job->dark_block < 2 ? 2 : job->dark_block;
+    int gw = w / block, gh = h / block;
+    if (gw < 1 || gh < 1)
+        return centre;
+    for (int c = threadIdx.x; c < gw * gh; c += blockDim.x) {
+        int cx = c % gw, cy = c / gw;
+        uint32_t sum = 0;
+        for (int y = 0; y < block; y++) {
+            const uint8_t *row = img + (size_t)(y0 + cy * block + y) * pitch + x0 + cx * block;
+            for (int i = 0; i < block; i++)
+                sum += row[i];
+        }
+        cells[c] = sum;
+    }
+    if (threadIdx.x == 0)
+        *best_key = ~0ull;
+    __syncthreads();
+    int ww = gw > 1 ? 2 : 1, wh = gh > 1 ? 2 : 1;
+    int nx = gw - ww + 1, ny = gh - wh + 1;
+    /* Key = (sum, raster index): the smallest is the CPU's first strict minimum. */
+    unsigned long long mine = ~0ull;
+    for (int k = threadIdx.x; k < nx * ny; k += blockDim.x) {
+        int cx = k % nx, cy = k / nx;
+        unsigned long long s = 0;
+        for (int j = 0; j < wh; j++)
+            for (int i = 0; i < ww; i++)
+                s += cells[(size_t)(cy + j) * gw + cx + i];
+        unsigned long long key = (s << 24) | (unsigned long long)(cy * gw + cx);
+        if (key < mine)
+            mine = key;
+    }
+    atomicMin(best_key, mine);
+    __syncthreads();
+    unsigned long long key = *best_key;
+    int index = (int)(key & 0xffffffull);
+    int bx = index % gw, by = index / gw;
+    pt_point p = {(float)(x0 + bx * block + ww * block / 2.0 - 0.5),
+                  (float)(y0 + by * block + wh * block / 2.0 - 0.5)};
+    return p;
+}
+
+__device__ int count_votes(const pt_point *pts, int n, const pt_circle *c, const pt_ellipse *e,
+                           int ellipse, double inlier)
+{
+    int votes = 0;
+    if (ellipse) {
+        pt_ellipse_frame f;
+        pt_ellipse_frame_init(e, &f);
+        for (int k = 0; k < n; k++)
+            votes += pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= inlier;
+    } else {
+        for (int k = 0; k < n; k++)
+            votes += pt_circle_distance(c, pts[k].x, pts[k].y) <= inlier;
+    }
+    return votes;
+}
+
+/* Fit of table row s; 0 when its indices repeat, the fit fails or leaves the range. */
+__device__ int sample_fit(const pt_cuda_params *p, const pt_point *pts, int n, int s, double min_r,
+                          double max_r, pt_circle *c, pt_ellipse *e)
+{
+    int idx[PT_RANSAC_MAX_SAMPLE_SIZE];
+    if (!pt_ransac_sample_indices(p->ransac_values, p->sample_size, s, n, idx))
+        return 0;
+    if (p->ellipse)
+        return pt_fit_ellipse(pts, idx, p->sample_size, e) &&
+               pt_ransac_ellipse_in_range(e, min_r, max_r);
+    return pt_fit_circle(pts, idx, p->sample_size, c) &&
+           pt_ransac_circle_in_range(c, min_r, max_r);
+}
+
+__global__ void __launch_bounds__(SB_THREADS)
+starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_previous *previous)
+{
+    __shared__ int warp_counts[SB_WARPS];
+    __shared__ int shared_n, shared_done, shared_found;
+    __shared__ pt_point shared_start;
+    __shared__ unsigned long long shared_key;
+    __shared__ int best_votes[SB_THREADS], best_sample[SB_THREADS];
+    __shared__ pt_circle fit_circle;
+    __shared__ pt_ellipse fit_ellipse;
+
+    int j = first_job + blockIdx.x;
+    const pt_cuda_eye_job job = b.jobs[j];
+    const pt_cuda_frame_dims dims = b.dims[job.frame];
+    ray_view c;
+    c.img = b.smoothed + job.frame * p.plane;
+    c.mask = p.reflection == PT_REFLECTION_SKIP ? b.mask + job.frame * p.plane : NULL;
+    c.pitch = p.pitch;
+    c.xmin = job.x0;
+    c.ymin = job.y0;
+    c.xmax = job.x0 + job.w - 1;
+    c.ymax = job.y0 + job.h - 1;
+    c.threshold = p.threshold;
+    c.gap = job.gap;
+    pt_point *pts = b.points + (size_t)j * p.points_per_eye;
+    pt_cuda_eye_result *out = b.results + j;
+
+    pt_point start;
+    if (p.sequence && previous[job.slot].have) {
+        start.x = previous[job.slot].x;
+        start.y = previous[job.slot].y;
+    } else if (job.start_mode == PT_CUDA_START_FIXED) {
+        start.x = job.start_x;
+        start.y = job.start_y;
+    } else if (job.start_mode == PT_CUDA_START_DARK) {
+        start = darkest_point(c.img, c.pitch, &job, b.cells + (size_t)j * b.cells_per_job,
+                              &shared_key);
+    } else {
+        start.x = (float)(job.x0 + (job.w - 1) / 2.0);
+        start.y = (float)(job.y0 + (job.h - 1) / 2.0);
+    }
+    if (threadIdx.x == 0) {
+        shared_start = clamp_point(&c, start);
+        shared_found = 0;
+        shared_n = 0;
+    }
+    __syncthreads();
+    if (job.w < 3 || job.h < 3) {
+        if (threadIdx.x == 0) {
+            out->status = PT_DETECT_NOTFOUND;
+            out->has_circle = out->has_ellipse = 0;
+            out->npoints = 0;
+            out->confidence = 0;
+            if (p.sequence)
+                previous[job.slot].have = 0;
+        }
+        return;
+    }
+    int iterations = p.max_iterations > 0 ? p.max_iterations : 1;
+    for (int iter = 0; iter < iterations; iter++) {
+        pt_point s0 = shared_start;
+        /* Stage 1: rays over 360 degrees, compacted in ray order. */
+        int base = 0;
+        for (int tile = 0; tile < p.rays; tile += SB_THREADS) {
+            int i = tile + threadIdx.x;
+            pt_point e;
+            int found = 0;
+            if (i < p.rays) {
+                double a = 2 * PI_D * i / p.rays;
+                found = cast_ray(&c, dims.width, dims.height, s0.x, s0.y, cos(a), sin(a),
+                                 job.len1, &e);
+            }
+            int total;
+            int pos = tile_position(found, warp_counts, &total);
+            if (found)
+                pts[base + pos] = e;
+            base += total;
+            __syncthreads();
+        }
+        int first = base;
+        /* Stage 2: from each first-stage point back towards the start. */
+        int m = first * p.rays2;
+        for (int tile = 0; tile < m; tile += SB_THREADS) {
+            int idx = tile + threadIdx.x;
+            pt_point e;
+            int found = 0;
+            if (idx < m) {
+                int jj = idx / p.rays2, k = idx % p.rays2;
+                pt_point from = pts[jj];
+                double back = atan2(s0.y - from.y, s0.x - from.x);
+                double a = p.rays2 > 1 ? back + p.spread * (2.0 * k / (p.rays2 - 1) - 1.0) : back;
+                found = cast_ray(&c, dims.width, dims.height, from.x, from.y, cos(a), sin(a),
+                                 job.len2, &e);
+            }
+            int total;
+            int pos = tile_position(found, warp_counts, &total);
+            if (found)
+                pts[base + pos] = e;
+            base += total;
+            __syncthreads();
+        }
+        int n = base;
+        if (threadIdx.x == 0)
+            shared_n = n;
+        if (n < p.sample_size) {
+            if (threadIdx.x == 0)
+                shared_found = 0;
+            break;
+        }
+        /* RANSAC: one table row per thread, most votes wins, ties to the lowest row. */
+        int rows = p.ransac_rows;
+        int my_votes = -1, my_sample = -1;
+        for (int s = threadIdx.x; s < rows; s += SB_THREADS) {
+            pt_circle cc;
+            pt_ellipse ee;
+            if (!sample_fit(&p, pts, n, s, job.min_r, job.max_r, &cc, &ee))
+                continue;
+            int votes = count_votes(pts, n, &cc, &ee, p.ellipse, p.inlier);
+            if (votes > my_votes) {
+                my_votes = votes;
+                my_sample = s;
+            }
+        }
+        best_votes[threadIdx.x] = my_votes;
+        best_sample[threadIdx.x] = my_sample;
+        __syncthreads();
+        for (int stride = SB_THREADS / 2; stride > 0; stride >>= 1) {
+            if (threadIdx.x < stride) {
+                int ov = best_votes[threadIdx.x + stride], os = best_sample[threadIdx.x + stride];
+                int mv = best_votes[threadIdx.x], ms = best_sample[threadIdx.x];
+                if (os >= 0 && (ov > mv || (ov == mv && (ms < 0 || os < ms)))) {
+                    best_votes[threadIdx.x] = ov;
+                    best_sample[threadIdx.x] = os;
+                }
+            }
+            __syncthreads();
+        }
+        if (threadIdx.x == 0) {
+            int s = best_sample[0];
+            shared_found = s >= 0;
+            shared_done = 0;
+            if (s >= 0) {
+                pt_circle cc = {0, 0, 0};
+                pt_ellipse ee = {0, 0, 0, 0, 0};
+                sample_fit(&p, pts, n, s, job.min_r, job.max_r, &cc, &ee);
+                /* Refit once on the inliers of the best sample. */
+                int *inl = b.scratch_idx + (size_t)j * p.points_per_eye;
+                int count = 0;
+                if (p.ellipse) {
+                    pt_ellipse_frame f;
+                    pt_ellipse_frame_init(&ee, &f);
+                    for (int k = 0; k < n; k++)
+                        if (pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= p.inlier)
+                            inl[count++] = k;
+                    pt_ellipse refit;
+                    if (pt_fit_ellipse(pts, inl, count, &refit) &&
+                        pt_ransac_ellipse_in_range(&refit, job.min_r, job.max_r))
+                        ee = refit;
+                    cc.cx = ee.cx;
+                    cc.cy = ee.cy;
+                    cc.r = 0.5 * (ee.a + ee.b);
+                } else {
+                    for (int k = 0; k < n; k++)
+                        if (pt_circle_distance(&cc, pts[k].x, pts[k].y) <= p.inlier)
+                            inl[count++] = k;
+                    pt_circle refit;
+                    if (pt_fit_circle(pts, inl, count, &refit) &&
+                        pt_ransac_circle_in_range(&refit, job.min_r, job.max_r))
+                        cc = refit;
+                    pt_ellipse_from_circle(&cc, &ee);
+                }
+                fit_circle = cc;
+                fit_ellipse = ee;
+                pt_point centre = {(float)cc.cx, (float)cc.cy};
+                if (p.ellipse) {
+                    centre.x = (float)ee.cx;
+                    centre.y = (float)ee.cy;
+                }
+                double moved = hypot(centre.x - s0.x, centre.y - s0.y);
+                shared_start = clamp_point(&c, centre);
+                shared_done = moved < p.converge_px;
+            }
+        }
+        __syncthreads();
+        if (!shared_found || shared_done)
+            break;
+    }
+    __syncthreads();
+    if (threadIdx.x != 0)
+        return;
+    out->npoints = shared_n;
+    out->has_circle = out->has_ellipse = 0;
+    out->status = PT_DETECT_NOTFOUND;
+    out->confidence = 0;
+    if (shared_found) {
+        pt_image view = {dims.width, dims.height, p.pitch, (uint8_t *)c.img};
+        if (p.ellipse) {
+            out->ellipse = fit_ellipse;
+            out->circle.cx = fit_ellipse.cx;
+            out->circle.cy = fit_ellipse.cy;
+            out->circle.r = sqrt(fit_ellipse.a * fit_ellipse.b);
+            out->has_ellipse = 1;
+            out->confidence = pt_confidence_ellipse(&view, &fit_ellipse);
+        } else {
+            out->circle = fit_circle;
+            out->confidence = pt_confidence_circle(&view, &fit_circle);
+        }
+        out->has_circle = 1;
+        if (out->confidence >= PT_CONFIDENCE_MIN)
+            out->status = PT_DETECT_OK;
+        else
+            out->has_circle = out->has_ellipse = 0;
+    }
+    if (p.sequence) {
+        previous[job.slot].have = out->status == PT_DETECT_OK;
+        previous[job.slot].x = (float)out->circle.cx;
+        previous[job.slot].y = (float)out->circle.cy;
+    }
+}
+
+extern "C" cudaError_t pt_cuda_starburst(const pt_cuda_params *p, const pt_cuda_buffers *b,
+                                         int jobs, pt_cuda_previous *previous,
+                                         cudaStream_t stream)
+{
+    if (jobs <= 0)
+        return cudaSuccess;
+    if (p->sequence) {
+        /* Each eye starts where the previous frame's pupil was: in order. */
+        for (int j = 0; j < jobs; j++)
+            starburst_kernel<<<1, SB_THREADS, 0, stream>>>(*p, *b, j, previous);
+    } else {
+        starburst_kernel<<<jobs, SB_THREADS, 0, stream>>>(*p, *b, 0, previous);
+    }
+    return cudaGetLastError();
+}

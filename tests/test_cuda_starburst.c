@@ -1,0 +1,120 @@
+/* The CUDA back end agrees with the OpenMP back end (the reference) on the same
+ * synthetic frames: same status per frame and eye, centre and radius within
+ * 0.5 px, on at least 99 % of frames, for monocular circle and ellipse and
+ * binocular modes, at 320x256 and 1280x1024. Both back ends use the same
+ * RANSAC sample table, so only floating-point rounding of transcendental
+ * functions may differ. Skips (passing) when no usable GPU is present. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../cuda/pt_cuda.h"
+#include "../lib/pt_backend.h"
+#include "../lib/synth.h"
+#include "pt_test.h"
+
+#define TOLERANCE_PX 0.5
+
+typedef struct {
+    int compared, status_differs, beyond_tolerance;
+    double worst;
+} agreement;
+
+static pt_image **render(int n, int w, int h, int binocular, uint64_t seed)
+{
+    pt_image **frames = calloc((size_t)n, sizeof *frames);
+    pt_synth_params sp;
+    pt_synth_params_default(&sp);
+    sp.width = w;
+    sp.height = h;
+    sp.binocular = binocular;
+    for (int i = 0; i < n; i++) {
+        pt_synth_frame_truth truth;
+        pt_error err;
+        frames[i] = pt_image_create(w, h);
+        if (pt_synth_render(&sp, pt_synth_frame_seed(seed, i), frames[i], &truth, &err))
+            fprintf(stderr, "synth: %s\n", err.what);
+    }
+    return frames;
+}
+
+static void run(const pt_backend *b, const pt_track_options *opt, pt_image **frames, int n,
+                pt_result *res)
+{
+    pt_config cfg;
+    pt_config_default(&cfg);
+    void *state = NULL;
+    pt_error err;
+    pt_error_clear(&err);
+    PT_CHECK(b->create(&cfg, opt, frames[0]->width, frames[0]->height, &state, &err) == PT_OK,
+             "%s create: %s", b->name, err.what);
+    if (!state)
+        return;
+    PT_CHECK(b->track(state, frames, n, res, NULL, &err) == PT_OK, "%s track: %s", b->name,
+             err.what);
+    b->destroy(state);
+}
+
+static void compare(const char *what, const pt_track_options *opt, int n, int w, int h,
+                    uint64_t seed)
+{
+    int eyes = opt->binocular ? 2 : 1;
+    pt_image **frames = render(n, w, h, opt->binocular, seed);
+    pt_result *ref = calloc((size_t)n * eyes, sizeof *ref);
+    pt_result *gpu = calloc((size_t)n * eyes, sizeof *gpu);
+    run(&pt_backend_omp, opt, frames, n, ref);
+    run(&pt_backend_cuda, opt, frames, n, gpu);
+    agreement a = {0, 0, 0, 0.0};
+    for (int i = 0; i < n * eyes; i++) {
+        a.compared++;
+        if (ref[i].status != gpu[i].status) {
+            a.status_differs++;
+            continue;
+        }
+        if (ref[i].status != PT_DETECT_OK)
+            continue;
+        double d = fmax(hypot(ref[i].circle.cx - gpu[i].circle.cx,
+                              ref[i].circle.cy - gpu[i].circle.cy),
+                        fabs(ref[i].circle.r - gpu[i].circle.r));
+        if (d > a.worst)
+            a.worst = d;
+        if (d > TOLERANCE_PX)
+            a.beyond_tolerance++;
+    }
+    int bad = a.status_differs + a.beyond_tolerance;
+    printf("%s: %d eyes, %d status differ, %d beyond %.1f px, worst agreeing %.3g px\n", what,
+           a.compared, a.status_differs, a.beyond_tolerance, TOLERANCE_PX, a.worst);
+    PT_CHECK(bad * 100 <= a.compared, "%s: %d of %d eyes disagree (more than 1 %%)", what, bad,
+             a.compared);
+    for (int i = 0; i < n; i++)
+        pt_image_destroy(frames[i]);
+    free(frames);
+    free(ref);
+    free(gpu);
+}
+
+int main(void)
+{
+    pt_error err;
+    if (pt_cuda_available(&err)) {
+        printf("SKIP: CUDA tests: %s\n", err.what);
+        return PT_TEST_SUMMARY("cuda_starburst");
+    }
+    /* PT_TEST_QUICK=1 (for compute-sanitizer runs) uses a tenth of the frames. */
+    int div = getenv("PT_TEST_QUICK") ? 10 : 1;
+    pt_track_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.algorithm = PT_ALG_STARBURST;
+    compare("monocular circle 320x256", &opt, 500 / div, 320, 256, 101);
+    opt.ellipse = 1;
+    compare("monocular ellipse 320x256", &opt, 200 / div, 320, 256, 102);
+    opt.ellipse = 0;
+    opt.binocular = 1;
+    compare("binocular circle 640x256", &opt, 200 / div, 640, 256, 103);
+    opt.binocular = 0;
+    compare("monocular circle 1280x1024", &opt, 60 / div, 1280, 1024, 104);
+    opt.sequence = 1;
+    compare("sequence circle 320x256", &opt, 100 / div, 320, 256, 105);
+    return PT_TEST_SUMMARY("cuda_starburst");
+}
