@@ -183,6 +183,11 @@ int pt_cmd_bench(int argc, char **argv)
             printf("throughput: %.1f fps (%.3f ms/frame)\n", total / t, 1e3 * t / total);
             printf("latency: %.3f ms/frame (one frame per call, %d frames)\n",
                    1e3 * tl / latency_frames, latency_frames);
+            if (s.backend->stage_report) {
+                char report[1024];
+                s.backend->stage_report(state, report, sizeof report);
+                printf("stages (mean over every frame processed):\n%s", report);
+            }
         }
     }
     free(results);

@@ -32,7 +32,7 @@
 
 typedef struct {
     cudaStream_t stream;
-    cudaEvent_t begin, end;
+    cudaEvent_t begin, end, copied, preprocessed, detected;
     pt_cuda_buffers dev;
     uint8_t *host_frames;          /* pinned staging for frames not already pinned */
     pt_cuda_frame_dims *host_dims; /* pinned */
@@ -53,6 +53,9 @@ typedef struct {
     /* where the caller wants results, for the current track() call */
     pt_result *results;
     pt_overlay *overlays;
+    /* stage times summed over harvested chunks, ms; frames counted */
+    double stage_ms[4];
+    long stage_frames;
 } cuda_state;
 
 /* Integer Gaussian weights summing to 32768: the same as omp/smooth.c. */
@@ -99,6 +102,12 @@ static void free_slot(stream_slot *s)
         cudaEventDestroy(s->begin);
     if (s->end)
         cudaEventDestroy(s->end);
+    if (s->copied)
+        cudaEventDestroy(s->copied);
+    if (s->preprocessed)
+        cudaEventDestroy(s->preprocessed);
+    if (s->detected)
+        cudaEventDestroy(s->detected);
 }
 
 static void cuda_destroy(void *state)
@@ -125,6 +134,9 @@ static pt_status alloc_slot(cuda_state *s, stream_slot *slot, pt_error *err)
     CUDA_OR_FAIL(err, cudaStreamCreateWithFlags(&slot->stream, cudaStreamNonBlocking));
     CUDA_OR_FAIL(err, cudaEventCreate(&slot->begin));
     CUDA_OR_FAIL(err, cudaEventCreate(&slot->end));
+    CUDA_OR_FAIL(err, cudaEventCreate(&slot->copied));
+    CUDA_OR_FAIL(err, cudaEventCreate(&slot->preprocessed));
+    CUDA_OR_FAIL(err, cudaEventCreate(&slot->detected));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.raw, plane * frames));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.work_a, plane * frames));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.work_b, plane * frames));
@@ -274,6 +286,14 @@ static pt_status harvest(cuda_state *s, stream_slot *slot, pt_error *err)
     float chunk_ms = 0;
     CUDA_OR_FAIL(err, cudaEventElapsedTime(&chunk_ms, slot->begin, slot->end));
     double ms = slot->frames > 0 ? chunk_ms / slot->frames : 0;
+    cudaEvent_t marks[5] = {slot->begin, slot->copied, slot->preprocessed, slot->detected,
+                            slot->end};
+    for (int k = 0; k < 4; k++) {
+        float part = 0;
+        CUDA_OR_FAIL(err, cudaEventElapsedTime(&part, marks[k], marks[k + 1]));
+        s->stage_ms[k] += part;
+    }
+    s->stage_frames += slot->frames;
     for (int j = 0; j < slot->jobs; j++) {
         const pt_cuda_eye_result *r = &slot->host_results[j];
         int frame = slot->first_frame + j / s->eyes, e = j % s->eyes;
@@ -356,8 +376,11 @@ static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const 
     CUDA_OR_FAIL(err, cudaMemcpyAsync(slot->dev.jobs, slot->host_jobs,
                                       jobs * sizeof(pt_cuda_eye_job), cudaMemcpyHostToDevice,
                                       slot->stream));
+    CUDA_OR_FAIL(err, cudaEventRecord(slot->copied, slot->stream));
     CUDA_OR_FAIL(err, pt_cuda_preprocess(p, &slot->dev, count, w, h, kernel, dilate, slot->stream));
+    CUDA_OR_FAIL(err, cudaEventRecord(slot->preprocessed, slot->stream));
     CUDA_OR_FAIL(err, pt_cuda_starburst(p, &slot->dev, jobs, s->previous, slot->stream));
+    CUDA_OR_FAIL(err, cudaEventRecord(slot->detected, slot->stream));
     CUDA_OR_FAIL(err, cudaMemcpyAsync(slot->host_results, slot->dev.results,
                                       jobs * sizeof(pt_cuda_eye_result), cudaMemcpyDeviceToHost,
                                       slot->stream));
@@ -441,5 +464,18 @@ static void cuda_unpin(void *state, pt_image *const *frames, int n)
         cudaHostUnregister(frames[i]->buf);
 }
 
-extern "C" const pt_backend pt_backend_cuda = {"cuda",      cuda_create, cuda_track, cuda_destroy,
-                                               cuda_pin, cuda_unpin};
+/* Stage times are chunk durations divided by the chunk's frames: with several
+ * streams the chunks overlap, so the stages add up to more than the wall time. */
+static void cuda_stage_report(void *state, char *buf, int size)
+{
+    const cuda_state *s = (const cuda_state *)state;
+    static const char *names[4] = {"copy to GPU", "preprocess", "starburst", "results back"};
+    int used = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < 4 && used < size; k++)
+        used += snprintf(buf + used, (size_t)(size - used), "  %-14s %8.4f ms/frame\n", names[k],
+                         s->stage_frames ? s->stage_ms[k] / s->stage_frames : 0.0);
+}
+
+extern "C" const pt_backend pt_backend_cuda = {"cuda",   cuda_create, cuda_track,       cuda_destroy,
+                                               cuda_pin, cuda_unpin,  cuda_stage_report};

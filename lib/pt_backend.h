@@ -49,6 +49,9 @@ typedef struct pt_backend {
      * in bench; unpin before freeing them. */
     pt_status (*pin)(void *state, pt_image *const *frames, int n, pt_error *err);
     void (*unpin)(void *state, pt_image *const *frames, int n);
+    /* Optional: per-stage times accumulated since create, one "stage: x ms/frame"
+     * line each, for bench. */
+    void (*stage_report)(void *state, char *buf, int size);
 } pt_backend;
 
 extern const pt_backend pt_backend_omp;

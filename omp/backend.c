@@ -33,6 +33,9 @@ typedef struct {
     /* --sequence: each eye's last found centre, carried across track() calls. */
     int have_previous[2];
     pt_point previous[2];
+    /* bench's per-stage report: preprocessing and detection ms, summed */
+    double stage_ms[2];
+    long stage_frames;
 } omp_state;
 
 static pt_omp_detector detector_for(pt_algorithm alg)
@@ -165,7 +168,7 @@ static pt_point start_point(const omp_state *s, const pt_image *smoothed, const 
 
 /* Detect every eye of a prepared frame; prev/have_prev are read and, in
  * --sequence mode, updated. */
-static void detect_eyes(const omp_state *s, const pt_image *frame, prepared_frame *p,
+static void detect_eyes(omp_state *s, const pt_image *frame, prepared_frame *p,
                         pt_arena *arena, pt_result *res, pt_overlay *ovs,
                         int *have_prev, pt_point *prev)
 {
@@ -198,9 +201,15 @@ static void detect_eyes(const omp_state *s, const pt_image *frame, prepared_fram
         prev[e].x = (float)res[e].circle.cx;
         prev[e].y = (float)res[e].circle.cy;
     }
-    double ms = p->ms + (omp_get_wtime() - t0) * 1e3;
+    double detect_ms = (omp_get_wtime() - t0) * 1e3, ms = p->ms + detect_ms;
     for (int e = 0; e < eyes; e++)
         res[e].ms = ms;
+#pragma omp atomic
+    s->stage_ms[0] += p->ms;
+#pragma omp atomic
+    s->stage_ms[1] += detect_ms;
+#pragma omp atomic
+    s->stage_frames += 1;
 }
 
 static int frame_usable(const pt_image *f)
@@ -279,5 +288,18 @@ static pt_status omp_track(void *state, pt_image *const *frames, int n, pt_resul
     return PT_OK;
 }
 
-const pt_backend pt_backend_omp = {
-    .name = "omp", .create = omp_create, .track = omp_track, .destroy = omp_destroy};
+/* Stage times are per frame on one thread; with -j N they run N at a time. */
+static void omp_stage_report(void *state, char *buf, int size)
+{
+    const omp_state *s = state;
+    double n = s->stage_frames ? (double)s->stage_frames : 1.0;
+    snprintf(buf, (size_t)size, "  %-14s %8.4f ms/frame\n  %-14s %8.4f ms/frame\n",
+             "preprocess", s->stage_ms[0] / n, pt_algorithm_name(s->opt.algorithm),
+             s->stage_ms[1] / n);
+}
+
+const pt_backend pt_backend_omp = {.name = "omp",
+                                   .create = omp_create,
+                                   .track = omp_track,
+                                   .destroy = omp_destroy,
+                                   .stage_report = omp_stage_report};
