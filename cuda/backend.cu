@@ -59,7 +59,7 @@ typedef struct {
 } cuda_state;
 
 /* Integer Gaussian weights summing to 32768: the same as omp/smooth.c. */
-static void gaussian_weights(int size, double sigma, uint32_t *w)
+void pt_cuda_gaussian_weights(int size, double sigma, uint32_t *w)
 {
     const int total_weight = 32768;
     int r = size / 2;
@@ -83,7 +83,6 @@ static void free_slot(stream_slot *s)
     cudaFree(s->dev.work_a);
     cudaFree(s->dev.work_b);
     cudaFree(s->dev.mask);
-    cudaFree(s->dev.filled);
     cudaFree(s->dev.smoothed);
     cudaFree(s->dev.rows16);
     cudaFree(s->dev.points);
@@ -141,7 +140,6 @@ static pt_status alloc_slot(cuda_state *s, stream_slot *slot, pt_error *err)
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.work_a, plane * frames));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.work_b, plane * frames));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.mask, plane * frames));
-    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.filled, plane * frames));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.smoothed, plane * frames));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.rows16, 2 * plane * frames));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.points, pts * sizeof(pt_point)));
@@ -191,7 +189,7 @@ static pt_status cuda_create(const pt_config *cfg, const pt_track_options *opt, 
     p->reflection_threshold = cfg->pre.reflection_threshold;
     p->smooth = cfg->pre.smooth;
     p->smooth_size = cfg->pre.smooth_size | 1;
-    gaussian_weights(p->smooth_size, cfg->pre.smooth_sigma > 0 ? cfg->pre.smooth_sigma : 1e-6,
+    pt_cuda_gaussian_weights(p->smooth_size, cfg->pre.smooth_sigma > 0 ? cfg->pre.smooth_sigma : 1e-6,
                      p->gauss_weights);
     p->rays = cfg->starburst.rays > 0 ? cfg->starburst.rays : 1;
     p->rays2 = cfg->starburst.stage2_rays > 0 ? cfg->starburst.stage2_rays : 0;

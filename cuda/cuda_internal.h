@@ -74,7 +74,7 @@ typedef struct {
 
 /* Device buffers of one stream's chunk. */
 typedef struct {
-    uint8_t *raw, *work_a, *work_b, *mask, *filled, *smoothed;
+    uint8_t *raw, *work_a, *work_b, *mask, *smoothed; /* raw: reflections get filled in place */
     uint16_t *rows16;
     pt_point *points;        /* points_per_eye per job */
     int *scratch_idx;        /* points_per_eye per job */
@@ -88,6 +88,9 @@ typedef struct {
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* backend.cu: integer Gaussian weights summing to 32768, as omp/smooth.c. */
+void pt_cuda_gaussian_weights(int size, double sigma, uint32_t *w);
 
 /* preprocess.cu: every stage over `frames` frames of the chunk, in stream. */
 cudaError_t pt_cuda_preprocess(const pt_cuda_params *p, const pt_cuda_buffers *b, int frames,

@@ -5,7 +5,11 @@
 #ifndef PT_CUDA_H
 #define PT_CUDA_H
 
+#include <stdint.h>
+
 #include "../lib/pt_error.h"
+#include "../lib/pt_image.h"
+#include "../lib/pt_params.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -13,6 +17,15 @@ extern "C" {
 
 /* PT_OK when a CUDA device can be used; otherwise err says why. */
 pt_status pt_cuda_available(pt_error *err);
+
+/* One frame through the CUDA preprocessing (reflection mask and removal,
+ * smoothing) with the given resolved kernel and dilation sides: smoothed
+ * receives the result, mask (mask_stride bytes per row, may be NULL) the
+ * reflection mask as 0/1 when reflection is not off. For tests: the same
+ * kernels the back end runs, one frame at a time. */
+pt_status pt_cuda_preprocess_image(const pt_preprocess_params *pre, int kernel, int dilate,
+                                   const pt_image *src, pt_image *smoothed, uint8_t *mask,
+                                   int mask_stride, pt_error *err);
 
 #ifdef __cplusplus
 }
