@@ -64,7 +64,7 @@ $(BUILD)/%.o: %.c
 	$(CC) $(PT_CFLAGS) -MMD -MP -c -o $@ $<
 
 # Starburst's fits and votes must round as on the CPU: no fused multiply-adds.
-$(BUILD)/cuda/starburst.o: NVCCFLAGS += --fmad=false
+$(BUILD)/cuda/starburst.o $(BUILD)/cuda/starburst_pipeline.o: NVCCFLAGS += --fmad=false
 
 $(BUILD)/%.o: %.cu
 	@mkdir -p $(dir $@)

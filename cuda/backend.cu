@@ -2,7 +2,8 @@
  * several streams, so the copy of one chunk overlaps the kernels of others;
  * buffers are allocated once in create(); host memory for copies is pinned;
  * each chunk is preprocessed by one launch per stage (all its frames) and
- * searched by one detector launch (one block per frame and eye); the host
+ * searched by the Starburst pipeline (grid-wide launches per stage; for
+ * --sequence, one block per frame and eye, frame after frame); the host
  * waits for a stream only when it needs that stream's buffers again. */
 #include <math.h>
 #include <stdio.h>
@@ -19,7 +20,9 @@
 #include "pt_cuda.h"
 
 #define DEFAULT_STREAMS 4
-#define DEFAULT_CHUNK 16
+#define SEQUENCE_CHUNK 16       /* --sequence: frames per chunk, one kernel per frame */
+#define MAX_CHUNK 64            /* frames per chunk of the throughput pipeline */
+#define CHUNK_BYTES (96u << 20) /* at most this much of each image plane per stream */
 
 /* Fail with a pt_error that names the call (internal failures: exit 1). */
 #define CUDA_OR_FAIL(err, call)                                                          \
@@ -84,13 +87,16 @@ static void free_slot(stream_slot *s)
     cudaFree(s->dev.work_b);
     cudaFree(s->dev.mask);
     cudaFree(s->dev.smoothed);
-    cudaFree(s->dev.rows16);
     cudaFree(s->dev.points);
     cudaFree(s->dev.scratch_idx);
     cudaFree(s->dev.cells);
     cudaFree(s->dev.dims);
     cudaFree(s->dev.jobs);
     cudaFree(s->dev.results);
+    cudaFree(s->dev.slot_points);
+    cudaFree(s->dev.slot_found);
+    cudaFree(s->dev.state);
+    cudaFree(s->dev.partials);
     cudaFreeHost(s->host_frames);
     cudaFreeHost(s->host_dims);
     cudaFreeHost(s->host_jobs);
@@ -141,7 +147,6 @@ static pt_status alloc_slot(cuda_state *s, stream_slot *slot, pt_error *err)
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.work_b, plane * frames));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.mask, plane * frames));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.smoothed, plane * frames));
-    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.rows16, 2 * plane * frames));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.points, pts * sizeof(pt_point)));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.scratch_idx, pts * sizeof(int)));
     /* Darkest-window cells: at most (w/2) x (h/2) per eye (cell side >= 2). */
@@ -151,6 +156,12 @@ static pt_status alloc_slot(cuda_state *s, stream_slot *slot, pt_error *err)
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.dims, frames * sizeof(pt_cuda_frame_dims)));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.jobs, jobs * sizeof(pt_cuda_eye_job)));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.results, jobs * sizeof(pt_cuda_eye_result)));
+    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.slot_points, pts * sizeof(pt_point)));
+    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.slot_found, pts));
+    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.state, jobs * sizeof(pt_cuda_sb_state)));
+    slot->dev.partials_per_job = pt_cuda_ransac_blocks(&s->params);
+    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.partials,
+                                 jobs * slot->dev.partials_per_job * sizeof(int2)));
     CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_frames, plane * frames));
     CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_dims, frames * sizeof(pt_cuda_frame_dims)));
     CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_jobs, jobs * sizeof(pt_cuda_eye_job)));
@@ -181,10 +192,13 @@ static pt_status cuda_create(const pt_config *cfg, const pt_track_options *opt, 
     s->eyes = opt->binocular ? 2 : 1;
     /* --sequence runs frames in order on one stream, one frame per chunk step. */
     s->nstreams = opt->sequence ? 1 : (opt->streams > 0 ? opt->streams : DEFAULT_STREAMS);
-    s->chunk = DEFAULT_CHUNK;
     pt_cuda_params *p = &s->params;
     p->pitch = (s->width + 127) & ~127;
     p->plane = (size_t)p->pitch * s->height;
+    /* Larger chunks spread each launch over more of the GPU; keep the
+     * planes of a chunk within CHUNK_BYTES. */
+    size_t fit = CHUNK_BYTES / p->plane;
+    s->chunk = opt->sequence ? SEQUENCE_CHUNK : (int)(fit < 1 ? 1 : fit > MAX_CHUNK ? MAX_CHUNK : fit);
     p->reflection = cfg->pre.reflection;
     p->reflection_threshold = cfg->pre.reflection_threshold;
     p->smooth = cfg->pre.smooth;
@@ -377,7 +391,10 @@ static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const 
     CUDA_OR_FAIL(err, cudaEventRecord(slot->copied, slot->stream));
     CUDA_OR_FAIL(err, pt_cuda_preprocess(p, &slot->dev, count, w, h, kernel, dilate, slot->stream));
     CUDA_OR_FAIL(err, cudaEventRecord(slot->preprocessed, slot->stream));
-    CUDA_OR_FAIL(err, pt_cuda_starburst(p, &slot->dev, jobs, s->previous, slot->stream));
+    if (s->opt.sequence)
+        CUDA_OR_FAIL(err, pt_cuda_starburst(p, &slot->dev, jobs, s->previous, slot->stream));
+    else
+        CUDA_OR_FAIL(err, pt_cuda_starburst_pipeline(p, &slot->dev, jobs, w, h, slot->stream));
     CUDA_OR_FAIL(err, cudaEventRecord(slot->detected, slot->stream));
     CUDA_OR_FAIL(err, cudaMemcpyAsync(slot->host_results, slot->dev.results,
                                       jobs * sizeof(pt_cuda_eye_result), cudaMemcpyDeviceToHost,

@@ -47,6 +47,16 @@ typedef struct {
     double confidence;
 } pt_cuda_eye_result;
 
+/* Per (frame, eye) state of the throughput pipeline between its launches. */
+typedef struct {
+    pt_point start;  /* where this iteration's rays start */
+    int active;      /* still iterating */
+    int found;       /* the last iteration gave a fit */
+    int n;           /* edge points of the last iteration */
+    pt_circle circle;
+    pt_ellipse ellipse;
+} pt_cuda_sb_state;
+
 /* Device-side parameters the kernels need (copied by value into launches). */
 typedef struct {
     int pitch;          /* bytes per row of every image plane */
@@ -75,7 +85,6 @@ typedef struct {
 /* Device buffers of one stream's chunk. */
 typedef struct {
     uint8_t *raw, *work_a, *work_b, *mask, *smoothed; /* raw: reflections get filled in place */
-    uint16_t *rows16;
     pt_point *points;        /* points_per_eye per job */
     int *scratch_idx;        /* points_per_eye per job */
     uint32_t *cells;         /* darkest-point cell sums, per job */
@@ -83,6 +92,12 @@ typedef struct {
     pt_cuda_frame_dims *dims;
     pt_cuda_eye_job *jobs;
     pt_cuda_eye_result *results;
+    /* throughput pipeline (starburst_pipeline.cu) */
+    pt_point *slot_points;   /* points_per_eye per job: ray r's edge at slot r */
+    uint8_t *slot_found;     /* points_per_eye per job */
+    pt_cuda_sb_state *state; /* per job */
+    int2 *partials;          /* per job: best (votes, row) of each RANSAC block */
+    int partials_per_job;
 } pt_cuda_buffers;
 
 #ifdef __cplusplus
@@ -100,6 +115,15 @@ cudaError_t pt_cuda_preprocess(const pt_cuda_params *p, const pt_cuda_buffers *b
  * jobs are launched one at a time in order, reading and updating previous. */
 cudaError_t pt_cuda_starburst(const pt_cuda_params *p, const pt_cuda_buffers *b, int jobs,
                               pt_cuda_previous *previous, cudaStream_t stream);
+
+/* starburst_pipeline.cu: the same detector as pt_cuda_starburst() for
+ * independent frames (not --sequence), as a few grid-wide launches per
+ * iteration: warp per ray, block per 256 RANSAC rows. */
+cudaError_t pt_cuda_starburst_pipeline(const pt_cuda_params *p, const pt_cuda_buffers *b,
+                                       int jobs, int max_width, int max_height,
+                                       cudaStream_t stream);
+/* RANSAC blocks per job the pipeline needs. */
+int pt_cuda_ransac_blocks(const pt_cuda_params *p);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,8 @@
  * grey erosion/dilation as column then row passes (pixels outside the image
  * ignored, i.e. padded with the operation's identity), top-hat threshold,
  * mask dilation, inverse-distance reflection fill, separable integer Gaussian
- * (15-bit weights, 8 fractional bits between passes) or exact median. One
+ * (15-bit weights, 8 fractional bits between passes, both passes in one
+ * shared-memory tile) or exact median. One
  * launch covers every frame of a chunk (blockIdx.z = frame); the raw planes
  * are overwritten (reflections filled in place).
  *
@@ -150,67 +151,75 @@ __device__ __forceinline__ int filled_value(const uint8_t *img, const uint8_t *m
 
 /* Reflection removal in place: masked pixels of raw get their filled value.
  * A fill reads unmasked pixels only, which no thread writes, so the result
- * does not depend on the order. 16 mask bytes per thread; most are all zero. */
+ * does not depend on the order. Thread per pixel; a tile without a masked
+ * pixel (most of them) leaves at once. */
 __global__ void reflection_fill(uint8_t *__restrict__ raw, const uint8_t *__restrict__ mask,
                                 const pt_cuda_frame_dims *dims, int pitch, size_t plane,
                                 int max_search)
 {
     int f = blockIdx.z;
     int w = dims[f].width, h = dims[f].height;
-    int x = (blockIdx.x * blockDim.x + threadIdx.x) * 16;
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
     int y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= w || y >= h)
-        return;
     const uint8_t *m = mask + f * plane;
-    uint4 flags = *(const uint4 *)(m + (size_t)y * pitch + x);
-    if (!(flags.x | flags.y | flags.z | flags.w))
+    int masked = x < w && y < h && m[(size_t)y * pitch + x];
+    if (!__syncthreads_or(masked) || !masked)
         return;
     uint8_t *img = raw + f * plane;
-    uint8_t value[16];
-    int n = min(16, w - x);
-    for (int i = 0; i < n; i++)
-        value[i] = (uint8_t)filled_value(img, m, pitch, w, h, x + i, y, max_search);
-    for (int i = 0; i < n; i++)
-        img[(size_t)y * pitch + x + i] = value[i];
+    uint8_t value = (uint8_t)filled_value(img, m, pitch, w, h, x, y, max_search);
+    img[(size_t)y * pitch + x] = value;
 }
 
-/* Gaussian row pass: borders replicated, 15-bit weights, 8 fractional bits kept. */
-__global__ void gaussian_rows(const uint8_t *__restrict__ src, uint16_t *__restrict__ rows,
-                              const pt_cuda_frame_dims *dims, int pitch, size_t plane, int size,
-                              pt_cuda_params p)
+/* Both Gaussian passes over a GAUSS_TW x GAUSS_TH tile in shared memory: the
+ * input tile with r pixels of border (replicated at the image's edges, which
+ * is what the row pass's clamped columns and the column pass's clamped rows
+ * read), the row pass into 16-bit values, then the column pass. */
+#define GAUSS_TW 128
+#define GAUSS_TH 32
+__global__ void __launch_bounds__(256)
+gaussian_tile(const uint8_t *__restrict__ src, uint8_t *__restrict__ dst,
+              const pt_cuda_frame_dims *dims, int pitch, size_t plane, int size, pt_cuda_params p)
 {
+    extern __shared__ uint8_t smem[];
     int f = blockIdx.z;
     int w = dims[f].width, h = dims[f].height;
-    int x = blockIdx.x * blockDim.x + threadIdx.x;
-    int y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= w || y >= h)
+    int x0 = blockIdx.x * GAUSS_TW, y0 = blockIdx.y * GAUSS_TH;
+    if (x0 >= w || y0 >= h)
         return;
-    const uint8_t *s = src + f * plane + (size_t)y * pitch;
     int r = size / 2;
-    uint32_t acc = 0;
-    for (int i = 0; i < size; i++)
-        acc += p.gauss_weights[i] * (uint32_t)s[min(max(x + i - r, 0), w - 1)];
-    rows[f * plane + (size_t)y * pitch + x] = (uint16_t)((acc + 64u) >> 7);
-}
-
-__global__ void gaussian_cols(const uint16_t *__restrict__ rows, uint8_t *__restrict__ dst,
-                              const pt_cuda_frame_dims *dims, int pitch, size_t plane, int size,
-                              pt_cuda_params p)
-{
-    int f = blockIdx.z;
-    int w = dims[f].width, h = dims[f].height;
-    int x = blockIdx.x * blockDim.x + threadIdx.x;
-    int y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= w || y >= h)
-        return;
-    const uint16_t *s = rows + f * plane;
-    int r = size / 2;
-    uint32_t acc = 0;
-    for (int i = 0; i < size; i++) {
-        int yy = min(max(y + i - r, 0), h - 1);
-        acc += p.gauss_weights[i] * (uint32_t)s[(size_t)yy * pitch + x];
+    int in_w = GAUSS_TW + 2 * r, in_h = GAUSS_TH + 2 * r;
+    uint16_t *rows = (uint16_t *)smem;                  /* in_h x GAUSS_TW */
+    uint8_t *in = smem + (size_t)in_h * GAUSS_TW * 2;   /* in_h x in_w */
+    __shared__ uint32_t weights[64];
+    for (int i = threadIdx.x; i < size; i += blockDim.x)
+        weights[i] = p.gauss_weights[i];
+    const uint8_t *s = src + f * plane;
+    for (int k = threadIdx.x; k < in_w * in_h; k += blockDim.x) {
+        int ty = k / in_w, tx = k % in_w;
+        int yy = min(max(y0 - r + ty, 0), h - 1), xx = min(max(x0 - r + tx, 0), w - 1);
+        in[k] = s[(size_t)yy * pitch + xx];
     }
-    dst[f * plane + (size_t)y * pitch + x] = (uint8_t)((acc + (1u << 22)) >> 23);
+    __syncthreads();
+    for (int k = threadIdx.x; k < in_h * GAUSS_TW; k += blockDim.x) {
+        int ty = k / GAUSS_TW, tx = k % GAUSS_TW;
+        const uint8_t *row = in + ty * in_w + tx;
+        uint32_t acc = weights[r] * (uint32_t)row[r];
+        for (int i = 0; i < r; i++)
+            acc += weights[i] * (uint32_t)(row[i] + row[size - 1 - i]);
+        rows[k] = (uint16_t)((acc + 64u) >> 7);
+    }
+    __syncthreads();
+    uint8_t *d = dst + f * plane;
+    for (int k = threadIdx.x; k < GAUSS_TH * GAUSS_TW; k += blockDim.x) {
+        int ty = k / GAUSS_TW, tx = k % GAUSS_TW;
+        int x = x0 + tx, y = y0 + ty;
+        if (x >= w || y >= h)
+            continue;
+        uint32_t acc = 0;
+        for (int i = 0; i < size; i++)
+            acc += weights[i] * (uint32_t)rows[(ty + i) * GAUSS_TW + tx];
+        d[(size_t)y * pitch + x] = (uint8_t)((acc + (1u << 22)) >> 23);
+    }
 }
 
 /* Exact median of the size x size window (borders replicated): the value m
@@ -296,17 +305,18 @@ extern "C" cudaError_t pt_cuda_preprocess(const pt_cuda_params *p, const pt_cuda
             morph_square<true, true>(b->work_b, b->work_a, b->mask, b->raw, b, pitch, plane, r,
                                      thr, frames, max_width, max_height, stream);
         }
-        if (p->reflection == PT_REFLECTION_INTERPOLATE) {
-            dim3 vgrid((max_width + 16 * TILE_X - 1) / (16 * TILE_X),
-                       (max_height + TILE_Y - 1) / TILE_Y, frames);
-            reflection_fill<<<vgrid, block, 0, stream>>>(b->raw, b->mask, b->dims, pitch, plane,
-                                                          max_search);
-        }
+        if (p->reflection == PT_REFLECTION_INTERPOLATE)
+            reflection_fill<<<grid, block, 0, stream>>>(b->raw, b->mask, b->dims, pitch, plane,
+                                                         max_search);
     }
     int size = p->smooth_size | 1;
     if (p->smooth == PT_SMOOTH_GAUSSIAN && size > 1) {
-        gaussian_rows<<<grid, block, 0, stream>>>(to_smooth, b->rows16, b->dims, pitch, plane, size, *p);
-        gaussian_cols<<<grid, block, 0, stream>>>(b->rows16, b->smoothed, b->dims, pitch, plane, size, *p);
+        int r = size / 2;
+        dim3 tiles((max_width + GAUSS_TW - 1) / GAUSS_TW, (max_height + GAUSS_TH - 1) / GAUSS_TH,
+                   frames);
+        size_t smem = (size_t)(GAUSS_TH + 2 * r) * (GAUSS_TW * 2 + GAUSS_TW + 2 * r);
+        gaussian_tile<<<tiles, 256, smem, stream>>>(to_smooth, b->smoothed, b->dims, pitch, plane,
+                                                    size, *p);
     } else if (p->smooth == PT_SMOOTH_MEDIAN && size > 1) {
         median_filter<<<grid, block, 0, stream>>>(to_smooth, b->smoothed, b->dims, pitch, plane, size);
     } else {

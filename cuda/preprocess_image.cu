@@ -41,7 +41,6 @@ extern "C" pt_status pt_cuda_preprocess_image(const pt_preprocess_params *pre, i
     uint8_t **planes[] = {&b.raw, &b.work_a, &b.work_b, &b.mask, &b.smoothed};
     for (size_t i = 0; i < sizeof planes / sizeof *planes; i++)
         FAIL_IF(err, cudaMalloc((void **)planes[i], p.plane));
-    FAIL_IF(err, cudaMalloc((void **)&b.rows16, 2 * p.plane));
     FAIL_IF(err, cudaMalloc((void **)&b.dims, sizeof dims));
     FAIL_IF(err, cudaMemcpy(b.dims, &dims, sizeof dims, cudaMemcpyHostToDevice));
     FAIL_IF(err, cudaMemcpy2D(b.raw, p.pitch, src->buf, src->stride, w, h,
@@ -55,7 +54,6 @@ extern "C" pt_status pt_cuda_preprocess_image(const pt_preprocess_params *pre, i
 done:
     for (size_t i = 0; i < sizeof planes / sizeof *planes; i++)
         cudaFree(*planes[i]);
-    cudaFree(b.rows16);
     cudaFree(b.dims);
     return status;
 }

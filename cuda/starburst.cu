@@ -6,141 +6,13 @@
  * the inliers, iterate until the centre moves less than converge_px. The
  * host never synchronises inside a frame. Edge points are compacted in ray
  * order with warp ballots, so RANSAC sees them in the CPU's order. */
-#include "cuda_internal.h"
-
-#include "../lib/fit.h"
-#include "../lib/ransac.h"
-#include "../lib/pt_result.h"
+#include "starburst_device.cuh"
 
 /* The shared confidence measure, compiled here as device code. */
 #include "../lib/confidence.c"
 
 #define SB_THREADS 256
 #define SB_WARPS (SB_THREADS / 32)
-#define PI_D 3.14159265358979323846
-
-typedef struct {
-    const uint8_t *img;  /* smoothed plane */
-    const uint8_t *mask; /* reflections to skip, or NULL */
-    int pitch;
-    double xmin, ymin, xmax, ymax;
-    double threshold;
-    int gap;
-} ray_view;
-
-__device__ double sample_bilinear(const ray_view *c, int width, int height, double x, double y)
-{
-    int xi = (int)x, yi = (int)y;
-    double fx = x - xi, fy = y - yi;
-    int x1 = xi + 1 < width ? xi + 1 : xi, y1 = yi + 1 < height ? yi + 1 : yi;
-    const uint8_t *r0 = c->img + (size_t)yi * c->pitch;
-    const uint8_t *r1 = c->img + (size_t)y1 * c->pitch;
-    double top = r0[xi] + fx * (r0[x1] - r0[xi]);
-    double bottom = r1[xi] + fx * (r1[x1] - r1[xi]);
-    return top + fy * (bottom - top);
-}
-
-__device__ int ray_inside(const ray_view *c, double x, double y)
-{
-    return x >= c->xmin && x <= c->xmax && y >= c->ymin && y <= c->ymax;
-}
-
-__device__ int ray_masked(const ray_view *c, double x, double y)
-{
-    if (!c->mask)
-        return 0;
-    int xi = (int)(x + 0.5), yi = (int)(y + 0.5);
-    return c->mask[(size_t)yi * c->pitch + xi] != 0;
-}
-
-/* The profile value and skip flag at step t, or 0 when t is past the ray's end
- * (outside the roi or beyond len): the CPU's sampled array, computed on demand. */
-__device__ int ray_at(const ray_view *c, int width, int height, double sx, double sy, double dx,
-                      double dy, int len, int t, float *v, int *skip)
-{
-    if (t > len)
-        return 0;
-    double x = sx + t * dx, y = sy + t * dy;
-    if (!ray_inside(c, x, y))
-        return 0;
-    *v = (float)sample_bilinear(c, width, height, x, y);
-    *skip = ray_masked(c, x, y);
-    return 1;
-}
-
-/* Mirrors cast_ray() of omp/starburst.c. Steps are inside the ray while
- * ray_at() says so; the ray is a straight segment from a point inside the
- * convex roi, so "inside" is monotone in t. */
-__device__ int cast_ray(const ray_view *c, int width, int height, double sx, double sy, double dx,
-                        double dy, int len, pt_point *edge)
-{
-    const int g = c->gap;
-    if (len > 4095)
-        len = 4095;
-    for (int t = g;; t++) {
-        float va, vb, vt;
-        int sa, sb, st;
-        if (!ray_at(c, width, height, sx, sy, dx, dy, len, t + g, &va, &sa))
-            return 0;
-        ray_at(c, width, height, sx, sy, dx, dy, len, t - g, &vb, &sb);
-        ray_at(c, width, height, sx, sy, dx, dy, len, t, &vt, &st);
-        if (sa | sb | st)
-            continue;
-        float d = va - vb;
-        if (d <= c->threshold)
-            continue;
-        int tb = t;
-        float best_f = d;
-        for (;;) {
-            float na, nb;
-            int ska, skb;
-            if (!ray_at(c, width, height, sx, sy, dx, dy, len, tb + 1 + g, &na, &ska))
-                break;
-            ray_at(c, width, height, sx, sy, dx, dy, len, tb + 1 - g, &nb, &skb);
-            if (ska | skb)
-                break;
-            float next = na - nb;
-            if (!(next > best_f))
-                break;
-            best_f = next;
-            tb++;
-        }
-        double best = best_f, offset = 0.0;
-        float pa, pb, qa, qb;
-        int s1, s2, s3, s4;
-        if (tb - 1 - g >= 0 &&
-            ray_at(c, width, height, sx, sy, dx, dy, len, tb + 1 + g, &qa, &s3)) {
-            ray_at(c, width, height, sx, sy, dx, dy, len, tb - 1 + g, &pa, &s1);
-            ray_at(c, width, height, sx, sy, dx, dy, len, tb - 1 - g, &pb, &s2);
-            ray_at(c, width, height, sx, sy, dx, dy, len, tb + 1 - g, &qb, &s4);
-            double prev = pa - pb;
-            double next = qa - qb;
-            double denom = prev - 2 * best + next;
-            if (denom < 0)
-                offset = 0.5 * (prev - next) / denom;
-            if (offset > 0.5)
-                offset = 0.5;
-            if (offset < -0.5)
-                offset = -0.5;
-        }
-        edge->x = (float)(sx + (tb + offset) * dx);
-        edge->y = (float)(sy + (tb + offset) * dy);
-        return 1;
-    }
-}
-
-__device__ pt_point clamp_point(const ray_view *c, pt_point p)
-{
-    if (!(p.x >= c->xmin))
-        p.x = (float)c->xmin;
-    if (p.x > c->xmax)
-        p.x = (float)c->xmax;
-    if (!(p.y >= c->ymin))
-        p.y = (float)c->ymin;
-    if (p.y > c->ymax)
-        p.y = (float)c->ymax;
-    return p;
-}
 
 /* Ordered compaction of one tile: every thread holds a flag; returns this
  * thread's position among the set flags of the tile (valid when flag is set)
@@ -164,7 +36,7 @@ __device__ int tile_position(int flag, int *warp_counts, int *total)
 }
 
 /* Darkest (block x block) cell window of the roi, as pt_darkest_point(). */
-__device__ pt_point darkest_point(const uint8_t *img, int pitch, const pt_cuda_eye_job *job,
+static __device__ pt_point darkest_point(const uint8_t *img, int pitch, const pt_cuda_eye_job *job,
                                   uint32_t *cells, unsigned long long *best_key)
 {
     int x0 = job->x0, y0 = job->y0, w = job->w, h = job->h;
@@ -208,36 +80,6 @@ __device__ pt_point darkest_point(const uint8_t *img, int pitch, const pt_cuda_e
     pt_point p = {(float)(x0 + bx * block + ww * block / 2.0 - 0.5),
                   (float)(y0 + by * block + wh * block / 2.0 - 0.5)};
     return p;
-}
-
-__device__ int count_votes(const pt_point *pts, int n, const pt_circle *c, const pt_ellipse *e,
-                           int ellipse, double inlier)
-{
-    int votes = 0;
-    if (ellipse) {
-        pt_ellipse_frame f;
-        pt_ellipse_frame_init(e, &f);
-        for (int k = 0; k < n; k++)
-            votes += pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= inlier;
-    } else {
-        for (int k = 0; k < n; k++)
-            votes += pt_circle_distance(c, pts[k].x, pts[k].y) <= inlier;
-    }
-    return votes;
-}
-
-/* Fit of table row s; 0 when its indices repeat, the fit fails or leaves the range. */
-__device__ int sample_fit(const pt_cuda_params *p, const pt_point *pts, int n, int s, double min_r,
-                          double max_r, pt_circle *c, pt_ellipse *e)
-{
-    int idx[PT_RANSAC_MAX_SAMPLE_SIZE];
-    if (!pt_ransac_sample_indices(p->ransac_values, p->sample_size, s, n, idx))
-        return 0;
-    if (p->ellipse)
-        return pt_fit_ellipse(pts, idx, p->sample_size, e) &&
-               pt_ransac_ellipse_in_range(e, min_r, max_r);
-    return pt_fit_circle(pts, idx, p->sample_size, c) &&
-           pt_ransac_circle_in_range(c, min_r, max_r);
 }
 
 __global__ void __launch_bounds__(SB_THREADS)
@@ -458,6 +300,49 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
         previous[job.slot].x = (float)out->circle.cx;
         previous[job.slot].y = (float)out->circle.cy;
     }
+}
+
+/* The pipeline's last step (starburst_pipeline.cu): thread per job, the
+ * result from the job's state, as the tail of starburst_kernel. */
+__global__ void starburst_finish(pt_cuda_params p, pt_cuda_buffers b, int jobs)
+{
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= jobs)
+        return;
+    const pt_cuda_eye_job job = b.jobs[j];
+    const pt_cuda_frame_dims dims = b.dims[job.frame];
+    const pt_cuda_sb_state *st = b.state + j;
+    pt_cuda_eye_result *out = b.results + j;
+    out->npoints = st->n;
+    out->has_circle = out->has_ellipse = 0;
+    out->status = PT_DETECT_NOTFOUND;
+    out->confidence = 0;
+    if (!st->found)
+        return;
+    pt_image view = {dims.width, dims.height, p.pitch, b.smoothed + job.frame * p.plane};
+    if (p.ellipse) {
+        out->ellipse = st->ellipse;
+        out->circle.cx = st->ellipse.cx;
+        out->circle.cy = st->ellipse.cy;
+        out->circle.r = sqrt(st->ellipse.a * st->ellipse.b);
+        out->has_ellipse = 1;
+        out->confidence = pt_confidence_ellipse(&view, &st->ellipse);
+    } else {
+        out->circle = st->circle;
+        out->confidence = pt_confidence_circle(&view, &st->circle);
+    }
+    out->has_circle = 1;
+    if (out->confidence >= PT_CONFIDENCE_MIN)
+        out->status = PT_DETECT_OK;
+    else
+        out->has_circle = out->has_ellipse = 0;
+}
+
+extern "C" cudaError_t pt_cuda_starburst_finish(const pt_cuda_params *p, const pt_cuda_buffers *b,
+                                                int jobs, cudaStream_t stream)
+{
+    starburst_finish<<<(jobs + 63) / 64, 64, 0, stream>>>(*p, *b, jobs);
+    return cudaGetLastError();
 }
 
 extern "C" cudaError_t pt_cuda_starburst(const pt_cuda_params *p, const pt_cuda_buffers *b,

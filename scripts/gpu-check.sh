@@ -15,14 +15,17 @@ log "$(nvidia-smi -L 2>&1 | head -1)"
 log "host: $(nproc) cores, $(uname -r)"
 build/tools/h2d_bandwidth | tee -a "$OUT/summary.txt"
 
+log "CUDA vs OpenMP preprocessing (byte-exact)"
+build/tests/test_cuda_preprocess 2>&1 | tail -3 | tee -a "$OUT/summary.txt"
 log "CUDA vs OpenMP agreement"
 build/tests/test_cuda_starburst 2>&1 | tee "$OUT/test_cuda_starburst.txt" | tail -7 | tee -a "$OUT/summary.txt"
 if [ "${SANITIZE:-1}" = 1 ]; then
     for tool in memcheck racecheck; do
         log "compute-sanitizer --tool $tool (PT_TEST_QUICK=1)"
-        PT_TEST_QUICK=1 compute-sanitizer --tool $tool --error-exitcode 9 \
-            build/tests/test_cuda_starburst >"$OUT/sanitizer-$tool.txt" 2>&1
-        echo "exit $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-$tool.txt" | tail -1)" | tee -a "$OUT/summary.txt"
+        for t in build/tests/test_cuda_*; do
+            PT_TEST_QUICK=1 compute-sanitizer --tool $tool --error-exitcode 9 "$t"
+        done >"$OUT/sanitizer-$tool.txt" 2>&1
+        grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-$tool.txt" | sort | uniq -c | tee -a "$OUT/summary.txt"
     done
 fi
 

@@ -1,0 +1,386 @@
+/* Starburst for independent frames at throughput: the stages of
+ * cuda/starburst.cu (and omp/starburst.c) as grid-wide launches over every
+ * (frame, eye) job of a chunk, so the whole GPU works on every stage:
+ *
+ *   dark_cells   block per row of darkest-window cells      (start = dark)
+ *   start        block per job: start point, state
+ *   per iteration (launched max_iterations times; finished jobs return at once):
+ *     rays1      warp per first-stage ray   (cast_ray_warp)
+ *     rays2      warp per second-stage ray
+ *     compact    block per job: found edges in ray order -> points
+ *     ransac     block per 256 rows of the sample table per job
+ *     select     warp per job: best row, refit on inliers, convergence
+ *   finish       (starburst.cu) confidence and result
+ *
+ * Every value is computed by the same device functions, in the same order per
+ * job, as the one-block-per-eye kernel, so results are identical to it. */
+#include "starburst_device.cuh"
+
+#define PIPE_THREADS 256
+#define PIPE_WARPS (PIPE_THREADS / 32)
+#define RANSAC_SHARED_POINTS 2048
+
+/* Cell sums of the darkest-window search: block (cy, job) sums cell row cy. */
+__global__ void dark_cells(pt_cuda_params p, pt_cuda_buffers b)
+{
+    int j = blockIdx.y, cy = blockIdx.x;
+    const pt_cuda_eye_job job = b.jobs[j];
+    int block = job.dark_block < 2 ? 2 : job.dark_block;
+    int gw = job.w / block, gh = job.h / block;
+    if (job.start_mode != PT_CUDA_START_DARK || cy >= gh || gw < 1)
+        return;
+    const uint8_t *img = b.smoothed + job.frame * p.plane;
+    uint32_t *cells = b.cells + (size_t)j * b.cells_per_job;
+    for (int cx = threadIdx.x; cx < gw; cx += blockDim.x) {
+        uint32_t sum = 0;
+        for (int y = 0; y < block; y++) {
+            const uint8_t *row =
+                img + (size_t)(job.y0 + cy * block + y) * p.pitch + job.x0 + cx * block;
+            for (int i = 0; i < block; i++)
+                sum += row[i];
+        }
+        cells[(size_t)cy * gw + cx] = sum;
+    }
+}
+
+/* The start point of every job, and its state. */
+__global__ void start_jobs(pt_cuda_params p, pt_cuda_buffers b)
+{
+    __shared__ unsigned long long best_key;
+    int j = blockIdx.x;
+    const pt_cuda_eye_job job = b.jobs[j];
+    pt_point start = {(float)(job.x0 + (job.w - 1) / 2.0), (float)(job.y0 + (job.h - 1) / 2.0)};
+    if (job.start_mode == PT_CUDA_START_FIXED) {
+        start.x = job.start_x;
+        start.y = job.start_y;
+    } else if (job.start_mode == PT_CUDA_START_DARK) {
+        /* As darkest_point() of starburst.cu, from the cells dark_cells() summed. */
+        int block = job.dark_block < 2 ? 2 : job.dark_block;
+        int gw = job.w / block, gh = job.h / block;
+        if (gw >= 1 && gh >= 1) {
+            const uint32_t *cells = b.cells + (size_t)j * b.cells_per_job;
+            if (threadIdx.x == 0)
+                best_key = ~0ull;
+            __syncthreads();
+            int ww = gw > 1 ? 2 : 1, wh = gh > 1 ? 2 : 1;
+            int nx = gw - ww + 1, ny = gh - wh + 1;
+            unsigned long long mine = ~0ull;
+            for (int k = threadIdx.x; k < nx * ny; k += blockDim.x) {
+                int cx = k % nx, cy = k / nx;
+                unsigned long long s = 0;
+                for (int jj = 0; jj < wh; jj++)
+                    for (int i = 0; i < ww; i++)
+                        s += cells[(size_t)(cy + jj) * gw + cx + i];
+                unsigned long long key = (s << 24) | (unsigned long long)(cy * gw + cx);
+                if (key < mine)
+                    mine = key;
+            }
+            atomicMin(&best_key, mine);
+            __syncthreads();
+            int index = (int)(best_key & 0xffffffull);
+            int bx = index % gw, by = index / gw;
+            start.x = (float)(job.x0 + bx * block + ww * block / 2.0 - 0.5);
+            start.y = (float)(job.y0 + by * block + wh * block / 2.0 - 0.5);
+        }
+    }
+    if (threadIdx.x != 0)
+        return;
+    ray_view c;
+    c.xmin = job.x0;
+    c.ymin = job.y0;
+    c.xmax = job.x0 + job.w - 1;
+    c.ymax = job.y0 + job.h - 1;
+    pt_cuda_sb_state *st = b.state + j;
+    st->start = clamp_point(&c, start);
+    st->active = job.w >= 3 && job.h >= 3;
+    st->found = 0;
+    st->n = 0;
+}
+
+static __device__ ray_view job_view(const pt_cuda_params &p, const pt_cuda_buffers &b,
+                                    const pt_cuda_eye_job &job)
+{
+    ray_view c;
+    c.img = b.smoothed + job.frame * p.plane;
+    c.mask = p.reflection == PT_REFLECTION_SKIP ? b.mask + job.frame * p.plane : NULL;
+    c.pitch = p.pitch;
+    c.xmin = job.x0;
+    c.ymin = job.y0;
+    c.xmax = job.x0 + job.w - 1;
+    c.ymax = job.y0 + job.h - 1;
+    c.threshold = p.threshold;
+    c.gap = job.gap;
+    return c;
+}
+
+/* Warp per first-stage ray: ray i of job j at slot i. */
+__global__ void __launch_bounds__(PIPE_THREADS) rays1(pt_cuda_params p, pt_cuda_buffers b, int jobs)
+{
+    int w = blockIdx.x * PIPE_WARPS + (threadIdx.x >> 5);
+    int j = w / p.rays, i = w % p.rays;
+    if (j >= jobs || !b.state[j].active)
+        return;
+    const pt_cuda_eye_job job = b.jobs[j];
+    const pt_cuda_frame_dims dims = b.dims[job.frame];
+    ray_view c = job_view(p, b, job);
+    pt_point s0 = b.state[j].start, e;
+    double a = 2 * PI_D * i / p.rays;
+    int found = cast_ray_warp(&c, dims.width, dims.height, s0.x, s0.y, cos(a), sin(a), job.len1, &e);
+    if ((threadIdx.x & 31) == 0) {
+        size_t slot = (size_t)j * p.points_per_eye + i;
+        b.slot_found[slot] = (uint8_t)found;
+        if (found)
+            b.slot_points[slot] = e;
+    }
+}
+
+/* Warp per second-stage ray: ray k back from first-stage edge i at slot
+ * rays + i * rays2 + k (unused when ray i found no edge). */
+__global__ void __launch_bounds__(PIPE_THREADS) rays2(pt_cuda_params p, pt_cuda_buffers b, int jobs)
+{
+    int per_job = p.rays * p.rays2;
+    int w = blockIdx.x * PIPE_WARPS + (threadIdx.x >> 5);
+    int j = w / per_job, r = w % per_job;
+    if (j >= jobs || !b.state[j].active)
+        return;
+    int i = r / p.rays2, k = r % p.rays2;
+    size_t base = (size_t)j * p.points_per_eye;
+    size_t slot = base + p.rays + r;
+    if (!b.slot_found[base + i]) {
+        if ((threadIdx.x & 31) == 0)
+            b.slot_found[slot] = 0;
+        return;
+    }
+    const pt_cuda_eye_job job = b.jobs[j];
+    const pt_cuda_frame_dims dims = b.dims[job.frame];
+    ray_view c = job_view(p, b, job);
+    pt_point s0 = b.state[j].start, from = b.slot_points[base + i], e;
+    double back = atan2(s0.y - from.y, s0.x - from.x);
+    double a = p.rays2 > 1 ? back + p.spread * (2.0 * k / (p.rays2 - 1) - 1.0) : back;
+    int found = cast_ray_warp(&c, dims.width, dims.height, from.x, from.y, cos(a), sin(a),
+                              job.len2, &e);
+    if ((threadIdx.x & 31) == 0) {
+        b.slot_found[slot] = (uint8_t)found;
+        if (found)
+            b.slot_points[slot] = e;
+    }
+}
+
+/* Block per job: found edges in slot order (first stage, then second stage by
+ * first-stage ray) -> points, the order of the serial detector. */
+__global__ void __launch_bounds__(PIPE_THREADS) compact(pt_cuda_params p, pt_cuda_buffers b)
+{
+    __shared__ int warp_counts[PIPE_WARPS];
+    int j = blockIdx.x;
+    if (!b.state[j].active)
+        return;
+    int slots = p.rays * (1 + p.rays2);
+    size_t base = (size_t)j * p.points_per_eye;
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    int n = 0;
+    for (int tile = 0; tile < slots; tile += PIPE_THREADS) {
+        int s = tile + threadIdx.x;
+        int flag = s < slots && b.slot_found[base + s];
+        unsigned ballot = __ballot_sync(0xffffffffu, flag);
+        if (lane == 0)
+            warp_counts[warp] = __popc(ballot);
+        __syncthreads();
+        int before = 0, total = 0;
+        for (int w = 0; w < PIPE_WARPS; w++) {
+            before += w < warp ? warp_counts[w] : 0;
+            total += warp_counts[w];
+        }
+        if (flag)
+            b.points[base + n + before + __popc(ballot & ((1u << lane) - 1u))] =
+                b.slot_points[base + s];
+        n += total;
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        b.state[j].n = n;
+        if (n < p.sample_size) {
+            b.state[j].found = 0;
+            b.state[j].active = 0;
+        }
+    }
+}
+
+/* Block per 256 rows of the sample table per job: the best row of the block
+ * (most votes, ties to the lowest row) -> partials. */
+__global__ void __launch_bounds__(PIPE_THREADS) ransac(pt_cuda_params p, pt_cuda_buffers b)
+{
+    __shared__ pt_point shared_pts[RANSAC_SHARED_POINTS];
+    __shared__ int best_votes[PIPE_THREADS], best_row[PIPE_THREADS];
+    int j = blockIdx.y;
+    if (!b.state[j].active)
+        return;
+    const pt_cuda_eye_job job = b.jobs[j];
+    int n = b.state[j].n;
+    const pt_point *pts = b.points + (size_t)j * p.points_per_eye;
+    if (n <= RANSAC_SHARED_POINTS) {
+        for (int k = threadIdx.x; k < n; k += PIPE_THREADS)
+            shared_pts[k] = pts[k];
+        __syncthreads();
+        pts = shared_pts;
+    }
+    int s = blockIdx.x * PIPE_THREADS + threadIdx.x;
+    int votes = -1, row = -1;
+    if (s < p.ransac_rows) {
+        pt_circle cc;
+        pt_ellipse ee;
+        if (sample_fit(&p, pts, n, s, job.min_r, job.max_r, &cc, &ee)) {
+            votes = count_votes(pts, n, &cc, &ee, p.ellipse, p.inlier);
+            row = s;
+        }
+    }
+    best_votes[threadIdx.x] = votes;
+    best_row[threadIdx.x] = row;
+    __syncthreads();
+    for (int stride = PIPE_THREADS / 2; stride > 0; stride >>= 1) {
+        if (threadIdx.x < stride) {
+            int ov = best_votes[threadIdx.x + stride], os = best_row[threadIdx.x + stride];
+            int mv = best_votes[threadIdx.x], ms = best_row[threadIdx.x];
+            if (os >= 0 && (ov > mv || (ov == mv && (ms < 0 || os < ms)))) {
+                best_votes[threadIdx.x] = ov;
+                best_row[threadIdx.x] = os;
+            }
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        b.partials[(size_t)j * b.partials_per_job + blockIdx.x] = make_int2(best_votes[0], best_row[0]);
+}
+
+/* Warp per job: the best row over the blocks, refit on its inliers (found by
+ * the warp, kept in point order), the next start and convergence, with the
+ * same arithmetic as the one-block kernel's thread 0. */
+__global__ void select_fit(pt_cuda_params p, pt_cuda_buffers b, int nblocks)
+{
+    __shared__ pt_circle best_circle;
+    __shared__ pt_ellipse best_ellipse;
+    __shared__ int best_row;
+    int j = blockIdx.x, lane = threadIdx.x;
+    pt_cuda_sb_state *st = b.state + j;
+    if (!st->active)
+        return;
+    const pt_cuda_eye_job job = b.jobs[j];
+    int n = st->n;
+    const pt_point *pts = b.points + (size_t)j * p.points_per_eye;
+    if (lane == 0) {
+        int best_votes = -1, s = -1;
+        for (int k = 0; k < nblocks; k++) {
+            int2 v = b.partials[(size_t)j * b.partials_per_job + k];
+            if (v.y >= 0 && (v.x > best_votes || (v.x == best_votes && (s < 0 || v.y < s)))) {
+                best_votes = v.x;
+                s = v.y;
+            }
+        }
+        pt_circle cc = {0, 0, 0};
+        pt_ellipse ee = {0, 0, 0, 0, 0};
+        if (s >= 0)
+            sample_fit(&p, pts, n, s, job.min_r, job.max_r, &cc, &ee);
+        best_row = s;
+        best_circle = cc;
+        best_ellipse = ee;
+    }
+    __syncwarp();
+    int s = best_row;
+    if (s < 0) {
+        if (lane == 0) {
+            st->found = 0;
+            st->active = 0;
+        }
+        return;
+    }
+    pt_circle cc = best_circle;
+    pt_ellipse ee = best_ellipse;
+    pt_ellipse_frame f;
+    if (p.ellipse)
+        pt_ellipse_frame_init(&ee, &f);
+    int *inl = b.scratch_idx + (size_t)j * p.points_per_eye;
+    int count = 0;
+    for (int base = 0; base < n; base += 32) {
+        int k = base + lane, in = 0;
+        if (k < n)
+            in = p.ellipse ? pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= p.inlier
+                           : pt_circle_distance(&cc, pts[k].x, pts[k].y) <= p.inlier;
+        unsigned ballot = __ballot_sync(0xffffffffu, in);
+        if (in)
+            inl[count + __popc(ballot & ((1u << lane) - 1u))] = k;
+        count += __popc(ballot);
+    }
+    __syncwarp();
+    if (lane != 0)
+        return;
+    if (p.ellipse) {
+        pt_ellipse refit;
+        if (pt_fit_ellipse(pts, inl, count, &refit) &&
+            pt_ransac_ellipse_in_range(&refit, job.min_r, job.max_r))
+            ee = refit;
+        cc.cx = ee.cx;
+        cc.cy = ee.cy;
+        cc.r = 0.5 * (ee.a + ee.b);
+    } else {
+        pt_circle refit;
+        if (pt_fit_circle(pts, inl, count, &refit) &&
+            pt_ransac_circle_in_range(&refit, job.min_r, job.max_r))
+            cc = refit;
+        pt_ellipse_from_circle(&cc, &ee);
+    }
+    st->found = 1;
+    st->circle = cc;
+    st->ellipse = ee;
+    pt_point centre = {(float)cc.cx, (float)cc.cy};
+    if (p.ellipse) {
+        centre.x = (float)ee.cx;
+        centre.y = (float)ee.cy;
+    }
+    pt_point s0 = st->start;
+    double moved = hypot(centre.x - s0.x, centre.y - s0.y);
+    ray_view c;
+    c.xmin = job.x0;
+    c.ymin = job.y0;
+    c.xmax = job.x0 + job.w - 1;
+    c.ymax = job.y0 + job.h - 1;
+    st->start = clamp_point(&c, centre);
+    st->active = !(moved < p.converge_px);
+}
+
+extern "C" int pt_cuda_ransac_blocks(const pt_cuda_params *p)
+{
+    return (p->ransac_rows + PIPE_THREADS - 1) / PIPE_THREADS;
+}
+
+/* starburst.cu: confidence and result of every job from its state. */
+extern "C" cudaError_t pt_cuda_starburst_finish(const pt_cuda_params *p, const pt_cuda_buffers *b,
+                                                int jobs, cudaStream_t stream);
+
+extern "C" cudaError_t pt_cuda_starburst_pipeline(const pt_cuda_params *p,
+                                                  const pt_cuda_buffers *b, int jobs,
+                                                  int max_width, int max_height,
+                                                  cudaStream_t stream)
+{
+    if (jobs <= 0)
+        return cudaSuccess;
+    (void)max_width;
+    /* Cell rows: at most height / 2 (cells are at least 2 px). */
+    dim3 cells_grid(max_height / 2 + 1, jobs);
+    dark_cells<<<cells_grid, PIPE_THREADS, 0, stream>>>(*p, *b);
+    start_jobs<<<jobs, PIPE_THREADS, 0, stream>>>(*p, *b);
+    int nblocks = pt_cuda_ransac_blocks(p);
+    int iterations = p->max_iterations > 0 ? p->max_iterations : 1;
+    unsigned warps1 = (unsigned)jobs * p->rays;
+    unsigned warps2 = (unsigned)jobs * p->rays * p->rays2;
+    for (int it = 0; it < iterations; it++) {
+        rays1<<<(warps1 + PIPE_WARPS - 1) / PIPE_WARPS, PIPE_THREADS, 0, stream>>>(*p, *b, jobs);
+        if (warps2)
+            rays2<<<(warps2 + PIPE_WARPS - 1) / PIPE_WARPS, PIPE_THREADS, 0, stream>>>(*p, *b, jobs);
+        compact<<<jobs, PIPE_THREADS, 0, stream>>>(*p, *b);
+        ransac<<<dim3(nblocks, jobs), PIPE_THREADS, 0, stream>>>(*p, *b);
+        select_fit<<<jobs, 32, 0, stream>>>(*p, *b, nblocks);
+    }
+    cudaError_t st = cudaGetLastError();
+    if (st != cudaSuccess)
+        return st;
+    return pt_cuda_starburst_finish(p, b, jobs, stream);
+}
