@@ -5,13 +5,14 @@
  * mask dilation, inverse-distance reflection fill, separable integer Gaussian
  * (15-bit weights, 8 fractional bits between passes, both passes in one
  * shared-memory tile) or exact median. One
- * launch covers every frame of a chunk (blockIdx.z = frame); the raw planes
- * are overwritten (reflections filled in place).
+ * launch covers every frame of a chunk (blockIdx.z = frame). Reflections are
+ * filled as the Gaussian reads them, or in place in the raw planes before the
+ * median or no smoothing.
  *
  * The morphology passes work on packed bytes (__vminu4/__vmaxu4: four pixels
  * per instruction): the column pass moves 16 pixels per thread with 16-byte
- * loads, the row pass keeps a row segment in shared memory and forms the
- * shifted words with __byte_perm. The top-hat threshold is fused into the last
+ * loads, the row pass keeps a row segment in shared memory, forms shifted
+ * words with __byte_perm and needs O(log r) operations per pixel. The top-hat threshold is fused into the last
  * pass of the opening. */
 #include "cuda_internal.h"
 
@@ -54,7 +55,8 @@ __global__ void morph_cols(const uint8_t *__restrict__ src, uint8_t *__restrict_
 
 /* Row pass over a segment of ROW_SPAN pixels of one row: the segment and r
  * pixels either side (rounded up to whole words, identity outside the image)
- * go to shared memory as words; each thread makes four outputs. With TOPHAT
+ * go to shared memory as words; log2(2r+1) doubling steps, then each thread
+ * makes four outputs from two overlapping power-of-two windows. With TOPHAT
  * the output is the reflection mask (raw - opened > threshold, as 0/1). */
 template <bool MAX_OP, bool TOPHAT>
 __global__ void __launch_bounds__(ROW_THREADS)
@@ -87,19 +89,41 @@ morph_rows(const uint8_t *__restrict__ src, uint8_t *__restrict__ dst,
         }
         words[k] = v;
     }
+    /* Identity words past the segment, read by the shifted loads below. */
+    int P = 1; /* the largest power of two <= 2r + 1 */
+    while (2 * P <= 2 * r + 1)
+        P *= 2;
+    for (int k = nwords + threadIdx.x; k < nwords + P / 4 + 2; k += ROW_THREADS)
+        words[k] = id;
     __syncthreads();
+    /* Doubling: after the step for q, byte o holds the extreme of bytes
+     * o .. o+2q-1 (van Herk style in log2 P steps instead of 2r+1). */
+    for (int q = 1; q < P; q *= 2) {
+        unsigned next[2];
+        int a = q >> 2;
+        unsigned sel = 0x3210u + 0x1111u * (unsigned)(q & 3);
+        for (int i = 0; i < 2; i++) {
+            int k = threadIdx.x + i * ROW_THREADS;
+            if (k < nwords)
+                next[i] = op4<MAX_OP>(words[k], __byte_perm(words[k + a], words[k + a + 1], sel));
+        }
+        __syncthreads();
+        for (int i = 0; i < 2; i++) {
+            int k = threadIdx.x + i * ROW_THREADS;
+            if (k < nwords)
+                words[k] = next[i];
+        }
+        __syncthreads();
+    }
     int x = x0 + 4 * threadIdx.x;
     if (x >= w)
         return;
-    unsigned acc = id;
-    /* Output bytes x..x+3 see input bytes x+s..x+s+3 for s in [-r, r]; in
-     * shared memory byte x+s sits at offset 4*t + R + s. */
-    for (int s = -r; s <= r; s++) {
-        int off = R + s, q = threadIdx.x + (off >> 2), m = off & 3;
-        unsigned lo = words[q], hi = words[q + 1];
-        unsigned v = __byte_perm(lo, hi, 0x3210u + 0x1111u * (unsigned)m);
-        acc = op4<MAX_OP>(acc, v);
-    }
+    /* Output byte x sits at offset R + 4t; its window [x-r, x+r] is the union
+     * of the P-windows starting at offsets R + 4t - r and R + 4t + r - P + 1. */
+    int o1 = R + 4 * threadIdx.x - r, o2 = R + 4 * threadIdx.x + r - P + 1;
+    unsigned acc = op4<MAX_OP>(
+        __byte_perm(words[o1 >> 2], words[(o1 >> 2) + 1], 0x3210u + 0x1111u * (unsigned)(o1 & 3)),
+        __byte_perm(words[o2 >> 2], words[(o2 >> 2) + 1], 0x3210u + 0x1111u * (unsigned)(o2 & 3)));
     size_t at = f * plane + (size_t)y * pitch + x;
     if (TOPHAT) {
         unsigned image = *(const unsigned *)(raw + at);
@@ -173,12 +197,14 @@ __global__ void reflection_fill(uint8_t *__restrict__ raw, const uint8_t *__rest
 /* Both Gaussian passes over a GAUSS_TW x GAUSS_TH tile in shared memory: the
  * input tile with r pixels of border (replicated at the image's edges, which
  * is what the row pass's clamped columns and the column pass's clamped rows
- * read), the row pass into 16-bit values, then the column pass. */
+ * read), the row pass into 16-bit values, then the column pass. With a
+ * mask, masked pixels are read reflection-filled (no separate fill pass). */
 #define GAUSS_TW 128
 #define GAUSS_TH 32
 __global__ void __launch_bounds__(256)
-gaussian_tile(const uint8_t *__restrict__ src, uint8_t *__restrict__ dst,
-              const pt_cuda_frame_dims *dims, int pitch, size_t plane, int size, pt_cuda_params p)
+gaussian_tile(const uint8_t *__restrict__ src, const uint8_t *__restrict__ mask,
+              uint8_t *__restrict__ dst, const pt_cuda_frame_dims *dims, int pitch, size_t plane,
+              int size, int max_search, pt_cuda_params p)
 {
     extern __shared__ uint8_t smem[];
     int f = blockIdx.z;
@@ -193,11 +219,16 @@ gaussian_tile(const uint8_t *__restrict__ src, uint8_t *__restrict__ dst,
     __shared__ uint32_t weights[64];
     for (int i = threadIdx.x; i < size; i += blockDim.x)
         weights[i] = p.gauss_weights[i];
-    const uint8_t *s = src + f * plane;
-    for (int k = threadIdx.x; k < in_w * in_h; k += blockDim.x) {
-        int ty = k / in_w, tx = k % in_w;
-        int yy = min(max(y0 - r + ty, 0), h - 1), xx = min(max(x0 - r + tx, 0), w - 1);
-        in[k] = s[(size_t)yy * pitch + xx];
+    const uint8_t *s = src + f * plane, *m = mask ? mask + f * plane : NULL;
+    for (int ty = threadIdx.x >> 5; ty < in_h; ty += blockDim.x >> 5) {
+        int yy = min(max(y0 - r + ty, 0), h - 1);
+        for (int tx = threadIdx.x & 31; tx < in_w; tx += 32) {
+            int xx = min(max(x0 - r + tx, 0), w - 1);
+            size_t i = (size_t)yy * pitch + xx;
+            in[ty * in_w + tx] = m && m[i] ? (uint8_t)filled_value(s, m, pitch, w, h, xx, yy,
+                                                                   max_search)
+                                           : s[i];
+        }
     }
     __syncthreads();
     for (int k = threadIdx.x; k < in_h * GAUSS_TW; k += blockDim.x) {
@@ -274,7 +305,10 @@ static void morph_square(const uint8_t *src, uint8_t *tmp, uint8_t *dst, const u
                frames);
     morph_cols<MAX_OP><<<cgrid, cblock, 0, stream>>>(src, tmp, b->dims, pitch, plane, r);
     dim3 rgrid((max_width + ROW_SPAN - 1) / ROW_SPAN, max_height, frames);
-    size_t smem = ((ROW_SPAN + 2 * ((r + 3) & ~3)) / 4 + 1) * sizeof(unsigned);
+    int P = 1;
+    while (2 * P <= 2 * r + 1)
+        P *= 2;
+    size_t smem = ((ROW_SPAN + 2 * ((r + 3) & ~3)) / 4 + 1 + P / 4 + 2) * sizeof(unsigned);
     morph_rows<MAX_OP, TOPHAT><<<rgrid, ROW_THREADS, smem, stream>>>(tmp, dst, raw, b->dims, pitch,
                                                                      plane, r, threshold);
 }
@@ -289,6 +323,7 @@ extern "C" cudaError_t pt_cuda_preprocess(const pt_cuda_params *p, const pt_cuda
     int pitch = p->pitch;
     size_t plane = p->plane;
     const uint8_t *to_smooth = b->raw;
+    const uint8_t *fill_mask = NULL;
     int max_search = reflection_kernel + reflection_dilate;
     if (p->reflection != PT_REFLECTION_OFF) {
         int r = reflection_kernel / 2, thr = p->reflection_threshold;
@@ -305,9 +340,13 @@ extern "C" cudaError_t pt_cuda_preprocess(const pt_cuda_params *p, const pt_cuda
             morph_square<true, true>(b->work_b, b->work_a, b->mask, b->raw, b, pitch, plane, r,
                                      thr, frames, max_width, max_height, stream);
         }
-        if (p->reflection == PT_REFLECTION_INTERPOLATE)
-            reflection_fill<<<grid, block, 0, stream>>>(b->raw, b->mask, b->dims, pitch, plane,
-                                                         max_search);
+        if (p->reflection == PT_REFLECTION_INTERPOLATE) {
+            if (p->smooth == PT_SMOOTH_GAUSSIAN && (p->smooth_size | 1) > 1)
+                fill_mask = b->mask; /* filled as the Gaussian reads them */
+            else
+                reflection_fill<<<grid, block, 0, stream>>>(b->raw, b->mask, b->dims, pitch,
+                                                             plane, max_search);
+        }
     }
     int size = p->smooth_size | 1;
     if (p->smooth == PT_SMOOTH_GAUSSIAN && size > 1) {
@@ -315,8 +354,8 @@ extern "C" cudaError_t pt_cuda_preprocess(const pt_cuda_params *p, const pt_cuda
         dim3 tiles((max_width + GAUSS_TW - 1) / GAUSS_TW, (max_height + GAUSS_TH - 1) / GAUSS_TH,
                    frames);
         size_t smem = (size_t)(GAUSS_TH + 2 * r) * (GAUSS_TW * 2 + GAUSS_TW + 2 * r);
-        gaussian_tile<<<tiles, 256, smem, stream>>>(to_smooth, b->smoothed, b->dims, pitch, plane,
-                                                    size, *p);
+        gaussian_tile<<<tiles, 256, smem, stream>>>(to_smooth, fill_mask, b->smoothed, b->dims,
+                                                    pitch, plane, size, max_search, *p);
     } else if (p->smooth == PT_SMOOTH_MEDIAN && size > 1) {
         median_filter<<<grid, block, 0, stream>>>(to_smooth, b->smoothed, b->dims, pitch, plane, size);
     } else {
