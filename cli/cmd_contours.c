@@ -16,21 +16,21 @@ typedef struct {
     pt_status (*open)(void **state, pt_error *err);
     void (*close)(void *state);
     pt_status (*find)(void *state, const pt_image *img, int threshold, int mode, int approx,
-                      int threads, pt_contours *out, pt_error *err);
+                      int threads, int tile, pt_contours *out, pt_error *err);
 } contours_backend;
 
 static pt_status find_seq(void *state, const pt_image *img, int threshold, int mode,
-                          int approx, int threads, pt_contours *out, pt_error *err)
+                          int approx, int threads, int tile, pt_contours *out, pt_error *err)
 {
-    (void)state, (void)threads;
+    (void)state, (void)threads, (void)tile;
     return pt_contours_find_seq(img, threshold, mode, approx, out, err);
 }
 
 static pt_status find_omp(void *state, const pt_image *img, int threshold, int mode,
-                          int approx, int threads, pt_contours *out, pt_error *err)
+                          int approx, int threads, int tile, pt_contours *out, pt_error *err)
 {
     (void)state;
-    return pt_contours_find_omp(img, threshold, mode, approx, threads, out, err);
+    return pt_contours_find_tiled(img, threshold, mode, approx, threads, tile, out, err);
 }
 
 static pt_status open_cuda(void **state, pt_error *err)
@@ -41,9 +41,9 @@ static pt_status open_cuda(void **state, pt_error *err)
 static void close_cuda(void *state) { pt_cuda_contours_destroy(state); }
 
 static pt_status find_cuda(void *state, const pt_image *img, int threshold, int mode,
-                           int approx, int threads, pt_contours *out, pt_error *err)
+                           int approx, int threads, int tile, pt_contours *out, pt_error *err)
 {
-    return pt_cuda_contours_find(state, img, threshold, mode, approx, 0, threads, out, err);
+    return pt_cuda_contours_find(state, img, threshold, mode, approx, tile, threads, out, err);
 }
 
 static const contours_backend backends[] = {
@@ -74,8 +74,8 @@ static double median(double *v, int n)
 /* --repeat: run N more times and print median/min times (and CUDA stages) on
  * stderr, one line: the benchmark script reads it. */
 static pt_status time_runs(const contours_backend *be, void *state, const pt_image *img,
-                           int threshold, int mode, int approx, int threads, int repeat,
-                           pt_contours *c, pt_error *err)
+                           int threshold, int mode, int approx, int threads, int tile,
+                           int repeat, pt_contours *c, pt_error *err)
 {
     double *v = malloc((size_t)repeat * 5 * sizeof *v);
     if (!v)
@@ -84,7 +84,7 @@ static pt_status time_runs(const contours_backend *be, void *state, const pt_ima
     pt_status st = PT_OK;
     for (int r = 0; r < repeat && !st; r++) {
         double t0 = now_ms();
-        st = be->find(state, img, threshold, mode, approx, threads, c, err);
+        st = be->find(state, img, threshold, mode, approx, threads, tile, c, err);
         v[r] = now_ms() - t0;
         if (!strcmp(be->name, "cuda")) {
             pt_cuda_contours_times t;
@@ -99,9 +99,9 @@ static pt_status time_runs(const contours_backend *be, void *state, const pt_ima
         double mn = v[0];
         for (int r = 1; r < repeat; r++)
             mn = v[r] < mn ? v[r] : mn;
-        fprintf(stderr, "timing: backend=%s threads=%d size=%dx%d borders=%d points=%lld "
-                        "runs=%d median_ms=%.3f min_ms=%.3f",
-                be->name, threads, img->width, img->height, c->count,
+        fprintf(stderr, "timing: backend=%s threads=%d tile=%d size=%dx%d borders=%d "
+                        "points=%lld runs=%d median_ms=%.3f min_ms=%.3f",
+                be->name, threads, tile, img->width, img->height, c->count,
                 (long long)c->point_count, repeat, median(v, repeat), mn);
         if (!strcmp(be->name, "cuda"))
             fprintf(stderr, " upload_ms=%.3f trace_ms=%.3f download_ms=%.3f assemble_ms=%.3f",
@@ -119,7 +119,7 @@ static void usage(FILE *f)
             "usage: pupiltrack contours [-b seq|omp|cuda] [-j N] [--mode list|ccomp|tree]\n"
             "                           [--approx none|simple] [-t THRESH]\n"
             "                           [--format csv|json] [--count] [--draw OUT.png]\n"
-            "                           [--repeat N] [-o OUT] IMAGE\n"
+            "                           [--tile N] [--repeat N] [-o OUT] IMAGE\n"
             "Borders of the pixels > THRESH (default 0), 8-connected, identical to OpenCV\n"
             "findContours (same points, order and hierarchy). Output: CSV\n"
             "border,type,parent,index,x,y (default), or JSON with the full hierarchy.\n"
@@ -130,6 +130,7 @@ static void usage(FILE *f)
             "  --count  print only the number of borders\n"
             "  --draw   also write a colour PNG: outer borders green, holes red,\n"
             "           start points yellow, over the dimmed image\n"
+            "  --tile N omp/cuda rectangle side, a power of two (default: by image size)\n"
             "  --repeat N  time N more runs (after the first) and print one 'timing:'\n"
             "           line on stderr: median and min ms (cuda: and its stages)\n"
             "A multi-page TIFF uses its first page.\n");
@@ -174,7 +175,7 @@ int pt_cmd_contours(int argc, char **argv)
     const char *backend = "omp", *format = "csv", *draw = NULL, *out_path = NULL;
     const char *input = NULL;
     int mode = PT_CONTOURS_LIST, approx = PT_CONTOURS_APPROX_NONE;
-    int threshold = 0, count_only = 0, threads = 0, repeat = 0;
+    int threshold = 0, count_only = 0, threads = 0, repeat = 0, tile = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has_value = i + 1 < argc;
@@ -227,6 +228,14 @@ int pt_cmd_contours(int argc, char **argv)
                 pt_cli_fail("--format: unknown format '%s' (csv, json)", format);
                 return PT_EXIT_USAGE;
             }
+        } else if (!strcmp(a, "--tile") && has_value) {
+            char *end;
+            long v = strtol(argv[++i], &end, 10);
+            if (*end || v < 1 || v > 4096 || (v & (v - 1))) {
+                pt_cli_fail("--tile: expected a power of two 1..4096, got '%s'", argv[i]);
+                return PT_EXIT_USAGE;
+            }
+            tile = (int)v;
         } else if (!strcmp(a, "--repeat") && has_value) {
             char *end;
             long v = strtol(argv[++i], &end, 10);
@@ -291,9 +300,9 @@ int pt_cmd_contours(int argc, char **argv)
     const pt_image *img = frames.frames[0];
     pt_contours c;
     pt_contours_init(&c);
-    pt_status st = be->find(state, img, threshold, mode, approx, threads, &c, &err);
+    pt_status st = be->find(state, img, threshold, mode, approx, threads, tile, &c, &err);
     if (!st && repeat)
-        st = time_runs(be, state, img, threshold, mode, approx, threads, repeat, &c, &err);
+        st = time_runs(be, state, img, threshold, mode, approx, threads, tile, repeat, &c, &err);
     if (be->close)
         be->close(state);
     if (st) {

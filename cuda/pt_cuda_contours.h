@@ -2,7 +2,8 @@
  * the same borders, points, order and hierarchy as pt_contours_find_seq.
  * Tiles are traced on the GPU, one thread each (count pass, then write pass
  * into compact pieces: a header and one byte per state), pieces are joined
- * across tile sides on the GPU, then downloaded and assembled on the host
+ * across tile sides on the GPU, the pieces of borders (cycles that examine a
+ * zero, found by pointer jumping) compacted, downloaded and assembled on the host
  * (lib/contours_pieces.c: start points, OpenCV order, hierarchy). */
 #ifndef PT_CUDA_CONTOURS_H
 #define PT_CUDA_CONTOURS_H
@@ -18,12 +19,12 @@ typedef struct pt_cuda_contours pt_cuda_contours;
 
 /* Milliseconds of the last pt_cuda_contours_find, by stage. */
 typedef struct {
-    double upload_ms;   /* image to the device (pinned staging) */
-    double trace_ms;    /* binarize, count, prefix sums, write, join (device) */
+    double upload_ms;   /* image to the device (banded pinned staging, overlapped) */
+    double trace_ms;    /* binarize, count, write, join, jumping, compaction (device) */
     double download_ms; /* pieces and direction bytes to the host */
     double assemble_ms; /* host: start points, order, points, hierarchy */
     double total_ms;    /* wall clock of the whole call */
-    long long pieces, states;
+    long long pieces, states; /* border pieces and direction bytes downloaded */
 } pt_cuda_contours_times;
 
 /* PT_ERR_UNAVAILABLE when built without CUDA or no GPU is usable. */

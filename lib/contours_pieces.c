@@ -351,7 +351,7 @@ int pt_contours_gpu_tile(int width, int height)
 {
     int tile = 64;
     while (tile > 8 &&
-           (int64_t)((width + tile - 1) / tile) * ((height + tile - 1) / tile) < 16384)
+           (int64_t)((width + tile - 1) / tile) * ((height + tile - 1) / tile) < 65536)
         tile /= 2;
     return tile;
 }
@@ -384,8 +384,10 @@ pt_status pt_contours_find_emulated(const pt_image *img, int threshold, int mode
     int8_t *lab = pt_contours_binarize(img, threshold);
     uint8_t *visited = calloc(pixels, 1);
     pt_ctile_info *info = calloc((size_t)ntiles, sizeof *info);
-    pt_cpiece *pieces = NULL;
-    uint8_t *dirs = NULL;
+    pt_cpiece *pieces = NULL, *kept = NULL;
+    uint8_t *dirs = NULL, *gap = NULL, *kept_dirs = NULL;
+    int32_t *jump = NULL;
+    int64_t *sums = NULL;
     if (!lab || !visited || !info) {
         st = pt_error_set(err, PT_ERR_NOMEM, "", "contours: cannot allocate %dx%d image",
                           t.step, img->height + 2);
@@ -430,10 +432,47 @@ pt_status pt_contours_find_emulated(const pt_image *img, int threshold, int mode
     /* join (kernel 3: one thread per piece) */
     for (int64_t i = 0; i < np; i++)
         pieces[i].next = pt_cjoin_piece(&t, pieces, info, &pieces[i], (int32_t)i);
-    pt_contour_pieces pc = {pieces, np, dirs, img->width, img->height};
+    /* pointer jumping (kernels 4), prefix sums, compaction (kernel 5) */
+    jump = malloc(2 * (size_t)(np ? np : 1) * sizeof *jump);
+    gap = malloc(2 * (size_t)(np ? np : 1));
+    sums = malloc(4 * (size_t)(np ? np : 1) * sizeof *sums);
+    kept = malloc((size_t)(np ? np : 1) * sizeof *kept);
+    kept_dirs = malloc(ns ? (size_t)ns : 1);
+    if (!jump || !gap || !sums || !kept || !kept_dirs) {
+        st = pt_error_set(err, PT_ERR_NOMEM, "", "contours: cannot allocate border pieces");
+        goto done;
+    }
+    for (int64_t i = 0; i < np; i++)
+        pt_cjump_init(pieces, i, jump, gap);
+    int rounds = pt_cjump_rounds(np);
+    for (int r = 0; r < rounds; r++) {
+        const int32_t *jin = jump + (r & 1) * np;
+        const uint8_t *gin = gap + (r & 1) * np;
+        for (int64_t i = 0; i < np; i++)
+            pt_cjump_round(i, jin, gin, jump + ((r + 1) & 1) * np, gap + ((r + 1) & 1) * np);
+    }
+    const uint8_t *gfinal = gap + (rounds & 1) * np;
+    int64_t *keep = sums, *bytes = sums + np, *pidx = sums + 2 * np, *doff = sums + 3 * np;
+    for (int64_t i = 0; i < np; i++)
+        pt_ckeep(pieces, gfinal, i, keep, bytes);
+    int64_t nk = 0, nd = 0;
+    for (int64_t i = 0; i < np; i++) {
+        pidx[i] = nk;
+        doff[i] = nd;
+        nk += keep[i];
+        nd += bytes[i];
+    }
+    for (int64_t i = 0; i < np; i++)
+        pt_ccompact(pieces, dirs, gfinal, pidx, doff, i, kept, kept_dirs);
+    pt_contour_pieces pc = {kept, nk, kept_dirs, img->width, img->height};
     /* lab is still the binarized image: tracing only reads it */
     st = pt_contours_assemble(&pc, img, threshold, lab, mode, approx, 1, out, err);
 done:
+    free(kept_dirs);
+    free(kept);
+    free(sums);
+    free(gap);
+    free(jump);
     free(dirs);
     free(pieces);
     free(info);

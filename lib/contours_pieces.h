@@ -28,8 +28,9 @@ pt_status pt_contours_assemble(const pt_contour_pieces *pc, const pt_image *img,
                                pt_contours *out, pt_error *err);
 
 /* The whole CUDA pipeline run on the CPU with the kernels' own functions
- * (binarize, count pass, prefix sums, write pass, join, assemble), one tile
- * after another. Checks the GPU algorithm where no GPU is present. */
+ * (binarize, count pass, prefix sums, write pass, join, pointer jumping,
+ * compaction, assemble), one tile or piece after another. Checks the GPU
+ * algorithm where no GPU is present. */
 pt_status pt_contours_find_emulated(const pt_image *img, int threshold, int mode, int approx,
                                     int tile, pt_contours *out, pt_error *err);
 

@@ -259,6 +259,70 @@ PT_HD static inline int32_t pt_cjoin_piece(const pt_ctiles *t, const pt_cpiece *
     return -1;
 }
 
+
+/* ---- keeping only borders: pointer jumping over the joined pieces --------
+ * Round k (one thread per piece, double-buffered) gives each piece the OR of
+ * the gap flags of the 2^k pieces starting with it along its cycle; after
+ * ceil(log2(pieces)) rounds, that of its whole cycle. Pieces of cycles without
+ * a gap (not borders, e.g. inside solid regions) are then dropped, the rest
+ * compacted with their direction bytes, so only borders are downloaded. An
+ * unjoined piece (next < 0, an internal error) is kept for the host to report. */
+
+PT_HD static inline void pt_cjump_init(const pt_cpiece *pieces, int64_t i, int32_t *jump,
+                                       uint8_t *gap)
+{
+    jump[i] = pieces[i].next;
+    gap[i] = (uint8_t)((pieces[i].flags & PT_CPIECE_GAP) || pieces[i].next < 0);
+}
+
+PT_HD static inline void pt_cjump_round(int64_t i, const int32_t *jump_in, const uint8_t *gap_in,
+                                        int32_t *jump_out, uint8_t *gap_out)
+{
+    int32_t j = jump_in[i];
+    if (j < 0) {
+        jump_out[i] = j;
+        gap_out[i] = 1;
+        return;
+    }
+    gap_out[i] = (uint8_t)(gap_in[i] | gap_in[j]);
+    jump_out[i] = jump_in[j];
+}
+
+/* Rounds needed for cycles of up to n pieces. */
+PT_HD static inline int pt_cjump_rounds(int64_t n)
+{
+    int r = 0;
+    while (r < 62 && ((int64_t)1 << r) < n)
+        r++;
+    return r;
+}
+
+/* Inputs of the two exclusive prefix sums: kept piece (1/0), its byte count. */
+PT_HD static inline void pt_ckeep(const pt_cpiece *pieces, const uint8_t *gap, int64_t i,
+                                  int64_t *keep, int64_t *bytes)
+{
+    keep[i] = gap[i] ? 1 : 0;
+    bytes[i] = gap[i] ? pieces[i].count : 0;
+}
+
+/* Copy a kept piece to its compact place (pidx, doff: the prefix sums). */
+PT_HD static inline void pt_ccompact(const pt_cpiece *pieces, const uint8_t *dirs,
+                                     const uint8_t *gap, const int64_t *pidx,
+                                     const int64_t *doff, int64_t i, pt_cpiece *out_pieces,
+                                     uint8_t *out_dirs)
+{
+    if (!gap[i])
+        return;
+    pt_cpiece p = pieces[i];
+    const uint8_t *src = dirs + p.first;
+    uint8_t *dst = out_dirs + doff[i];
+    for (int64_t k = 0; k < p.count; k++)
+        dst[k] = src[k];
+    p.first = doff[i];
+    p.next = p.next >= 0 ? (int32_t)pidx[p.next] : -1;
+    out_pieces[pidx[i]] = p;
+}
+
 #ifdef __cplusplus
 }
 #endif

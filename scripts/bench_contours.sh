@@ -9,6 +9,7 @@
 # Environment: SIZES (default "1232x1028 2464x2056 4928x4112"), KINDS (default
 # "sparse blobs blocks noise"), MODE (list|ccomp|tree, default list), REPEAT
 # (timed runs after a warm-up, default 10), OUT (default /tmp/pt-bench-contours),
+# CUDA_TILE (tile side for -b cuda, a power of two; default: by image size),
 # PYTHON (default: /usr/bin/python3 if present, else python3).
 #
 # Times are medians of REPEAT runs of one image held in host memory. seq/omp:
@@ -48,11 +49,10 @@ CORES=$(nproc 2>/dev/null || echo 1)
 # field NAME LINE: value of NAME=... in a timing line
 field() { printf '%s\n' "$2" | sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }
 
-# timing LINE-OR-EMPTY -> median ms or n/a
 run_pt() { # backend threads image -> prints the timing line (or nothing)
     if [ "$2" = 0 ]; then j=""; else j="-j $2"; fi
     # shellcheck disable=SC2086
-    "$PT" contours -b "$1" $j --mode "$MODE" --count --repeat "$REPEAT" "$3" \
+    "$PT" contours -b "$1" $j ${EXTRA:-} --mode "$MODE" --count --repeat "$REPEAT" "$3" \
         >/dev/null 2>"$OUT/err.txt" || { echo "bench_contours: -b $1: $(head -1 "$OUT/err.txt")" >&2; return; }
     line=$(grep '^timing:' "$OUT/err.txt")
     printf '%s %s\n' "$(basename "$3")" "$line" >>"$OUT/raw.txt"
@@ -105,7 +105,7 @@ for size in $SIZES; do
         borders=$(field borders "$seq")
         cv=$(opencv "$img"); cv_ms=${cv% *}; cv_n=${cv#* }
         if [ "$HAVE_CUDA" = 1 ]; then
-            cu=$(run_pt cuda 0 "$img")
+            cu=$(EXTRA="${CUDA_TILE:+--tile $CUDA_TILE}" run_pt cuda 0 "$img")
             cu_ms=$(field median_ms "$cu")
             cu_compute=$(awk -v t="$(field trace_ms "$cu")" -v a="$(field assemble_ms "$cu")" \
                 'BEGIN { if (t == "" || a == "") print "n/a"; else printf "%.3f", t + a }')

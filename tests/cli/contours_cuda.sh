@@ -14,7 +14,11 @@ else
     expect_grep "cuda" "$TMP/err" "contours -b cuda message"
 fi
 expect_exit 0 "contours --repeat" -- "$PT" contours -b omp -j 2 --count --repeat 3 "$CIMG"
-expect_grep "^timing: backend=omp threads=2 size=[0-9]+x[0-9]+ borders=[0-9]+ points=[0-9]+ runs=3 median_ms=[0-9.]+ min_ms=[0-9.]+" "$TMP/err" "contours timing line"
+expect_grep "^timing: backend=omp threads=2 tile=0 size=[0-9]+x[0-9]+ borders=[0-9]+ points=[0-9]+ runs=3 median_ms=[0-9.]+ min_ms=[0-9.]+" "$TMP/err" "contours timing line"
 n=$(cat "$TMP/out"); b=$(sed -n 's/.* borders=\([0-9]*\).*/\1/p' "$TMP/err")
 [ "$n" = "$b" ] && ok || fail "contours --count $n but timing says $b borders"
 expect_exit 2 "contours --repeat 0" -- "$PT" contours --repeat 0 "$CIMG"
+expect_exit 2 "contours --tile 3" -- "$PT" contours --tile 3 "$CIMG"
+"$PT" contours -b seq --mode tree "$CIMG" >"$TMP/cs.csv" 2>/dev/null
+"$PT" contours -b omp --tile 4 --mode tree "$CIMG" >"$TMP/co.csv" 2>/dev/null
+cmp -s "$TMP/cs.csv" "$TMP/co.csv" && ok || fail "contours -b omp --tile 4 differs from -b seq"
