@@ -8,7 +8,8 @@
 #   scripts/bench_contours.sh [PUPILTRACK]
 # Environment: SIZES (default "1232x1028 2464x2056 4928x4112"), KINDS (default
 # "sparse blobs blocks noise"), MODE (list|ccomp|tree, default list), REPEAT
-# (timed runs after a warm-up, default 10), OUT (default /tmp/pt-bench-contours),
+# (timed runs after a warm-up, default 10; REPEAT_LARGE, default 3, above 8
+# megapixels), OUT (default /tmp/pt-bench-contours),
 # CUDA_TILE (tile side for -b cuda, a power of two; default: by image size),
 # PYTHON (default: /usr/bin/python3 if present, else python3).
 #
@@ -23,6 +24,8 @@ SIZES=${SIZES:-"1232x1028 2464x2056 4928x4112"}
 KINDS=${KINDS:-"sparse blobs blocks noise"}
 MODE=${MODE:-list}
 REPEAT=${REPEAT:-10}
+REPEAT_SMALL=$REPEAT
+REPEAT_LARGE=${REPEAT_LARGE:-3}
 OUT=${OUT:-/tmp/pt-bench-contours}
 if [ -z "${PYTHON:-}" ]; then
     if [ -x /usr/bin/python3 ]; then PYTHON=/usr/bin/python3; else PYTHON=python3; fi
@@ -88,7 +91,7 @@ ratio() { # a b -> a/b with one decimal, n/a if either is n/a
 }
 
 : >"$OUT/raw.txt"
-echo "Contours, --mode $MODE, CHAIN_APPROX_NONE, median of $REPEAT runs, ms per image."
+echo "Contours, --mode $MODE, CHAIN_APPROX_NONE, median of $REPEAT_SMALL runs ($REPEAT_LARGE above 8 Mpixel), ms per image."
 GPU=$(nvidia-smi -L 2>/dev/null | head -n 1); [ -n "$GPU" ] || GPU="no GPU"
 echo "Host: $CORES cores, $(uname -m); $GPU; OpenCV: $([ "$HAVE_CV" = 1 ] && "$PYTHON" -c 'import cv2; print(cv2.__version__)' || echo none)."
 echo
@@ -96,6 +99,7 @@ echo "| size | image | borders | OpenCV 1 core | seq | omp -j 1 | omp -j $CORES 
 echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for size in $SIZES; do
     w=${size%x*}; h=${size#*x}
+    if [ $((w * h)) -gt 8000000 ]; then REPEAT=$REPEAT_LARGE; else REPEAT=$REPEAT_SMALL; fi
     for kind in $KINDS; do
         img="$OUT/${kind}_${size}.pgm"
         "$GEN" "$kind" "$w" "$h" 7 >"$img" || continue
