@@ -4,7 +4,9 @@
 # the command-line check, then the benchmark table (scripts/bench_contours.sh).
 # Needs, built on the build machine: pupiltrack, build/tests/test_cuda_contours,
 # build/tools/contour_image (and .devlibs/ with libtiff/libpng when the GPU
-# machine lacks them). Everything goes to $OUT (default /tmp/pt-gpu-contours).
+# machine lacks them). Ends with a tile-size sweep of -b cuda. Everything goes
+# to $OUT (default /tmp/pt-gpu-contours). SANITIZE=0, BENCH=0, SWEEP=0 skip
+# those parts.
 set -u
 OUT=${OUT:-/tmp/pt-gpu-contours}
 mkdir -p "$OUT"
@@ -35,6 +37,21 @@ for m in list ccomp tree; do
         echo "$m $img: $r" | tee -a "$OUT/summary.txt"
     done
 done
-log "benchmark"
-OUT="$OUT/bench" scripts/bench_contours.sh ./pupiltrack | tee "$OUT/bench.md"
-cat "$OUT/bench/raw.txt" >>"$OUT/summary.txt"
+if [ "${BENCH:-1}" = 1 ]; then
+    log "benchmark"
+    OUT="$OUT/bench" scripts/bench_contours.sh ./pupiltrack | tee "$OUT/bench.md"
+    cat "$OUT/bench/raw.txt" >>"$OUT/summary.txt"
+fi
+[ "${SWEEP:-1}" = 1 ] || exit 0
+log "tile sweep (-b cuda --tile N: median ms and stages)"
+for size in 1280x1024 4928x4112; do
+    for kind in sparse blobs noise; do
+        img="$OUT/sweep_${kind}_$size.pgm"
+        build/tools/contour_image "$kind" "${size%x*}" "${size#*x}" 7 >"$img"
+        for tile in 8 16 32 64; do
+            ./pupiltrack contours -b cuda --tile $tile --count --repeat 5 "$img" 2>&1 >/dev/null \
+                | sed "s/^/$kind /" | tee -a "$OUT/summary.txt"
+        done
+        rm -f "$img"
+    done
+done
