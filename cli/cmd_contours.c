@@ -3,9 +3,115 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <time.h>
+
+#include "../cuda/pt_cuda_contours.h"
 #include "../lib/contours.h"
 #include "../lib/pt_image.h"
 #include "cli.h"
+
+/* The back ends -b chooses from: open/close hold state between repeats. */
+typedef struct {
+    const char *name;
+    pt_status (*open)(void **state, pt_error *err);
+    void (*close)(void *state);
+    pt_status (*find)(void *state, const pt_image *img, int threshold, int mode, int approx,
+                      int threads, int tile, pt_contours *out, pt_error *err);
+} contours_backend;
+
+static pt_status find_seq(void *state, const pt_image *img, int threshold, int mode,
+                          int approx, int threads, int tile, pt_contours *out, pt_error *err)
+{
+    (void)state, (void)threads, (void)tile;
+    return pt_contours_find_seq(img, threshold, mode, approx, out, err);
+}
+
+static pt_status find_omp(void *state, const pt_image *img, int threshold, int mode,
+                          int approx, int threads, int tile, pt_contours *out, pt_error *err)
+{
+    (void)state;
+    return pt_contours_find_tiled(img, threshold, mode, approx, threads, tile, out, err);
+}
+
+static pt_status open_cuda(void **state, pt_error *err)
+{
+    return pt_cuda_contours_create((pt_cuda_contours **)state, err);
+}
+
+static void close_cuda(void *state) { pt_cuda_contours_destroy(state); }
+
+static pt_status find_cuda(void *state, const pt_image *img, int threshold, int mode,
+                           int approx, int threads, int tile, pt_contours *out, pt_error *err)
+{
+    return pt_cuda_contours_find(state, img, threshold, mode, approx, tile, threads, out, err);
+}
+
+static const contours_backend backends[] = {
+    {"seq", NULL, NULL, find_seq},
+    {"omp", NULL, NULL, find_omp},
+    {"cuda", open_cuda, close_cuda, find_cuda},
+};
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, compare_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* --repeat: run N more times and print median/min times (and CUDA stages) on
+ * stderr, one line: the benchmark script reads it. */
+static pt_status time_runs(const contours_backend *be, void *state, const pt_image *img,
+                           int threshold, int mode, int approx, int threads, int tile,
+                           int repeat, pt_contours *c, pt_error *err)
+{
+    double *v = malloc((size_t)repeat * 5 * sizeof *v);
+    if (!v)
+        return pt_error_set(err, PT_ERR_NOMEM, "", "cannot allocate timings");
+    double *up = v + repeat, *tr = v + 2 * repeat, *dn = v + 3 * repeat, *as = v + 4 * repeat;
+    pt_status st = PT_OK;
+    for (int r = 0; r < repeat && !st; r++) {
+        double t0 = now_ms();
+        st = be->find(state, img, threshold, mode, approx, threads, tile, c, err);
+        v[r] = now_ms() - t0;
+        if (!strcmp(be->name, "cuda")) {
+            pt_cuda_contours_times t;
+            pt_cuda_contours_last_times(state, &t);
+            up[r] = t.upload_ms;
+            tr[r] = t.trace_ms;
+            dn[r] = t.download_ms;
+            as[r] = t.assemble_ms;
+        }
+    }
+    if (!st) {
+        double mn = v[0];
+        for (int r = 1; r < repeat; r++)
+            mn = v[r] < mn ? v[r] : mn;
+        fprintf(stderr, "timing: backend=%s threads=%d tile=%d size=%dx%d borders=%d "
+                        "points=%lld runs=%d median_ms=%.3f min_ms=%.3f",
+                be->name, threads, tile, img->width, img->height, c->count,
+                (long long)c->point_count, repeat, median(v, repeat), mn);
+        if (!strcmp(be->name, "cuda"))
+            fprintf(stderr, " upload_ms=%.3f trace_ms=%.3f download_ms=%.3f assemble_ms=%.3f",
+                    median(up, repeat), median(tr, repeat), median(dn, repeat),
+                    median(as, repeat));
+        fputc('\n', stderr);
+    }
+    free(v);
+    return st;
+}
 
 static void usage(FILE *f)
 {
@@ -13,17 +119,20 @@ static void usage(FILE *f)
             "usage: pupiltrack contours [-b seq|omp|cuda] [-j N] [--mode list|ccomp|tree]\n"
             "                           [--approx none|simple] [-t THRESH]\n"
             "                           [--format csv|json] [--count] [--draw OUT.png]\n"
-            "                           [-o OUT] IMAGE\n"
+            "                           [--tile N] [--repeat N] [-o OUT] IMAGE\n"
             "Borders of the pixels > THRESH (default 0), 8-connected, identical to OpenCV\n"
             "findContours (same points, order and hierarchy). Output: CSV\n"
             "border,type,parent,index,x,y (default), or JSON with the full hierarchy.\n"
             "  -b       back end: seq (sequential reference), omp (default), cuda\n"
-            "  -j N     OpenMP threads (default: all cores)\n"
+            "  -j N     OpenMP threads (default: all cores; cuda: of the host assembly)\n"
             "  --mode   list (default), ccomp (two levels), tree (full nesting)\n"
             "  --approx none (every pixel, default) or simple (corner points only)\n"
             "  --count  print only the number of borders\n"
             "  --draw   also write a colour PNG: outer borders green, holes red,\n"
             "           start points yellow, over the dimmed image\n"
+            "  --tile N omp/cuda rectangle side, a power of two (default: by image size)\n"
+            "  --repeat N  time N more runs (after the first) and print one 'timing:'\n"
+            "           line on stderr: median and min ms (cuda: and its stages)\n"
             "A multi-page TIFF uses its first page.\n");
 }
 
@@ -66,7 +175,7 @@ int pt_cmd_contours(int argc, char **argv)
     const char *backend = "omp", *format = "csv", *draw = NULL, *out_path = NULL;
     const char *input = NULL;
     int mode = PT_CONTOURS_LIST, approx = PT_CONTOURS_APPROX_NONE;
-    int threshold = 0, count_only = 0, threads = 0;
+    int threshold = 0, count_only = 0, threads = 0, repeat = 0, tile = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has_value = i + 1 < argc;
@@ -119,6 +228,22 @@ int pt_cmd_contours(int argc, char **argv)
                 pt_cli_fail("--format: unknown format '%s' (csv, json)", format);
                 return PT_EXIT_USAGE;
             }
+        } else if (!strcmp(a, "--tile") && has_value) {
+            char *end;
+            long v = strtol(argv[++i], &end, 10);
+            if (*end || v < 1 || v > 4096 || (v & (v - 1))) {
+                pt_cli_fail("--tile: expected a power of two 1..4096, got '%s'", argv[i]);
+                return PT_EXIT_USAGE;
+            }
+            tile = (int)v;
+        } else if (!strcmp(a, "--repeat") && has_value) {
+            char *end;
+            long v = strtol(argv[++i], &end, 10);
+            if (*end || v < 1 || v > 100000) {
+                pt_cli_fail("--repeat: expected a count 1..100000, got '%s'", argv[i]);
+                return PT_EXIT_USAGE;
+            }
+            repeat = (int)v;
         } else if (!strcmp(a, "--count")) {
             count_only = 1;
         } else if (!strcmp(a, "--draw") && has_value) {
@@ -139,43 +264,54 @@ int pt_cmd_contours(int argc, char **argv)
         pt_cli_fail("contours: no IMAGE given (try --help)");
         return PT_EXIT_USAGE;
     }
-    if (strcmp(backend, "seq") && strcmp(backend, "omp") && strcmp(backend, "cuda")) {
+    const contours_backend *be = NULL;
+    for (size_t k = 0; k < sizeof backends / sizeof backends[0]; k++)
+        if (!strcmp(backend, backends[k].name))
+            be = &backends[k];
+    if (!be) {
         pt_cli_fail("-b: unknown back end '%s' (seq, omp, cuda)", backend);
         return PT_EXIT_USAGE;
-    }
-    if (!strcmp(backend, "cuda")) {
-        pt_cli_fail("-b cuda: CUDA contours not built yet");
-        return PT_EXIT_UNAVAILABLE;
     }
 
     pt_error err;
     pt_error_clear(&err);
+    void *state = NULL;
+    if (be->open && be->open(&state, &err)) {
+        pt_cli_report(&err);
+        return PT_EXIT_UNAVAILABLE;
+    }
     pt_load_options opt;
     pt_load_options_default(&opt);
     opt.page = 0;
     pt_frames frames = {0, NULL};
     if (pt_image_load(input, &opt, &frames, &err)) {
         pt_cli_report(&err);
+        if (be->close)
+            be->close(state);
         return PT_EXIT_INPUT;
     }
     if (frames.count < 1) {
         pt_cli_fail("%s: no image in the file", input);
         pt_frames_free(&frames);
+        if (be->close)
+            be->close(state);
         return PT_EXIT_INPUT;
     }
     const pt_image *img = frames.frames[0];
     pt_contours c;
     pt_contours_init(&c);
-    pt_status st = !strcmp(backend, "seq")
-                       ? pt_contours_find_seq(img, threshold, mode, approx, &c, &err)
-                       : pt_contours_find_omp(img, threshold, mode, approx, threads, &c, &err);
+    pt_status st = be->find(state, img, threshold, mode, approx, threads, tile, &c, &err);
+    if (!st && repeat)
+        st = time_runs(be, state, img, threshold, mode, approx, threads, tile, repeat, &c, &err);
+    if (be->close)
+        be->close(state);
     if (st) {
         if (!err.file[0])
             snprintf(err.file, sizeof err.file, "%s", input);
         pt_cli_report(&err);
         pt_contours_free(&c);
         pt_frames_free(&frames);
-        return PT_EXIT_INPUT;
+        return st == PT_ERR_UNAVAILABLE ? PT_EXIT_UNAVAILABLE : PT_EXIT_INPUT;
     }
     int rc = PT_EXIT_OK;
     FILE *f = stdout;

@@ -12,6 +12,10 @@
 #include "pt_error.h"
 #include "pt_image.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Values equal OpenCV's RETR_* and CHAIN_APPROX_* constants. */
 enum { PT_CONTOURS_LIST = 1, PT_CONTOURS_CCOMP = 2, PT_CONTOURS_TREE = 3 };
 enum { PT_CONTOURS_APPROX_NONE = 1, PT_CONTOURS_APPROX_SIMPLE = 2 };
@@ -109,5 +113,9 @@ pt_status pt_contours_scan(int8_t *lab, int width, int height, int mode, int app
  * tile <= 0 picks one from the image size. For tests and benchmarks. */
 pt_status pt_contours_find_tiled(const pt_image *img, int threshold, int mode, int approx,
                                  int threads, int tile, pt_contours *out, pt_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
