@@ -42,17 +42,21 @@ LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(CU_OBJ)
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIBA      := $(BUILD)/libpupiltrack.a
+# The program; the sanitizer build makes its own beside its objects.
+PT_BIN    ?= pupiltrack
 
-tools: $(BUILD)/tools/h2d_bandwidth
+.DEFAULT_GOAL := all
 
 $(BUILD)/tools/%: scripts/tools/%.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
 
-.PHONY: all tools check check-unit check-cli check-asan fuzz install clean
-all: pupiltrack
+tools: $(BUILD)/tools/h2d_bandwidth
 
-pupiltrack: $(CLI_OBJ) $(LIBA)
+.PHONY: all tools check check-unit check-cli check-asan fuzz install clean
+all: $(PT_BIN)
+
+$(PT_BIN): $(CLI_OBJ) $(LIBA)
 	$(CC) $(PT_LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(LDLIBS)
 
 $(LIBA): $(LIB_OBJ)
@@ -76,15 +80,15 @@ $(BUILD)/tests/%: tests/%.c $(LIBA)
 
 check: check-unit check-cli check-asan
 
-check-unit: $(TEST_BIN) pupiltrack
+check-unit: $(TEST_BIN) $(PT_BIN)
 	@sh tests/run_unit.sh $(TEST_BIN)
 
-check-cli: pupiltrack
-	@sh tests/run_cli.sh ./pupiltrack
+check-cli: $(PT_BIN)
+	@sh tests/run_cli.sh ./$(PT_BIN)
 
 # The unit tests again under AddressSanitizer and UndefinedBehaviorSanitizer.
 check-asan:
-	@$(MAKE) --no-print-directory BUILD=build-asan CUDA=0 \
+	@$(MAKE) --no-print-directory BUILD=build-asan PT_BIN=build-asan/pupiltrack CUDA=0 \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  LDFLAGS="-fsanitize=address,undefined" check-unit
 

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../lib/gt.h"
 #include "../lib/results.h"
 #include "backends.h"
 #include "cli.h"
@@ -28,6 +29,8 @@ static void usage(FILE *out)
 typedef struct {
     pt_detector_setup setup;
     const char *out_path, *draw_dir, *gt_path;
+    pt_gt gt; /* --gt: drawn with --draw */
+    int have_gt;
     FILE *out;
     void *state;
     int state_width, state_height;
@@ -114,8 +117,17 @@ static int flush_batch(track_run *run)
         }
         if (run->draw_dir) {
             const pt_overlay *ov = run->overlays ? run->overlays + (size_t)i * run->eyes : NULL;
-            if (pt_draw_frame(run->draw_dir, run->names[i], run->frames[i], res, ov, NULL,
-                              run->eyes, &err))
+            pt_result truth[2];
+            for (int e = 0; e < run->eyes && run->have_gt; e++) {
+                const pt_gt_entry *g =
+                    pt_gt_find(&run->gt, run->names[i], run->setup.track.binocular ? "LR"[e] : 0);
+                memset(&truth[e], 0, sizeof truth[e]);
+                truth[e].status = PT_DETECT_NOTFOUND;
+                if (g)
+                    pt_gt_entry_to_result(g, &truth[e]);
+            }
+            if (pt_draw_frame(run->draw_dir, run->names[i], run->frames[i], res, ov,
+                              run->have_gt ? truth : NULL, run->eyes, &err))
                 pt_cli_report(&err);
         }
         pt_image_destroy(run->frames[i]);
@@ -210,6 +222,16 @@ int pt_cmd_track(int argc, char **argv)
         rc = PT_EXIT_INPUT;
         goto done;
     }
+    if (run.gt_path && run.draw_dir) {
+        pt_error err;
+        pt_error_clear(&err);
+        if (pt_gt_load(run.gt_path, &run.gt, &err)) {
+            pt_cli_report(&err);
+            rc = PT_EXIT_INPUT;
+            goto done;
+        }
+        run.have_gt = 1;
+    }
     run.setup.track.overlay = run.draw_dir != NULL;
     run.eyes = run.setup.track.binocular ? 2 : 1;
     run.results = calloc((size_t)TRACK_BATCH * run.eyes, sizeof *run.results);
@@ -249,6 +271,8 @@ done:
             pt_overlay_free(&run.overlays[i]);
     free(run.overlays);
     free(run.results);
+    if (run.have_gt)
+        pt_gt_free(&run.gt);
     pt_inputs_free(&inputs);
     return rc;
 }

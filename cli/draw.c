@@ -66,10 +66,24 @@ pt_status pt_draw_frame(const char *dir, const char *name, const pt_image *frame
         if (results[e].status == PT_DETECT_OK)
             draw_result(&c, &results[e], red);
     }
+    /* "dir/eye.png#3" -> DIR/dir_eye_3.png: the image's own extension dropped. */
+    const char *page = strchr(name, '#');
+    const char *file_end = page ? page : name + strlen(name);
+    const char *ext = NULL;
+    for (const char *s = name; s < file_end; s++)
+        if (*s == '.')
+            ext = s;
+        else if (*s == '/' || *s == '\\')
+            ext = NULL;
+    if (ext == name)
+        ext = NULL;
     char path[4096];
     int n = snprintf(path, sizeof path, "%s/", dir);
-    for (const char *s = name; *s && n < (int)sizeof path - 5; s++)
+    for (const char *s = name; *s && n < (int)sizeof path - 5; s++) {
+        if (ext && s >= ext && s < file_end)
+            continue;
         path[n++] = (*s == '/' || *s == '#' || *s == '\\') ? '_' : *s;
+    }
     snprintf(path + n, sizeof path - (size_t)n, ".png");
     pt_status st = pt_png_write_rgb(path, c.width, c.height, c.rgb, err);
     free(c.rgb);

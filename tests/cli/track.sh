@@ -38,6 +38,11 @@ expect_exit 0 "draw" -- "$PT" track --draw "$TMP/draw" -o /dev/null testdata/syn
 nd=$(ls "$TMP/draw" | grep -c '\.png$')
 [ "$nd" -eq 2 ] && ok || fail "--draw wrote $nd PNGs, wanted 2"
 expect_exit 0 "drawn PNG loads" -- "$PT" track -o /dev/null "$TMP/draw"
+[ -f "$TMP/draw/testdata_synth_000001.png" ] && ok || fail "--draw names: $(ls "$TMP/draw" | head -2)"
+# --gt with --draw adds the ground truth (in blue): the drawing changes.
+expect_exit 0 "draw with gt" -- "$PT" track --draw "$TMP/draw_gt" --gt testdata/synth/groundtruth.csv -o /dev/null testdata/synth/000001.png
+cmp -s "$TMP/draw/testdata_synth_000001.png" "$TMP/draw_gt/testdata_synth_000001.png" && fail "--gt not drawn" || ok
+expect_exit 1 "bad --gt" -- "$PT" track --draw "$TMP/draw_gt" --gt /nonexistent.csv -o /dev/null testdata/synth/000001.png
 
 # -b cuda without a usable GPU: exit 3 and a clear line, never a silent fall-back.
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
