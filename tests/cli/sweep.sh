@@ -135,3 +135,15 @@ expect_exit 2 "--sequence with shards" -- "$PT" sweep --sequence --shard 1/2 --g
 # Ranges reach their end without drifting; run settings sweep like parameters.
 expect_exit 0 "real range and run settings" -- "$PT" sweep --gt $GT -g hough_angle_step=0.3:0.9:0.3 -g threads=1,2 -a hough -o "$TMP/rng" testdata/synth/000000.png
 expect_grep "^hough_angle_step=0.9 threads=2,0.9,2," "$TMP/rng/summary.csv" "0.3:0.9:0.3 ends at 0.9"
+
+# scripts/slurm-sweep.sh: the array tasks run here (--local), then merged, equal one run.
+expect_exit 0 "slurm-sweep.sh --local" -- sh scripts/slurm-sweep.sh --local -n 3 --pt "$PT" -- --gt $GT $GRID -o "$TMP/slurm" testdata/synth
+sweep_same "$TMP/sw" "$TMP/slurm" "slurm-sweep.sh --local vs one run"
+# ... and with a stand-in sbatch: an array of N tasks, then a merge after all succeed.
+mkdir -p "$TMP/fakebin"
+printf '#!/bin/sh\necho "$*" >>"%s/sbatch.log"\necho 4242\n' "$TMP" >"$TMP/fakebin/sbatch"
+chmod +x "$TMP/fakebin/sbatch"
+expect_exit 0 "slurm-sweep.sh submit" -- env PATH="$TMP/fakebin:$PATH" sh scripts/slurm-sweep.sh -n 5 --gpus 2 --pt "$PT" -- --gt $GT -o "$TMP/sl2" testdata/synth
+expect_grep "^--parsable --array=1-5 --job-name=pt-sweep --gres=gpu:2 .*--devices 2 --shard [$][{]SLURM_ARRAY_TASK_ID[}]/5" "$TMP/sbatch.log" "array job submitted"
+expect_grep "^--parsable --dependency=afterok:4242 .*merge" "$TMP/sbatch.log" "merge after the array"
+expect_exit 2 "slurm-sweep.sh without -o" -- sh scripts/slurm-sweep.sh --local --pt "$PT" -- --gt $GT testdata/synth
