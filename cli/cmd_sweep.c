@@ -89,23 +89,8 @@ static int exit_for(const pt_error *err)
 
 static int ensure_backend(config_run *run, int width, int height)
 {
-    if (run->state && width <= run->state_width && height <= run->state_height)
-        return 0;
-    if (run->state)
-        run->setup.backend->destroy(run->state);
-    run->state = NULL;
-    int w = width > run->state_width ? width : run->state_width;
-    int h = height > run->state_height ? height : run->state_height;
-    pt_error err;
-    pt_error_clear(&err);
-    if (run->setup.backend->create(&run->setup.config, &run->setup.track, w, h, &run->state,
-                                   &err)) {
-        pt_cli_report(&err);
-        return exit_for(&err);
-    }
-    run->state_width = w;
-    run->state_height = h;
-    return 0;
+    return pt_detector_fit(&run->setup, width, height, &run->state, &run->state_width,
+                           &run->state_height);
 }
 
 static void write_rows(config_run *run, const char *name, const pt_result *res)
@@ -393,18 +378,6 @@ static int parse_shard(const char *v, int *k, int *n)
     return 0;
 }
 
-static int parse_count(const char *opt, const char *v, long lo, long hi, long *out)
-{
-    char *end;
-    long n = strtol(v, &end, 10);
-    if (end == v || *end || n < lo || n > hi) {
-        pt_cli_fail("%s: '%s' is not an integer in [%ld, %ld]", opt, v, lo, hi);
-        return -1;
-    }
-    *out = n;
-    return 0;
-}
-
 static int count_gpus(void)
 {
     FILE *p = popen("nvidia-smi -L 2>/dev/null", "r");
@@ -516,7 +489,7 @@ int pt_cmd_sweep(int argc, char **argv)
             goto done;
         }
         const char *v = takes_value ? argv[++i] : NULL;
-        long n = 0;
+        int n = 0;
         if (!strcmp(a, "-g")) {
             pt_error err;
             pt_error_clear(&err);
@@ -551,21 +524,21 @@ int pt_cmd_sweep(int argc, char **argv)
                 rc = PT_EXIT_UNAVAILABLE;
                 goto done;
             }
-            if (strcmp(v, "all") && parse_count(a, v, 1, 64, &n)) {
+            if (strcmp(v, "all") && pt_option_int(a, v, 1, 64, &n)) {
                 rc = PT_EXIT_USAGE;
                 goto done;
             }
-            devices = devices ? devices : (int)n;
+            devices = devices ? devices : n;
         } else if (!strcmp(a, "--batch") || !strcmp(a, "--cache-mb")) {
             int batch = a[2] == 'b';
-            if (parse_count(a, v, batch ? 1 : 0, batch ? SWEEP_MAX_BATCH : 1L << 30, &n)) {
+            if (pt_option_int(a, v, batch ? 1 : 0, batch ? SWEEP_MAX_BATCH : 1 << 30, &n)) {
                 rc = PT_EXIT_USAGE;
                 goto done;
             }
             if (batch)
-                sw.batch = (int)n;
+                sw.batch = n;
             else
-                sw.cache_max = n << 20;
+                sw.cache_max = (long)n << 20;
         } else if (a[0] == '-' && a[1]) {
             pt_cli_fail("sweep: unknown option '%s' (try --help)", a);
             rc = PT_EXIT_USAGE;
