@@ -119,11 +119,19 @@ static int flush_batch(sweep *sw, config_run *run)
         maxw = run->frames[i]->width > maxw ? run->frames[i]->width : maxw;
         maxh = run->frames[i]->height > maxh ? run->frames[i]->height : maxh;
     }
+    int fresh = !run->state || maxw > run->state_width || maxh > run->state_height;
     int rc = ensure_backend(run, maxw, maxh);
     if (rc)
         return rc;
     pt_error err;
     pt_error_clear(&err);
+    /* A new back end's first call pays for start-up (GPU kernels, caches): run one
+     * frame untimed and discard it, unless frames depend on the previous one. */
+    if (fresh && !run->setup.track.sequence &&
+        run->setup.backend->track(run->state, run->frames, 1, run->results, NULL, &err)) {
+        pt_cli_report(&err);
+        return exit_for(&err);
+    }
     double t0 = now_s();
     if (run->setup.backend->track(run->state, run->frames, run->count, run->results, NULL,
                                   &err)) {
