@@ -1,31 +1,41 @@
 #!/bin/sh
 # Regenerate the seed paper's accuracy and speed figures from fresh sweeps.
 #
-#   scripts/figures.sh [--quick] DATASET_DIR GT.csv OUTDIR
+#   scripts/figures.sh [--quick] [--draw-only] DATASET_DIR GT.csv OUTDIR
 #
 # Runs `pupiltrack sweep` for each figure (OUTDIR/sweeps/NAME/), then draws
 # OUTDIR/figNN-NAME.png and .svg with gnuplot, each beside the CSV it was drawn
 # from (OUTDIR/figNN-NAME.csv). --quick uses small grids (CI, a first look).
 # The CUDA back end is used where it runs on this machine for that detector;
 # where it does not, the script says so and the figures show OpenMP only.
-# Without gnuplot the sweeps and CSVs are still made and drawing is skipped.
+# Without gnuplot the sweeps and CSVs are still made and drawing is skipped;
+# --draw-only then redraws from OUTDIR/sweeps elsewhere (e.g. sweeps run on a
+# GPU machine without gnuplot, drawn on a desktop) without running anything.
 #
 # Environment: PT (pupiltrack binary, default ./pupiltrack), THREADS (the
 # thread counts of the OpenMP speed-up figure, default 1 2 4 ... all cores),
 # LADDER (a CSV "step,fps" of the CUDA optimisation ladder, when measured).
 set -eu
 
-usage() { echo "usage: scripts/figures.sh [--quick] DATASET_DIR GT.csv OUTDIR" >&2; exit 2; }
-QUICK=0
-[ "${1:-}" = "--quick" ] && { QUICK=1; shift; }
+usage() { echo "usage: scripts/figures.sh [--quick] [--draw-only] DATASET_DIR GT.csv OUTDIR" >&2; exit 2; }
+QUICK=0; DRAW_ONLY=0
+while [ $# -gt 0 ]; do
+    case $1 in
+    --quick) QUICK=1; shift ;;
+    --draw-only) DRAW_ONLY=1; shift ;;
+    *) break ;;
+    esac
+done
 [ $# -eq 3 ] || usage
 DATA=$1; GT=$2; OUT=$3
 PT=${PT:-./pupiltrack}
 HERE=$(cd "$(dirname "$0")" && pwd)
 say() { echo "figures.sh: $*" >&2; }
-[ -x "$PT" ] || { say "$PT not found or not executable (build it with make, or set PT)"; exit 2; }
-[ -d "$DATA" ] || { say "$DATA: not a folder"; exit 2; }
-[ -f "$GT" ] || { say "$GT: ground truth not found"; exit 2; }
+[ -x "$PT" ] || [ $DRAW_ONLY -eq 1 ] || { say "$PT not found or not executable (build it with make, or set PT)"; exit 2; }
+if [ $DRAW_ONLY -eq 0 ]; then
+    [ -d "$DATA" ] || { say "$DATA: not a folder"; exit 2; }
+    [ -f "$GT" ] || { say "$GT: ground truth not found"; exit 2; }
+fi
 mkdir -p "$OUT/sweeps"
 GNUPLOT=1
 if ! command -v gnuplot >/dev/null 2>&1; then
@@ -47,9 +57,10 @@ fi
 THREADS_LIST=$(echo $THREADS | tr ' ' ',')
 
 # The back ends a detector runs on here: omp, plus cuda when it works for it.
-FIRST=$(ls "$DATA" | grep -iE '\.(png|tif|tiff|pgm)$' | head -n 1)
-[ -n "$FIRST" ] || { say "$DATA: no images"; exit 2; }
+FIRST=$(ls "$DATA" 2>/dev/null | grep -iE '\.(png|tif|tiff|pgm)$' | head -n 1 || true)
+[ -n "$FIRST" ] || [ $DRAW_ONLY -eq 1 ] || { say "$DATA: no images"; exit 2; }
 backends_for() {
+    [ $DRAW_ONLY -eq 0 ] || { echo omp; return 0; }
     if "$PT" track -a "$1" -b cuda -o /dev/null "$DATA/$FIRST" >/dev/null 2>"$OUT/sweeps/cuda-$1.txt"; then
         echo omp,cuda
     else
@@ -62,6 +73,10 @@ backends_for() {
 # error rows and do not stop the figures).
 sweep() {
     name=$1; shift
+    if [ $DRAW_ONLY -eq 1 ]; then
+        [ -f "$OUT/sweeps/$name/summary.csv" ] || { say "--draw-only: $OUT/sweeps/$name has no summary.csv"; exit 1; }
+        return 0
+    fi
     say "sweep $name: $*"
     rc=0
     "$PT" sweep --gt "$GT" -o "$OUT/sweeps/$name" "$@" "$DATA" || rc=$?
@@ -130,6 +145,7 @@ draw fig02-starburst-fps "Starburst: speed per preprocessing" "reflection remova
 sweep fit -a starburst -g fit=circle,ellipse
 series "$OUT/sweeps/fit/curve.csv" threshold rate "fit" "metric=relative" 100 >"$OUT/fig03-fit-accuracy.csv"
 draw fig03-fit-accuracy "Starburst: circle vs ellipse fit (omp)" "$REL" "$DET" "ymax=100"
+[ $DRAW_ONLY -eq 1 ] && [ -f "$OUT/sweeps/streams/summary.csv" ] && B=omp,cuda
 case $B in
 *cuda*)
     sweep streams -a starburst -b cuda -g fit=circle,ellipse -g streams=$STREAMS
@@ -207,6 +223,7 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; print "series,threads,
          { t = $(col["threads"]); f = $(col["fps"]); if (base == "") base = f
            if (base > 0) printf "Starburst omp,%s,%.4g\n", t, f / base }' \
     "$OUT/sweeps/threads/summary.csv" >"$OUT/fig11-omp-speedup.csv"
-draw fig11-omp-speedup "Starburst on OpenMP: speed-up against threads ($CORES cores here)" "OpenMP threads" "speed-up over 1 thread" "ideal=1; logx=1"
+WHERE=" ($CORES cores here)"; [ $DRAW_ONLY -eq 0 ] || WHERE=""
+draw fig11-omp-speedup "Starburst on OpenMP: speed-up against threads$WHERE" "OpenMP threads" "speed-up over 1 thread" "ideal=1; logx=1"
 
 say "done: $(ls "$OUT" | grep -c '^fig.*\.csv$') figure CSVs$([ $GNUPLOT -eq 1 ] && echo " with PNG and SVG") in $OUT"

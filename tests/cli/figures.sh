@@ -21,3 +21,9 @@ if command -v gnuplot >/dev/null 2>&1; then
 else
     echo "SKIP: figure drawing (gnuplot is not installed; the CSVs were checked)"
 fi
+# --draw-only redraws from the kept sweeps without running pupiltrack.
+rm -f "$TMP"/figs/*.png "$TMP"/figs/*.svg
+expect_exit 0 "figures.sh --draw-only" -- env PT=/nonexistent sh scripts/figures.sh --quick --draw-only /nonexistent /nonexistent.csv "$TMP/figs"
+if command -v gnuplot >/dev/null 2>&1; then
+    [ -s "$TMP/figs/fig09-best.png" ] && ok || fail "--draw-only drew no fig09-best.png"
+fi
