@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -73,6 +74,7 @@ typedef struct {
     int count;
     pt_result *results;
     pt_sweep_timing timing;
+    char resume_path[4400]; /* NAME.tmp.resume: the last checkpoint */
 } config_run;
 
 static double now_s(void)
@@ -195,11 +197,59 @@ static pt_frames *file_frames(sweep *sw, int f, pt_frames *scratch, int *owned)
     return scratch;
 }
 
-static int run_files(sweep *sw, config_run *run, long cfg_index, long ncfg)
+/* Within a configuration the rows written so far are checkpointed at file
+ * boundaries: NAME.tmp.resume says "files=F bytes=B frames=N track_s=S", the
+ * first F files' rows being the first B bytes of NAME.tmp. A resumed sweep
+ * keeps those and goes on with file F. */
+static void checkpoint(config_run *run, int files_done)
+{
+    if (fflush(run->out))
+        return;
+    long bytes = ftell(run->out);
+    char tmp[4500];
+    snprintf(tmp, sizeof tmp, "%s.tmp", run->resume_path);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return;
+    fprintf(f, "files=%d bytes=%ld frames=%ld track_s=%.6f\n", files_done, bytes,
+            run->timing.frames, run->timing.track_s);
+    if (fclose(f) == 0 && bytes > 0)
+        rename(tmp, run->resume_path);
+    else
+        remove(tmp);
+}
+
+/* Reopen NAME.tmp at its checkpoint; returns the files already done there,
+ * or -1 to start the configuration afresh. */
+static int resume_at_checkpoint(const sweep *sw, config_run *run, const char *tmp)
+{
+    /* a sequence's next frame depends on the one before: start again */
+    if (run->setup.track.sequence)
+        return -1;
+    FILE *f = fopen(run->resume_path, "r");
+    if (!f)
+        return -1;
+    int files = -1;
+    long bytes = 0;
+    pt_sweep_timing t = {0, 0};
+    int n = fscanf(f, "files=%d bytes=%ld frames=%ld track_s=%lf", &files, &bytes, &t.frames,
+                   &t.track_s);
+    fclose(f);
+    struct stat st;
+    if (n != 4 || files < 0 || files > sw->last - sw->first || bytes <= 0 || stat(tmp, &st) ||
+        st.st_size < bytes || truncate(tmp, bytes) || !(run->out = fopen(tmp, "a")) ||
+        fseek(run->out, 0, SEEK_END))
+        return -1;
+    run->timing = t;
+    return files;
+}
+
+static int run_files(sweep *sw, config_run *run, int start, long cfg_index, long ncfg)
 {
     char label[80];
     snprintf(label, sizeof label, "sweep (configuration %ld/%ld): files", cfg_index + 1, ncfg);
-    for (int f = sw->first; f < sw->last; f++) {
+    sw->work_done += start;
+    for (int f = sw->first + start; f < sw->last; f++) {
         pt_frames scratch;
         int owned;
         pt_frames *frames = file_frames(sw, f, &scratch, &owned);
@@ -210,9 +260,8 @@ static int run_files(sweep *sw, config_run *run, long cfg_index, long ncfg)
             if (rc)
                 return rc;
             write_error_rows(sw, run, path, sw->files[f - sw->first].error);
-            continue;
         }
-        for (int p = 0; p < frames->count; p++) {
+        for (int p = 0; frames && p < frames->count; p++) {
             char name[4200];
             if (frames->count > 1)
                 snprintf(name, sizeof name, "%s#%d", path, p);
@@ -234,6 +283,8 @@ static int run_files(sweep *sw, config_run *run, long cfg_index, long ncfg)
         }
         if (owned)
             pt_frames_free(frames);
+        if (run->count == 0)
+            checkpoint(run, f + 1 - sw->first);
         pt_cli_progress(label, ++sw->work_done, sw->work_total, now_s() - sw->started);
     }
     return flush_batch(sw, run);
@@ -261,15 +312,20 @@ static int run_config(sweep *sw, long index, long ncfg, const char *final_path)
     run->results = calloc((size_t)sw->batch * run->eyes, sizeof *run->results);
     char tmp[4300];
     snprintf(tmp, sizeof tmp, "%s.tmp", final_path);
-    run->out = fopen(tmp, "w");
-    int rc = PT_EXIT_OK;
+    snprintf(run->resume_path, sizeof run->resume_path, "%s.resume", tmp);
+    int start = resume_at_checkpoint(sw, run, tmp), rc = PT_EXIT_OK;
+    if (start < 0) {
+        remove(run->resume_path);
+        start = 0;
+        if ((run->out = fopen(tmp, "w")))
+            pt_results_write_header(run->out);
+    }
     if (!run->results || !run->out) {
         pt_cli_fail("%s: cannot write the results file", tmp);
         rc = PT_EXIT_INPUT;
         goto done;
     }
-    pt_results_write_header(run->out);
-    rc = run_files(sw, run, index, ncfg);
+    rc = run_files(sw, run, start, index, ncfg);
     if (rc)
         goto done;
     pt_sweep_timing_write(run->out, &run->timing);
@@ -280,6 +336,7 @@ static int run_config(sweep *sw, long index, long ncfg, const char *final_path)
         pt_cli_fail("%s: error writing the results file", tmp);
         rc = PT_EXIT_INPUT;
     }
+    remove(run->resume_path);
 done:
     release_batch(run);
     if (run->out)
@@ -610,17 +667,8 @@ int pt_cmd_sweep(int argc, char **argv)
     for (long c = 0; c < ncfg && !rc; c++) {
         char path[4200];
         pt_sweep_results_path(path, sizeof path, sw.outdir, c, sw.shard, sw.nshards);
-        if (pt_file_exists(path)) {
-            /* finished by an earlier run: count its error rows for the exit status */
-            pt_results res;
-            if (pt_results_load(path, &res, &err) == PT_OK) {
-                for (int r = 0; r < res.count; r++)
-                    sw.error_rows += res.rows[r].result.status == PT_DETECT_ERROR;
-                pt_results_free(&res);
-            }
-            continue;
-        }
-        rc = run_config(&sw, c, ncfg, path);
+        if (!pt_file_exists(path))
+            rc = run_config(&sw, c, ncfg, path);
     }
     if (rc)
         goto done;
@@ -633,6 +681,18 @@ int pt_cmd_sweep(int argc, char **argv)
             goto done;
         }
     } else {
+        /* rows written before a resume count too: read the shard's files back */
+        sw.error_rows = 0;
+        for (long c = 0; c < ncfg; c++) {
+            char path[4200];
+            pt_results res;
+            pt_sweep_results_path(path, sizeof path, sw.outdir, c, sw.shard, sw.nshards);
+            if (pt_results_load(path, &res, &err) == PT_OK) {
+                for (int r = 0; r < res.count; r++)
+                    sw.error_rows += res.rows[r].result.status == PT_DETECT_ERROR;
+                pt_results_free(&res);
+            }
+        }
         fprintf(stderr, "pupiltrack: shard %d/%d done; 'pupiltrack merge %s' joins the shards\n",
                 sw.shard, sw.nshards, sw.outdir);
     }

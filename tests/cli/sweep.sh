@@ -95,6 +95,21 @@ touch -d '2000-01-01' "$TMP/cut/results/0000.csv"
 expect_exit 0 "resume after a cut" -- "$PT" sweep --gt $GT $GRID -o "$TMP/cut" testdata/synth
 sweep_same "$TMP/sw" "$TMP/cut" "resumed vs uninterrupted"
 [ "$(stat -c %Y "$TMP/cut/results/0000.csv")" = "$(date -d 2000-01-01 +%s)" ] && ok || fail "resume redid a finished configuration"
+# ... and within a configuration, from its last checkpoint: the rows of the first
+# 8 files are kept (a marked confidence proves it), the other 12 computed again.
+expect_exit 0 "sweep --batch 4" -- "$PT" sweep --gt $GT -g smooth=median --batch 4 -o "$TMP/midref" testdata/synth
+mkdir -p "$TMP/mid/results"; cp "$TMP/midref/sweep.txt" "$TMP/mid/"
+head -n 9 "$TMP/midref/results/0000.csv" | awk -F, -v OFS=, 'NR == 4 { $12 = "0.1234" } { print }' >"$TMP/mid/results/0000.csv.tmp"
+echo "files=8 bytes=$(wc -c <"$TMP/mid/results/0000.csv.tmp") frames=8 track_s=0.5" >"$TMP/mid/results/0000.csv.tmp.resume"
+echo "testdata/synth/999.png,,starburst,omp,ok,1,1,1,,,,1,1," >>"$TMP/mid/results/0000.csv.tmp"
+expect_exit 0 "resume within a configuration" -- "$PT" sweep --gt $GT -g smooth=median --batch 4 -o "$TMP/mid" testdata/synth
+[ "$(grep -c ',0\.1234,' "$TMP/mid/results/0000.csv")" -eq 1 ] && ok || fail "resume did not keep the checkpointed rows"
+grep -q '999.png' "$TMP/mid/results/0000.csv" && fail "resume kept a row written after the checkpoint" || ok
+tail -n +10 "$TMP/midref/results/0000.csv" | grep -v "^#" | cut -d, -f1-12 >"$TMP/mid-a"
+tail -n +10 "$TMP/mid/results/0000.csv" | grep -v "^#" | cut -d, -f1-12 >"$TMP/mid-b"
+cmp -s "$TMP/mid-a" "$TMP/mid-b" && ok || fail "rows after the checkpoint differ from an uninterrupted run"
+expect_grep "^# sweep: frames=20 " "$TMP/mid/results/0000.csv" "timing carried over the resume"
+[ ! -e "$TMP/mid/results/0000.csv.tmp.resume" ] && ok || fail "checkpoint left behind"
 # A different sweep into the same folder is refused: results are never mixed.
 expect_exit 2 "different sweep into the folder" -- "$PT" sweep --gt $GT -g reflection_kernel=13 -o "$TMP/sw" testdata/synth
 one_line "$TMP/err" "different sweep into the folder"
