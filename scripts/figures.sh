@@ -156,21 +156,21 @@ case $B in
     placeholder fig04-fit-streams-fps "Starburst on CUDA: speed against streams" "not measured: the CUDA back end is not available here" ;;
 esac
 
-# --- Threshold-and-labeling: accuracy and fps per threshold step ---
-B=$(backends_for tl)
-sweep tl -a tl -g backend=$B -g tl_step=$TL_STEPS
-series "$OUT/sweeps/tl/curve.csv" threshold rate "tl_step" "metric=relative;backend=omp" 100 >"$OUT/fig05-tl-accuracy.csv"
-draw fig05-tl-accuracy "Threshold-and-labeling: accuracy per threshold step (omp)" "$REL" "$DET" "ymax=100"
-series "$OUT/sweeps/tl/summary.csv" tl_step fps "backend" "" 1 >"$OUT/fig06-tl-fps.csv"
-draw fig06-tl-fps "Threshold-and-labeling: speed per threshold step" "threshold step (grey levels)" "frames per second"
-
-# --- Canny-Hough: accuracy and fps per angular step ---
-B=$(backends_for hough)
-sweep hough -a hough -g backend=$B -g hough_angle_step=$HOUGH_STEPS
-series "$OUT/sweeps/hough/curve.csv" threshold rate "hough_angle_step" "metric=relative;backend=omp" 100 >"$OUT/fig07-hough-accuracy.csv"
-draw fig07-hough-accuracy "Canny-Hough: accuracy per angular step (omp)" "$REL" "$DET" "ymax=100"
-series "$OUT/sweeps/hough/summary.csv" hough_angle_step fps "backend" "" 1 >"$OUT/fig08-hough-fps.csv"
-draw fig08-hough-fps "Canny-Hough: speed per angular step" "angle between votes (degrees)" "frames per second"
+# per_value DET KEY VALUES ACC_FIG FPS_FIG NAME WHAT XLABEL: a detector's
+# accuracy (omp) and speed (each back end) for each value of one parameter.
+per_value() {
+    B=$(backends_for "$1")
+    sweep "$1" -a "$1" -g backend=$B -g "$2=$3"
+    series "$OUT/sweeps/$1/curve.csv" threshold rate "$2" "metric=relative;backend=omp" 100 >"$OUT/$4.csv"
+    draw "$4" "$6: accuracy per $7 (omp)" "$REL" "$DET" "ymax=100"
+    series "$OUT/sweeps/$1/summary.csv" "$2" fps "backend" "" 1 >"$OUT/$5.csv"
+    draw "$5" "$6: speed per $7" "$8" "frames per second"
+}
+# --- Threshold-and-labeling and Canny-Hough: per threshold step, per angular step ---
+per_value tl tl_step "$TL_STEPS" fig05-tl-accuracy fig06-tl-fps \
+    "Threshold-and-labeling" "threshold step" "threshold step (grey levels)"
+per_value hough hough_angle_step "$HOUGH_STEPS" fig07-hough-accuracy fig08-hough-fps \
+    "Canny-Hough" "angular step" "angle between votes (degrees)"
 
 # --- The best configuration of each detector, side by side ---
 # Best = highest rate at 10 % relative error, then at 5 %, then fps (omp rows).
