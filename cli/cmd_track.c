@@ -62,23 +62,8 @@ static void write_error_rows(track_run *run, const char *name, const char *messa
 /* (Re)create the back end so it can take frames of this size. */
 static int ensure_backend(track_run *run, int width, int height)
 {
-    if (run->state && width <= run->state_width && height <= run->state_height)
-        return 0;
-    if (run->state)
-        run->setup.backend->destroy(run->state);
-    run->state = NULL;
-    int w = width > run->state_width ? width : run->state_width;
-    int h = height > run->state_height ? height : run->state_height;
-    pt_error err;
-    pt_error_clear(&err);
-    if (run->setup.backend->create(&run->setup.config, &run->setup.track, w, h, &run->state,
-                                   &err)) {
-        pt_cli_report(&err);
-        return err.status == PT_ERR_UNAVAILABLE ? PT_EXIT_UNAVAILABLE : PT_EXIT_INPUT;
-    }
-    run->state_width = w;
-    run->state_height = h;
-    return 0;
+    return pt_detector_fit(&run->setup, width, height, &run->state, &run->state_width,
+                           &run->state_height);
 }
 
 static int flush_batch(track_run *run)

@@ -13,6 +13,8 @@ typedef struct {
 static const pt_command commands[] = {
     {"track", pt_cmd_track, "detect pupils in images, folders or multi-page TIFFs"},
     {"eval", pt_cmd_eval, "accuracy curves of a results CSV against ground truth"},
+    {"sweep", pt_cmd_sweep, "run a detector over a parameter grid: results, curves, summary"},
+    {"merge", pt_cmd_merge, "join the shards of a sweep (sweep --shard K/N)"},
     {"synth", pt_cmd_synth, "synthetic infrared eye images (or --particles streams)"},
     {"import", pt_cmd_import, "convert Swirski, ExCuSe/ElSe/PupilNet, LPW ground truth"},
     {"params", pt_cmd_params, "list detector parameters, defaults and ranges"},

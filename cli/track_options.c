@@ -34,7 +34,7 @@ static const char *value_of(int argc, char **argv, int *i)
     return argv[++*i];
 }
 
-static int parse_int(const char *opt, const char *text, int lo, int hi, int *out)
+int pt_option_int(const char *opt, const char *text, int lo, int hi, int *out)
 {
     char *end;
     long v = strtol(text, &end, 10);
@@ -72,11 +72,11 @@ int pt_detector_setup_option(pt_detector_setup *s, int argc, char **argv, int *i
             return -1;
         }
     } else if (!strcmp(a, "-j")) {
-        if (!(v = value_of(argc, argv, i)) || parse_int("-j", v, 0, 4096, &s->track.threads))
+        if (!(v = value_of(argc, argv, i)) || pt_option_int("-j", v, 0, 4096, &s->track.threads))
             return -1;
     } else if (!strcmp(a, "--bits")) {
         if (!(v = value_of(argc, argv, i)) ||
-            parse_int("--bits", v, 8, 16, &s->load.significant_bits))
+            pt_option_int("--bits", v, 8, 16, &s->load.significant_bits))
             return -1;
     } else if (!strcmp(a, "-p")) {
         if (!(v = value_of(argc, argv, i)))
@@ -90,4 +90,25 @@ int pt_detector_setup_option(pt_detector_setup *s, int argc, char **argv, int *i
         return 0;
     }
     return 1;
+}
+
+int pt_detector_fit(const pt_detector_setup *s, int width, int height, void **state,
+                    int *state_width, int *state_height)
+{
+    if (*state && width <= *state_width && height <= *state_height)
+        return 0;
+    if (*state)
+        s->backend->destroy(*state);
+    *state = NULL;
+    int w = width > *state_width ? width : *state_width;
+    int h = height > *state_height ? height : *state_height;
+    pt_error err;
+    pt_error_clear(&err);
+    if (s->backend->create(&s->config, &s->track, w, h, state, &err)) {
+        pt_cli_report(&err);
+        return err.status == PT_ERR_UNAVAILABLE ? PT_EXIT_UNAVAILABLE : PT_EXIT_INPUT;
+    }
+    *state_width = w;
+    *state_height = h;
+    return 0;
 }

@@ -17,5 +17,13 @@ void pt_detector_setup_default(pt_detector_setup *s);
  * 0 if not one of these, -1 on error (already reported; exit 2). */
 int pt_detector_setup_option(pt_detector_setup *s, int argc, char **argv, int *i);
 extern const char pt_detector_setup_help[];
+/* *out = text as an integer in [lo, hi]; 0, or -1 after one clear line naming opt. */
+int pt_option_int(const char *opt, const char *text, int lo, int hi, int *out);
+/* Have *state hold the setup's back end for frames up to width x height,
+ * (re)creating it at the larger size when they do not fit; *state_width and
+ * *state_height are its size. Returns 0, or the exit status (3 when the back
+ * end cannot run here, else 1) after reporting the error. */
+int pt_detector_fit(const pt_detector_setup *s, int width, int height, void **state,
+                    int *state_width, int *state_height);
 
 #endif
