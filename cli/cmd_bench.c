@@ -18,7 +18,8 @@ static void usage(FILE *out)
             "%s"
             "  --batch N        frames per back-end call in throughput mode (default 256)\n"
             "  --frames N       frames to process per mode (default 2000)\n"
-            "  --streams N      CUDA streams (cuda back end; default 4)\n",
+            "  --streams N      CUDA streams (cuda back end; default 4)\n"
+            "  --devices LIST   CUDA devices to split each batch across: all, or e.g. 0,1\n",
             pt_detector_setup_help);
 }
 
@@ -90,6 +91,9 @@ int pt_cmd_bench(int argc, char **argv)
                 return PT_EXIT_USAGE;
         } else if (!strcmp(a, "--frames") && i + 1 < argc) {
             if (parse_count(a, argv[++i], 1, 100000000, &total))
+                return PT_EXIT_USAGE;
+        } else if (!strcmp(a, "--devices") && i + 1 < argc) {
+            if (pt_option_devices(argv[++i], &s.track))
                 return PT_EXIT_USAGE;
         } else if (!strcmp(a, "--streams") && i + 1 < argc) {
             if (parse_count(a, argv[++i], 1, 64, &streams))

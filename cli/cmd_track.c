@@ -22,6 +22,7 @@ static void usage(FILE *out)
             "%s"
             "  --gt GT.csv      ground truth, drawn with --draw\n"
             "  --draw DIR       write each frame as a PNG showing what the detector saw\n"
+            "  --devices LIST   -b cuda: split each batch across these GPUs (all, or e.g. 0,1)\n"
             "  -o FILE          results CSV (default: stdout)\n",
             pt_detector_setup_help);
 }
@@ -178,6 +179,11 @@ int pt_cmd_track(int argc, char **argv)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             goto done;
+        } else if (!strcmp(a, "--devices") && i + 1 < argc) {
+            if (pt_option_devices(argv[++i], &run.setup.track)) {
+                rc = PT_EXIT_USAGE;
+                goto done;
+            }
         } else if ((!strcmp(a, "-o") || !strcmp(a, "--draw") || !strcmp(a, "--gt"))) {
             if (i + 1 >= argc) {
                 pt_cli_fail("option %s needs a value", a);

@@ -46,6 +46,33 @@ int pt_option_int(const char *opt, const char *text, int lo, int hi, int *out)
     return 0;
 }
 
+int pt_option_devices(const char *text, pt_track_options *t)
+{
+    if (!strcmp(text, "all")) {
+        t->ndevices = -1;
+        return 0;
+    }
+    t->ndevices = 0;
+    const char *p = text;
+    while (*p) {
+        char *end;
+        long d = strtol(p, &end, 10);
+        if (end == p || d < 0 || d > 255 || (*end && *end != ',') ||
+            t->ndevices == PT_MAX_DEVICES) {
+            pt_cli_fail("--devices: '%s' is not 'all' or a list of up to %d device numbers",
+                        text, PT_MAX_DEVICES);
+            return -1;
+        }
+        t->devices[t->ndevices++] = (int)d;
+        p = *end ? end + 1 : end;
+    }
+    if (t->ndevices == 0) {
+        pt_cli_fail("--devices: empty list");
+        return -1;
+    }
+    return 0;
+}
+
 int pt_detector_setup_option(pt_detector_setup *s, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *v;

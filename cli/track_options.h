@@ -19,6 +19,10 @@ int pt_detector_setup_option(pt_detector_setup *s, int argc, char **argv, int *i
 extern const char pt_detector_setup_help[];
 /* *out = text as an integer in [lo, hi]; 0, or -1 after one clear line naming opt. */
 int pt_option_int(const char *opt, const char *text, int lo, int hi, int *out);
+
+/* --devices LIST: "all" or comma-separated CUDA device numbers -> t->devices.
+ * 0, or -1 after a one-line message (exit 2). */
+int pt_option_devices(const char *text, pt_track_options *t);
 /* Have *state hold the setup's back end for frames up to width x height,
  * (re)creating it at the larger size when they do not fit; *state_width and
  * *state_height are its size. Returns 0, or the exit status (3 when the back

@@ -46,6 +46,7 @@ typedef struct {
 } stream_slot;
 
 typedef struct {
+    int device; /* CUDA device of every buffer and stream below */
     pt_config cfg;
     pt_track_options opt;
     pt_cuda_params params;
@@ -115,11 +116,11 @@ static void free_slot(stream_slot *s)
         cudaEventDestroy(s->detected);
 }
 
-static void cuda_destroy(void *state)
+static void destroy_one(cuda_state *s)
 {
-    cuda_state *s = (cuda_state *)state;
     if (!s)
         return;
+    cudaSetDevice(s->device);
     for (int i = 0; s->slots && i < s->nstreams; i++) {
         if (s->slots[i].stream)
             cudaStreamSynchronize(s->slots[i].stream);
@@ -170,12 +171,11 @@ static pt_status alloc_slot(cuda_state *s, stream_slot *slot, pt_error *err)
     return PT_OK;
 }
 
-static pt_status cuda_create(const pt_config *cfg, const pt_track_options *opt, int width,
-                             int height, void **state, pt_error *err)
+static pt_status create_one(const pt_config *cfg, const pt_track_options *opt, int width,
+                            int height, int device, cuda_state **state, pt_error *err)
 {
     *state = NULL;
-    if (pt_cuda_available(err))
-        return err->status;
+    CUDA_OR_FAIL(err, cudaSetDevice(device));
     if (opt->algorithm != PT_ALG_STARBURST)
         return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda",
                             "the CUDA back end runs starburst; '%s' runs on -b omp only",
@@ -185,6 +185,7 @@ static pt_status cuda_create(const pt_config *cfg, const pt_track_options *opt, 
     cuda_state *s = (cuda_state *)calloc(1, sizeof *s);
     if (!s)
         return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory");
+    s->device = device;
     s->cfg = *cfg;
     s->opt = *opt;
     s->width = width > 0 ? width : 1;
@@ -220,7 +221,7 @@ static pt_status cuda_create(const pt_config *cfg, const pt_track_options *opt, 
     pt_ransac_table table;
     if (pt_ransac_table_create(&table, cfg->pre.ransac_samples, cfg->pre.ransac_sample_size,
                                PT_RANSAC_SEED, err)) {
-        cuda_destroy(s);
+        destroy_one(s);
         *state = NULL;
         return err->status;
     }
@@ -239,14 +240,14 @@ static pt_status cuda_create(const pt_config *cfg, const pt_track_options *opt, 
         st = cudaMemset(s->previous, 0, 2 * sizeof(pt_cuda_previous));
     s->slots = (stream_slot *)calloc((size_t)s->nstreams, sizeof *s->slots);
     if (st != cudaSuccess || !s->slots) {
-        cuda_destroy(s);
+        destroy_one(s);
         *state = NULL;
         return pt_error_set(err, PT_ERR_NOMEM, "-b cuda", "cannot allocate GPU buffers: %s",
                             cudaGetErrorString(st));
     }
     for (int i = 0; i < s->nstreams; i++)
         if (alloc_slot(s, &s->slots[i], err)) {
-            cuda_destroy(s);
+            destroy_one(s);
             *state = NULL;
             return err->status;
         }
@@ -418,10 +419,10 @@ static void frame_error(cuda_state *s, int frame, const char *what)
     }
 }
 
-static pt_status cuda_track(void *state, pt_image *const *frames, int n, pt_result *results,
-                            pt_overlay *overlays, pt_error *err)
+static pt_status track_one(cuda_state *s, pt_image *const *frames, int n, pt_result *results,
+                           pt_overlay *overlays, pt_error *err)
 {
-    cuda_state *s = (cuda_state *)state;
+    CUDA_OR_FAIL(err, cudaSetDevice(s->device));
     s->results = results;
     s->overlays = overlays;
     if (overlays)
@@ -465,10 +466,11 @@ static pt_status cuda_track(void *state, pt_image *const *frames, int n, pt_resu
 static pt_status cuda_pin(void *state, pt_image *const *frames, int n, pt_error *err)
 {
     (void)state;
+    /* Portable: page-locked for every device of a --devices split. */
     for (int i = 0; i < n; i++)
         CUDA_OR_FAIL(err, cudaHostRegister(frames[i]->buf,
                                            (size_t)frames[i]->stride * frames[i]->height,
-                                           cudaHostRegisterDefault));
+                                           cudaHostRegisterPortable));
     return PT_OK;
 }
 
@@ -481,15 +483,100 @@ static void cuda_unpin(void *state, pt_image *const *frames, int n)
 
 /* Stage times are chunk durations divided by the chunk's frames: with several
  * streams the chunks overlap, so the stages add up to more than the wall time. */
-static void cuda_stage_report(void *state, char *buf, int size)
+static void stage_report_one(const cuda_state *s, char *buf, int size)
 {
-    const cuda_state *s = (const cuda_state *)state;
     static const char *names[4] = {"copy to GPU", "preprocess", "starburst", "results back"};
     int used = 0;
     buf[0] = '\0';
     for (int k = 0; k < 4 && used < size; k++)
         used += snprintf(buf + used, (size_t)(size - used), "  %-14s %8.4f ms/frame\n", names[k],
                          s->stage_frames ? s->stage_ms[k] / s->stage_frames : 0.0);
+}
+
+/* --devices: one cuda_state per device; a batch is split into contiguous
+ * parts, one per device, tracked at the same time by one host thread each. */
+typedef struct {
+    int count;
+    cuda_state *dev[PT_MAX_DEVICES];
+} cuda_multi;
+
+static void cuda_destroy(void *state)
+{
+    cuda_multi *m = (cuda_multi *)state;
+    if (!m)
+        return;
+    for (int d = 0; d < m->count; d++)
+        destroy_one(m->dev[d]);
+    free(m);
+}
+
+static pt_status cuda_create(const pt_config *cfg, const pt_track_options *opt, int width,
+                             int height, void **state, pt_error *err)
+{
+    *state = NULL;
+    if (pt_cuda_available(err))
+        return err->status;
+    int visible = 0;
+    CUDA_OR_FAIL(err, cudaGetDeviceCount(&visible));
+    int ids[PT_MAX_DEVICES], count = 0;
+    if (opt->ndevices < 0) {
+        for (int d = 0; d < visible && d < PT_MAX_DEVICES; d++)
+            ids[count++] = d;
+    } else if (opt->ndevices == 0) {
+        CUDA_OR_FAIL(err, cudaGetDevice(&ids[0]));
+        count = 1;
+    } else {
+        for (int k = 0; k < opt->ndevices; k++) {
+            if (opt->devices[k] < 0 || opt->devices[k] >= visible)
+                return pt_error_set(err, PT_ERR_UNAVAILABLE, "--devices",
+                                    "no CUDA device %d (%d visible)", opt->devices[k], visible);
+            ids[count++] = opt->devices[k];
+        }
+    }
+    cuda_multi *m = (cuda_multi *)calloc(1, sizeof *m);
+    if (!m)
+        return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory");
+    for (int d = 0; d < count; d++) {
+        if (create_one(cfg, opt, width, height, ids[d], &m->dev[d], err)) {
+            cuda_destroy(m);
+            return err->status;
+        }
+        m->count++;
+    }
+    *state = m;
+    return PT_OK;
+}
+
+static pt_status cuda_track(void *state, pt_image *const *frames, int n, pt_result *results,
+                            pt_overlay *overlays, pt_error *err)
+{
+    cuda_multi *m = (cuda_multi *)state;
+    if (m->count == 1 || n < 2)
+        return track_one(m->dev[0], frames, n, results, overlays, err);
+    int parts = n < m->count ? n : m->count;
+    int eyes = m->dev[0]->eyes;
+    pt_status status[PT_MAX_DEVICES];
+    pt_error errs[PT_MAX_DEVICES];
+#pragma omp parallel for num_threads(parts) schedule(static, 1)
+    for (int d = 0; d < parts; d++) {
+        int first = (int)((long)n * d / parts), last = (int)((long)n * (d + 1) / parts);
+        pt_error_clear(&errs[d]);
+        status[d] = track_one(m->dev[d], frames + first, last - first,
+                              results + (size_t)first * eyes,
+                              overlays ? overlays + (size_t)first * eyes : NULL, &errs[d]);
+    }
+    for (int d = 0; d < parts; d++)
+        if (status[d]) {
+            *err = errs[d];
+            return status[d];
+        }
+    return PT_OK;
+}
+
+static void cuda_stage_report(void *state, char *buf, int size)
+{
+    const cuda_multi *m = (const cuda_multi *)state;
+    stage_report_one(m->dev[0], buf, size);
 }
 
 extern "C" const pt_backend pt_backend_cuda = {"cuda",   cuda_create, cuda_track,       cuda_destroy,

@@ -12,6 +12,8 @@
 extern "C" {
 #endif
 
+#define PT_MAX_DEVICES 16
+
 typedef struct {
     pt_algorithm algorithm;
     int ellipse;   /* --ellipse: fit ellipses (result has_ellipse) */
@@ -20,6 +22,10 @@ typedef struct {
     int sequence;  /* start each frame from the previous frame's centre */
     int overlay;   /* fill pt_overlay (for --draw) */
     int streams;   /* CUDA streams in flight; 0 = the back end's default */
+    /* --devices: CUDA devices a batch is split across; ndevices 0 = the
+     * current device only, -1 = every visible device. */
+    int ndevices;
+    int devices[PT_MAX_DEVICES];
 } pt_track_options;
 
 /* What the detector saw, for --draw: candidate edge points, blob border, rays. */

@@ -94,6 +94,31 @@ static void compare(const char *what, const pt_track_options *opt, int n, int w,
     free(gpu);
 }
 
+/* --devices: a batch split across two states (both on device 0 here, so
+ * the split is tested on one GPU) gives the results of one state. */
+static void split_devices(int n, int w, int h, uint64_t seed)
+{
+    pt_image **frames = render(n, w, h, 0, seed);
+    pt_result *one = calloc((size_t)n, sizeof *one), *two = calloc((size_t)n, sizeof *two);
+    pt_track_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.algorithm = PT_ALG_STARBURST;
+    run(&pt_backend_cuda, &opt, frames, n, one);
+    opt.ndevices = 2;
+    opt.devices[0] = opt.devices[1] = 0;
+    run(&pt_backend_cuda, &opt, frames, n, two);
+    int differ = 0;
+    for (int i = 0; i < n; i++)
+        differ += one[i].status != two[i].status || one[i].circle.cx != two[i].circle.cx ||
+                  one[i].circle.cy != two[i].circle.cy || one[i].circle.r != two[i].circle.r;
+    PT_CHECK(differ == 0, "--devices 0,0: %d of %d frames differ from one device", differ, n);
+    for (int i = 0; i < n; i++)
+        pt_image_destroy(frames[i]);
+    free(frames);
+    free(one);
+    free(two);
+}
+
 int main(void)
 {
     pt_error err;
@@ -116,5 +141,6 @@ int main(void)
     compare("monocular circle 1280x1024", &opt, 60 / div, 1280, 1024, 104);
     opt.sequence = 1;
     compare("sequence circle 320x256", &opt, 100 / div, 320, 256, 105);
+    split_devices(90 / div + 1, 320, 256, 106);
     return PT_TEST_SUMMARY("cuda_starburst");
 }
