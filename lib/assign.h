@@ -8,6 +8,10 @@
 
 #include "pt_error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     int rows, cols;
     double *cost; /* rows*cols, row-major: cost[r*cols + c] */
@@ -66,6 +70,38 @@ pt_status pt_assign_auction(const pt_assign_problem *p, pt_assign_result *res, p
 pt_status pt_assign_auction_omp(const pt_assign_problem *p, int threads,
                                 pt_assign_result *res, pt_error *err);
 
+/* The same on the GPU (cuda/auction.cu): Jacobi bidding with the bid and
+ * bidder packed in one 64-bit word per object raised with atomicMax, every
+ * epsilon phase and round inside one kernel (one block and __syncthreads up
+ * to PT_AUCTION_CUDA_BLOCK_MAX objects, else a cooperative launch and grid
+ * barriers), so the host waits once. PT_ERR_UNAVAILABLE without a usable GPU
+ * (or when built without CUDA: cuda/none_auction.c). stats may be NULL. */
+typedef struct {
+    double kernel_ms; /* the solving kernel alone (events) */
+    double copy_ms;   /* benefits to the device and the assignment back */
+    long rounds, bids;
+    int blocks, threads_per_block, grid_sync, narrow; /* narrow: 32-bit benefits */
+} pt_auction_gpu_stats;
+#define PT_AUCTION_CUDA_BLOCK_MAX 512
+pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assign_result *res,
+                                 pt_auction_gpu_stats *stats, pt_error *err);
+
+/* The solvers the -b option of assign and mtt selects from (lib/assign_backends.c). */
+typedef struct {
+    const char *name; /* "seq", "omp", "cuda", "exact" */
+    pt_status (*solve)(const pt_assign_problem *p, int threads, pt_assign_result *res, pt_error *err);
+    /* NULL: always usable; else PT_OK or PT_ERR_UNAVAILABLE with the reason. */
+    pt_status (*available)(pt_error *err);
+    /* The tracker solves gated clusters smaller than this (entries) with the
+     * sequential auction: below it a launch or a thread team costs more than the solve. */
+    long tracker_min_entries;
+} pt_assign_backend;
+
+/* NULL when the name is unknown. */
+const pt_assign_backend *pt_assign_backend_by_name(const char *name);
+/* "seq|omp|cuda|exact" */
+const char *pt_assign_backend_names(void);
+
 /* Shared by the auction back ends: the problem as integer benefits to
  * maximise, persons <= objects (transposed when rows > cols). Persons
  * beyond `persons` up to `objects` are implicit dummies with benefit 0. */
@@ -89,5 +125,9 @@ int pt_auction_bid(const pt_auction_benefits *b, const int64_t *prices, int pers
 /* Fill res from object_of_person (objects indices, dummies ignored). */
 void pt_auction_result_fill(const pt_assign_problem *p, const pt_auction_benefits *b,
                             const int *object_of_person, pt_assign_result *res);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
