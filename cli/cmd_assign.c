@@ -25,6 +25,7 @@ static void usage(FILE *out)
             "                         distances (tenths of a pixel) between moved points\n"
             "  --seed S               seed of the random problem (required with --random)\n"
             "  -o OUT.csv             output file (default stdout)\n"
+            "  --save-npy M.npy       also write the cost matrix as a NumPy float64 array\n"
             "Writes 'row,col,value' for each assigned row, the total on stderr. Integer costs\n"
             "give an optimal assignment; other costs are quantised to a fine binary fraction.\n");
 }
@@ -62,9 +63,39 @@ static int write_assignment(const char *out_path, const pt_assign_problem *p, co
     return PT_EXIT_OK;
 }
 
+/* The cost matrix as a NumPy .npy file (float64, C order), so a benchmark can
+ * hand the very same problem to scipy. */
+static int save_npy(const char *path, const pt_assign_problem *p)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        pt_cli_fail("%s: cannot open for writing: %s", path, strerror(errno));
+        return PT_EXIT_INPUT;
+    }
+    char header[128];
+    int len = snprintf(header, sizeof header, "{'descr': '<f8', 'fortran_order': False, 'shape': (%d, %d), }",
+                       p->rows, p->cols);
+    int total = 10 + len + 1, pad = (64 - total % 64) % 64; /* header padded to 64 bytes, ends in '\n' */
+    static const unsigned char magic[8] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0};
+    unsigned short hlen = (unsigned short)(len + pad + 1);
+    unsigned char le[2] = {(unsigned char)(hlen & 0xff), (unsigned char)(hlen >> 8)};
+    int failed = fwrite(magic, 1, 8, f) != 8 || fwrite(le, 1, 2, f) != 2 || fwrite(header, 1, (size_t)len, f) != (size_t)len;
+    for (int k = 0; k < pad && !failed; k++)
+        failed = fputc(' ', f) == EOF;
+    failed = failed || fputc('\n', f) == EOF;
+    /* x86 and ARM hosts are little-endian, as the descriptor says. */
+    size_t entries = (size_t)p->rows * (size_t)p->cols;
+    failed = failed || fwrite(p->cost, sizeof(double), entries, f) != entries;
+    if (fclose(f) || failed) {
+        pt_cli_fail("%s: write error", path);
+        return PT_EXIT_INPUT;
+    }
+    return PT_EXIT_OK;
+}
+
 int pt_cmd_assign(int argc, char **argv)
 {
-    const char *backend = "omp", *out_path = NULL, *input = NULL;
+    const char *backend = "omp", *out_path = NULL, *input = NULL, *npy_path = NULL;
     long random_n = 0, cols = 0, seed = -1, range = 0, threads = 0;
     int maximize = 0, have_seed = 0;
     pt_assign_dist dist = PT_ASSIGN_UNIFORM;
@@ -78,6 +109,8 @@ int pt_cmd_assign(int argc, char **argv)
             backend = argv[++i];
         } else if (!strcmp(a, "-o") && has_value) {
             out_path = argv[++i];
+        } else if (!strcmp(a, "--save-npy") && has_value) {
+            npy_path = argv[++i];
         } else if (!strcmp(a, "--max")) {
             maximize = 1;
         } else if (!strcmp(a, "--min")) {
@@ -156,6 +189,10 @@ int pt_cmd_assign(int argc, char **argv)
         return st == PT_ERR_PARAM ? PT_EXIT_USAGE : PT_EXIT_INPUT;
     }
     p.maximize = maximize;
+    if (npy_path && save_npy(npy_path, &p)) {
+        pt_assign_problem_free(&p);
+        return PT_EXIT_INPUT;
+    }
     pt_assign_result r;
     if ((st = pt_assign_result_alloc(&r, p.rows, &err))) {
         pt_cli_report(&err);

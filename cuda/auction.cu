@@ -77,7 +77,7 @@ __device__ __forceinline__ long long next_eps(long long eps)
 {
     if (eps <= 1)
         return 0;
-    return eps / 6 > 1 ? eps / 6 : 1;
+    return eps / PT_AUCTION_EPS_FACTOR > 1 ? eps / PT_AUCTION_EPS_FACTOR : 1;
 }
 
 template <typename T, bool GRID> __global__ void __launch_bounds__(1024) auction_kernel(auction_args a)

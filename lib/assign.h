@@ -65,8 +65,9 @@ pt_status pt_assign_exact(const pt_assign_problem *p, pt_assign_result *res, pt_
  * the scaled range below 2^40, so the total is optimal for the quantised
  * costs (within rows * 2^-k of the true optimum). */
 pt_status pt_assign_auction(const pt_assign_problem *p, pt_assign_result *res, pt_error *err);
-/* The same with Jacobi bidding on threads (0 = all cores): bids and bidders
- * packed in one 64-bit word per object, raised with an atomic max. */
+/* The same on threads (0 = all cores), bidding asynchronously: each
+ * object's price and owner packed in one 64-bit word, replaced by
+ * compare-and-swap when a bid is higher (omp/auction.c). */
 pt_status pt_assign_auction_omp(const pt_assign_problem *p, int threads,
                                 pt_assign_result *res, pt_error *err);
 
@@ -116,6 +117,8 @@ typedef struct {
 pt_status pt_auction_benefits_make(const pt_assign_problem *p, pt_auction_benefits *b,
                                    pt_error *err);
 void pt_auction_benefits_free(pt_auction_benefits *b);
+/* Epsilon is divided by this after each phase (the GPU kernel uses it too). */
+#define PT_AUCTION_EPS_FACTOR 8
 /* Next epsilon of the scaling schedule; returns 0 after the epsilon = 1 phase. */
 int64_t pt_auction_next_eps(int64_t eps);
 /* One bid of person (dummies included): the best object for it at these
