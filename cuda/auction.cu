@@ -11,6 +11,9 @@
  * the whole auction is one kernel, synchronised by __syncthreads when the
  * problem fits one block (n <= PT_AUCTION_CUDA_BLOCK_MAX) and by grid
  * barriers of a cooperative launch beyond, so the host never polls a round.
+ * With grid barriers, once at most TAIL_BIDDERS persons are unassigned the
+ * phase finishes on block 0 alone with __syncthreads (the long tail of a
+ * phase is a chain of single bids; a grid barrier per round would dominate).
  *
  * Races: a person bids for one object only, and only unassigned persons bid,
  * so in the award pass object j writes owner[j], prices[j], bid_words[j],
@@ -18,8 +21,9 @@
  * (the previous owner held j and did not bid). Bid and award passes are
  * separated by barriers; the unassigned counter is double-buffered by phase
  * parity so resetting it for the next phase cannot race with threads still
- * reading the last round's value. Mutable state is read with __ldcg (L2) so
- * no stale L1 line survives a grid barrier. */
+ * reading the last round's value; the loops test a stop flag written only
+ * in award passes, never the overflow flag bids write. Mutable state is
+ * read with __ldcg (L2) so no stale L1 line survives a grid barrier. */
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
@@ -33,7 +37,7 @@
 namespace cg = cooperative_groups;
 
 #define FULL_MASK 0xffffffffu
-#define GRID_BLOCK 256
+#define GRID_BLOCK 1024
 
 struct auction_args {
     const void *benefit; /* persons x n, int32_t or int64_t */
@@ -42,7 +46,8 @@ struct auction_args {
     int *owner, *object_of;
     unsigned long long *bid_words;
     int *unassigned; /* [2]: by phase parity */
-    int *overflow;
+    int *overflow; /* set by a bid above price_limit (bid pass) */
+    int *stop;     /* overflow as seen by the award pass: the flag the loops test */
     long long *counters; /* [0] rounds, [1] bids */
     long long eps_start;
     int bidder_bits;
@@ -80,13 +85,101 @@ __device__ __forceinline__ long long next_eps(long long eps)
     return eps / PT_AUCTION_EPS_FACTOR > 1 ? eps / PT_AUCTION_EPS_FACTOR : 1;
 }
 
-template <typename T, bool GRID> __global__ void __launch_bounds__(1024) auction_kernel(auction_args a)
+/* Bid pass over every unassigned person, a warp per person: warp `warp` of
+ * `warps` looks at persons 32 at a time; each lane scans every 32nd object. */
+template <typename T>
+__device__ __forceinline__ void bid_pass(const auction_args &a, long long eps, int warp, int warps, int lane,
+                                         long long &my_bids)
 {
     const int n = a.n, persons = a.persons;
+    const T *benefit = static_cast<const T *>(a.benefit);
+    for (int base = warp * 32; base < n; base += warps * 32) {
+        int i = base + lane;
+        unsigned pending = __ballot_sync(FULL_MASK, i < n && __ldcg(a.object_of + i) < 0);
+        while (pending) {
+            int person = base + __ffs(pending) - 1;
+            pending &= pending - 1;
+            long long v1 = LLONG_MIN, v2 = LLONG_MIN;
+            int best = INT_MAX;
+            if (person < persons) {
+                const T *row = benefit + (size_t)person * n;
+                for (int j = lane; j < n; j += 32) {
+                    long long v = (long long)__ldg(row + j) - __ldcg(a.prices + j);
+                    if (v > v1) {
+                        v2 = v1;
+                        v1 = v;
+                        best = j;
+                    } else if (v > v2) {
+                        v2 = v;
+                    }
+                }
+            } else {
+                /* A dummy person values every object at 0. */
+                for (int j = lane; j < n; j += 32) {
+                    long long v = -__ldcg(a.prices + j);
+                    if (v > v1) {
+                        v2 = v1;
+                        v1 = v;
+                        best = j;
+                    } else if (v > v2) {
+                        v2 = v;
+                    }
+                }
+            }
+            for (int off = 16; off > 0; off >>= 1) {
+                long long o1 = __shfl_xor_sync(FULL_MASK, v1, off);
+                long long o2 = __shfl_xor_sync(FULL_MASK, v2, off);
+                int ob = __shfl_xor_sync(FULL_MASK, best, off);
+                merge_top2(v1, best, v2, o1, ob, o2);
+            }
+            if (lane == 0) {
+                long long bid = __ldcg(a.prices + best) + (n > 1 ? v1 - v2 : 0) + eps;
+                if (bid > a.price_limit)
+                    atomicExch(a.overflow, 1);
+                else
+                    atomicMax(a.bid_words + best,
+                              ((unsigned long long)bid << a.bidder_bits) | (unsigned long long)(person + 1));
+                my_bids++;
+            }
+        }
+    }
+}
+
+/* Award pass: every object with a bid goes to its highest bidder. */
+__device__ __forceinline__ void award_pass(const auction_args &a, int *unassigned, int first, int stride)
+{
+    const unsigned long long bidder_mask = (1ull << a.bidder_bits) - 1ull;
+    /* overflow is written during bid passes, so loops must not test it: a
+     * thread late to the test could leave while others bid. stop is written
+     * here only, and tested only between an award pass and the next bid pass. */
+    if (first == 0 && __ldcg(a.overflow))
+        *a.stop = 1;
+    for (int j = first; j < a.n; j += stride) {
+        unsigned long long word = __ldcg(a.bid_words + j);
+        if (!word)
+            continue;
+        int person = (int)(word & bidder_mask) - 1;
+        int previous = __ldcg(a.owner + j);
+        if (previous >= 0)
+            a.object_of[previous] = -1;
+        else
+            atomicSub(unassigned, 1);
+        a.owner[j] = person;
+        a.object_of[person] = j;
+        a.prices[j] = (long long)(word >> a.bidder_bits);
+        a.bid_words[j] = 0ull;
+    }
+}
+
+/* With grid barriers, a phase's last few bidders (at most this many) are
+ * served by block 0 alone with __syncthreads, far cheaper per round. */
+#define TAIL_BIDDERS 64
+
+template <typename T, bool GRID> __global__ void __launch_bounds__(1024) auction_kernel(auction_args a)
+{
+    const int n = a.n;
     const int tid = blockIdx.x * blockDim.x + threadIdx.x, nthreads = gridDim.x * blockDim.x;
     const int lane = threadIdx.x & 31, warp = tid >> 5, warps = nthreads >> 5;
-    const unsigned long long bidder_mask = (1ull << a.bidder_bits) - 1ull;
-    const T *benefit = static_cast<const T *>(a.benefit);
     long long my_bids = 0, rounds = 0;
     int phase = 0;
     for (long long eps = a.eps_start; eps > 0; eps = next_eps(eps), phase++) {
@@ -100,82 +193,31 @@ template <typename T, bool GRID> __global__ void __launch_bounds__(1024) auction
         if (tid == 0)
             *unassigned = n;
         sync_all<GRID>();
-        for (;;) {
-            /* Bid pass: the warp finds its unassigned persons 32 at a time. */
-            for (int base = warp * 32; base < n; base += warps * 32) {
-                int i = base + lane;
-                unsigned pending = __ballot_sync(FULL_MASK, i < n && __ldcg(a.object_of + i) < 0);
-                while (pending) {
-                    int person = base + __ffs(pending) - 1;
-                    pending &= pending - 1;
-                    long long v1 = LLONG_MIN, v2 = LLONG_MIN;
-                    int best = INT_MAX;
-                    if (person < persons) {
-                        const T *row = benefit + (size_t)person * n;
-                        for (int j = lane; j < n; j += 32) {
-                            long long v = (long long)__ldg(row + j) - __ldcg(a.prices + j);
-                            if (v > v1) {
-                                v2 = v1;
-                                v1 = v;
-                                best = j;
-                            } else if (v > v2) {
-                                v2 = v;
-                            }
-                        }
-                    } else {
-                        /* A dummy person values every object at 0. */
-                        for (int j = lane; j < n; j += 32) {
-                            long long v = -__ldcg(a.prices + j);
-                            if (v > v1) {
-                                v2 = v1;
-                                v1 = v;
-                                best = j;
-                            } else if (v > v2) {
-                                v2 = v;
-                            }
-                        }
-                    }
-                    for (int off = 16; off > 0; off >>= 1) {
-                        long long o1 = __shfl_xor_sync(FULL_MASK, v1, off);
-                        long long o2 = __shfl_xor_sync(FULL_MASK, v2, off);
-                        int ob = __shfl_xor_sync(FULL_MASK, best, off);
-                        merge_top2(v1, best, v2, o1, ob, o2);
-                    }
-                    if (lane == 0) {
-                        long long bid = __ldcg(a.prices + best) + (n > 1 ? v1 - v2 : 0) + eps;
-                        if (bid > a.price_limit)
-                            atomicExch(a.overflow, 1);
-                        else
-                            atomicMax(a.bid_words + best,
-                                      ((unsigned long long)bid << a.bidder_bits) |
-                                          (unsigned long long)(person + 1));
-                        my_bids++;
-                    }
+        /* Every thread reads the counter between the award pass's barrier and
+         * the next bid pass's, where nobody writes it; it only falls within a
+         * phase, so a late reader during block 0's tail still sees <= the tail. */
+        const int tail = GRID ? TAIL_BIDDERS : 0;
+        while (__ldcg(unassigned) > tail && !__ldcg(a.stop)) {
+            bid_pass<T>(a, eps, warp, warps, lane, my_bids);
+            sync_all<GRID>();
+            award_pass(a, unassigned, tid, nthreads);
+            sync_all<GRID>();
+            rounds++;
+        }
+        if (GRID) {
+            if (blockIdx.x == 0) {
+                const int bwarp = threadIdx.x >> 5, bwarps = blockDim.x >> 5;
+                while (__ldcg(unassigned) > 0 && !__ldcg(a.stop)) {
+                    bid_pass<T>(a, eps, bwarp, bwarps, lane, my_bids);
+                    __syncthreads();
+                    award_pass(a, unassigned, threadIdx.x, blockDim.x);
+                    __syncthreads();
+                    rounds++;
                 }
             }
             sync_all<GRID>();
-            /* Award pass: every object with a bid goes to its highest bidder. */
-            for (int j = tid; j < n; j += nthreads) {
-                unsigned long long word = __ldcg(a.bid_words + j);
-                if (!word)
-                    continue;
-                int person = (int)(word & bidder_mask) - 1;
-                int previous = __ldcg(a.owner + j);
-                if (previous >= 0)
-                    a.object_of[previous] = -1;
-                else
-                    atomicSub(unassigned, 1);
-                a.owner[j] = person;
-                a.object_of[person] = j;
-                a.prices[j] = (long long)(word >> a.bidder_bits);
-                a.bid_words[j] = 0ull;
-            }
-            sync_all<GRID>();
-            rounds++;
-            if (__ldcg(unassigned) == 0 || __ldcg(a.overflow))
-                break;
         }
-        if (__ldcg(a.overflow))
+        if (__ldcg(a.stop))
             break;
     }
     if (lane == 0 && my_bids)
@@ -196,7 +238,7 @@ static int bits_for(uint64_t value)
 typedef struct {
     void *benefit;
     long long *prices, *counters;
-    int *owner, *object_of, *flags; /* flags: unassigned[2], overflow */
+    int *owner, *object_of, *flags; /* flags: unassigned[2], overflow, stop */
     unsigned long long *bid_words;
     cudaEvent_t start, stop;
 } device_state;
@@ -248,7 +290,7 @@ static cudaError_t launch(auction_args *args, int grid_mode, int *blocks_out, in
         return e;
     if (!coop || per_sm < 1)
         return cudaErrorCooperativeLaunchTooLarge;
-    /* One warp per person at most; more blocks only slow the barriers. */
+    /* One warp per person at most; more blocks only slow the grid barriers. */
     int wanted = (args->n + GRID_BLOCK / 32 - 1) / (GRID_BLOCK / 32);
     int blocks = per_sm * sms < wanted ? per_sm * sms : wanted;
     *blocks_out = blocks;
@@ -304,11 +346,11 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         TRY(cudaMalloc((void **)&d.counters, sizeof(long long) * 2));
         TRY(cudaMalloc((void **)&d.owner, sizeof(int) * (size_t)n));
         TRY(cudaMalloc((void **)&d.object_of, sizeof(int) * (size_t)n));
-        TRY(cudaMalloc((void **)&d.flags, sizeof(int) * 3));
+        TRY(cudaMalloc((void **)&d.flags, sizeof(int) * 4));
         TRY(cudaMalloc((void **)&d.bid_words, sizeof(unsigned long long) * (size_t)n));
         TRY(cudaMemset(d.prices, 0, sizeof(long long) * (size_t)n));
         TRY(cudaMemset(d.counters, 0, sizeof(long long) * 2));
-        TRY(cudaMemset(d.flags, 0, sizeof(int) * 3));
+        TRY(cudaMemset(d.flags, 0, sizeof(int) * 4));
         cudaEvent_t copy_start = d.start;
         TRY(cudaEventRecord(copy_start));
         TRY(cudaMemcpy(d.benefit, narrow ? (const void *)narrowed : (const void *)b.benefit, bytes,
@@ -329,6 +371,7 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         args.bid_words = d.bid_words;
         args.unassigned = d.flags;
         args.overflow = d.flags + 2;
+        args.stop = d.flags + 3;
         args.counters = d.counters;
         args.eps_start = b.eps_start;
         args.bidder_bits = bidder_bits;
