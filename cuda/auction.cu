@@ -318,24 +318,13 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         return st;
     int n = b.objects, bidder_bits = bits_for((uint64_t)n + 1);
     size_t entries = (size_t)b.persons * (size_t)n;
-    int narrow = b.max_benefit <= INT32_MAX;
-    int32_t *narrowed = NULL;
+    int narrow = b.benefit32 != NULL; /* half the bytes per bid scan */
     int *object_of = (int *)malloc(sizeof(int) * (size_t)n);
     device_state d;
     memset(&d, 0, sizeof d);
     if (!object_of) {
         st = pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for the GPU auction (n = %d)", n);
         goto done;
-    }
-    if (narrow) {
-        /* Half the bytes per bid scan: the benefits fit 32 bits for most problems. */
-        narrowed = (int32_t *)malloc(sizeof(int32_t) * entries);
-        if (!narrowed) {
-            st = pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for the GPU auction (n = %d)", n);
-            goto done;
-        }
-        for (size_t k = 0; k < entries; k++)
-            narrowed[k] = (int32_t)b.benefit[k];
     }
     {
         size_t bytes = entries * (narrow ? sizeof(int32_t) : sizeof(int64_t));
@@ -353,7 +342,7 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         TRY(cudaMemset(d.flags, 0, sizeof(int) * 4));
         cudaEvent_t copy_start = d.start;
         TRY(cudaEventRecord(copy_start));
-        TRY(cudaMemcpy(d.benefit, narrow ? (const void *)narrowed : (const void *)b.benefit, bytes,
+        TRY(cudaMemcpy(d.benefit, narrow ? (const void *)b.benefit32 : (const void *)b.benefit, bytes,
                        cudaMemcpyHostToDevice));
         TRY(cudaEventRecord(d.stop));
         TRY(cudaEventSynchronize(d.stop));
@@ -415,7 +404,6 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
     }
 done:
     device_free(&d);
-    free(narrowed);
     free(object_of);
     pt_auction_benefits_free(&b);
     return st;

@@ -109,7 +109,10 @@ const char *pt_assign_backend_names(void);
 typedef struct {
     int persons, objects; /* real persons, objects (objects >= persons) */
     int transposed;       /* persons are the problem's columns */
-    int64_t *benefit;     /* persons*objects, row-major, min entry 0 */
+    /* persons*objects, row-major, min entry 0: benefit32 when max_benefit
+     * fits 32 bits (half the memory traffic per bid), else benefit; the other is NULL. */
+    int64_t *benefit;
+    int32_t *benefit32;
     int64_t max_benefit;  /* largest entry */
     int64_t eps_start;    /* first epsilon of the scaling (>= 1) */
 } pt_auction_benefits;

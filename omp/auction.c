@@ -25,27 +25,36 @@ static int bits_for(uint64_t value)
     return bits;
 }
 
-/* Best and second-best value of person over the packed words' prices; the
- * price of the best object as read is returned in *best_price. */
+/* Best and second-best value of row (NULL: a dummy person, every object
+ * worth 0) over the packed words' prices; TYPE is the benefit width. */
+#define SCAN_WORDS(TYPE, row, words, bits, n, best, v1, v2, p1)                                    \
+    for (int j = 0; j < (n); j++) {                                                                \
+        int64_t price = (int64_t)(__atomic_load_n(&(words)[j], __ATOMIC_RELAXED) >> (bits));      \
+        int64_t v = ((row) ? (int64_t)((const TYPE *)(row))[j] : 0) - price;                       \
+        if (v > (v2)) {                                                                            \
+            if (v > (v1)) {                                                                        \
+                (v2) = (v1);                                                                       \
+                (v1) = v;                                                                          \
+                (best) = j;                                                                        \
+                (p1) = price;                                                                      \
+            } else {                                                                               \
+                (v2) = v;                                                                          \
+            }                                                                                      \
+        }                                                                                          \
+    }
+
+/* The price of the best object as read is returned in *best_price. */
 static int scan(const pt_auction_benefits *b, uint64_t *words, int bits, int person, int64_t *v1_out,
                 int64_t *v2_out, int64_t *best_price)
 {
-    int n = b->objects, best = 0;
+    int n = b->objects, best = 0, real = person < b->persons;
     int64_t v1 = INT64_MIN, v2 = INT64_MIN, p1 = 0;
-    const int64_t *row = person < b->persons ? b->benefit + (size_t)person * n : NULL;
-    for (int j = 0; j < n; j++) {
-        int64_t price = (int64_t)(__atomic_load_n(&words[j], __ATOMIC_RELAXED) >> bits);
-        int64_t v = (row ? row[j] : 0) - price; /* a dummy person values every object at 0 */
-        if (v > v2) {
-            if (v > v1) {
-                v2 = v1;
-                v1 = v;
-                best = j;
-                p1 = price;
-            } else {
-                v2 = v;
-            }
-        }
+    if (b->benefit32) {
+        const int32_t *row = real ? b->benefit32 + (size_t)person * n : NULL;
+        SCAN_WORDS(int32_t, row, words, bits, n, best, v1, v2, p1)
+    } else {
+        const int64_t *row = real ? b->benefit + (size_t)person * n : NULL;
+        SCAN_WORDS(int64_t, row, words, bits, n, best, v1, v2, p1)
     }
     *v1_out = v1;
     *v2_out = v2;
