@@ -11,9 +11,10 @@
  * the whole auction is one kernel, synchronised by __syncthreads when the
  * problem fits one block (n <= PT_AUCTION_CUDA_BLOCK_MAX) and by grid
  * barriers of a cooperative launch beyond, so the host never polls a round.
- * With grid barriers, once at most TAIL_BIDDERS persons are unassigned the
- * phase finishes on block 0 alone with __syncthreads (the long tail of a
- * phase is a chain of single bids; a grid barrier per round would dominate).
+ * Once at most TAIL_BIDDERS persons are unassigned, block 0 finishes the
+ * phase Gauss-Seidel style: one bid at a time, the best and second-best
+ * object found by the whole block, applied at once (the long tail of a phase
+ * is chains of single bids; a barrier per Jacobi round would dominate).
  *
  * Races: a person bids for one object only, and only unassigned persons bid,
  * so in the award pass object j writes owner[j], prices[j], bid_words[j],
@@ -171,9 +172,106 @@ __device__ __forceinline__ void award_pass(const auction_args &a, int *unassigne
     }
 }
 
-/* With grid barriers, a phase's last few bidders (at most this many) are
- * served by block 0 alone with __syncthreads, far cheaper per round. */
+/* A phase's last few bidders (at most this many) are served by block 0
+ * alone, Gauss-Seidel: one bid at a time, found by the whole block and
+ * applied at once. The tail of a phase is long chains of single bids
+ * (n = 4096 uniform: ~20 000 Jacobi rounds, all but ~120 of them with <= 64
+ * bidders), where a barrier per round and one warp's latency-bound scan of a
+ * whole row would dominate. */
 #define TAIL_BIDDERS 64
+#define MAX_WARPS 32
+
+/* Block-wide best and second-best value of person; the result is valid in thread 0. */
+template <typename T>
+__device__ __forceinline__ void block_scan(const auction_args &a, int person, long long &v1, int &best,
+                                           long long &v2, long long *s_v1, long long *s_v2, int *s_best)
+{
+    const int n = a.n, lane = threadIdx.x & 31, wid = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+    const T *row = person < a.persons ? static_cast<const T *>(a.benefit) + (size_t)person * n : NULL;
+    v1 = LLONG_MIN;
+    v2 = LLONG_MIN;
+    best = INT_MAX;
+    for (int j = threadIdx.x; j < n; j += blockDim.x) {
+        long long v = (row ? (long long)__ldg(row + j) : 0ll) - __ldcg(a.prices + j);
+        if (v > v1) {
+            v2 = v1;
+            v1 = v;
+            best = j;
+        } else if (v > v2) {
+            v2 = v;
+        }
+    }
+    for (int off = 16; off > 0; off >>= 1)
+        merge_top2(v1, best, v2, __shfl_xor_sync(FULL_MASK, v1, off), __shfl_xor_sync(FULL_MASK, best, off),
+                   __shfl_xor_sync(FULL_MASK, v2, off));
+    if (lane == 0) {
+        s_v1[wid] = v1;
+        s_v2[wid] = v2;
+        s_best[wid] = best;
+    }
+    __syncthreads();
+    if (wid == 0) {
+        v1 = lane < nwarps ? s_v1[lane] : LLONG_MIN;
+        v2 = lane < nwarps ? s_v2[lane] : LLONG_MIN;
+        best = lane < nwarps ? s_best[lane] : INT_MAX;
+        for (int off = 16; off > 0; off >>= 1)
+            merge_top2(v1, best, v2, __shfl_xor_sync(FULL_MASK, v1, off),
+                       __shfl_xor_sync(FULL_MASK, best, off), __shfl_xor_sync(FULL_MASK, v2, off));
+    }
+}
+
+/* Block 0 finishes the phase: collects the <= TAIL_BIDDERS unassigned
+ * persons on a shared stack, then bids for the top one at a time; an
+ * evicted owner takes the winner's place on the stack. */
+template <typename T>
+__device__ void tail_gauss_seidel(const auction_args &a, long long eps, int *unassigned, long long &my_bids)
+{
+    __shared__ int stack[TAIL_BIDDERS];
+    __shared__ int top;
+    __shared__ long long s_v1[MAX_WARPS], s_v2[MAX_WARPS];
+    __shared__ int s_best[MAX_WARPS];
+    if (threadIdx.x == 0)
+        top = 0;
+    __syncthreads();
+    for (int i = threadIdx.x; i < a.n; i += blockDim.x)
+        if (__ldcg(a.object_of + i) < 0) {
+            int at = atomicAdd(&top, 1);
+            if (at < TAIL_BIDDERS) /* always: at most TAIL_BIDDERS are unassigned here */
+                stack[at] = i;
+        }
+    __syncthreads();
+    if (threadIdx.x == 0 && top > TAIL_BIDDERS)
+        top = TAIL_BIDDERS;
+    __syncthreads();
+    while (top > 0) {
+        int person = stack[top - 1];
+        long long v1, v2;
+        int best;
+        block_scan<T>(a, person, v1, best, v2, s_v1, s_v2, s_best);
+        if (threadIdx.x == 0) {
+            long long bid = __ldcg(a.prices + best) + (a.n > 1 ? v1 - v2 : 0) + eps;
+            my_bids++;
+            if (bid > a.price_limit) {
+                *a.overflow = 1;
+                *a.stop = 1;
+                top = 0;
+            } else {
+                int previous = __ldcg(a.owner + best);
+                a.owner[best] = person;
+                a.object_of[person] = best;
+                a.prices[best] = bid;
+                if (previous >= 0) {
+                    a.object_of[previous] = -1;
+                    stack[top - 1] = previous;
+                } else {
+                    top--;
+                    atomicSub(unassigned, 1);
+                }
+            }
+        }
+        __syncthreads(); /* the bid is applied and top updated before anyone reads them */
+    }
+}
 
 template <typename T, bool GRID> __global__ void __launch_bounds__(1024) auction_kernel(auction_args a)
 {
@@ -196,31 +294,20 @@ template <typename T, bool GRID> __global__ void __launch_bounds__(1024) auction
         /* Every thread reads the counter between the award pass's barrier and
          * the next bid pass's, where nobody writes it; it only falls within a
          * phase, so a late reader during block 0's tail still sees <= the tail. */
-        const int tail = GRID ? TAIL_BIDDERS : 0;
-        while (__ldcg(unassigned) > tail && !__ldcg(a.stop)) {
+        while (__ldcg(unassigned) > TAIL_BIDDERS && !__ldcg(a.stop)) {
             bid_pass<T>(a, eps, warp, warps, lane, my_bids);
             sync_all<GRID>();
             award_pass(a, unassigned, tid, nthreads);
             sync_all<GRID>();
             rounds++;
         }
-        if (GRID) {
-            if (blockIdx.x == 0) {
-                const int bwarp = threadIdx.x >> 5, bwarps = blockDim.x >> 5;
-                while (__ldcg(unassigned) > 0 && !__ldcg(a.stop)) {
-                    bid_pass<T>(a, eps, bwarp, bwarps, lane, my_bids);
-                    __syncthreads();
-                    award_pass(a, unassigned, threadIdx.x, blockDim.x);
-                    __syncthreads();
-                    rounds++;
-                }
-            }
-            sync_all<GRID>();
-        }
+        if (blockIdx.x == 0 && !__ldcg(a.stop))
+            tail_gauss_seidel<T>(a, eps, unassigned, my_bids);
+        sync_all<GRID>();
         if (__ldcg(a.stop))
             break;
     }
-    if (lane == 0 && my_bids)
+    if (my_bids)
         atomicAdd((unsigned long long *)a.counters + 1, (unsigned long long)my_bids);
     if (tid == 0)
         a.counters[0] = rounds;
