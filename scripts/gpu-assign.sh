@@ -4,7 +4,8 @@
 # put the shared libraries pupiltrack needs into .devlibs/ as for
 # scripts/gpu-check.sh, and carry build/, .devlibs and pupiltrack.
 # Everything goes to $OUT (default /tmp/pt-gpu-assign); summary.txt is the digest
-# and bench.md the tables for BENCHMARKS.md.
+# and bench.md the tables for BENCHMARKS.md. SANITIZE=0 skips compute-sanitizer,
+# BENCH=0 the benchmark (run them as two calls if one exceeds a time limit).
 set -u
 OUT=${OUT:-/tmp/pt-gpu-assign}
 mkdir -p "$OUT"
@@ -29,6 +30,7 @@ log "command-line tests with a GPU (assign/mtt -b cuda vs exact)"
 sh tests/run_cli.sh ./pupiltrack >"$OUT/cli.txt" 2>&1
 echo "exit $?: $(tail -1 "$OUT/cli.txt")" | tee -a "$OUT/summary.txt"
 grep FAIL "$OUT/cli.txt" | head -10 | tee -a "$OUT/summary.txt"
+[ "${BENCH:-1}" = 1 ] || exit 0
 log "n = 4096 uniform: every back end (same problem as the SPEC target)"
 for b in seq omp cuda; do
     ./pupiltrack assign -b $b --random 4096 --seed 1 -o /dev/null 2>&1 | tee -a "$OUT/summary.txt"
