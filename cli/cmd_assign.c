@@ -17,6 +17,7 @@ static void usage(FILE *out)
             "Solve the linear assignment problem of a dense cost matrix (CSV, one matrix row\n"
             "per line, no header) by the auction algorithm with epsilon-scaling.\n"
             "  -b seq|omp|cuda|exact  back end (default omp); exact = shortest augmenting path\n"
+            "                         (Jonker-Volgenant); cuda also prints kernel time and rounds\n"
             "  -j N                   threads for -b omp (default: all cores)\n"
             "  --min | --max          minimise cost (default) or maximise utility\n"
             "  --random N             random N x N problem instead of a file (--cols M: N x M)\n"
@@ -24,6 +25,7 @@ static void usage(FILE *out)
             "                         distances (tenths of a pixel) between moved points\n"
             "  --seed S               seed of the random problem (required with --random)\n"
             "  -o OUT.csv             output file (default stdout)\n"
+            "  --save-npy M.npy       also write the cost matrix as a NumPy float64 array\n"
             "Writes 'row,col,value' for each assigned row, the total on stderr. Integer costs\n"
             "give an optimal assignment; other costs are quantised to a fine binary fraction.\n");
 }
@@ -61,9 +63,39 @@ static int write_assignment(const char *out_path, const pt_assign_problem *p, co
     return PT_EXIT_OK;
 }
 
+/* The cost matrix as a NumPy .npy file (float64, C order), so a benchmark can
+ * hand the very same problem to scipy. */
+static int save_npy(const char *path, const pt_assign_problem *p)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        pt_cli_fail("%s: cannot open for writing: %s", path, strerror(errno));
+        return PT_EXIT_INPUT;
+    }
+    char header[128];
+    int len = snprintf(header, sizeof header, "{'descr': '<f8', 'fortran_order': False, 'shape': (%d, %d), }",
+                       p->rows, p->cols);
+    int total = 10 + len + 1, pad = (64 - total % 64) % 64; /* header padded to 64 bytes, ends in '\n' */
+    static const unsigned char magic[8] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0};
+    unsigned short hlen = (unsigned short)(len + pad + 1);
+    unsigned char le[2] = {(unsigned char)(hlen & 0xff), (unsigned char)(hlen >> 8)};
+    int failed = fwrite(magic, 1, 8, f) != 8 || fwrite(le, 1, 2, f) != 2 || fwrite(header, 1, (size_t)len, f) != (size_t)len;
+    for (int k = 0; k < pad && !failed; k++)
+        failed = fputc(' ', f) == EOF;
+    failed = failed || fputc('\n', f) == EOF;
+    /* x86 and ARM hosts are little-endian, as the descriptor says. */
+    size_t entries = (size_t)p->rows * (size_t)p->cols;
+    failed = failed || fwrite(p->cost, sizeof(double), entries, f) != entries;
+    if (fclose(f) || failed) {
+        pt_cli_fail("%s: write error", path);
+        return PT_EXIT_INPUT;
+    }
+    return PT_EXIT_OK;
+}
+
 int pt_cmd_assign(int argc, char **argv)
 {
-    const char *backend = "omp", *out_path = NULL, *input = NULL;
+    const char *backend = "omp", *out_path = NULL, *input = NULL, *npy_path = NULL;
     long random_n = 0, cols = 0, seed = -1, range = 0, threads = 0;
     int maximize = 0, have_seed = 0;
     pt_assign_dist dist = PT_ASSIGN_UNIFORM;
@@ -77,6 +109,8 @@ int pt_cmd_assign(int argc, char **argv)
             backend = argv[++i];
         } else if (!strcmp(a, "-o") && has_value) {
             out_path = argv[++i];
+        } else if (!strcmp(a, "--save-npy") && has_value) {
+            npy_path = argv[++i];
         } else if (!strcmp(a, "--max")) {
             maximize = 1;
         } else if (!strcmp(a, "--min")) {
@@ -127,9 +161,9 @@ int pt_cmd_assign(int argc, char **argv)
             return PT_EXIT_USAGE;
         }
     }
-    if (strcmp(backend, "seq") && strcmp(backend, "omp") && strcmp(backend, "cuda") &&
-        strcmp(backend, "exact")) {
-        pt_cli_fail("-b: unknown back end '%s' (seq, omp, cuda, exact)", backend);
+    const pt_assign_backend *solver = pt_assign_backend_by_name(backend);
+    if (!solver) {
+        pt_cli_fail("-b: unknown back end '%s' (%s)", backend, pt_assign_backend_names());
         return PT_EXIT_USAGE;
     }
     if (!input == !random_n) {
@@ -140,13 +174,13 @@ int pt_cmd_assign(int argc, char **argv)
         pt_cli_fail("assign: --random needs --seed S");
         return PT_EXIT_USAGE;
     }
-    if (!strcmp(backend, "cuda")) {
-        pt_cli_fail("-b cuda: CUDA auction not built yet");
+    pt_error err;
+    pt_error_clear(&err);
+    if (solver->available && solver->available(&err)) {
+        pt_cli_report(&err);
         return PT_EXIT_UNAVAILABLE;
     }
     pt_assign_problem p;
-    pt_error err;
-    pt_error_clear(&err);
     pt_status st = random_n ? pt_assign_random(&p, (int)random_n, (int)(cols ? cols : random_n), dist,
                                                range, (uint64_t)seed, &err)
                             : pt_assign_load_csv(input, &p, &err);
@@ -155,30 +189,47 @@ int pt_cmd_assign(int argc, char **argv)
         return st == PT_ERR_PARAM ? PT_EXIT_USAGE : PT_EXIT_INPUT;
     }
     p.maximize = maximize;
+    if (npy_path && save_npy(npy_path, &p)) {
+        pt_assign_problem_free(&p);
+        return PT_EXIT_INPUT;
+    }
     pt_assign_result r;
     if ((st = pt_assign_result_alloc(&r, p.rows, &err))) {
         pt_cli_report(&err);
         pt_assign_problem_free(&p);
         return PT_EXIT_INPUT;
     }
+    /* Warm-up on a 2x2 problem so the timing leaves out the CUDA context or thread team start. */
+    double warm_cost[4] = {0, 1, 1, 0};
+    int warm_cols[2];
+    pt_assign_problem warm = {2, 2, warm_cost, 0};
+    pt_assign_result warm_r = {warm_cols, 0.0};
+    pt_error warm_err;
+    solver->solve(&warm, (int)threads, &warm_r, &warm_err);
+    pt_auction_gpu_stats gpu;
+    int is_cuda = !strcmp(solver->name, "cuda");
     double start = omp_get_wtime();
-    if (!strcmp(backend, "exact"))
-        st = pt_assign_exact(&p, &r, &err);
-    else if (!strcmp(backend, "seq"))
-        st = pt_assign_auction(&p, &r, &err);
+    if (is_cuda)
+        st = pt_assign_auction_cuda(&p, &r, &gpu, &err); /* the same solver, with its statistics */
     else
-        st = pt_assign_auction_omp(&p, (int)threads, &r, &err);
+        st = solver->solve(&p, (int)threads, &r, &err);
     double ms = 1000.0 * (omp_get_wtime() - start);
     int rc = PT_EXIT_OK;
     if (st) {
         if (!err.file[0] && input)
             snprintf(err.file, sizeof err.file, "%s", input);
         pt_cli_report(&err);
-        rc = PT_EXIT_INPUT;
+        rc = st == PT_ERR_UNAVAILABLE ? PT_EXIT_UNAVAILABLE : PT_EXIT_INPUT;
     } else {
         rc = write_assignment(out_path, &p, &r);
         fprintf(stderr, "total %.15g (%dx%d, %s, %s, %.1f ms)\n", r.total, p.rows, p.cols,
                 maximize ? "max" : "min", backend, ms);
+        if (is_cuda)
+            fprintf(stderr,
+                    "cuda: kernel %.2f ms, copies %.2f ms, %ld rounds, %ld bids, %d x %d threads, %s, "
+                    "%d-bit benefits\n",
+                    gpu.kernel_ms, gpu.copy_ms, gpu.rounds, gpu.bids, gpu.blocks, gpu.threads_per_block,
+                    gpu.grid_sync ? "grid barriers" : "one block", gpu.narrow ? 32 : 64);
     }
     pt_assign_result_free(&r);
     pt_assign_problem_free(&p);

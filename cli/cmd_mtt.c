@@ -13,13 +13,14 @@ static void usage(FILE *out)
     pt_mtt_params d;
     pt_mtt_default(&d);
     fprintf(out,
-            "usage: pupiltrack mtt [-b seq|omp|exact|cuda] [-j N] [--dmax D] [OPTIONS] [-o OUT.csv] "
+            "usage: pupiltrack mtt [-b seq|omp|cuda|exact] [-j N] [--dmax D] [OPTIONS] [-o OUT.csv] "
             "MEASUREMENTS.csv\n"
             "Track points through frames: constant-velocity Kalman filter per track, auction\n"
             "assignment with utility d_max - min(d_max, distance), track scores.\n"
             "Input frame,x,y[,id] (header optional); output frame,x,y,track[,id]. With ids,\n"
             "identity metrics go to stderr (MOTA = 1 - switches/measurements, IDF1).\n"
-            "  -b seq|omp|exact      assignment solver (default seq; cuda is not built yet)\n"
+            "  -b seq|omp|cuda|exact assignment solver (default seq); gated clusters smaller\n"
+            "                        than 64x64 (omp) or 256x256 (cuda) use the sequential auction\n"
             "  -j N                  threads for -b omp (default all cores)\n"
             "  --dmax D              gate and utility cut-off, px (default %g)\n"
             "  --process-noise A     acceleration sd, px/frame^2 (default %g)\n"
@@ -111,18 +112,16 @@ int pt_cmd_mtt(int argc, char **argv)
             return PT_EXIT_USAGE;
         }
     }
-    if (!strcmp(backend, "seq"))
-        params.solver = PT_MTT_SEQ;
-    else if (!strcmp(backend, "omp"))
-        params.solver = PT_MTT_OMP;
-    else if (!strcmp(backend, "exact"))
-        params.solver = PT_MTT_EXACT;
-    else if (!strcmp(backend, "cuda")) {
-        pt_cli_fail("-b cuda: CUDA auction not built yet");
-        return PT_EXIT_UNAVAILABLE;
-    } else {
-        pt_cli_fail("-b: unknown back end '%s' (seq, omp, exact)", backend);
+    params.solver = pt_assign_backend_by_name(backend);
+    if (!params.solver) {
+        pt_cli_fail("-b: unknown back end '%s' (%s)", backend, pt_assign_backend_names());
         return PT_EXIT_USAGE;
+    }
+    pt_error err;
+    pt_error_clear(&err);
+    if (params.solver->available && params.solver->available(&err)) {
+        pt_cli_report(&err);
+        return PT_EXIT_UNAVAILABLE;
     }
     if (params.score_max < params.score_initial) {
         pt_cli_fail("--score-max must be at least --score-initial");
@@ -133,23 +132,22 @@ int pt_cmd_mtt(int argc, char **argv)
         return PT_EXIT_USAGE;
     }
     pt_measurement_set set;
-    pt_error err;
-    pt_error_clear(&err);
     if (pt_measurements_load_csv(input, &set, &err)) {
         pt_cli_report(&err);
         return PT_EXIT_INPUT;
     }
     int *tracks = malloc(sizeof(int) * (size_t)set.count);
     int rc = PT_EXIT_OK;
+    pt_status st;
     double ms = 0.0;
     if (!tracks) {
         pt_cli_fail("%s: out of memory for %ld measurements", input, set.count);
         rc = PT_EXIT_INPUT;
-    } else if (pt_mtt_run(&params, &set, tracks, &ms, &err)) {
+    } else if ((st = pt_mtt_run(&params, &set, tracks, &ms, &err))) {
         if (!err.file[0])
             snprintf(err.file, sizeof err.file, "%s", input);
         pt_cli_report(&err);
-        rc = PT_EXIT_INPUT;
+        rc = st == PT_ERR_UNAVAILABLE ? PT_EXIT_UNAVAILABLE : PT_EXIT_INPUT;
     }
     if (rc == PT_EXIT_OK) {
         FILE *out = out_path ? fopen(out_path, "w") : stdout;

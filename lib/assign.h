@@ -8,6 +8,10 @@
 
 #include "pt_error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     int rows, cols;
     double *cost; /* rows*cols, row-major: cost[r*cols + c] */
@@ -61,10 +65,43 @@ pt_status pt_assign_exact(const pt_assign_problem *p, pt_assign_result *res, pt_
  * the scaled range below 2^40, so the total is optimal for the quantised
  * costs (within rows * 2^-k of the true optimum). */
 pt_status pt_assign_auction(const pt_assign_problem *p, pt_assign_result *res, pt_error *err);
-/* The same with Jacobi bidding on threads (0 = all cores): bids and bidders
- * packed in one 64-bit word per object, raised with an atomic max. */
+/* The same on threads (0 = all cores), bidding asynchronously: each
+ * object's price and owner packed in one 64-bit word, replaced by
+ * compare-and-swap when a bid is higher (omp/auction.c). */
 pt_status pt_assign_auction_omp(const pt_assign_problem *p, int threads,
                                 pt_assign_result *res, pt_error *err);
+
+/* The same on the GPU (cuda/auction.cu): Jacobi bidding with the bid and
+ * bidder packed in one 64-bit word per object raised with atomicMax, every
+ * epsilon phase and round inside one kernel (one block and __syncthreads up
+ * to PT_AUCTION_CUDA_BLOCK_MAX objects, else a cooperative launch and grid
+ * barriers), so the host waits once. PT_ERR_UNAVAILABLE without a usable GPU
+ * (or when built without CUDA: cuda/none_auction.c). stats may be NULL. */
+typedef struct {
+    double kernel_ms; /* the solving kernel alone (events) */
+    double copy_ms;   /* benefits to the device and the assignment back */
+    long rounds, bids;
+    int blocks, threads_per_block, grid_sync, narrow; /* narrow: 32-bit benefits */
+} pt_auction_gpu_stats;
+#define PT_AUCTION_CUDA_BLOCK_MAX 512
+pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assign_result *res,
+                                 pt_auction_gpu_stats *stats, pt_error *err);
+
+/* The solvers the -b option of assign and mtt selects from (lib/assign_backends.c). */
+typedef struct {
+    const char *name; /* "seq", "omp", "cuda", "exact" */
+    pt_status (*solve)(const pt_assign_problem *p, int threads, pt_assign_result *res, pt_error *err);
+    /* NULL: always usable; else PT_OK or PT_ERR_UNAVAILABLE with the reason. */
+    pt_status (*available)(pt_error *err);
+    /* The tracker solves gated clusters smaller than this (entries) with the
+     * sequential auction: below it a launch or a thread team costs more than the solve. */
+    long tracker_min_entries;
+} pt_assign_backend;
+
+/* NULL when the name is unknown. */
+const pt_assign_backend *pt_assign_backend_by_name(const char *name);
+/* "seq|omp|cuda|exact" */
+const char *pt_assign_backend_names(void);
 
 /* Shared by the auction back ends: the problem as integer benefits to
  * maximise, persons <= objects (transposed when rows > cols). Persons
@@ -72,7 +109,10 @@ pt_status pt_assign_auction_omp(const pt_assign_problem *p, int threads,
 typedef struct {
     int persons, objects; /* real persons, objects (objects >= persons) */
     int transposed;       /* persons are the problem's columns */
-    int64_t *benefit;     /* persons*objects, row-major, min entry 0 */
+    /* persons*objects, row-major, min entry 0: benefit32 when max_benefit
+     * fits 32 bits (half the memory traffic per bid), else benefit; the other is NULL. */
+    int64_t *benefit;
+    int32_t *benefit32;
     int64_t max_benefit;  /* largest entry */
     int64_t eps_start;    /* first epsilon of the scaling (>= 1) */
 } pt_auction_benefits;
@@ -80,6 +120,8 @@ typedef struct {
 pt_status pt_auction_benefits_make(const pt_assign_problem *p, pt_auction_benefits *b,
                                    pt_error *err);
 void pt_auction_benefits_free(pt_auction_benefits *b);
+/* Epsilon is divided by this after each phase (the GPU kernel uses it too). */
+#define PT_AUCTION_EPS_FACTOR 8
 /* Next epsilon of the scaling schedule; returns 0 after the epsilon = 1 phase. */
 int64_t pt_auction_next_eps(int64_t eps);
 /* One bid of person (dummies included): the best object for it at these
@@ -89,5 +131,9 @@ int pt_auction_bid(const pt_auction_benefits *b, const int64_t *prices, int pers
 /* Fill res from object_of_person (objects indices, dummies ignored). */
 void pt_auction_result_fill(const pt_assign_problem *p, const pt_auction_benefits *b,
                             const int *object_of_person, pt_assign_result *res);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -23,7 +23,7 @@ void pt_mtt_default(pt_mtt_params *params)
                               .score_hit = 2,
                               .score_miss = 1,
                               .score_max = 10,
-                              .solver = PT_MTT_SEQ,
+                              .solver = pt_assign_backend_by_name("seq"),
                               .threads = 0};
 }
 
@@ -117,6 +117,13 @@ pt_status pt_tracker_create(const pt_mtt_params *params, pt_tracker **tracker, p
         return pt_error_set(err, PT_ERR_PARAM, "mtt",
                             "need d_max > 0, measurement noise > 0, noises >= 0, scores >= 0, "
                             "score_max >= score_initial");
+    if (!params->solver || !params->solver->solve)
+        return pt_error_set(err, PT_ERR_PARAM, "mtt", "no assignment solver given");
+    if (params->solver->available) {
+        pt_status st = params->solver->available(err);
+        if (st)
+            return st;
+    }
     pt_tracker *t = calloc(1, sizeof *t);
     if (!t)
         return pt_error_set(err, PT_ERR_NOMEM, "mtt", "out of memory");
@@ -306,10 +313,9 @@ static pt_status solve_component(pt_tracker *t, const pair_entry *group, long gr
                     t->params.d_max - t->pair_dist[p];
             }
             pt_assign_result r = {t->sub_col_of_row, 0.0};
-            if (t->params.solver == PT_MTT_EXACT)
-                st = pt_assign_exact(&t->sub, &r, err);
-            else if (t->params.solver == PT_MTT_OMP && entries >= 4096)
-                st = pt_assign_auction_omp(&t->sub, t->params.threads, &r, err);
+            const pt_assign_backend *solver = t->params.solver;
+            if (entries >= solver->tracker_min_entries)
+                st = solver->solve(&t->sub, t->params.threads, &r, err);
             else
                 st = pt_assign_auction(&t->sub, &r, err);
             /* A zero-utility pairing is no association: that measurement starts a track. */

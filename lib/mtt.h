@@ -5,10 +5,9 @@
 #ifndef PT_MTT_H
 #define PT_MTT_H
 
+#include "assign.h"
 #include "particles.h"
 #include "pt_error.h"
-
-typedef enum { PT_MTT_SEQ, PT_MTT_OMP, PT_MTT_EXACT } pt_mtt_solver;
 
 typedef struct {
     double d_max;             /* gate, px: farther pairs have utility 0 and never associate */
@@ -17,8 +16,10 @@ typedef struct {
     double init_vx, init_vy;  /* velocity of a new track, px/frame */
     double init_velocity_sd;  /* its uncertainty, px/frame */
     int score_initial, score_hit, score_miss, score_max; /* a track dies below 0 */
-    pt_mtt_solver solver;
-    int threads; /* for PT_MTT_OMP; 0 = all cores */
+    /* Assignment solver (pt_assign_backend_by_name); gated clusters below its
+     * tracker_min_entries are solved by the sequential auction. */
+    const pt_assign_backend *solver;
+    int threads; /* for omp; 0 = all cores */
 } pt_mtt_params;
 
 void pt_mtt_default(pt_mtt_params *params);

@@ -1,26 +1,21 @@
-/* Jacobi auction on OpenMP threads: every unassigned person bids at once
- * against the same prices; each object keeps its highest bid in one 64-bit
- * word (price << bidder_bits | bidder + 1) raised with a compare-and-swap max,
- * so no n x n bid matrix is needed. Epsilon-scaling as in lib/auction.c. */
+/* Parallel auction on OpenMP threads, asynchronous (Gauss-Seidel-like)
+ * bidding: each object's price and owner live in one 64-bit word,
+ * price << bidder_bits | owner + 1, replaced by compare-and-swap only when
+ * the new bid is higher, so no lock, no n x n bid matrix and no barrier per
+ * round. A thread bids for the unassigned persons on its own stack; winning
+ * an owned object pushes the evicted owner on the winner's stack, so chains
+ * of evictions stay on one thread. Prices read during a scan may be stale,
+ * but they only rise: the bid still keeps epsilon-complementary slackness
+ * (the other objects only got dearer), and a bid the object's price has
+ * overtaken in the meantime is recomputed. Epsilon-scaling as in lib/auction.c.
+ * Results are optimal but, with several threads, which of several optimal
+ * assignments is found may vary from run to run. */
 #include <omp.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../lib/assign.h"
-
-/* Atomic max on a packed bid word; higher price wins, ties go to the higher bidder. */
-static void bid_word_max(uint64_t *word, uint64_t bid)
-{
-    uint64_t seen = __atomic_load_n(word, __ATOMIC_RELAXED);
-    while (bid > seen &&
-           !__atomic_compare_exchange_n(word, &seen, bid, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-        ;
-}
-
-/* Bidders below this count finish sequentially (see the loop). */
-#ifndef SEQUENTIAL_TAIL
-#define SEQUENTIAL_TAIL 32
-#endif
 
 static int bits_for(uint64_t value)
 {
@@ -28,6 +23,43 @@ static int bits_for(uint64_t value)
     while (bits < 63 && (value >> bits))
         bits++;
     return bits;
+}
+
+/* Best and second-best value of row (NULL: a dummy person, every object
+ * worth 0) over the packed words' prices; TYPE is the benefit width. */
+#define SCAN_WORDS(TYPE, row, words, bits, n, best, v1, v2, p1)                                    \
+    for (int j = 0; j < (n); j++) {                                                                \
+        int64_t price = (int64_t)(__atomic_load_n(&(words)[j], __ATOMIC_RELAXED) >> (bits));      \
+        int64_t v = ((row) ? (int64_t)((const TYPE *)(row))[j] : 0) - price;                       \
+        if (v > (v2)) {                                                                            \
+            if (v > (v1)) {                                                                        \
+                (v2) = (v1);                                                                       \
+                (v1) = v;                                                                          \
+                (best) = j;                                                                        \
+                (p1) = price;                                                                      \
+            } else {                                                                               \
+                (v2) = v;                                                                          \
+            }                                                                                      \
+        }                                                                                          \
+    }
+
+/* The price of the best object as read is returned in *best_price. */
+static int scan(const pt_auction_benefits *b, uint64_t *words, int bits, int person, int64_t *v1_out,
+                int64_t *v2_out, int64_t *best_price)
+{
+    int n = b->objects, best = 0, real = person < b->persons;
+    int64_t v1 = INT64_MIN, v2 = INT64_MIN, p1 = 0;
+    if (b->benefit32) {
+        const int32_t *row = real ? b->benefit32 + (size_t)person * n : NULL;
+        SCAN_WORDS(int32_t, row, words, bits, n, best, v1, v2, p1)
+    } else {
+        const int64_t *row = real ? b->benefit + (size_t)person * n : NULL;
+        SCAN_WORDS(int64_t, row, words, bits, n, best, v1, v2, p1)
+    }
+    *v1_out = v1;
+    *v2_out = v2;
+    *best_price = p1;
+    return best;
 }
 
 pt_status pt_assign_auction_omp(const pt_assign_problem *p, int threads, pt_assign_result *res,
@@ -38,113 +70,82 @@ pt_status pt_assign_auction_omp(const pt_assign_problem *p, int threads, pt_assi
     if (st)
         return st;
     int n = b.objects;
-    int bidder_bits = bits_for((uint64_t)n + 1);
-    uint64_t bidder_mask = ((uint64_t)1 << bidder_bits) - 1;
-    int64_t price_limit = (int64_t)(((uint64_t)1 << (63 - bidder_bits)) - 1);
-    int64_t *prices = calloc((size_t)n, sizeof *prices);
-    uint64_t *bid_words = calloc((size_t)n, sizeof *bid_words);
-    int *owner = malloc(sizeof(int) * (size_t)n), *object_of = malloc(sizeof(int) * (size_t)n);
-    int *bidders = malloc(sizeof(int) * (size_t)n), *next_bidders = malloc(sizeof(int) * (size_t)n);
-    int *bid_object = malloc(sizeof(int) * (size_t)n), *outcome = malloc(sizeof(int) * (size_t)n);
-    if (!prices || !bid_words || !owner || !object_of || !bidders || !next_bidders || !bid_object ||
-        !outcome) {
+    int bits = bits_for((uint64_t)n + 1);
+    uint64_t owner_mask = ((uint64_t)1 << bits) - 1;
+    int64_t price_limit = (int64_t)(((uint64_t)1 << (63 - bits)) - 1);
+    if (threads <= 0)
+        threads = omp_get_max_threads();
+    /* Below ~64 objects per thread the threads mostly wait for each other. */
+    if (threads > n / 64)
+        threads = n / 64 > 1 ? n / 64 : 1;
+    uint64_t *words = calloc((size_t)n, sizeof *words);
+    int *stacks = malloc(sizeof(int) * (size_t)n * (size_t)threads); /* n per thread: never overflows */
+    int *object_of = malloc(sizeof(int) * (size_t)n);
+    if (!words || !stacks || !object_of) {
         st = pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for the auction (n = %d)", n);
         goto done;
     }
-    if (threads <= 0)
-        threads = omp_get_max_threads();
-    /* Below ~64 objects per thread the round barriers cost more than the bids. */
-    if (threads > n / 64)
-        threads = n / 64 > 1 ? n / 64 : 1;
     int overflow = 0;
     for (int64_t eps = b.eps_start; eps > 0 && !overflow; eps = pt_auction_next_eps(eps)) {
-        for (int k = 0; k < n; k++) {
-            owner[k] = -1;
-            object_of[k] = -1;
-            bidders[k] = k;
-        }
-        int pending = n;
-        /* pending changes only inside the single below, so every thread sees one value. */
+        /* Each phase restarts the assignment but keeps the prices. */
+        for (int j = 0; j < n; j++)
+            words[j] &= ~owner_mask;
+        int unassigned = n;
 #pragma omp parallel num_threads(threads)
-        while (pending >= SEQUENTIAL_TAIL) {
-#pragma omp for schedule(dynamic, 8)
-            for (int k = 0; k < pending; k++) {
-                int64_t bid;
-                int j = pt_auction_bid(&b, prices, bidders[k], eps, &bid);
-                bid_object[k] = j;
+        {
+            int t = omp_get_thread_num(), team = omp_get_num_threads(), top = 0;
+            int *mine = stacks + (size_t)t * n;
+            for (int i = n - 1 - t; i >= 0; i -= team)
+                mine[top++] = i;
+            while (__atomic_load_n(&unassigned, __ATOMIC_ACQUIRE) > 0 &&
+                   !__atomic_load_n(&overflow, __ATOMIC_RELAXED)) {
+                if (top == 0) {
+                    /* Others still bid and their evictions stay on their stacks:
+                     * give the core up rather than spin against them. */
+                    sched_yield();
+                    continue;
+                }
+                int person = mine[top - 1];
+                int64_t v1, v2, price;
+                int j = scan(&b, words, bits, person, &v1, &v2, &price);
+                int64_t bid = price + (n > 1 ? v1 - v2 : 0) + eps;
                 if (bid > price_limit) {
                     __atomic_store_n(&overflow, 1, __ATOMIC_RELAXED);
-                    continue;
+                    break;
                 }
-                bid_word_max(&bid_words[j], ((uint64_t)bid << bidder_bits) | (uint64_t)(bidders[k] + 1));
-            }
-            /* The barrier above ends the bidding: now each object's word holds its winner. */
-#pragma omp for schedule(static)
-            for (int k = 0; k < pending; k++) {
-                int person = bidders[k], j = bid_object[k];
-                uint64_t word = __atomic_load_n(&bid_words[j], __ATOMIC_RELAXED);
-                if ((word & bidder_mask) != (uint64_t)person + 1) {
-                    outcome[k] = -2; /* outbid: bids again next round */
-                    continue;
+                uint64_t want = ((uint64_t)bid << bits) | (uint64_t)(person + 1);
+                uint64_t seen = __atomic_load_n(&words[j], __ATOMIC_RELAXED);
+                while ((int64_t)(seen >> bits) < bid) {
+                    if (__atomic_compare_exchange_n(&words[j], &seen, want, 0, __ATOMIC_ACQ_REL,
+                                                    __ATOMIC_RELAXED)) {
+                        int evicted = (int)(seen & owner_mask) - 1;
+                        if (evicted >= 0)
+                            mine[top - 1] = evicted;
+                        else {
+                            top--;
+                            __atomic_fetch_sub(&unassigned, 1, __ATOMIC_ACQ_REL);
+                        }
+                        break;
+                    }
                 }
-                prices[j] = (int64_t)(word >> bidder_bits);
-                outcome[k] = owner[j]; /* evicted person or -1 */
-                if (owner[j] >= 0)
-                    object_of[owner[j]] = -1;
-                owner[j] = person;
-                object_of[person] = j;
-                /* Losers reading 0 afterwards still see that they lost. */
-                __atomic_store_n(&bid_words[j], 0, __ATOMIC_RELAXED);
+                /* Lost the race (the price overtook the bid): bid again at the new prices. */
             }
-#pragma omp single
-            {
-                int next = 0;
-                for (int k = 0; k < pending; k++) {
-                    if (outcome[k] == -2)
-                        next_bidders[next++] = bidders[k];
-                    else if (outcome[k] >= 0)
-                        next_bidders[next++] = outcome[k];
-                }
-                int *swap = bidders;
-                bidders = next_bidders;
-                next_bidders = swap;
-                pending = __atomic_load_n(&overflow, __ATOMIC_RELAXED) ? 0 : next;
-            }
-        }
-        /* A few bidders left: finish Gauss-Seidel on one thread rather than pay
-         * three barriers per round of one or two bids. */
-        while (pending > 0 && !overflow) {
-            int person = bidders[--pending];
-            int64_t bid;
-            int j = pt_auction_bid(&b, prices, person, eps, &bid);
-            if (bid > price_limit) {
-                overflow = 1;
-                break;
-            }
-            prices[j] = bid;
-            if (owner[j] >= 0) {
-                object_of[owner[j]] = -1;
-                bidders[pending++] = owner[j];
-            }
-            owner[j] = person;
-            object_of[person] = j;
         }
     }
-    if (overflow)
+    if (overflow) {
         st = pt_error_set(err, PT_ERR_PARAM, "",
-                          "auction prices exceed the packed 64-bit bid word (n = %d); use -b seq or exact",
-                          n);
-    else
-        pt_auction_result_fill(p, &b, object_of, res);
+                          "auction prices exceed the packed 64-bit bid word (n = %d); use -b seq or exact", n);
+        goto done;
+    }
+    for (int i = 0; i < n; i++)
+        object_of[i] = -1;
+    for (int j = 0; j < n; j++)
+        object_of[(words[j] & owner_mask) - 1] = j;
+    pt_auction_result_fill(p, &b, object_of, res);
 done:
-    free(prices);
-    free(bid_words);
-    free(owner);
+    free(words);
+    free(stacks);
     free(object_of);
-    free(bidders);
-    free(next_bidders);
-    free(bid_object);
-    free(outcome);
     pt_auction_benefits_free(&b);
     return st;
 }

@@ -91,6 +91,32 @@ static void test_random_problems(void)
     PT_CHECK(mismatches == 0, "%d back-end totals differ from the exact solver", mismatches);
 }
 
+/* Costs up to 2^30 need 64-bit benefits (after scaling by n + 1). */
+static void test_wide_costs(void)
+{
+    int mismatches = 0;
+    for (int k = 0; k < 6; k++) {
+        int rows = 150 + 40 * k, cols = rows + (k % 3 - 1) * 30;
+        pt_assign_problem p;
+        pt_error err;
+        pt_auction_benefits b;
+        pt_assign_random(&p, rows, cols, PT_ASSIGN_UNIFORM, 1L << 30, 300 + (uint64_t)k, &err);
+        p.maximize = k & 1;
+        PT_CHECK(pt_auction_benefits_make(&p, &b, &err) == PT_OK && b.benefit && !b.benefit32,
+                 "range 2^30 uses 64-bit benefits");
+        pt_auction_benefits_free(&b);
+        int ok;
+        double exact = solve_total(pt_assign_exact, &p, &ok);
+        for (size_t s = 0; s < sizeof backends / sizeof backends[0]; s++)
+            if (solve_total(backends[s].solve, &p, &ok) != exact || !ok) {
+                mismatches++;
+                fprintf(stderr, "wide %dx%d %s differs from exact\n", rows, cols, backends[s].name);
+            }
+        pt_assign_problem_free(&p);
+    }
+    PT_CHECK(mismatches == 0, "%d wide-cost totals differ from the exact solver", mismatches);
+}
+
 /* 3x3 whose optimum needs every row off its row minimum; brute force by hand. */
 static void test_hand_checked(void)
 {
@@ -200,5 +226,6 @@ int main(void)
     test_csv();
     test_generator();
     test_random_problems();
+    test_wide_costs();
     return PT_TEST_SUMMARY("assign");
 }

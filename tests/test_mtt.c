@@ -70,6 +70,7 @@ static void test_noise_free_streams(void)
     static const int sizes[][2] = {{20, 150}, {200, 60}, {1000, 20}};
     for (int s = 0; s < 3; s++)
         for (int solver = 0; solver < 3; solver++) {
+            static const char *const solvers[] = {"seq", "omp", "exact"};
             pt_particles_params pp;
             pt_particles_default(&pp);
             pp.objects = sizes[s][0];
@@ -85,13 +86,13 @@ static void test_noise_free_streams(void)
             pt_mtt_params mp;
             pt_mtt_default(&mp);
             mp.init_vx = pp.speed;
-            mp.solver = (pt_mtt_solver)solver;
+            mp.solver = pt_assign_backend_by_name(solvers[solver]);
             mp.threads = 2;
             pt_mtt_metrics m;
             PT_CHECK(track_stream(&set, &mp, &m) == PT_OK, "tracker runs");
             PT_CHECK(m.id_switches == 0 && m.objects_split == 0 && m.tracks_merged == 0 && m.idf1 == 1.0,
-                     "noise-free %d objects, solver %d: %ld switches, %d split, %d merged, IDF1 %.4f",
-                     pp.objects, solver, m.id_switches, m.objects_split, m.tracks_merged, m.idf1);
+                     "noise-free %d objects, solver %s: %ld switches, %d split, %d merged, IDF1 %.4f",
+                     pp.objects, solvers[solver], m.id_switches, m.objects_split, m.tracks_merged, m.idf1);
             PT_CHECK(m.objects > pp.objects, "objects enter the belt (%d seen)", m.objects);
             pt_measurement_set_free(&set);
         }
