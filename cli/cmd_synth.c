@@ -12,7 +12,7 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: pupiltrack synth [-n N] [--binocular] [--size WxH] [--seed S]\n"
+            "usage: pupiltrack synth [-n N] [--binocular] [--sequence] [--size WxH] [--seed S]\n"
             "                        [--difficulty easy|normal|hard] -o DIR\n"
             "       pupiltrack synth --particles ...\n\n"
             "Writes N synthetic near-infrared eye images DIR/000000.png ... and\n"
@@ -20,6 +20,9 @@ static void usage(FILE *out)
             "pupil is hidden by a closed eyelid). Same seed, same images.\n\n"
             "  -n N              number of frames (default 100)\n"
             "  --binocular       two eyes per frame: L in the left half, R in the right\n"
+            "  --sequence        one scene whose eye moves smoothly from frame to frame\n"
+            "                    (for track --sequence); also writes DIR/glints.csv\n"
+            "                    (image,eye,glint,x,y: each visible corneal reflection)\n"
             "  --size WxH        frame size (default 320x256)\n"
             "  --seed S          seed (default 1)\n"
             "  --difficulty D    easy, normal (default) or hard\n"
@@ -78,6 +81,7 @@ int pt_cmd_synth(int argc, char **argv)
     pt_synth_params_default(&params);
     long count = 100;
     uint64_t seed = 1;
+    int sequence = 0;
     const char *out_dir = NULL;
     pt_error err;
     pt_error_clear(&err);
@@ -89,6 +93,8 @@ int pt_cmd_synth(int argc, char **argv)
             return PT_EXIT_OK;
         } else if (!strcmp(arg, "--binocular")) {
             params.binocular = 1;
+        } else if (!strcmp(arg, "--sequence")) {
+            sequence = 1;
         } else if (!strcmp(arg, "-n") || !strcmp(arg, "--size") || !strcmp(arg, "--seed") ||
                    !strcmp(arg, "--difficulty") || !strcmp(arg, "-o")) {
             if (!val) {
@@ -160,6 +166,17 @@ int pt_cmd_synth(int argc, char **argv)
         return PT_EXIT_INPUT;
     }
     fprintf(csv, "image,eye,cx,cy,r,a,b,theta\n");
+    FILE *glints = NULL;
+    if (sequence) {
+        snprintf(path, sizeof path, "%s/glints.csv", out_dir);
+        if (!(glints = fopen(path, "w"))) {
+            pt_error_set(&err, PT_ERR_IO, path, "cannot write: %s", strerror(errno));
+            pt_cli_report(&err);
+            fclose(csv);
+            return PT_EXIT_INPUT;
+        }
+        fprintf(glints, "image,eye,glint,x,y\n");
+    }
 
     int rc = PT_EXIT_OK;
     pt_image *img = pt_image_create(params.width, params.height);
@@ -172,14 +189,29 @@ int pt_cmd_synth(int argc, char **argv)
         char name[32];
         snprintf(name, sizeof name, "%06ld.png", i);
         snprintf(path, sizeof path, "%s/%s", out_dir, name);
-        if (pt_synth_render(&params, pt_synth_frame_seed(seed, i), img, &truth, &err) != PT_OK ||
+        pt_synth_params frame_params = params;
+        if (sequence)
+            pt_synth_sequence_frame(&params, i, 100, &frame_params);
+        uint64_t frame_seed = pt_synth_frame_seed(seed, sequence ? 0 : i);
+        if (pt_synth_render(&frame_params, frame_seed, img, &truth, &err) != PT_OK ||
             pt_png_write_grey(path, img, &err) != PT_OK) {
             pt_cli_report(&err);
             rc = PT_EXIT_INPUT;
             break;
         }
-        for (int e = 0; e < truth.count; e++)
-            write_truth_row(csv, name, &truth.eyes[e]);
+        for (int e = 0; e < truth.count; e++) {
+            const pt_synth_truth *t = &truth.eyes[e];
+            write_truth_row(csv, name, t);
+            for (int g = 0; glints && g < t->glints; g++)
+                if (t->glint_visible[g])
+                    fprintf(glints, "%s,%s,%d,%.3f,%.3f\n", name,
+                            t->eye == 'L' ? "L" : (t->eye == 'R' ? "R" : ""), g, t->glint_x[g],
+                            t->glint_y[g]);
+        }
+    }
+    if (glints && fclose(glints) != 0 && rc == PT_EXIT_OK) {
+        pt_cli_fail("%s/glints.csv: cannot write", out_dir);
+        rc = PT_EXIT_INPUT;
     }
     pt_image_destroy(img);
     if (fclose(csv) != 0 && rc == PT_EXIT_OK) {

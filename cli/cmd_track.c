@@ -1,10 +1,13 @@
 /* pupiltrack track: detect pupils in images and write the results CSV. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "../lib/gt.h"
+#include "../lib/params_auto.h"
+#include "../omp/glints.h"
 #include "../lib/results.h"
 #include "backends.h"
 #include "cli.h"
@@ -22,6 +25,8 @@ static void usage(FILE *out)
             "%s"
             "  --gt GT.csv      ground truth, drawn with --draw\n"
             "  --draw DIR       write each frame as a PNG showing what the detector saw\n"
+            "  --glints FILE    with --sequence: corneal reflections with stable ids per eye,\n"
+            "                   CSV image,eye,glint,x,y (ids from the multi-target tracker)\n"
             "  --devices LIST   -b cuda: split each batch across these GPUs (all, or e.g. 0,1)\n"
             "  -o FILE          results CSV (default: stdout)\n",
             pt_detector_setup_help);
@@ -32,6 +37,11 @@ typedef struct {
     const char *out_path, *draw_dir, *gt_path;
     pt_gt gt; /* --gt: drawn with --draw */
     int have_gt;
+    /* --glints FILE (with --sequence): corneal reflections with stable ids */
+    const char *glints_path;
+    FILE *glints_out;
+    pt_tracker *glint_trackers[2];
+    pt_arena glint_arena;
     FILE *out;
     void *state;
     int state_width, state_height;
@@ -67,6 +77,60 @@ static int ensure_backend(track_run *run, int width, int height)
                            &run->state_height);
 }
 
+#define MAX_GLINTS_PER_EYE 16
+
+/* --glints: the reflections around each eye's pupil (or in the eye's region
+ * when no pupil was found), followed by one tracker per eye. */
+static int write_glints(track_run *run, const char *name, const pt_image *frame,
+                        const pt_result *res)
+{
+    for (int e = 0; e < run->eyes; e++) {
+        int ex0 = run->setup.track.binocular ? e * (frame->width / 2) : 0;
+        int ew = run->setup.track.binocular ? (e ? frame->width - frame->width / 2
+                                                 : frame->width / 2)
+                                            : frame->width;
+        int x0 = ex0, y0 = 0, x1 = ex0 + ew, y1 = frame->height;
+        if (res[e].status == PT_DETECT_OK && res[e].has_circle) {
+            double reach = 2.5 * res[e].circle.r;
+            x0 = (int)fmax(ex0, res[e].circle.cx - reach);
+            x1 = (int)fmin(ex0 + ew, res[e].circle.cx + reach);
+            y0 = (int)fmax(0, res[e].circle.cy - reach);
+            y1 = (int)fmin(frame->height, res[e].circle.cy + reach);
+        }
+        pt_error err;
+        pt_error_clear(&err);
+        if (!run->glint_trackers[e]) {
+            pt_mtt_params mp;
+            pt_mtt_default(&mp);
+            mp.d_max = 0.05 * (ew < frame->height ? ew : frame->height);
+            if (pt_tracker_create(&mp, &run->glint_trackers[e], &err)) {
+                pt_cli_report(&err);
+                return PT_EXIT_INPUT;
+            }
+        }
+        pt_auto_params autos;
+        pt_resolve_auto(&run->setup.config, ew, frame->height, &autos);
+        pt_glint g[MAX_GLINTS_PER_EYE];
+        int ids[MAX_GLINTS_PER_EYE];
+        pt_arena_reset(&run->glint_arena);
+        int n = x1 > x0 && y1 > y0
+                    ? pt_glints_track(run->glint_trackers[e], frame, x0, y0, x1 - x0, y1 - y0,
+                                      2 * autos.reflection_kernel + 1,
+                                      run->setup.config.pre.reflection_threshold, g, ids,
+                                      MAX_GLINTS_PER_EYE, &run->glint_arena, &err)
+                    : pt_glints_track(run->glint_trackers[e], frame, 0, 0, 0, 0, 3, 255, g, ids,
+                                      MAX_GLINTS_PER_EYE, &run->glint_arena, &err);
+        if (n < 0) {
+            pt_cli_report(&err);
+            return PT_EXIT_INPUT;
+        }
+        const char *eye = run->setup.track.binocular ? (e ? "R" : "L") : "";
+        for (int k = 0; k < n; k++)
+            fprintf(run->glints_out, "%s,%s,%d,%.3f,%.3f\n", name, eye, ids[k], g[k].x, g[k].y);
+    }
+    return 0;
+}
+
 static int flush_batch(track_run *run)
 {
     if (run->count == 0)
@@ -100,6 +164,11 @@ static int flush_batch(track_run *run)
                 pt_cli_fail("%s: %s", run->names[i], res[e].message);
                 run->failures++;
             }
+        }
+        if (run->glints_out && res[0].status != PT_DETECT_ERROR) {
+            int grc = write_glints(run, run->names[i], run->frames[i], res);
+            if (grc)
+                return grc;
         }
         if (run->draw_dir) {
             const pt_overlay *ov = run->overlays ? run->overlays + (size_t)i * run->eyes : NULL;
@@ -184,6 +253,8 @@ int pt_cmd_track(int argc, char **argv)
                 rc = PT_EXIT_USAGE;
                 goto done;
             }
+        } else if (!strcmp(a, "--glints") && i + 1 < argc) {
+            run.glints_path = argv[++i];
         } else if ((!strcmp(a, "-o") || !strcmp(a, "--draw") || !strcmp(a, "--gt"))) {
             if (i + 1 >= argc) {
                 pt_cli_fail("option %s needs a value", a);
@@ -212,6 +283,20 @@ int pt_cmd_track(int argc, char **argv)
         pt_cli_fail("%s: cannot create the --draw folder", run.draw_dir);
         rc = PT_EXIT_INPUT;
         goto done;
+    }
+    if (run.glints_path) {
+        if (!run.setup.track.sequence) {
+            pt_cli_fail("track: --glints follows reflections through a sequence: add --sequence");
+            rc = PT_EXIT_USAGE;
+            goto done;
+        }
+        if (!(run.glints_out = fopen(run.glints_path, "w"))) {
+            pt_cli_fail("%s: cannot write the glints file", run.glints_path);
+            rc = PT_EXIT_INPUT;
+            goto done;
+        }
+        fprintf(run.glints_out, "image,eye,glint,x,y\n");
+        pt_arena_init(&run.glint_arena);
     }
     if (run.gt_path && run.draw_dir) {
         pt_error err;
@@ -264,6 +349,16 @@ done:
     free(run.results);
     if (run.have_gt)
         pt_gt_free(&run.gt);
+    if (run.glints_out) {
+        if (fclose(run.glints_out) && !rc) {
+            pt_cli_fail("%s: error writing the glints file", run.glints_path);
+            rc = PT_EXIT_INPUT;
+        }
+        pt_arena_free(&run.glint_arena);
+    }
+    for (int e = 0; e < 2; e++)
+        if (run.glint_trackers[e])
+            pt_tracker_destroy(run.glint_trackers[e]);
     pt_inputs_free(&inputs);
     return rc;
 }

@@ -12,7 +12,7 @@
 #include "synth_noise.h"
 
 #define FIBRE_N 1024
-#define MAX_GLINTS 8
+#define MAX_GLINTS PT_SYNTH_MAX_GLINTS
 #define PI_F 3.14159265f
 
 /* What the difficulty changes; everything else is drawn from the same ranges. */
@@ -87,6 +87,8 @@ void pt_synth_params_default(pt_synth_params *params)
     params->height = 256;
     params->binocular = 0;
     params->difficulty = PT_SYNTH_NORMAL;
+    params->gaze_dx = params->gaze_dy = 0.0f;
+    params->noise_salt = 0;
 }
 
 pt_status pt_synth_parse_difficulty(const char *name, pt_synth_difficulty *out,
@@ -101,6 +103,19 @@ pt_status pt_synth_parse_difficulty(const char *name, pt_synth_difficulty *out,
     return pt_error_set(err, PT_ERR_PARAM, "--difficulty",
                         "unknown difficulty '%s' (easy, normal or hard)",
                         name ? name : "");
+}
+
+void pt_synth_sequence_frame(const pt_synth_params *params, long index, long period,
+                             pt_synth_params *out)
+{
+    *out = *params;
+    int region_w = params->binocular ? params->width / 2 : params->width;
+    double unit = region_w < params->height ? region_w : params->height;
+    double t = 2.0 * 3.14159265358979323846 * (double)(index % (period > 0 ? period : 1)) /
+               (double)(period > 0 ? period : 1);
+    out->gaze_dx = (float)(0.06 * unit * sin(t));
+    out->gaze_dy = (float)(0.03 * unit * sin(2.0 * t));
+    out->noise_salt = (uint64_t)index + 1;
 }
 
 uint64_t pt_synth_frame_seed(uint64_t seed, long index)
@@ -516,6 +531,20 @@ pt_status pt_synth_render(const pt_synth_params *params, uint64_t seed, pt_image
     }
     if (st != PT_OK)
         goto done;
+    /* Sequences: the eyeball turns, the corneal reflections follow half-way. */
+    for (int i = 0; i < eyes; i++) {
+        eye_scene *e = &scene[i];
+        e->px += params->gaze_dx;
+        e->py += params->gaze_dy;
+        e->ix += params->gaze_dx;
+        e->iy += params->gaze_dy;
+        for (int g = 0; g < e->n_glints; g++) {
+            e->glints[g].x += 0.5f * params->gaze_dx;
+            e->glints[g].y += 0.5f * params->gaze_dy;
+        }
+    }
+    if (params->noise_salt)
+        f.noise_seed ^= pt_synth_mix64(params->noise_salt);
 
     for (int i = 0; i < eyes; i++) {
         paint_eye(&scene[i], &f, base, width, height, lids, lids + width);
@@ -563,6 +592,14 @@ pt_status pt_synth_render(const pt_synth_params *params, uint64_t seed, pt_image
         t->occluded = e->pupil_pixels > 0
                           ? 1.0 - (double)e->pupil_visible_pixels / (double)e->pupil_pixels
                           : 1.0;
+        t->glints = e->n_glints;
+        for (int g = 0; g < e->n_glints; g++) {
+            const glint *gl = &e->glints[g];
+            t->glint_x[g] = gl->x;
+            t->glint_y[g] = gl->y;
+            t->glint_visible[g] = opening_at(e, gl->x, gl->y) >= 0.5f && gl->x >= e->x0 &&
+                                  gl->x <= e->x1 - 1 && gl->y >= 0 && gl->y <= height - 1;
+        }
         if (t->visible) {
             t->pupil.cx = e->px;
             t->pupil.cy = e->py;

@@ -16,7 +16,15 @@ typedef struct {
     int width, height; /* frame size; each eye needs at least 32x32 pixels */
     int binocular;     /* two eyes: L in the left half, R in the right half */
     pt_synth_difficulty difficulty;
+    /* Sequences: the eye's displacement in px for this frame (pupil and iris
+     * move by it, the corneal reflections by half of it), and a salt for the
+     * sensor noise so frames of one scene differ. */
+    float gaze_dx, gaze_dy;
+    uint64_t noise_salt;
 } pt_synth_params;
+
+/* Most corneal reflections per eye. */
+#define PT_SYNTH_MAX_GLINTS 8
 
 /* Smallest side of one eye's region. */
 #define PT_SYNTH_MIN_SIDE 32
@@ -28,6 +36,9 @@ typedef struct {
     double r;          /* sqrt(a * b) */
     double iris_radius;
     double occluded;   /* share of the pupil area hidden by the eyelids, 0..1 */
+    int glints;        /* corneal reflections painted (index = identity in a sequence) */
+    int glint_visible[PT_SYNTH_MAX_GLINTS]; /* 0: on the eyelid, not painted */
+    double glint_x[PT_SYNTH_MAX_GLINTS], glint_y[PT_SYNTH_MAX_GLINTS];
 } pt_synth_truth;
 
 typedef struct {
@@ -42,6 +53,13 @@ pt_status pt_synth_parse_difficulty(const char *name, pt_synth_difficulty *out,
                                     pt_error *err);
 /* Seed of frame `index` of a sequence generated from `seed`. */
 uint64_t pt_synth_frame_seed(uint64_t seed, long index);
+/* Frame `index` of a synthetic sequence (synth --sequence): one scene (render
+ * it with pt_synth_frame_seed(seed, 0)) whose eye follows a smooth figure-of-
+ * eight of 6 % of the eye region's short side over `period` frames; out is
+ * params with gaze and noise salt set. */
+void pt_synth_sequence_frame(const pt_synth_params *params, long index, long period,
+                             pt_synth_params *out);
+
 /* Render one frame into img, which must be params->width x params->height, and
  * fill truth. Allocates scratch buffers for the call only. */
 pt_status pt_synth_render(const pt_synth_params *params, uint64_t seed, pt_image *img,

@@ -59,3 +59,19 @@ for a in starburst tl hough; do
     "$PT" track -a $a -j 2 testdata/synth | cut -d, -f1-12 >"$TMP/j2.csv"
     cmp -s "$TMP/j1.csv" "$TMP/j2.csv" && ok || fail "$a: -j 1 and -j 2 differ"
 done
+
+# --sequence --glints: every corneal reflection of a synthetic sequence keeps one id.
+"$PT" synth --sequence -n 30 --seed 9 -o "$TMP/seq" >/dev/null 2>&1
+expect_exit 0 "track --glints" -- "$PT" track --sequence --glints "$TMP/seq/g.csv" -o "$TMP/seq/r.csv" "$TMP/seq"
+expect_grep '^image,eye,glint,x,y$' "$TMP/seq/g.csv" "glints header"
+ids=$(awk -F, 'NR == FNR { if (FNR > 1) { n[$1]++; tx[$1, n[$1]] = $4; ty[$1, n[$1]] = $5; tg[$1, n[$1]] = $3 } next }
+    FNR > 1 { split($1, p, "/"); img = p[length(p)]; best = ""; bd = 3
+      for (k = 1; k <= n[img]; k++) { dx = $4 - tx[img, k]; dy = $5 - ty[img, k]; d = sqrt(dx * dx + dy * dy)
+        if (d < bd) { bd = d; best = tg[img, k] } }
+      if (best != "") { matched++; if (!((best, $3) in seen)) { seen[best, $3] = 1; ids[best]++ } } }
+    END { bad = 0; for (g in ids) if (ids[g] != 1) bad++; printf "%d %d\n", matched, bad }' \
+    "$TMP/seq/glints.csv" "$TMP/seq/g.csv")
+matched=${ids% *}; split=${ids#* }
+[ "${matched:-0}" -ge 100 ] && [ "${split:-1}" -eq 0 ] && ok || fail "glint ids: $matched matched, $split reflections with more than one id"
+expect_exit 2 "--glints needs --sequence" -- "$PT" track --glints "$TMP/g.csv" -o /dev/null "$TMP/seq/000000.png"
+one_line "$TMP/err" "--glints without --sequence"
