@@ -10,6 +10,7 @@
 
 #include "../lib/pt_geom.h"
 #include "../lib/pt_params.h"
+#include "../lib/starburst_ray.h"
 
 /* Per frame of a chunk. */
 typedef struct {
@@ -70,6 +71,10 @@ typedef struct {
     int ransac_rows, sample_size;
     double inlier;
     int points_per_eye; /* capacity of each eye's point buffer */
+    /* starburst settings shared with the OpenMP back end: the host fills
+     * them with pt_sb_config_resolve(cfg, &p->sb) (lib/starburst_config.h);
+     * all zero = the settings before they existed (see pt_cuda_starburst) */
+    pt_sb_config sb;
 } pt_cuda_params;
 
 /* Device buffers of one stream's chunk. */

@@ -17,119 +17,8 @@
 
 #define SB_THREADS 256
 #define SB_WARPS (SB_THREADS / 32)
-#define PI_D 3.14159265358979323846
 
-typedef struct {
-    const uint8_t *img;  /* smoothed plane */
-    const uint8_t *mask; /* reflections to skip, or NULL */
-    int pitch;
-    double xmin, ymin, xmax, ymax;
-    double threshold;
-    int gap;
-} ray_view;
-
-__device__ double sample_bilinear(const ray_view *c, int width, int height, double x, double y)
-{
-    int xi = (int)x, yi = (int)y;
-    double fx = x - xi, fy = y - yi;
-    int x1 = xi + 1 < width ? xi + 1 : xi, y1 = yi + 1 < height ? yi + 1 : yi;
-    const uint8_t *r0 = c->img + (size_t)yi * c->pitch;
-    const uint8_t *r1 = c->img + (size_t)y1 * c->pitch;
-    double top = r0[xi] + fx * (r0[x1] - r0[xi]);
-    double bottom = r1[xi] + fx * (r1[x1] - r1[xi]);
-    return top + fy * (bottom - top);
-}
-
-__device__ int ray_inside(const ray_view *c, double x, double y)
-{
-    return x >= c->xmin && x <= c->xmax && y >= c->ymin && y <= c->ymax;
-}
-
-__device__ int ray_masked(const ray_view *c, double x, double y)
-{
-    if (!c->mask)
-        return 0;
-    int xi = (int)(x + 0.5), yi = (int)(y + 0.5);
-    return c->mask[(size_t)yi * c->pitch + xi] != 0;
-}
-
-/* The profile value and skip flag at step t, or 0 when t is past the ray's end
- * (outside the roi or beyond len): the CPU's sampled array, computed on demand. */
-__device__ int ray_at(const ray_view *c, int width, int height, double sx, double sy, double dx,
-                      double dy, int len, int t, float *v, int *skip)
-{
-    if (t > len)
-        return 0;
-    double x = sx + t * dx, y = sy + t * dy;
-    if (!ray_inside(c, x, y))
-        return 0;
-    *v = (float)sample_bilinear(c, width, height, x, y);
-    *skip = ray_masked(c, x, y);
-    return 1;
-}
-
-/* Mirrors cast_ray() of omp/starburst.c. Steps are inside the ray while
- * ray_at() says so; the ray is a straight segment from a point inside the
- * convex roi, so "inside" is monotone in t. */
-__device__ int cast_ray(const ray_view *c, int width, int height, double sx, double sy, double dx,
-                        double dy, int len, pt_point *edge)
-{
-    const int g = c->gap;
-    if (len > 4095)
-        len = 4095;
-    for (int t = g;; t++) {
-        float va, vb, vt;
-        int sa, sb, st;
-        if (!ray_at(c, width, height, sx, sy, dx, dy, len, t + g, &va, &sa))
-            return 0;
-        ray_at(c, width, height, sx, sy, dx, dy, len, t - g, &vb, &sb);
-        ray_at(c, width, height, sx, sy, dx, dy, len, t, &vt, &st);
-        if (sa | sb | st)
-            continue;
-        float d = va - vb;
-        if (d <= c->threshold)
-            continue;
-        int tb = t;
-        float best_f = d;
-        for (;;) {
-            float na, nb;
-            int ska, skb;
-            if (!ray_at(c, width, height, sx, sy, dx, dy, len, tb + 1 + g, &na, &ska))
-                break;
-            ray_at(c, width, height, sx, sy, dx, dy, len, tb + 1 - g, &nb, &skb);
-            if (ska | skb)
-                break;
-            float next = na - nb;
-            if (!(next > best_f))
-                break;
-            best_f = next;
-            tb++;
-        }
-        double best = best_f, offset = 0.0;
-        float pa, pb, qa, qb;
-        int s1, s2, s3, s4;
-        if (tb - 1 - g >= 0 &&
-            ray_at(c, width, height, sx, sy, dx, dy, len, tb + 1 + g, &qa, &s3)) {
-            ray_at(c, width, height, sx, sy, dx, dy, len, tb - 1 + g, &pa, &s1);
-            ray_at(c, width, height, sx, sy, dx, dy, len, tb - 1 - g, &pb, &s2);
-            ray_at(c, width, height, sx, sy, dx, dy, len, tb + 1 - g, &qb, &s4);
-            double prev = pa - pb;
-            double next = qa - qb;
-            double denom = prev - 2 * best + next;
-            if (denom < 0)
-                offset = 0.5 * (prev - next) / denom;
-            if (offset > 0.5)
-                offset = 0.5;
-            if (offset < -0.5)
-                offset = -0.5;
-        }
-        edge->x = (float)(sx + (tb + offset) * dx);
-        edge->y = (float)(sy + (tb + offset) * dy);
-        return 1;
-    }
-}
-
-__device__ pt_point clamp_point(const ray_view *c, pt_point p)
+__device__ pt_point clamp_point(const pt_sb_view *c, pt_point p)
 {
     if (!(p.x >= c->xmin))
         p.x = (float)c->xmin;
@@ -211,8 +100,9 @@ __device__ pt_point darkest_point(const uint8_t *img, int pitch, const pt_cuda_e
 }
 
 __device__ int count_votes(const pt_point *pts, int n, const pt_circle *c, const pt_ellipse *e,
-                           int ellipse, double inlier)
+                           int ellipse, const pt_sb_config *k)
 {
+    double inlier = k->inlier;
     int votes = 0;
     if (ellipse) {
         pt_ellipse_frame f;
@@ -220,8 +110,8 @@ __device__ int count_votes(const pt_point *pts, int n, const pt_circle *c, const
         for (int k = 0; k < n; k++)
             votes += pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= inlier;
     } else {
-        for (int k = 0; k < n; k++)
-            votes += pt_circle_distance(c, pts[k].x, pts[k].y) <= inlier;
+        for (int j = 0; j < n; j++)
+            votes += pt_sb_circle_inlier(k, c, pts[j].x, pts[j].y);
     }
     return votes;
 }
@@ -254,16 +144,20 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
     int j = first_job + blockIdx.x;
     const pt_cuda_eye_job job = b.jobs[j];
     const pt_cuda_frame_dims dims = b.dims[job.frame];
-    ray_view c;
-    c.img = b.smoothed + job.frame * p.plane;
+    pt_sb_view c;
+    c.buf = b.smoothed + job.frame * p.plane;
     c.mask = p.reflection == PT_REFLECTION_SKIP ? b.mask + job.frame * p.plane : NULL;
-    c.pitch = p.pitch;
+    c.width = dims.width;
+    c.height = dims.height;
+    c.stride = p.pitch;
     c.xmin = job.x0;
     c.ymin = job.y0;
     c.xmax = job.x0 + job.w - 1;
     c.ymax = job.y0 + job.h - 1;
-    c.threshold = p.threshold;
-    c.gap = job.gap;
+    c.threshold = p.sb.threshold;
+    c.gap = pt_sb_gap(&p.sb, job.gap);
+    c.edge_level = p.sb.edge_level;
+    c.max_step = p.sb.max_step;
     pt_point *pts = b.points + (size_t)j * p.points_per_eye;
     pt_cuda_eye_result *out = b.results + j;
 
@@ -275,7 +169,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
         start.x = job.start_x;
         start.y = job.start_y;
     } else if (job.start_mode == PT_CUDA_START_DARK) {
-        start = darkest_point(c.img, c.pitch, &job, b.cells + (size_t)j * b.cells_per_job,
+        start = darkest_point(c.buf, c.stride, &job, b.cells + (size_t)j * b.cells_per_job,
                               &shared_key);
     } else {
         start.x = (float)(job.x0 + (job.w - 1) / 2.0);
@@ -308,9 +202,9 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
             pt_point e;
             int found = 0;
             if (i < p.rays) {
-                double a = 2 * PI_D * i / p.rays;
-                found = cast_ray(&c, dims.width, dims.height, s0.x, s0.y, cos(a), sin(a),
-                                 job.len1, &e);
+                double dx, dy;
+                pt_sb_stage1_dir(i, p.rays, &dx, &dy);
+                found = pt_sb_cast(&c, s0.x, s0.y, dx, dy, job.len1, &e);
             }
             int total;
             int pos = tile_position(found, warp_counts, &total);
@@ -329,10 +223,10 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
             if (idx < m) {
                 int jj = idx / p.rays2, k = idx % p.rays2;
                 pt_point from = pts[jj];
-                double back = atan2(s0.y - from.y, s0.x - from.x);
-                double a = p.rays2 > 1 ? back + p.spread * (2.0 * k / (p.rays2 - 1) - 1.0) : back;
-                found = cast_ray(&c, dims.width, dims.height, from.x, from.y, cos(a), sin(a),
-                                 job.len2, &e);
+                double dx, dy;
+                found = pt_sb_stage2_dir(s0, from, k, p.rays2, p.spread, &dx, &dy) &&
+                        pt_sb_cast(&c, from.x, from.y, dx, dy,
+                                   pt_sb_stage2_len(s0, from, job.len2, c.gap), &e);
             }
             int total;
             int pos = tile_position(found, warp_counts, &total);
@@ -357,7 +251,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
             pt_ellipse ee;
             if (!sample_fit(&p, pts, n, s, job.min_r, job.max_r, &cc, &ee))
                 continue;
-            int votes = count_votes(pts, n, &cc, &ee, p.ellipse, p.inlier);
+            int votes = count_votes(pts, n, &cc, &ee, p.ellipse, &p.sb);
             if (votes > my_votes) {
                 my_votes = votes;
                 my_sample = s;
@@ -403,7 +297,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
                     cc.r = 0.5 * (ee.a + ee.b);
                 } else {
                     for (int k = 0; k < n; k++)
-                        if (pt_circle_distance(&cc, pts[k].x, pts[k].y) <= p.inlier)
+                        if (pt_sb_circle_inlier(&p.sb, &cc, pts[k].x, pts[k].y))
                             inl[count++] = k;
                     pt_circle refit;
                     if (pt_fit_circle(pts, inl, count, &refit) &&
@@ -418,7 +312,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
                     centre.x = (float)ee.cx;
                     centre.y = (float)ee.cy;
                 }
-                double moved = hypot(centre.x - s0.x, centre.y - s0.y);
+                double moved = pt_sb_dist(centre.x, centre.y, s0.x, s0.y);
                 shared_start = clamp_point(&c, centre);
                 shared_done = moved < p.converge_px;
             }
@@ -435,7 +329,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
     out->status = PT_DETECT_NOTFOUND;
     out->confidence = 0;
     if (shared_found) {
-        pt_image view = {dims.width, dims.height, p.pitch, (uint8_t *)c.img};
+        pt_image view = {dims.width, dims.height, p.pitch, (uint8_t *)c.buf};
         if (p.ellipse) {
             out->ellipse = fit_ellipse;
             out->circle.cx = fit_ellipse.cx;
@@ -466,12 +360,23 @@ extern "C" cudaError_t pt_cuda_starburst(const pt_cuda_params *p, const pt_cuda_
 {
     if (jobs <= 0)
         return cudaSuccess;
-    if (p->sequence) {
+    pt_cuda_params q = *p;
+    if (!(q.sb.threshold > 0)) {
+        /* p->sb not filled by the host: the settings that predate it */
+        q.sb.threshold = q.threshold;
+        q.sb.gap = 0;
+        q.sb.gap_min = 1;
+        q.sb.edge_level = 1.0;
+        q.sb.circle_tol = 0.0;
+        q.sb.inlier = q.inlier;
+        q.sb.max_step = 0.0;
+    }
+    if (q.sequence) {
         /* Each eye starts where the previous frame's pupil was: in order. */
         for (int j = 0; j < jobs; j++)
-            starburst_kernel<<<1, SB_THREADS, 0, stream>>>(*p, *b, j, previous);
+            starburst_kernel<<<1, SB_THREADS, 0, stream>>>(q, *b, j, previous);
     } else {
-        starburst_kernel<<<jobs, SB_THREADS, 0, stream>>>(*p, *b, 0, previous);
+        starburst_kernel<<<jobs, SB_THREADS, 0, stream>>>(q, *b, 0, previous);
     }
     return cudaGetLastError();
 }
