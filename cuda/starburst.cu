@@ -140,6 +140,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
     __shared__ int best_votes[SB_THREADS], best_sample[SB_THREADS];
     __shared__ pt_circle fit_circle;
     __shared__ pt_ellipse fit_ellipse;
+    __shared__ double best_conf;
 
     int j = first_job + blockIdx.x;
     const pt_cuda_eye_job job = b.jobs[j];
@@ -179,6 +180,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
         shared_start = clamp_point(&c, start);
         shared_found = 0;
         shared_n = 0;
+        best_conf = -1.0;
     }
     __syncthreads();
     if (job.w < 3 || job.h < 3) {
@@ -305,8 +307,15 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
                         cc = refit;
                     pt_ellipse_from_circle(&cc, &ee);
                 }
-                fit_circle = cc;
-                fit_ellipse = ee;
+                /* the most pupil-like fit of all iterations, as on the CPU */
+                pt_image view = {dims.width, dims.height, p.pitch, (uint8_t *)c.buf};
+                double conf = p.ellipse ? pt_confidence_ellipse(&view, &ee)
+                                        : pt_confidence_circle(&view, &cc);
+                if (conf > best_conf) {
+                    best_conf = conf;
+                    fit_circle = cc;
+                    fit_ellipse = ee;
+                }
                 pt_point centre = {(float)cc.cx, (float)cc.cy};
                 if (p.ellipse) {
                     centre.x = (float)ee.cx;
@@ -328,19 +337,17 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
     out->has_circle = out->has_ellipse = 0;
     out->status = PT_DETECT_NOTFOUND;
     out->confidence = 0;
-    if (shared_found) {
-        pt_image view = {dims.width, dims.height, p.pitch, (uint8_t *)c.buf};
+    if (best_conf >= 0) {
         if (p.ellipse) {
             out->ellipse = fit_ellipse;
             out->circle.cx = fit_ellipse.cx;
             out->circle.cy = fit_ellipse.cy;
             out->circle.r = sqrt(fit_ellipse.a * fit_ellipse.b);
             out->has_ellipse = 1;
-            out->confidence = pt_confidence_ellipse(&view, &fit_ellipse);
         } else {
             out->circle = fit_circle;
-            out->confidence = pt_confidence_circle(&view, &fit_circle);
         }
+        out->confidence = best_conf;
         out->has_circle = 1;
         if (out->confidence >= PT_CONFIDENCE_MIN)
             out->status = PT_DETECT_OK;

@@ -116,8 +116,9 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
     int len2 = 2 * in->max_radius + 4;
     double spread = sb->stage2_spread * 3.14159265358979323846 / 180.0;
     pt_point start = clamp_to_roi(&c, in->start);
-    pt_ransac_fit fit = {0};
-    int n = 0, have_fit = 0;
+    pt_ransac_fit fit = {0}, best = {0};
+    double best_conf = -1.0;
+    int n = 0;
 
     for (int iter = 0; iter < (sb->max_iterations > 0 ? sb->max_iterations : 1); iter++) {
         n = 0;
@@ -137,10 +138,8 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
                     n++;
             }
         }
-        if (n < in->ransac->sample_size) {
-            have_fit = 0;
+        if (n < in->ransac->sample_size)
             break;
-        }
         int found = opt->ellipse
                         ? pt_ransac_ellipse(pts, n, in->ransac, cfg->pre.ransac_samples,
                                             cfg->pre.ransac_inlier, in->min_radius,
@@ -148,11 +147,17 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
                         : ransac_circle_band(pts, n, in->ransac, cfg->pre.ransac_samples, &k,
                                              in->min_radius, in->max_radius, scratch_idx,
                                              &fit);
-        if (!found) {
-            have_fit = 0;
+        if (!found)
             break;
+        /* Iterations can wander off (a start in the iris finds the limbus):
+         * the answer is the fit of all iterations that looks most like a
+         * pupil (highest confidence), the first of equals. */
+        double conf = opt->ellipse ? pt_confidence_ellipse(in->smoothed, &fit.ellipse)
+                                   : pt_confidence_circle(in->smoothed, &fit.circle);
+        if (conf > best_conf) {
+            best_conf = conf;
+            best = fit;
         }
-        have_fit = 1;
         pt_point centre = {(float)fit.circle.cx, (float)fit.circle.cy};
         if (opt->ellipse) {
             centre.x = (float)fit.ellipse.cx;
@@ -166,20 +171,19 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
 
     for (int k = 0; k < n && ov; k++)
         pt_overlay_add(ov, pts[k].x, pts[k].y);
-    if (!have_fit)
+    if (best_conf < 0)
         return PT_OK;
 
     if (opt->ellipse) {
-        res->ellipse = fit.ellipse;
-        res->circle.cx = fit.ellipse.cx;
-        res->circle.cy = fit.ellipse.cy;
-        res->circle.r = sqrt(fit.ellipse.a * fit.ellipse.b);
+        res->ellipse = best.ellipse;
+        res->circle.cx = best.ellipse.cx;
+        res->circle.cy = best.ellipse.cy;
+        res->circle.r = sqrt(best.ellipse.a * best.ellipse.b);
         res->has_ellipse = 1;
-        res->confidence = pt_confidence_ellipse(in->smoothed, &fit.ellipse);
     } else {
-        res->circle = fit.circle;
-        res->confidence = pt_confidence_circle(in->smoothed, &fit.circle);
+        res->circle = best.circle;
     }
+    res->confidence = best_conf;
     res->has_circle = 1;
     if (res->confidence >= PT_CONFIDENCE_MIN)
         res->status = PT_DETECT_OK;
