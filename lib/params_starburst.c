@@ -38,6 +38,8 @@ const pt_param_def pt_starburst_param_defs[] = {
      "circle fits: inlier band max(ransac_inlier, this x r), so elliptical pupils keep both arcs"},
     {"glint_step", PT_PARAM_DOUBLE, SB(glint_step), 160, 0, 255, NULL, PT_ALG_STARBURST,
      "reflections along rays: a narrow bright spot is walked over; a step rising more than this gives no point; 0 = off"},
+    {"edge_offset", PT_PARAM_DOUBLE, SB(edge_offset), 0, -16, 16, NULL, PT_ALG_STARBURST,
+     "px each edge point is moved back along its ray (towards the dark side), for ground truth drawn inside the border"},
 };
 const int pt_starburst_param_count =
     (int)(sizeof pt_starburst_param_defs / sizeof pt_starburst_param_defs[0]);

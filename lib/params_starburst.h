@@ -18,6 +18,7 @@ typedef struct {
     double edge_level;      /* edge where the rise reaches this share of the step's steepest */
     double circle_tolerance;/* circle votes: inlier band widened to this share of r */
     double glint_step;      /* a step rising more than this is a reflection; 0 = off */
+    double edge_offset;     /* px edge points are moved towards the dark side */
 } pt_starburst_params;
 
 #endif

@@ -33,6 +33,7 @@ typedef struct {
     double inlier;      /* ransac_inlier, px */
     double max_step;    /* reject a step whose bright side exceeds the dark side
                            by more than this (a corneal reflection), grey levels */
+    double edge_offset; /* edge points moved this many px back towards the dark side */
 } pt_sb_config;
 
 /* The gap used for an eye region whose size-based auto gap is auto_gap. */
@@ -52,6 +53,7 @@ typedef struct {
     double threshold;
     int gap;
     double edge_level, max_step;
+    double edge_offset; /* px moved back along the ray (towards the dark side) */
 } pt_sb_view;
 
 #define PT_SB_RAY_MAX 4095 /* longest ray walked, px */
@@ -275,6 +277,9 @@ static inline PT_HD int pt_sb_cast(const pt_sb_view *c, double sx, double sy, do
             if (pt_sb_rise(c, sx, sy, dx, dy, len, u - 1, &dp) && dp < want && du > dp)
                 pos = u - 1 + (want - dp) / ((double)du - dp);
         }
+        pos -= c->edge_offset;
+        if (pos < 0)
+            pos = 0;
         edge->x = (float)(sx + pos * dx);
         edge->y = (float)(sy + pos * dy);
         return 1;

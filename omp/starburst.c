@@ -100,6 +100,7 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
     c.gap = pt_sb_gap(&k, pt_auto_edge_gap(in->roi.width, in->roi.height));
     c.edge_level = k.edge_level;
     c.max_step = k.max_step;
+    c.edge_offset = k.edge_offset;
     if (in->roi.width < 3 || in->roi.height < 3 || !in->ransac)
         return PT_OK;
 
