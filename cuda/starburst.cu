@@ -58,7 +58,10 @@ __device__ pt_point darkest_point(const uint8_t *img, int pitch, const pt_cuda_e
 {
     int x0 = job->x0, y0 = job->y0, w = job->w, h = job->h;
     pt_point centre = {(float)(x0 + (w - 1) / 2.0), (float)(y0 + (h - 1) / 2.0)};
-    int block = job->dark_block < 2 ? 2 : job->dark_block;
+    /* cells of min_r px, as omp/backend.c start_point: a window of 2 x 2
+     * cells fits inside a pupil but not on an eyelash (job->dark_block is
+     * no longer used; the cell buffer is sized for 2 px cells) */
+    int block = job->min_r < 2 ? 2 : job->min_r;
     int gw = w / block, gh = h / block;
     if (gw < 1 || gh < 1)
         return centre;

@@ -29,8 +29,8 @@ be=$(acc_rate "$TMP/acc_bino/groundtruth.csv" "$TMP/acc_be.csv" "$R10")
 echo "starburst accuracy, synth within 10 %: mono circle $mc, mono ellipse $me, bino circle $bc, bino ellipse $be"
 acc_check "synth mono circle" "$mc" 83 95
 acc_check "synth mono ellipse" "$me" 95 95
-acc_check "synth bino circle" "$bc" 84 95
-acc_check "synth bino ellipse" "$be" 90 95
+acc_check "synth bino circle" "$bc" 88 95
+acc_check "synth bino ellipse" "$be" 92 95
 # ellipse mode at least as accurate as circle mode on elliptical pupils
 acc_check "mono ellipse vs circle" "$me" "$mc" "$mc"
 acc_check "bino ellipse vs circle" "$be" "$bc" "$bc"
