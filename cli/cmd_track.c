@@ -115,7 +115,7 @@ static int write_glints(track_run *run, const char *name, const pt_image *frame,
         pt_arena_reset(&run->glint_arena);
         int n = x1 > x0 && y1 > y0
                     ? pt_glints_track(run->glint_trackers[e], frame, x0, y0, x1 - x0, y1 - y0,
-                                      2 * autos.reflection_kernel + 1,
+                                      autos.reflection_kernel,
                                       run->setup.config.pre.reflection_threshold, g, ids,
                                       MAX_GLINTS_PER_EYE, &run->glint_arena, &err)
                     : pt_glints_track(run->glint_trackers[e], frame, 0, 0, 0, 0, 3, 255, g, ids,

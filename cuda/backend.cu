@@ -15,6 +15,7 @@
 #include "../lib/params_auto.h"
 #include "../lib/pt_backend.h"
 #include "../lib/ransac.h"
+#include "../lib/starburst_config.h"
 #include "cuda_check.h"
 #include "cuda_internal.h"
 #include "pt_cuda.h"
@@ -216,6 +217,7 @@ static pt_status create_one(const pt_config *cfg, const pt_track_options *opt, i
     p->sequence = opt->sequence;
     p->inlier = cfg->pre.ransac_inlier;
     p->points_per_eye = p->rays * (1 + p->rays2);
+    pt_sb_config_resolve(cfg, &p->sb);
     *state = s;
 
     pt_ransac_table table;

@@ -10,6 +10,7 @@
 
 #include "../lib/pt_geom.h"
 #include "../lib/pt_params.h"
+#include "../lib/starburst_ray.h"
 
 /* Per frame of a chunk. */
 typedef struct {
@@ -53,6 +54,7 @@ typedef struct {
     int active;      /* still iterating */
     int found;       /* the last iteration gave a fit */
     int n;           /* edge points of the last iteration */
+    double best_conf; /* the most confident fit over the iterations; < 0: none */
     pt_circle circle;
     pt_ellipse ellipse;
 } pt_cuda_sb_state;
@@ -80,6 +82,10 @@ typedef struct {
     int ransac_rows, sample_size;
     double inlier;
     int points_per_eye; /* capacity of each eye's point buffer */
+    /* starburst settings shared with the OpenMP back end: the host fills
+     * them with pt_sb_config_resolve(cfg, &p->sb) (lib/starburst_config.h);
+     * all zero = the settings before they existed (see pt_cuda_starburst) */
+    pt_sb_config sb;
 } pt_cuda_params;
 
 /* Device buffers of one stream's chunk. */
@@ -124,6 +130,12 @@ cudaError_t pt_cuda_starburst_pipeline(const pt_cuda_params *p, const pt_cuda_bu
                                        cudaStream_t stream);
 /* RANSAC blocks per job the pipeline needs. */
 int pt_cuda_ransac_blocks(const pt_cuda_params *p);
+/* starburst.cu, the pipeline's steps that need the confidence measure: the
+ * per-iteration choice and refit (warp per job), and the results. */
+cudaError_t pt_cuda_starburst_select(const pt_cuda_params *p, const pt_cuda_buffers *b, int jobs,
+                                     int nblocks, cudaStream_t stream);
+cudaError_t pt_cuda_starburst_finish(const pt_cuda_params *p, const pt_cuda_buffers *b,
+                                     int jobs, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -36,12 +36,15 @@ __device__ int tile_position(int flag, int *warp_counts, int *total)
 }
 
 /* Darkest (block x block) cell window of the roi, as pt_darkest_point(). */
-static __device__ pt_point darkest_point(const uint8_t *img, int pitch, const pt_cuda_eye_job *job,
+__device__ pt_point darkest_point(const uint8_t *img, int pitch, const pt_cuda_eye_job *job,
                                   uint32_t *cells, unsigned long long *best_key)
 {
     int x0 = job->x0, y0 = job->y0, w = job->w, h = job->h;
     pt_point centre = {(float)(x0 + (w - 1) / 2.0), (float)(y0 + (h - 1) / 2.0)};
-    int block = job->dark_block < 2 ? 2 : job->dark_block;
+    /* cells of min_r px, as omp/backend.c start_point: a window of 2 x 2
+     * cells fits inside a pupil but not on an eyelash (job->dark_block is
+     * no longer used; the cell buffer is sized for 2 px cells) */
+    int block = job->min_r < 2 ? 2 : job->min_r;
     int gw = w / block, gh = h / block;
     if (gw < 1 || gh < 1)
         return centre;
@@ -92,20 +95,26 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
     __shared__ int best_votes[SB_THREADS], best_sample[SB_THREADS];
     __shared__ pt_circle fit_circle;
     __shared__ pt_ellipse fit_ellipse;
+    __shared__ double best_conf;
 
     int j = first_job + blockIdx.x;
     const pt_cuda_eye_job job = b.jobs[j];
     const pt_cuda_frame_dims dims = b.dims[job.frame];
-    ray_view c;
-    c.img = b.smoothed + job.frame * p.plane;
+    pt_sb_view c;
+    c.buf = b.smoothed + job.frame * p.plane;
     c.mask = p.reflection == PT_REFLECTION_SKIP ? b.mask + job.frame * p.plane : NULL;
-    c.pitch = p.pitch;
+    c.width = dims.width;
+    c.height = dims.height;
+    c.stride = p.pitch;
     c.xmin = job.x0;
     c.ymin = job.y0;
     c.xmax = job.x0 + job.w - 1;
     c.ymax = job.y0 + job.h - 1;
-    c.threshold = p.threshold;
-    c.gap = job.gap;
+    c.threshold = p.sb.threshold;
+    c.gap = pt_sb_gap(&p.sb, job.gap);
+    c.edge_level = p.sb.edge_level;
+    c.max_step = p.sb.max_step;
+    c.edge_offset = p.sb.edge_offset;
     pt_point *pts = b.points + (size_t)j * p.points_per_eye;
     pt_cuda_eye_result *out = b.results + j;
 
@@ -117,7 +126,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
         start.x = job.start_x;
         start.y = job.start_y;
     } else if (job.start_mode == PT_CUDA_START_DARK) {
-        start = darkest_point(c.img, c.pitch, &job, b.cells + (size_t)j * b.cells_per_job,
+        start = darkest_point(c.buf, c.stride, &job, b.cells + (size_t)j * b.cells_per_job,
                               &shared_key);
     } else {
         start.x = (float)(job.x0 + (job.w - 1) / 2.0);
@@ -127,6 +136,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
         shared_start = clamp_point(&c, start);
         shared_found = 0;
         shared_n = 0;
+        best_conf = -1.0;
     }
     __syncthreads();
     if (job.w < 3 || job.h < 3) {
@@ -150,9 +160,9 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
             pt_point e;
             int found = 0;
             if (i < p.rays) {
-                double a = 2 * PI_D * i / p.rays;
-                found = cast_ray(&c, dims.width, dims.height, s0.x, s0.y, cos(a), sin(a),
-                                 job.len1, &e);
+                double dx, dy;
+                pt_sb_stage1_dir(i, p.rays, &dx, &dy);
+                found = pt_sb_cast(&c, s0.x, s0.y, dx, dy, job.len1, &e);
             }
             int total;
             int pos = tile_position(found, warp_counts, &total);
@@ -171,10 +181,10 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
             if (idx < m) {
                 int jj = idx / p.rays2, k = idx % p.rays2;
                 pt_point from = pts[jj];
-                double back = atan2(s0.y - from.y, s0.x - from.x);
-                double a = p.rays2 > 1 ? back + p.spread * (2.0 * k / (p.rays2 - 1) - 1.0) : back;
-                found = cast_ray(&c, dims.width, dims.height, from.x, from.y, cos(a), sin(a),
-                                 job.len2, &e);
+                double dx, dy;
+                found = pt_sb_stage2_dir(s0, from, k, p.rays2, p.spread, &dx, &dy) &&
+                        pt_sb_cast(&c, from.x, from.y, dx, dy,
+                                   pt_sb_stage2_len(s0, from, job.len2, c.gap), &e);
             }
             int total;
             int pos = tile_position(found, warp_counts, &total);
@@ -199,7 +209,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
             pt_ellipse ee;
             if (!sample_fit(&p, pts, n, s, job.min_r, job.max_r, &cc, &ee))
                 continue;
-            int votes = count_votes(pts, n, &cc, &ee, p.ellipse, p.inlier);
+            int votes = count_votes(pts, n, &cc, &ee, p.ellipse, &p.sb);
             if (votes > my_votes) {
                 my_votes = votes;
                 my_sample = s;
@@ -245,7 +255,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
                     cc.r = 0.5 * (ee.a + ee.b);
                 } else {
                     for (int k = 0; k < n; k++)
-                        if (pt_circle_distance(&cc, pts[k].x, pts[k].y) <= p.inlier)
+                        if (pt_sb_circle_inlier(&p.sb, &cc, pts[k].x, pts[k].y))
                             inl[count++] = k;
                     pt_circle refit;
                     if (pt_fit_circle(pts, inl, count, &refit) &&
@@ -253,14 +263,21 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
                         cc = refit;
                     pt_ellipse_from_circle(&cc, &ee);
                 }
-                fit_circle = cc;
-                fit_ellipse = ee;
+                /* the most pupil-like fit of all iterations, as on the CPU */
+                pt_image view = {dims.width, dims.height, p.pitch, (uint8_t *)c.buf};
+                double conf = p.ellipse ? pt_confidence_ellipse(&view, &ee)
+                                        : pt_confidence_circle(&view, &cc);
+                if (conf > best_conf) {
+                    best_conf = conf;
+                    fit_circle = cc;
+                    fit_ellipse = ee;
+                }
                 pt_point centre = {(float)cc.cx, (float)cc.cy};
                 if (p.ellipse) {
                     centre.x = (float)ee.cx;
                     centre.y = (float)ee.cy;
                 }
-                double moved = hypot(centre.x - s0.x, centre.y - s0.y);
+                double moved = pt_sb_dist(centre.x, centre.y, s0.x, s0.y);
                 shared_start = clamp_point(&c, centre);
                 shared_done = moved < p.converge_px;
             }
@@ -276,19 +293,17 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
     out->has_circle = out->has_ellipse = 0;
     out->status = PT_DETECT_NOTFOUND;
     out->confidence = 0;
-    if (shared_found) {
-        pt_image view = {dims.width, dims.height, p.pitch, (uint8_t *)c.img};
+    if (best_conf >= 0) {
         if (p.ellipse) {
             out->ellipse = fit_ellipse;
             out->circle.cx = fit_ellipse.cx;
             out->circle.cy = fit_ellipse.cy;
             out->circle.r = sqrt(fit_ellipse.a * fit_ellipse.b);
             out->has_ellipse = 1;
-            out->confidence = pt_confidence_ellipse(&view, &fit_ellipse);
         } else {
             out->circle = fit_circle;
-            out->confidence = pt_confidence_circle(&view, &fit_circle);
         }
+        out->confidence = best_conf;
         out->has_circle = 1;
         if (out->confidence >= PT_CONFIDENCE_MIN)
             out->status = PT_DETECT_OK;
@@ -302,40 +317,145 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
     }
 }
 
-/* The pipeline's last step (starburst_pipeline.cu): thread per job, the
- * result from the job's state, as the tail of starburst_kernel. */
+/* ---- the throughput pipeline's steps that need the confidence measure ---- */
+
+/* Warp per job: the best row over the RANSAC blocks, refit on its inliers
+ * (found by the warp, kept in point order), the confidence, the most
+ * confident fit so far, the next start and convergence: thread 0's work in
+ * starburst_kernel, with the same arithmetic. */
+__global__ void starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks)
+{
+    __shared__ pt_circle best_circle;
+    __shared__ pt_ellipse best_ellipse;
+    __shared__ int best_row;
+    int j = blockIdx.x, lane = threadIdx.x;
+    pt_cuda_sb_state *st = b.state + j;
+    if (!st->active)
+        return;
+    const pt_cuda_eye_job job = b.jobs[j];
+    const pt_cuda_frame_dims dims = b.dims[job.frame];
+    int n = st->n;
+    const pt_point *pts = b.points + (size_t)j * p.points_per_eye;
+    if (lane == 0) {
+        int best_votes = -1, s = -1;
+        for (int k = 0; k < nblocks; k++) {
+            int2 v = b.partials[(size_t)j * b.partials_per_job + k];
+            if (v.y >= 0 && (v.x > best_votes || (v.x == best_votes && (s < 0 || v.y < s)))) {
+                best_votes = v.x;
+                s = v.y;
+            }
+        }
+        pt_circle cc = {0, 0, 0};
+        pt_ellipse ee = {0, 0, 0, 0, 0};
+        if (s >= 0)
+            sample_fit(&p, pts, n, s, job.min_r, job.max_r, &cc, &ee);
+        best_row = s;
+        best_circle = cc;
+        best_ellipse = ee;
+    }
+    __syncwarp();
+    if (best_row < 0) {
+        if (lane == 0) {
+            st->found = 0;
+            st->active = 0;
+        }
+        return;
+    }
+    pt_circle cc = best_circle;
+    pt_ellipse ee = best_ellipse;
+    pt_ellipse_frame f;
+    if (p.ellipse)
+        pt_ellipse_frame_init(&ee, &f);
+    int *inl = b.scratch_idx + (size_t)j * p.points_per_eye;
+    int count = 0;
+    for (int base = 0; base < n; base += 32) {
+        int k = base + lane, in = 0;
+        if (k < n)
+            in = p.ellipse ? pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= p.inlier
+                           : pt_sb_circle_inlier(&p.sb, &cc, pts[k].x, pts[k].y);
+        unsigned ballot = __ballot_sync(0xffffffffu, in);
+        if (in)
+            inl[count + __popc(ballot & ((1u << lane) - 1u))] = k;
+        count += __popc(ballot);
+    }
+    __syncwarp();
+    if (lane != 0)
+        return;
+    if (p.ellipse) {
+        pt_ellipse refit;
+        if (pt_fit_ellipse(pts, inl, count, &refit) &&
+            pt_ransac_ellipse_in_range(&refit, job.min_r, job.max_r))
+            ee = refit;
+        cc.cx = ee.cx;
+        cc.cy = ee.cy;
+        cc.r = 0.5 * (ee.a + ee.b);
+    } else {
+        pt_circle refit;
+        if (pt_fit_circle(pts, inl, count, &refit) &&
+            pt_ransac_circle_in_range(&refit, job.min_r, job.max_r))
+            cc = refit;
+        pt_ellipse_from_circle(&cc, &ee);
+    }
+    pt_image view = {dims.width, dims.height, p.pitch, b.smoothed + job.frame * p.plane};
+    double conf = p.ellipse ? pt_confidence_ellipse(&view, &ee) : pt_confidence_circle(&view, &cc);
+    if (conf > st->best_conf) {
+        st->best_conf = conf;
+        st->circle = cc;
+        st->ellipse = ee;
+    }
+    st->found = 1;
+    pt_point centre = {(float)cc.cx, (float)cc.cy};
+    if (p.ellipse) {
+        centre.x = (float)ee.cx;
+        centre.y = (float)ee.cy;
+    }
+    pt_point s0 = st->start;
+    double moved = pt_sb_dist(centre.x, centre.y, s0.x, s0.y);
+    pt_sb_view c;
+    c.xmin = job.x0;
+    c.ymin = job.y0;
+    c.xmax = job.x0 + job.w - 1;
+    c.ymax = job.y0 + job.h - 1;
+    st->start = clamp_point(&c, centre);
+    st->active = !(moved < p.converge_px);
+}
+
+/* Thread per job: the result from the job's state, as starburst_kernel's tail. */
 __global__ void starburst_finish(pt_cuda_params p, pt_cuda_buffers b, int jobs)
 {
     int j = blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= jobs)
         return;
-    const pt_cuda_eye_job job = b.jobs[j];
-    const pt_cuda_frame_dims dims = b.dims[job.frame];
     const pt_cuda_sb_state *st = b.state + j;
     pt_cuda_eye_result *out = b.results + j;
     out->npoints = st->n;
     out->has_circle = out->has_ellipse = 0;
     out->status = PT_DETECT_NOTFOUND;
     out->confidence = 0;
-    if (!st->found)
+    if (!(st->best_conf >= 0))
         return;
-    pt_image view = {dims.width, dims.height, p.pitch, b.smoothed + job.frame * p.plane};
     if (p.ellipse) {
         out->ellipse = st->ellipse;
         out->circle.cx = st->ellipse.cx;
         out->circle.cy = st->ellipse.cy;
         out->circle.r = sqrt(st->ellipse.a * st->ellipse.b);
         out->has_ellipse = 1;
-        out->confidence = pt_confidence_ellipse(&view, &st->ellipse);
     } else {
         out->circle = st->circle;
-        out->confidence = pt_confidence_circle(&view, &st->circle);
     }
+    out->confidence = st->best_conf;
     out->has_circle = 1;
     if (out->confidence >= PT_CONFIDENCE_MIN)
         out->status = PT_DETECT_OK;
     else
         out->has_circle = out->has_ellipse = 0;
+}
+
+extern "C" cudaError_t pt_cuda_starburst_select(const pt_cuda_params *p, const pt_cuda_buffers *b,
+                                                int jobs, int nblocks, cudaStream_t stream)
+{
+    starburst_select<<<jobs, 32, 0, stream>>>(*p, *b, nblocks);
+    return cudaGetLastError();
 }
 
 extern "C" cudaError_t pt_cuda_starburst_finish(const pt_cuda_params *p, const pt_cuda_buffers *b,
@@ -351,12 +471,24 @@ extern "C" cudaError_t pt_cuda_starburst(const pt_cuda_params *p, const pt_cuda_
 {
     if (jobs <= 0)
         return cudaSuccess;
-    if (p->sequence) {
+    pt_cuda_params q = *p;
+    if (!(q.sb.threshold > 0)) {
+        /* p->sb not filled by the host: the settings that predate it */
+        q.sb.threshold = q.threshold;
+        q.sb.gap = 0;
+        q.sb.gap_min = 1;
+        q.sb.edge_level = 1.0;
+        q.sb.circle_tol = 0.0;
+        q.sb.inlier = q.inlier;
+        q.sb.max_step = 0.0;
+        q.sb.edge_offset = 0.0;
+    }
+    if (q.sequence) {
         /* Each eye starts where the previous frame's pupil was: in order. */
         for (int j = 0; j < jobs; j++)
-            starburst_kernel<<<1, SB_THREADS, 0, stream>>>(*p, *b, j, previous);
+            starburst_kernel<<<1, SB_THREADS, 0, stream>>>(q, *b, j, previous);
     } else {
-        starburst_kernel<<<jobs, SB_THREADS, 0, stream>>>(*p, *b, 0, previous);
+        starburst_kernel<<<jobs, SB_THREADS, 0, stream>>>(q, *b, 0, previous);
     }
     return cudaGetLastError();
 }

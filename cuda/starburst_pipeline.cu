@@ -5,12 +5,13 @@
  *   dark_cells   block per row of darkest-window cells      (start = dark)
  *   start        block per job: start point, state
  *   per iteration (launched max_iterations times; finished jobs return at once):
- *     rays1      warp per first-stage ray   (cast_ray_warp)
+ *     rays1      warp per first-stage ray   (pt_sb_cast_warp)
  *     rays2      warp per second-stage ray
  *     compact    block per job: found edges in ray order -> points
  *     ransac     block per 256 rows of the sample table per job
- *     select     warp per job: best row, refit on inliers, convergence
- *   finish       (starburst.cu) confidence and result
+ *     select     (starburst.cu) warp per job: best row, refit on inliers,
+ *                confidence (the most confident fit is kept), convergence
+ *   finish       (starburst.cu) the result
  *
  * Every value is computed by the same device functions, in the same order per
  * job, as the one-block-per-eye kernel, so results are identical to it. */
@@ -25,7 +26,7 @@ __global__ void dark_cells(pt_cuda_params p, pt_cuda_buffers b)
 {
     int j = blockIdx.y, cy = blockIdx.x;
     const pt_cuda_eye_job job = b.jobs[j];
-    int block = job.dark_block < 2 ? 2 : job.dark_block;
+    int block = job.min_r < 2 ? 2 : job.min_r; /* as darkest_point() */
     int gw = job.w / block, gh = job.h / block;
     if (job.start_mode != PT_CUDA_START_DARK || cy >= gh || gw < 1)
         return;
@@ -55,7 +56,7 @@ __global__ void start_jobs(pt_cuda_params p, pt_cuda_buffers b)
         start.y = job.start_y;
     } else if (job.start_mode == PT_CUDA_START_DARK) {
         /* As darkest_point() of starburst.cu, from the cells dark_cells() summed. */
-        int block = job.dark_block < 2 ? 2 : job.dark_block;
+        int block = job.min_r < 2 ? 2 : job.min_r;
         int gw = job.w / block, gh = job.h / block;
         if (gw >= 1 && gh >= 1) {
             const uint32_t *cells = b.cells + (size_t)j * b.cells_per_job;
@@ -85,7 +86,7 @@ __global__ void start_jobs(pt_cuda_params p, pt_cuda_buffers b)
     }
     if (threadIdx.x != 0)
         return;
-    ray_view c;
+    pt_sb_view c;
     c.xmin = job.x0;
     c.ymin = job.y0;
     c.xmax = job.x0 + job.w - 1;
@@ -95,21 +96,28 @@ __global__ void start_jobs(pt_cuda_params p, pt_cuda_buffers b)
     st->active = job.w >= 3 && job.h >= 3;
     st->found = 0;
     st->n = 0;
+    st->best_conf = -1.0;
 }
 
-static __device__ ray_view job_view(const pt_cuda_params &p, const pt_cuda_buffers &b,
-                                    const pt_cuda_eye_job &job)
+static __device__ pt_sb_view job_view(const pt_cuda_params &p, const pt_cuda_buffers &b,
+                                      const pt_cuda_eye_job &job)
 {
-    ray_view c;
-    c.img = b.smoothed + job.frame * p.plane;
+    const pt_cuda_frame_dims dims = b.dims[job.frame];
+    pt_sb_view c;
+    c.buf = b.smoothed + job.frame * p.plane;
     c.mask = p.reflection == PT_REFLECTION_SKIP ? b.mask + job.frame * p.plane : NULL;
-    c.pitch = p.pitch;
+    c.width = dims.width;
+    c.height = dims.height;
+    c.stride = p.pitch;
     c.xmin = job.x0;
     c.ymin = job.y0;
     c.xmax = job.x0 + job.w - 1;
     c.ymax = job.y0 + job.h - 1;
-    c.threshold = p.threshold;
-    c.gap = job.gap;
+    c.threshold = p.sb.threshold;
+    c.gap = pt_sb_gap(&p.sb, job.gap);
+    c.edge_level = p.sb.edge_level;
+    c.max_step = p.sb.max_step;
+    c.edge_offset = p.sb.edge_offset;
     return c;
 }
 
@@ -121,11 +129,11 @@ __global__ void __launch_bounds__(PIPE_THREADS) rays1(pt_cuda_params p, pt_cuda_
     if (j >= jobs || !b.state[j].active)
         return;
     const pt_cuda_eye_job job = b.jobs[j];
-    const pt_cuda_frame_dims dims = b.dims[job.frame];
-    ray_view c = job_view(p, b, job);
+    pt_sb_view c = job_view(p, b, job);
     pt_point s0 = b.state[j].start, e;
-    double a = 2 * PI_D * i / p.rays;
-    int found = cast_ray_warp(&c, dims.width, dims.height, s0.x, s0.y, cos(a), sin(a), job.len1, &e);
+    double dx, dy;
+    pt_sb_stage1_dir(i, p.rays, &dx, &dy);
+    int found = pt_sb_cast_warp(&c, s0.x, s0.y, dx, dy, job.len1, &e);
     if ((threadIdx.x & 31) == 0) {
         size_t slot = (size_t)j * p.points_per_eye + i;
         b.slot_found[slot] = (uint8_t)found;
@@ -152,13 +160,12 @@ __global__ void __launch_bounds__(PIPE_THREADS) rays2(pt_cuda_params p, pt_cuda_
         return;
     }
     const pt_cuda_eye_job job = b.jobs[j];
-    const pt_cuda_frame_dims dims = b.dims[job.frame];
-    ray_view c = job_view(p, b, job);
+    pt_sb_view c = job_view(p, b, job);
     pt_point s0 = b.state[j].start, from = b.slot_points[base + i], e;
-    double back = atan2(s0.y - from.y, s0.x - from.x);
-    double a = p.rays2 > 1 ? back + p.spread * (2.0 * k / (p.rays2 - 1) - 1.0) : back;
-    int found = cast_ray_warp(&c, dims.width, dims.height, from.x, from.y, cos(a), sin(a),
-                              job.len2, &e);
+    double dx, dy;
+    int found = pt_sb_stage2_dir(s0, from, k, p.rays2, p.spread, &dx, &dy) &&
+                pt_sb_cast_warp(&c, from.x, from.y, dx, dy,
+                                pt_sb_stage2_len(s0, from, job.len2, c.gap), &e);
     if ((threadIdx.x & 31) == 0) {
         b.slot_found[slot] = (uint8_t)found;
         if (found)
@@ -229,7 +236,7 @@ __global__ void __launch_bounds__(PIPE_THREADS) ransac(pt_cuda_params p, pt_cuda
         pt_circle cc;
         pt_ellipse ee;
         if (sample_fit(&p, pts, n, s, job.min_r, job.max_r, &cc, &ee)) {
-            votes = count_votes(pts, n, &cc, &ee, p.ellipse, p.inlier);
+            votes = count_votes(pts, n, &cc, &ee, p.ellipse, &p.sb);
             row = s;
         }
     }
@@ -251,109 +258,10 @@ __global__ void __launch_bounds__(PIPE_THREADS) ransac(pt_cuda_params p, pt_cuda
         b.partials[(size_t)j * b.partials_per_job + blockIdx.x] = make_int2(best_votes[0], best_row[0]);
 }
 
-/* Warp per job: the best row over the blocks, refit on its inliers (found by
- * the warp, kept in point order), the next start and convergence, with the
- * same arithmetic as the one-block kernel's thread 0. */
-__global__ void select_fit(pt_cuda_params p, pt_cuda_buffers b, int nblocks)
-{
-    __shared__ pt_circle best_circle;
-    __shared__ pt_ellipse best_ellipse;
-    __shared__ int best_row;
-    int j = blockIdx.x, lane = threadIdx.x;
-    pt_cuda_sb_state *st = b.state + j;
-    if (!st->active)
-        return;
-    const pt_cuda_eye_job job = b.jobs[j];
-    int n = st->n;
-    const pt_point *pts = b.points + (size_t)j * p.points_per_eye;
-    if (lane == 0) {
-        int best_votes = -1, s = -1;
-        for (int k = 0; k < nblocks; k++) {
-            int2 v = b.partials[(size_t)j * b.partials_per_job + k];
-            if (v.y >= 0 && (v.x > best_votes || (v.x == best_votes && (s < 0 || v.y < s)))) {
-                best_votes = v.x;
-                s = v.y;
-            }
-        }
-        pt_circle cc = {0, 0, 0};
-        pt_ellipse ee = {0, 0, 0, 0, 0};
-        if (s >= 0)
-            sample_fit(&p, pts, n, s, job.min_r, job.max_r, &cc, &ee);
-        best_row = s;
-        best_circle = cc;
-        best_ellipse = ee;
-    }
-    __syncwarp();
-    int s = best_row;
-    if (s < 0) {
-        if (lane == 0) {
-            st->found = 0;
-            st->active = 0;
-        }
-        return;
-    }
-    pt_circle cc = best_circle;
-    pt_ellipse ee = best_ellipse;
-    pt_ellipse_frame f;
-    if (p.ellipse)
-        pt_ellipse_frame_init(&ee, &f);
-    int *inl = b.scratch_idx + (size_t)j * p.points_per_eye;
-    int count = 0;
-    for (int base = 0; base < n; base += 32) {
-        int k = base + lane, in = 0;
-        if (k < n)
-            in = p.ellipse ? pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= p.inlier
-                           : pt_circle_distance(&cc, pts[k].x, pts[k].y) <= p.inlier;
-        unsigned ballot = __ballot_sync(0xffffffffu, in);
-        if (in)
-            inl[count + __popc(ballot & ((1u << lane) - 1u))] = k;
-        count += __popc(ballot);
-    }
-    __syncwarp();
-    if (lane != 0)
-        return;
-    if (p.ellipse) {
-        pt_ellipse refit;
-        if (pt_fit_ellipse(pts, inl, count, &refit) &&
-            pt_ransac_ellipse_in_range(&refit, job.min_r, job.max_r))
-            ee = refit;
-        cc.cx = ee.cx;
-        cc.cy = ee.cy;
-        cc.r = 0.5 * (ee.a + ee.b);
-    } else {
-        pt_circle refit;
-        if (pt_fit_circle(pts, inl, count, &refit) &&
-            pt_ransac_circle_in_range(&refit, job.min_r, job.max_r))
-            cc = refit;
-        pt_ellipse_from_circle(&cc, &ee);
-    }
-    st->found = 1;
-    st->circle = cc;
-    st->ellipse = ee;
-    pt_point centre = {(float)cc.cx, (float)cc.cy};
-    if (p.ellipse) {
-        centre.x = (float)ee.cx;
-        centre.y = (float)ee.cy;
-    }
-    pt_point s0 = st->start;
-    double moved = hypot(centre.x - s0.x, centre.y - s0.y);
-    ray_view c;
-    c.xmin = job.x0;
-    c.ymin = job.y0;
-    c.xmax = job.x0 + job.w - 1;
-    c.ymax = job.y0 + job.h - 1;
-    st->start = clamp_point(&c, centre);
-    st->active = !(moved < p.converge_px);
-}
-
 extern "C" int pt_cuda_ransac_blocks(const pt_cuda_params *p)
 {
     return (p->ransac_rows + PIPE_THREADS - 1) / PIPE_THREADS;
 }
-
-/* starburst.cu: confidence and result of every job from its state. */
-extern "C" cudaError_t pt_cuda_starburst_finish(const pt_cuda_params *p, const pt_cuda_buffers *b,
-                                                int jobs, cudaStream_t stream);
 
 extern "C" cudaError_t pt_cuda_starburst_pipeline(const pt_cuda_params *p,
                                                   const pt_cuda_buffers *b, int jobs,
@@ -368,6 +276,7 @@ extern "C" cudaError_t pt_cuda_starburst_pipeline(const pt_cuda_params *p,
     dark_cells<<<cells_grid, PIPE_THREADS, 0, stream>>>(*p, *b);
     start_jobs<<<jobs, PIPE_THREADS, 0, stream>>>(*p, *b);
     int nblocks = pt_cuda_ransac_blocks(p);
+    cudaError_t st = cudaSuccess;
     int iterations = p->max_iterations > 0 ? p->max_iterations : 1;
     unsigned warps1 = (unsigned)jobs * p->rays;
     unsigned warps2 = (unsigned)jobs * p->rays * p->rays2;
@@ -377,9 +286,11 @@ extern "C" cudaError_t pt_cuda_starburst_pipeline(const pt_cuda_params *p,
             rays2<<<(warps2 + PIPE_WARPS - 1) / PIPE_WARPS, PIPE_THREADS, 0, stream>>>(*p, *b, jobs);
         compact<<<jobs, PIPE_THREADS, 0, stream>>>(*p, *b);
         ransac<<<dim3(nblocks, jobs), PIPE_THREADS, 0, stream>>>(*p, *b);
-        select_fit<<<jobs, 32, 0, stream>>>(*p, *b, nblocks);
+        st = pt_cuda_starburst_select(p, b, jobs, nblocks, stream);
+        if (st != cudaSuccess)
+            return st;
     }
-    cudaError_t st = cudaGetLastError();
+    st = cudaGetLastError();
     if (st != cudaSuccess)
         return st;
     return pt_cuda_starburst_finish(p, b, jobs, stream);

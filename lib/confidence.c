@@ -2,6 +2,8 @@
 
 #include <math.h>
 
+#include "starburst_ray.h"
+
 static PT_HD int sample_at(const pt_image *img, double x, double y, int *value)
 {
     int xi = (int)floor(x + 0.5), yi = (int)floor(y + 0.5);
@@ -16,11 +18,14 @@ PT_HD double pt_confidence_ellipse(const pt_image *img, const pt_ellipse *e)
     if (!(e->a > 0) || !(e->b > 0))
         return 0.0;
     double t = e->theta * (3.14159265358979323846 / 180.0);
-    double ct = cos(t), st = sin(t);
+    double ct, st;
+    /* exact-operation cos/sin: the CPU and the GPU sample the same points */
+    pt_sb_cos_sin(t, &ct, &st);
     int valid = 0, dark_inside = 0;
     for (int k = 0; k < PT_CONFIDENCE_SAMPLES; k++) {
         double phi = 2.0 * 3.14159265358979323846 * k / PT_CONFIDENCE_SAMPLES;
-        double cp = cos(phi), sp = sin(phi);
+        double cp, sp;
+        pt_sb_cos_sin(phi, &cp, &sp);
         double ai = e->a - PT_CONFIDENCE_OFFSET, bi = e->b - PT_CONFIDENCE_OFFSET;
         double ao = e->a + PT_CONFIDENCE_OFFSET, bo = e->b + PT_CONFIDENCE_OFFSET;
         if (ai < 0.5)

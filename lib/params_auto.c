@@ -16,8 +16,6 @@ void pt_resolve_auto(const pt_config *cfg, int roi_width, int roi_height,
     int side = roi_width < roi_height ? roi_width : roi_height;
     if (side < 1)
         side = 1;
-    /* Scale relative to the seed paper's 1280x1024 frames (short side 1024). */
-    double scale = side / 1024.0;
 
     out->min_radius = cfg->pre.min_radius > 0 ? cfg->pre.min_radius
                                               : (int)fmax(3.0, lround(0.02 * side));
@@ -28,7 +26,7 @@ void pt_resolve_auto(const pt_config *cfg, int roi_width, int roi_height,
 
     out->reflection_kernel = cfg->pre.reflection_kernel > 0
                                  ? cfg->pre.reflection_kernel | 1
-                                 : odd_at_least(19.0 * scale, 9);
+                                 : odd_at_least(0.055 * side, 9);
     out->reflection_dilate = cfg->pre.reflection_dilate > 0
                                  ? cfg->pre.reflection_dilate | 1
                                  : odd_at_least(out->reflection_kernel / 4.0, 3);

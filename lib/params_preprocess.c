@@ -13,7 +13,7 @@ const pt_param_def pt_preprocess_param_defs[] = {
     {"reflection", PT_PARAM_CHOICE, PRE(reflection), 0, 0, 2, reflection_choices, PT_ALG_ALL,
      "corneal reflections: interpolate over them, skip them along rays (starburst), or off"},
     {"reflection_kernel", PT_PARAM_INT, PRE(reflection_kernel), 0, 0, 255, NULL, PT_ALG_ALL,
-     "top-hat square side in px (made odd); 0 = auto: 19 at 1280x1024, scaled, at least 9"},
+     "top-hat square side in px (made odd); 0 = auto: 5.5% of the eye region's short side (57 at 1280x1024), at least 9"},
     {"reflection_threshold", PT_PARAM_INT, PRE(reflection_threshold), 40, 1, 255, NULL,
      PT_ALG_ALL, "top-hat grey level (image - opening) above which a pixel is a reflection"},
     {"reflection_dilate", PT_PARAM_INT, PRE(reflection_dilate), 0, 0, 255, NULL, PT_ALG_ALL,

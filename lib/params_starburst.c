@@ -29,6 +29,17 @@ const pt_param_def pt_starburst_param_defs[] = {
      "first start point when start_x/y are unset: darkest region of the eye, or its centre"},
     {"ray_length", PT_PARAM_INT, SB(ray_length), 0, 0, 65536, NULL, PT_ALG_STARBURST,
      "first-stage ray length in px; 0 = auto (1.5 x max_radius); rays also stop at the border"},
+    {"edge_gap", PT_PARAM_INT, SB(edge_gap), 0, 0, 64, NULL, PT_ALG_STARBURST,
+     "rise along a ray is I(t+gap) - I(t-gap); 0 = auto (1 px up to 384 px regions, 4 at 1280x1024)"},
+    {"edge_level", PT_PARAM_DOUBLE, SB(edge_level), 1, 0.05, 1, NULL, PT_ALG_STARBURST,
+     "edge point where the rise first reaches this share of the step's steepest rise (1 = steepest)"},
+    {"circle_tolerance", PT_PARAM_DOUBLE, SB(circle_tolerance), 0.1, 0, 1, NULL,
+     PT_ALG_STARBURST,
+     "circle fits: inlier band max(ransac_inlier, this x r), so elliptical pupils keep both arcs"},
+    {"glint_step", PT_PARAM_DOUBLE, SB(glint_step), 160, 0, 255, NULL, PT_ALG_STARBURST,
+     "reflections along rays: a narrow bright spot is walked over; a step rising more than this gives no point; 0 = off"},
+    {"edge_offset", PT_PARAM_DOUBLE, SB(edge_offset), 0, -16, 16, NULL, PT_ALG_STARBURST,
+     "px each edge point is moved back along its ray (towards the dark side), for ground truth drawn inside the border"},
 };
 const int pt_starburst_param_count =
     (int)(sizeof pt_starburst_param_defs / sizeof pt_starburst_param_defs[0]);

@@ -14,6 +14,11 @@ typedef struct {
     double start_x, start_y;/* start point in the eye's region; < 0 = per `start` */
     int start;              /* PT_START_*: darkest region of the eye, or its centre */
     int ray_length;         /* first-stage ray length, px; 0 = auto (1.5 x max radius) */
+    int edge_gap;           /* half-distance of the rise along a ray, px; 0 = auto */
+    double edge_level;      /* edge where the rise reaches this share of the step's steepest */
+    double circle_tolerance;/* circle votes: inlier band widened to this share of r */
+    double glint_step;      /* a step rising more than this is a reflection; 0 = off */
+    double edge_offset;     /* px edge points are moved towards the dark side */
 } pt_starburst_params;
 
 #endif

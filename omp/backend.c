@@ -160,7 +160,7 @@ static pt_point start_point(const omp_state *s, const pt_image *smoothed, const 
     }
     if (sb->start == PT_START_DARK && s->opt.algorithm == PT_ALG_STARBURST)
         return pt_darkest_point(smoothed, roi->x0, roi->y0, roi->width, roi->height,
-                                (2 * autos->min_radius) / 3, arena);
+                                autos->min_radius, arena);
     pt_point c = {(float)(roi->x0 + (roi->width - 1) / 2.0),
                   (float)(roi->y0 + (roi->height - 1) / 2.0)};
     return c;

@@ -29,12 +29,13 @@ pt_status pt_preprocess(const pt_image *src, const pt_preprocess_params *pre,
         *mask_valid = 1;
         if (pre->reflection == PT_REFLECTION_INTERPOLATE) {
             work.buf = pt_arena_alloc(arena, (size_t)work.stride * h);
-            if (!work.buf)
+            void *fill_scratch = pt_arena_alloc(arena, pt_reflection_fill_scratch_bytes(w, h));
+            if (!work.buf || !fill_scratch)
                 return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for reflection fill");
             copy_image(src, &work);
             /* A reflection the top-hat can find is narrower than its kernel, grown by the dilation. */
             pt_reflection_fill(&work, mask, smoothed->stride,
-                               reflection_kernel + reflection_dilate);
+                               reflection_kernel + reflection_dilate, fill_scratch);
             to_smooth = &work;
         }
     }

@@ -42,9 +42,11 @@ long pt_reflection_mask(const pt_image *img, int kernel, int threshold, int dila
 /* Replace masked pixels of img (in place) by the inverse-distance-weighted
  * mean of the nearest unmasked pixel left, right, above and below (searched
  * up to max_search px), so no edge is left inside the pupil. Pixels with no
- * unmasked neighbour within reach keep their value. */
+ * unmasked neighbour within reach keep their value. O(1) per pixel;
+ * scratch: pt_reflection_fill_scratch_bytes(width, height) bytes. */
+size_t pt_reflection_fill_scratch_bytes(int width, int height);
 void pt_reflection_fill(pt_image *img, const uint8_t *mask, int mask_stride,
-                        int max_search);
+                        int max_search, void *scratch);
 
 /* smooth.c: separable Gaussian (size odd, sigma > 0) and median (Huang sliding
  * histogram), borders replicated. src and dst must not overlap. */

@@ -45,45 +45,86 @@ long pt_reflection_mask(const pt_image *img, int kernel, int threshold, int dila
     return count;
 }
 
-/* Nearest unmasked pixel from (x,y) stepping (dx,dy), at most max_search px. */
-static int nearest_unmasked(const pt_image *img, const uint8_t *mask, int mask_stride,
-                            int x, int y, int dx, int dy, int max_search, int *value)
+size_t pt_reflection_fill_scratch_bytes(int width, int height)
 {
-    for (int d = 1; d <= max_search; d++) {
-        int xx = x + d * dx, yy = y + d * dy;
-        if (xx < 0 || yy < 0 || xx >= img->width || yy >= img->height)
-            return 0;
-        if (!mask[(size_t)yy * mask_stride + xx]) {
-            *value = img->buf[(size_t)yy * img->stride + xx];
-            return d;
-        }
-    }
-    return 0;
+    return (size_t)width * height * sizeof(uint16_t) + 2 * (size_t)width * sizeof(int);
 }
 
+/* Same result as searching left, right, up and down from every masked pixel
+ * for the nearest unmasked one (at most max_search px, not past the border),
+ * in O(1) per pixel: a bottom-up pass records the distance down, the
+ * top-down pass tracks the last unmasked row per column and, per row, the
+ * nearest unmasked pixel left and right. Only unmasked pixels are read, so
+ * filling in place is order-independent. */
 void pt_reflection_fill(pt_image *img, const uint8_t *mask, int mask_stride,
-                        int max_search)
+                        int max_search, void *scratch)
 {
-    static const int dirs[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
-    for (int y = 0; y < img->height; y++) {
+    int w = img->width, h = img->height;
+    uint16_t *down = (uint16_t *)scratch;
+    int *col = (int *)(down + (size_t)w * h);
+    int *right = col + w;
+    if (max_search > 65535)
+        max_search = 65535;
+    for (int x = 0; x < w; x++)
+        col[x] = -1;
+    for (int y = h - 1; y >= 0; y--) {
+        const uint8_t *m = mask + (size_t)y * mask_stride;
+        uint16_t *dn = down + (size_t)y * w;
+        for (int x = 0; x < w; x++) {
+            if (!m[x]) {
+                col[x] = y;
+                continue;
+            }
+            int d = col[x] >= 0 ? col[x] - y : 0;
+            dn[x] = (uint16_t)(d <= max_search ? d : 0);
+        }
+    }
+    for (int x = 0; x < w; x++)
+        col[x] = -1;
+    for (int y = 0; y < h; y++) {
         const uint8_t *m = mask + (size_t)y * mask_stride;
         uint8_t *row = img->buf + (size_t)y * img->stride;
-        for (int x = 0; x < img->width; x++) {
-            if (!m[x])
-                continue;
-            double sum = 0, weight = 0;
-            for (int k = 0; k < 4; k++) {
-                int v;
-                int d = nearest_unmasked(img, mask, mask_stride, x, y, dirs[k][0],
-                                         dirs[k][1], max_search, &v);
-                if (d) {
-                    sum += v / (double)d;
+        const uint16_t *dn = down + (size_t)y * w;
+        int any = 0;
+        for (int x = 0; x < w; x++)
+            any |= m[x];
+        if (any) {
+            int next = -1;
+            for (int x = w - 1; x >= 0; x--) {
+                right[x] = next;
+                if (!m[x])
+                    next = x;
+            }
+            int left = -1;
+            for (int x = 0; x < w; x++) {
+                if (!m[x]) {
+                    left = x;
+                    continue;
+                }
+                double sum = 0, weight = 0;
+                int d;
+                if (left >= 0 && (d = x - left) <= max_search) {
+                    sum += row[left] / (double)d;
                     weight += 1.0 / d;
                 }
+                if (right[x] >= 0 && (d = right[x] - x) <= max_search) {
+                    sum += row[right[x]] / (double)d;
+                    weight += 1.0 / d;
+                }
+                if (col[x] >= 0 && (d = y - col[x]) <= max_search) {
+                    sum += img->buf[(size_t)col[x] * img->stride + x] / (double)d;
+                    weight += 1.0 / d;
+                }
+                if ((d = dn[x]) > 0) {
+                    sum += img->buf[(size_t)(y + d) * img->stride + x] / (double)d;
+                    weight += 1.0 / d;
+                }
+                if (weight > 0)
+                    row[x] = (uint8_t)(sum / weight + 0.5);
             }
-            /* Only unmasked pixels are read, so filling in place is order-independent. */
-            if (weight > 0)
-                row[x] = (uint8_t)(sum / weight + 0.5);
         }
+        for (int x = 0; x < w; x++)
+            if (!m[x])
+                col[x] = y;
     }
 }

@@ -7,101 +7,11 @@
 
 #include "../lib/confidence.h"
 #include "../lib/params_auto.h"
+#include "../lib/starburst_config.h"
+#include "../lib/starburst_ray.h"
 #include "detect.h"
 
-#define PI 3.14159265358979323846
-
-typedef struct {
-    const pt_image *img;
-    const uint8_t *mask; /* reflections to skip, or NULL */
-    double xmin, ymin, xmax, ymax; /* roi, pixel centres, inclusive */
-    double threshold;
-    int gap; /* half-distance of the intensity difference, px */
-} ray_ctx;
-
-/* Bilinear sample; (x,y) is inside the roi, hence inside the image. */
-static double sample(const pt_image *img, double x, double y)
-{
-    int xi = (int)x, yi = (int)y;
-    double fx = x - xi, fy = y - yi;
-    int x1 = xi + 1 < img->width ? xi + 1 : xi, y1 = yi + 1 < img->height ? yi + 1 : yi;
-    const uint8_t *r0 = img->buf + (size_t)yi * img->stride;
-    const uint8_t *r1 = img->buf + (size_t)y1 * img->stride;
-    double top = r0[xi] + fx * (r0[x1] - r0[xi]);
-    double bottom = r1[xi] + fx * (r1[x1] - r1[xi]);
-    return top + fy * (bottom - top);
-}
-
-static int inside(const ray_ctx *c, double x, double y)
-{
-    return x >= c->xmin && x <= c->xmax && y >= c->ymin && y <= c->ymax;
-}
-
-static int masked(const ray_ctx *c, double x, double y)
-{
-    if (!c->mask)
-        return 0;
-    int xi = (int)(x + 0.5), yi = (int)(y + 0.5);
-    return c->mask[(size_t)yi * c->img->stride + xi] != 0;
-}
-
-/* Longest ray walked; longer rays are cut (a 4096 px ray crosses any frame). */
-#define RAY_MAX 4096
-
-/* Walk from (sx,sy) along the unit vector (dx,dy), t = 0..len, sampling the
- * profile once; the edge is the first t where I(t+g) - I(t-g) > threshold,
- * then uphill to the steepest point of that step (the first crossing alone
- * sits on the blurred ramp's dark side, biasing the radius inwards), refined
- * by a parabola through the differences around it. The gap g grows with the
- * image, so the step is measured over the same share of a blurred edge on a
- * 128 px crop and on a 1280x1024 frame. Reflection pixels (skip mode) never
- * take part in a difference. */
-static int cast_ray(const ray_ctx *c, double sx, double sy, double dx, double dy, int len,
-                    pt_point *edge)
-{
-    float v[RAY_MAX];
-    unsigned char skip[RAY_MAX];
-    if (len > RAY_MAX - 1)
-        len = RAY_MAX - 1;
-    int n = 0;
-    for (; n <= len; n++) {
-        double x = sx + n * dx, y = sy + n * dy;
-        if (!inside(c, x, y))
-            break;
-        v[n] = (float)sample(c->img, x, y);
-        skip[n] = (unsigned char)masked(c, x, y);
-    }
-    const int g = c->gap;
-    for (int t = g; t + g < n; t++) {
-        if (skip[t - g] | skip[t + g] | skip[t])
-            continue;
-        float d = v[t + g] - v[t - g];
-        if (d <= c->threshold)
-            continue;
-        int tb = t;
-        while (tb + 1 + g < n && !(skip[tb + 1 - g] | skip[tb + 1 + g]) &&
-               v[tb + 1 + g] - v[tb + 1 - g] > v[tb + g] - v[tb - g])
-            tb++;
-        double best = v[tb + g] - v[tb - g], offset = 0.0;
-        if (tb - 1 - g >= 0 && tb + 1 + g < n) {
-            double prev = v[tb - 1 + g] - v[tb - 1 - g];
-            double next = v[tb + 1 + g] - v[tb + 1 - g];
-            double denom = prev - 2 * best + next;
-            if (denom < 0)
-                offset = 0.5 * (prev - next) / denom;
-            if (offset > 0.5)
-                offset = 0.5;
-            if (offset < -0.5)
-                offset = -0.5;
-        }
-        edge->x = (float)(sx + (tb + offset) * dx);
-        edge->y = (float)(sy + (tb + offset) * dy);
-        return 1;
-    }
-    return 0;
-}
-
-static pt_point clamp_to_roi(const ray_ctx *c, pt_point p)
+static pt_point clamp_to_roi(const pt_sb_view *c, pt_point p)
 {
     if (!(p.x >= c->xmin)) /* also catches NaN */
         p.x = (float)c->xmin;
@@ -114,6 +24,57 @@ static pt_point clamp_to_roi(const ray_ctx *c, pt_point p)
     return p;
 }
 
+/* pt_ransac_circle's semantics (lib/ransac.h) with the inlier band of
+ * pt_sb_circle_band: cuda/starburst.cu does the same in parallel. */
+static int ransac_circle_band(const pt_point *pts, int n, const pt_ransac_table *t, int rows,
+                              const pt_sb_config *k, double min_r, double max_r, int *inl,
+                              pt_ransac_fit *out)
+{
+    out->found = 0;
+    out->votes = 0;
+    out->sample = -1;
+    int size = t->sample_size;
+    if (rows > t->samples)
+        rows = t->samples;
+    if (n < size)
+        return 0;
+    int idx[PT_RANSAC_MAX_SAMPLE_SIZE];
+    int best_votes = -1, best_s = -1;
+    pt_circle best = {0.0, 0.0, 0.0};
+    for (int s = 0; s < rows; s++) {
+        pt_circle c;
+        if (!pt_ransac_sample_indices(t->values, size, s, n, idx) ||
+            !pt_fit_circle(pts, idx, size, &c) || !pt_ransac_circle_in_range(&c, min_r, max_r))
+            continue;
+        int votes = 0;
+        for (int j = 0; j < n; j++)
+            votes += pt_sb_circle_inlier(k, &c, pts[j].x, pts[j].y);
+        if (votes > best_votes) {
+            best_votes = votes;
+            best_s = s;
+            best = c;
+        }
+    }
+    if (best_s < 0)
+        return 0;
+    int count = 0;
+    for (int j = 0; j < n; j++)
+        if (pt_sb_circle_inlier(k, &best, pts[j].x, pts[j].y))
+            inl[count++] = j;
+    pt_circle refit;
+    if (pt_fit_circle(pts, inl, count, &refit) && pt_ransac_circle_in_range(&refit, min_r, max_r))
+        best = refit;
+    int votes = 0;
+    for (int j = 0; j < n; j++)
+        votes += pt_sb_circle_inlier(k, &best, pts[j].x, pts[j].y);
+    out->found = 1;
+    out->votes = votes;
+    out->sample = best_s;
+    out->circle = best;
+    pt_ellipse_from_circle(&best, &out->ellipse);
+    return 1;
+}
+
 pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
                            const pt_track_options *opt, pt_arena *arena,
                            pt_result *res, pt_overlay *ov, pt_error *err)
@@ -123,15 +84,23 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
     res->has_circle = res->has_ellipse = 0;
     res->confidence = 0;
 
-    ray_ctx c;
-    c.img = in->smoothed;
+    pt_sb_config k;
+    pt_sb_config_resolve(cfg, &k);
+    pt_sb_view c;
+    c.buf = in->smoothed->buf;
     c.mask = cfg->pre.reflection == PT_REFLECTION_SKIP ? in->reflection_mask : NULL;
+    c.width = in->smoothed->width;
+    c.height = in->smoothed->height;
+    c.stride = in->smoothed->stride;
     c.xmin = in->roi.x0;
     c.ymin = in->roi.y0;
     c.xmax = in->roi.x0 + in->roi.width - 1;
     c.ymax = in->roi.y0 + in->roi.height - 1;
-    c.threshold = sb->edge_threshold;
-    c.gap = pt_auto_edge_gap(in->roi.width, in->roi.height);
+    c.threshold = k.threshold;
+    c.gap = pt_sb_gap(&k, pt_auto_edge_gap(in->roi.width, in->roi.height));
+    c.edge_level = k.edge_level;
+    c.max_step = k.max_step;
+    c.edge_offset = k.edge_offset;
     if (in->roi.width < 3 || in->roi.height < 3 || !in->ransac)
         return PT_OK;
 
@@ -146,49 +115,56 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
     int len1 = pt_auto_ray_length(cfg, in->max_radius);
     /* Second-stage rays cross the whole pupil from its far side. */
     int len2 = 2 * in->max_radius + 4;
-    double spread = sb->stage2_spread * PI / 180.0;
+    double spread = sb->stage2_spread * 3.14159265358979323846 / 180.0;
     pt_point start = clamp_to_roi(&c, in->start);
-    pt_ransac_fit fit = {0};
-    int n = 0, have_fit = 0;
+    pt_ransac_fit fit = {0}, best = {0};
+    double best_conf = -1.0;
+    int n = 0;
 
     for (int iter = 0; iter < (sb->max_iterations > 0 ? sb->max_iterations : 1); iter++) {
         n = 0;
         for (int i = 0; i < rays; i++) {
-            double a = 2 * PI * i / rays;
-            if (cast_ray(&c, start.x, start.y, cos(a), sin(a), len1, &pts[n]))
+            double dx, dy;
+            pt_sb_stage1_dir(i, rays, &dx, &dy);
+            if (pt_sb_cast(&c, start.x, start.y, dx, dy, len1, &pts[n]))
                 n++;
         }
         int first = n;
         for (int j = 0; j < first && rays2 > 0; j++) {
-            double back = atan2(start.y - pts[j].y, start.x - pts[j].x);
-            for (int k = 0; k < rays2; k++) {
-                double a = rays2 > 1 ? back + spread * (2.0 * k / (rays2 - 1) - 1.0) : back;
-                if (cast_ray(&c, pts[j].x, pts[j].y, cos(a), sin(a), len2, &pts[n]))
+            for (int q = 0; q < rays2; q++) {
+                double dx, dy;
+                if (pt_sb_stage2_dir(start, pts[j], q, rays2, spread, &dx, &dy) &&
+                    pt_sb_cast(&c, pts[j].x, pts[j].y, dx, dy,
+                               pt_sb_stage2_len(start, pts[j], len2, c.gap), &pts[n]))
                     n++;
             }
         }
-        if (n < in->ransac->sample_size) {
-            have_fit = 0;
+        if (n < in->ransac->sample_size)
             break;
-        }
         int found = opt->ellipse
                         ? pt_ransac_ellipse(pts, n, in->ransac, cfg->pre.ransac_samples,
                                             cfg->pre.ransac_inlier, in->min_radius,
                                             in->max_radius, scratch_idx, &fit)
-                        : pt_ransac_circle(pts, n, in->ransac, cfg->pre.ransac_samples,
-                                           cfg->pre.ransac_inlier, in->min_radius,
-                                           in->max_radius, scratch_idx, &fit);
-        if (!found) {
-            have_fit = 0;
+                        : ransac_circle_band(pts, n, in->ransac, cfg->pre.ransac_samples, &k,
+                                             in->min_radius, in->max_radius, scratch_idx,
+                                             &fit);
+        if (!found)
             break;
+        /* Iterations can wander off (a start in the iris finds the limbus):
+         * the answer is the fit of all iterations that looks most like a
+         * pupil (highest confidence), the first of equals. */
+        double conf = opt->ellipse ? pt_confidence_ellipse(in->smoothed, &fit.ellipse)
+                                   : pt_confidence_circle(in->smoothed, &fit.circle);
+        if (conf > best_conf) {
+            best_conf = conf;
+            best = fit;
         }
-        have_fit = 1;
         pt_point centre = {(float)fit.circle.cx, (float)fit.circle.cy};
         if (opt->ellipse) {
             centre.x = (float)fit.ellipse.cx;
             centre.y = (float)fit.ellipse.cy;
         }
-        double moved = hypot(centre.x - start.x, centre.y - start.y);
+        double moved = pt_sb_dist(centre.x, centre.y, start.x, start.y);
         start = clamp_to_roi(&c, centre);
         if (moved < sb->converge_px)
             break;
@@ -196,20 +172,19 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
 
     for (int k = 0; k < n && ov; k++)
         pt_overlay_add(ov, pts[k].x, pts[k].y);
-    if (!have_fit)
+    if (best_conf < 0)
         return PT_OK;
 
     if (opt->ellipse) {
-        res->ellipse = fit.ellipse;
-        res->circle.cx = fit.ellipse.cx;
-        res->circle.cy = fit.ellipse.cy;
-        res->circle.r = sqrt(fit.ellipse.a * fit.ellipse.b);
+        res->ellipse = best.ellipse;
+        res->circle.cx = best.ellipse.cx;
+        res->circle.cy = best.ellipse.cy;
+        res->circle.r = sqrt(best.ellipse.a * best.ellipse.b);
         res->has_ellipse = 1;
-        res->confidence = pt_confidence_ellipse(in->smoothed, &fit.ellipse);
     } else {
-        res->circle = fit.circle;
-        res->confidence = pt_confidence_circle(in->smoothed, &fit.circle);
+        res->circle = best.circle;
     }
+    res->confidence = best_conf;
     res->has_circle = 1;
     if (res->confidence >= PT_CONFIDENCE_MIN)
         res->status = PT_DETECT_OK;

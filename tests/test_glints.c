@@ -62,7 +62,7 @@ static void sequence(int w, int h, uint64_t seed, double amplitude, double min_f
             x0 = (int)fmax(0, pt->pupil.cx - reach), x1 = (int)fmin(w, pt->pupil.cx + reach);
             y0 = (int)fmax(0, pt->pupil.cy - reach), y1 = (int)fmin(h, pt->pupil.cy + reach);
         }
-        int k = pt_glints_track(tracker, img, x0, y0, x1 - x0, y1 - y0, 2 * autos.reflection_kernel + 1,
+        int k = pt_glints_track(tracker, img, x0, y0, x1 - x0, y1 - y0, autos.reflection_kernel,
                                 cfg.pre.reflection_threshold, g, ids, 16, &arena, &err);
         PT_CHECK(k >= 0, "track: %s", err.what);
         const pt_synth_truth *tr = &ft.eyes[0];
