@@ -374,8 +374,12 @@ static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const 
             for (int y = 0; y < h; y++)
                 memcpy(dst + (size_t)y * p->pitch, f->buf + (size_t)y * f->stride, (size_t)w);
         }
+        /* One copy over the staged frames: frame i starts plane bytes after
+         * frame i-1 on both sides, so the rows in between (when the frames
+         * are smaller than the back end was prepared for) go along. */
+        size_t rows = (size_t)(count - 1) * (p->plane / p->pitch) + (size_t)h;
         CUDA_OR_FAIL(err, cudaMemcpy2DAsync(slot->dev.raw, p->pitch, slot->host_frames, p->pitch,
-                                            (size_t)w, (size_t)h * count, cudaMemcpyHostToDevice,
+                                            (size_t)w, rows, cudaMemcpyHostToDevice,
                                             slot->stream));
     } else {
         for (int i = 0; i < count; i++) {

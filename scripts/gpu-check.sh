@@ -22,7 +22,7 @@ build/tests/test_cuda_starburst 2>&1 | tee "$OUT/test_cuda_starburst.txt" | tail
 if [ "${SANITIZE:-1}" = 1 ]; then
     for tool in memcheck racecheck; do
         log "compute-sanitizer --tool $tool (PT_TEST_QUICK=1)"
-        for t in build/tests/test_cuda_*; do
+        for t in build/tests/test_cuda_preprocess build/tests/test_cuda_starburst; do
             PT_TEST_QUICK=1 compute-sanitizer --tool $tool --error-exitcode 9 "$t"
         done >"$OUT/sanitizer-$tool.txt" 2>&1
         grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-$tool.txt" | sort | uniq -c | tee -a "$OUT/summary.txt"
@@ -48,3 +48,18 @@ for b in omp cuda; do
     ./pupiltrack track -b $b -o "$OUT/track-$b.csv" /tmp/pt-b1280 2>/dev/null
     ./pupiltrack eval --gt /tmp/pt-b1280/groundtruth.csv -o /dev/null "$OUT/track-$b.csv" 2>&1 | sed -n 2,5p | sed "s/^/$b /" | tee -a "$OUT/summary.txt"
 done
+
+MEYE=${PT_MEYE_DIR:-../shared/data/meye-dev}
+PY=${PYTHON:-python3}
+if [ -f "$MEYE/gt.csv" ] && $PY -c 'import cv2, numpy' 2>/dev/null; then
+    log "peers on meye-dev (python: $PY)"
+    for peer in darkest_blob hough_circles; do
+        $PY scripts/peers/$peer.py -o "$OUT/peer-$peer.csv" "$MEYE/gt.csv" 2>"$OUT/peer-$peer.err"
+        ./pupiltrack eval --gt "$MEYE/gt.csv" -o /dev/null "$OUT/peer-$peer.csv" 2>&1 | sed -n 2,6p | sed "s/^/$peer /" | tee -a "$OUT/summary.txt"
+    done
+fi
+if [ "${ACCURACY:-1}" = 1 ]; then
+    log "scripts/accuracy.sh, omp and cuda"
+    PT_MEYE_DIR=$MEYE sh scripts/accuracy.sh --header -b omp 2>&1 | tee -a "$OUT/summary.txt"
+    PT_MEYE_DIR=$MEYE sh scripts/accuracy.sh -b cuda 2>&1 | tee -a "$OUT/summary.txt"
+fi

@@ -39,6 +39,10 @@ static pt_image **render(int n, int w, int h, int binocular, uint64_t seed)
     return frames;
 }
 
+/* Back ends prepared for frames of prepare_w x prepare_h (0: the frames'
+ * size), as track prepares for the largest frame seen so far. */
+static int prepare_w, prepare_h;
+
 static void run(const pt_backend *b, const pt_track_options *opt, pt_image **frames, int n,
                 pt_result *res)
 {
@@ -47,7 +51,9 @@ static void run(const pt_backend *b, const pt_track_options *opt, pt_image **fra
     void *state = NULL;
     pt_error err;
     pt_error_clear(&err);
-    PT_CHECK(b->create(&cfg, opt, frames[0]->width, frames[0]->height, &state, &err) == PT_OK,
+    int w = prepare_w > frames[0]->width ? prepare_w : frames[0]->width;
+    int h = prepare_h > frames[0]->height ? prepare_h : frames[0]->height;
+    PT_CHECK(b->create(&cfg, opt, w, h, &state, &err) == PT_OK,
              "%s create: %s", b->name, err.what);
     if (!state)
         return;
@@ -142,5 +148,12 @@ int main(void)
     opt.sequence = 1;
     compare("sequence circle 320x256", &opt, 100 / div, 320, 256, 105);
     split_devices(90 / div + 1, 320, 256, 106);
+    /* small frames through a back end prepared for larger ones (as track does) */
+    opt.sequence = 0;
+    prepare_w = 640;
+    prepare_h = 480;
+    compare("monocular circle 128x128 (prepared for 640x480)", &opt, 100 / div, 128, 128, 107);
+    prepare_w = prepare_h = 0;
+    compare("monocular circle 128x128", &opt, 100 / div, 128, 128, 108);
     return PT_TEST_SUMMARY("cuda_starburst");
 }
