@@ -17,10 +17,14 @@ const pt_param_def pt_hough_param_defs[] = {
      NULL, PT_ALG_HOUGH, "Canny low threshold as a fraction of the high one"},
     {"hough_radius_step", PT_PARAM_INT, offsetof(pt_config, hough.radius_step), 1, 1, 100,
      NULL, PT_ALG_HOUGH, "px between the radii tested"},
-    {"hough_vote", PT_PARAM_CHOICE, offsetof(pt_config, hough.vote), PT_HOUGH_VOTE_SAMPLED, 0,
+    {"hough_vote", PT_PARAM_CHOICE, offsetof(pt_config, hough.vote), PT_HOUGH_VOTE_GRADIENT, 0,
      1, hough_vote_names, PT_ALG_HOUGH,
      "sampled: votes on a circle around each edge pixel (the paper); "
      "gradient: one vote per radius towards the dark side"},
+    {"hough_cell", PT_PARAM_INT, offsetof(pt_config, hough.cell), 0, 0, 64, NULL,
+     PT_ALG_HOUGH,
+     "gradient voting: centre accumulator cell side in px (votes every cell px of radius); "
+     "0 = auto: short side / 256, at least 1 (4 at 1280x1024)"},
     {"hough_vote_spread", PT_PARAM_DOUBLE, offsetof(pt_config, hough.vote_spread), 30, 1, 180,
      NULL, PT_ALG_HOUGH,
      "sampled votes only within +- this many degrees of the edge's dark side; "

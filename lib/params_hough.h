@@ -10,6 +10,7 @@ typedef struct {
     double canny_low;      /* low threshold = this fraction of the high one */
     int radius_step;       /* px between tested radii */
     int vote;              /* PT_HOUGH_VOTE_*: sampled circle, or along the gradient */
+    int cell;              /* gradient: accumulator cell side in px; 0 = auto */
     double vote_spread;    /* sampled: votes within +- this many degrees of the edge's
                               dark direction; 180 = the whole circle (the paper) */
 } pt_hough_params;

@@ -18,12 +18,27 @@
 #include "detect.h"
 
 #define HOUGH_REFINE_PX 2.0
+/* refinement band of a circle: at least this share of its radius, so the
+ * outline of an elliptical pupil is kept whole */
+#define HOUGH_REFINE_SHARE 0.1
+/* the circle refinement looks at edges this far from the peak, in radii */
+#define HOUGH_ANNULUS_IN 0.8
+#define HOUGH_ANNULUS_OUT 1.25
+/* gradient voting: an edge supports a centre when its dark direction points
+ * at it within acos(HOUGH_AIM_COS) (30 degrees) */
+#define HOUGH_AIM_COS 0.8660254
+/* gradient voting: radius window, +- this share of the radius */
+#define HOUGH_RADIUS_BAND 0.1
+/* gradient voting: radii scoring this share of the best are candidates */
+#define HOUGH_RADIUS_KEEP 0.3
+#define HOUGH_CANDIDATES 6
 
 typedef struct {
     int count;      /* edge pixels */
     int32_t *x, *y; /* roi coordinates */
     float *ux, *uy; /* unit vector towards the dark side */
     float *angle;   /* its direction, degrees in [0, 360) */
+    float *mag;     /* gradient magnitude (the weight of its gradient votes) */
 } edge_list;
 
 /* Offsets of the sampled votes for every tested radius, computed once per call. */
@@ -48,7 +63,8 @@ static pt_status collect_edges(const pt_canny_edges *c, pt_arena *arena, edge_li
     e->ux = pt_arena_alloc(arena, n * sizeof *e->ux);
     e->uy = pt_arena_alloc(arena, n * sizeof *e->uy);
     e->angle = pt_arena_alloc(arena, n * sizeof *e->angle);
-    if (!e->x || !e->y || !e->ux || !e->uy || !e->angle)
+    e->mag = pt_arena_alloc(arena, n * sizeof *e->mag);
+    if (!e->x || !e->y || !e->ux || !e->uy || !e->angle || !e->mag)
         return pt_error_set(err, PT_ERR_NOMEM, "", "hough: out of memory");
     for (int y = 0; y < c->height; y++) {
         const uint8_t *row = c->edges + (size_t)y * c->width;
@@ -60,6 +76,7 @@ static pt_status collect_edges(const pt_canny_edges *c, pt_arena *arena, edge_li
             e->y[k] = y;
             size_t i = (size_t)y * c->width + x;
             float m = c->magnitude[i] > 0.0f ? c->magnitude[i] : 1.0f;
+            e->mag[k] = c->magnitude[i];
             /* gradients point from dark to bright; the pupil centre is behind */
             e->ux[k] = -c->gx[i] / m;
             e->uy[k] = -c->gy[i] / m;
@@ -225,20 +242,110 @@ static void vote_gradient(const edge_list *e, int r, int w, int h, uint16_t *acc
     }
 }
 
-/* Edge points (full-frame) within band px of the circle; returns their number. */
-static int near_circle(const edge_list *e, int x_off, int y_off, const pt_circle *c,
-                       double band, pt_point *pts)
+/* Gradient voting in two stages (fast; hough_vote=gradient): every edge pixel
+ * votes for the centres on its dark side at each tested radius, all radii in
+ * one centre accumulator; the centre is the maximum of its 3x3 sums. Then the
+ * radius: of the edge pixels whose dark direction points at the centre
+ * (within HOUGH_AIM_COS), the distance whose +-HOUGH_RADIUS_BAND share holds
+ * most of them per px of circumference. Returns 0 when nothing voted. */
+static int gradient_peak(const edge_list *e, int min_r, int max_r, int step, int cell,
+                         int w, int h, float *acc, float *hist, double *score,
+                         pt_circle *peak)
+{
+    /* The centre accumulator has cells of cell x cell px; votes every cell px
+     * of radius land once per cell crossed. */
+    int full_w = w, full_h = h;
+    w = (w + cell - 1) / cell;
+    h = (h + cell - 1) / cell;
+    if (step < cell)
+        step = cell;
+    float inv = 1.0f / (float)cell;
+    memset(acc, 0, (size_t)w * h * sizeof *acc);
+    for (int i = 0; i < e->count; i++) {
+        float x = ((float)e->x[i] + 0.5f) * inv, y = ((float)e->y[i] + 0.5f) * inv;
+        float ux = e->ux[i] * inv, uy = e->uy[i] * inv, m = e->mag[i];
+        for (int r = min_r; r <= max_r; r += step) {
+            int cx = (int)floorf(x + (float)r * ux), cy = (int)floorf(y + (float)r * uy);
+            if ((unsigned)cx >= (unsigned)w || (unsigned)cy >= (unsigned)h)
+                break; /* further radii leave the roi too */
+            acc[(size_t)cy * w + cx] += m;
+        }
+    }
+    float best = 0.0f;
+    int bx = -1, by = -1;
+    for (int y = 1; y + 1 < h; y++) {
+        const float *r0 = acc + (size_t)(y - 1) * w, *r1 = r0 + w, *r2 = r1 + w;
+        for (int x = 1; x + 1 < w; x++) {
+            if (!r1[x])
+                continue;
+            float v = r0[x - 1] + r0[x] + r0[x + 1] + r1[x - 1] + r1[x] + r1[x + 1] +
+                     r2[x - 1] + r2[x] + r2[x + 1];
+            if (v > best) {
+                best = v;
+                bx = x;
+                by = y;
+            }
+        }
+    }
+    if (best <= 0.0f)
+        return 0;
+    /* the weighted mean of the 3x3 cells: a sub-cell centre estimate */
+    double sx = 0.0, sy = 0.0, sw = 0.0;
+    for (int y = by - 1; y <= by + 1; y++)
+        for (int x = bx - 1; x <= bx + 1; x++) {
+            double v = acc[(size_t)y * w + x];
+            sx += v * ((x + 0.5) * cell - 0.5);
+            sy += v * ((y + 0.5) * cell - 0.5);
+            sw += v;
+        }
+    double px = sx / sw, py = sy / sw;
+    (void)full_w;
+    (void)full_h;
+    memset(hist, 0, (size_t)(max_r + 2) * sizeof *hist);
+    for (int i = 0; i < e->count; i++) {
+        double dx = px - e->x[i], dy = py - e->y[i], d = hypot(dx, dy);
+        int k = (int)lround(d);
+        if (k < min_r || k > max_r || e->ux[i] * dx + e->uy[i] * dy < HOUGH_AIM_COS * d)
+            continue;
+        hist[k] += e->mag[i];
+    }
+    /* score[r] in hist's place after the histogram is summed into bands */
+    double best_score = 0.0;
+    for (int r = min_r; r <= max_r; r++) {
+        int band = (int)ceil(HOUGH_RADIUS_BAND * r);
+        double n = 0.0;
+        for (int k = r - band; k <= r + band; k++)
+            n += k >= 0 && k <= max_r ? hist[k] : 0.0f;
+        score[r] = n / (2.0 * M_PI * r);
+        best_score = fmax(best_score, score[r]);
+    }
+    /* The pupil lies inside the iris, whose concentric outline may score as
+     * well: the smallest radius whose score is a local maximum and near the best. */
+    int count = 0;
+    for (int r = min_r; r <= max_r && count < HOUGH_CANDIDATES; r++)
+        if (score[r] >= HOUGH_RADIUS_KEEP * best_score &&
+            (r == min_r || score[r] > score[r - 1]) && (r == max_r || score[r] >= score[r + 1])) {
+            peak[count].cx = px;
+            peak[count].cy = py;
+            peak[count].r = r;
+            count++;
+        }
+    return count;
+}
+
+/* Edges within band of the circle that face its centre, per px of its
+ * circumference, at most 1. */
+static double circle_support(const edge_list *e, int x_off, int y_off, const pt_circle *c,
+                             double band)
 {
     int n = 0;
     for (int i = 0; i < e->count; i++) {
-        double x = e->x[i] + x_off, y = e->y[i] + y_off;
-        if (fabs(hypot(x - c->cx, y - c->cy) - c->r) <= band) {
-            pts[n].x = (float)x;
-            pts[n].y = (float)y;
-            n++;
-        }
+        double dx = c->cx - (e->x[i] + x_off), dy = c->cy - (e->y[i] + y_off);
+        double d = hypot(dx, dy);
+        n += fabs(d - c->r) <= band && e->ux[i] * dx + e->uy[i] * dy >= HOUGH_AIM_COS * d;
     }
-    return n;
+    double s = n / fmax(2.0 * M_PI * c->r, 1.0);
+    return s > 1.0 ? 1.0 : s;
 }
 
 static int near_ellipse(const edge_list *e, int x_off, int y_off, const pt_ellipse *el,
@@ -286,14 +393,25 @@ static int refine(const edge_list *e, const pt_eye_input *in, const pt_config *c
                   pt_circle *circle, pt_ellipse *el)
 {
     const pt_roi *roi = &in->roi;
-    int n = near_circle(e, roi->x0, roi->y0, peak, HOUGH_REFINE_PX, pts);
     for (int i = 0; i < e->count; i++)
         idx[i] = i;
-    if (!pt_fit_circle(pts, idx, n, circle))
-        *circle = *peak;
+    /* The peak of an elliptical pupil lies off its centre (normals of an
+     * ellipse miss the centre), and edges of reflections or lids lie near it:
+     * a RANSAC circle among the edges around the peak that face it, with an
+     * inlier band of HOUGH_REFINE_SHARE of the radius so an elliptical
+     * outline stays whole, refitted on its inliers. */
+    *circle = *peak;
+    int m = around_peak(e, roi->x0, roi->y0, peak, HOUGH_ANNULUS_IN * peak->r,
+                        HOUGH_ANNULUS_OUT * peak->r, pts);
+    pt_ransac_fit cfit;
+    if (in->ransac &&
+        pt_ransac_circle(pts, m, in->ransac, cfg->pre.ransac_samples,
+                         fmax(HOUGH_REFINE_PX, HOUGH_REFINE_SHARE * peak->r), in->min_radius,
+                         in->max_radius, idx, &cfit))
+        *circle = cfit.circle;
     if (!ellipse)
         return 1;
-    n = around_peak(e, roi->x0, roi->y0, circle, 0.6 * circle->r, 1.6 * circle->r, pts);
+    int n = around_peak(e, roi->x0, roi->y0, circle, HOUGH_ANNULUS_IN * circle->r, HOUGH_ANNULUS_OUT * circle->r, pts);
     pt_ransac_fit fit;
     if (!in->ransac ||
         !pt_ransac_ellipse(pts, n, in->ransac, cfg->pre.ransac_samples,
@@ -310,6 +428,16 @@ static int refine(const edge_list *e, const pt_eye_input *in, const pt_config *c
         *el = next;
     }
     return 1;
+}
+
+/* Side of the gradient-vote accumulator's cells: hough_cell, or auto: one
+ * cell per px up to a 256 px short side, then growing with it (4 at 1024). */
+static int hough_cell(const pt_hough_params *p, int w, int h)
+{
+    if (p->cell > 0)
+        return p->cell;
+    int side = w < h ? w : h, cell = side / 256;
+    return cell < 1 ? 1 : cell;
 }
 
 pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
@@ -363,6 +491,42 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
                        err)))
         return err->status;
     size_t pixels = (size_t)w * (size_t)h;
+    pt_circle peak = {0, 0, 0};
+    if (gradient) {
+        float *acc = pt_arena_alloc(arena, pixels * sizeof *acc);
+        float *hist = pt_arena_alloc(arena, (size_t)(max_r + 2) * sizeof *hist);
+        double *score = pt_arena_alloc(arena, (size_t)(max_r + 2) * sizeof *score);
+        if (!acc || !hist || !score)
+            return pt_error_set(err, PT_ERR_NOMEM, "", "hough: out of memory");
+        pt_circle cand[HOUGH_CANDIDATES];
+        int nc = gradient_peak(&edges, min_r, max_r, step, hough_cell(p, w, h), w, h, acc,
+                               hist, score, cand);
+        pt_point *cpts = pt_arena_alloc(arena, (size_t)edges.count * sizeof *cpts);
+        int *cidx = pt_arena_alloc(arena, (size_t)edges.count * sizeof *cidx);
+        if (!cpts || !cidx)
+            return pt_error_set(err, PT_ERR_NOMEM, "", "hough: out of memory");
+        /* Each candidate radius refined; the one most credible as a pupil
+         * (confidence x edge support of its outline) wins, ties the smaller. */
+        double best_value = -1.0;
+        for (int k = 0; k < nc; k++) {
+            pt_circle c = cand[k], fitted;
+            c.cx += roi.x0;
+            c.cy += roi.y0;
+            pt_ellipse fe;
+            if (!refine(&edges, in, cfg, &c, opt->ellipse, cpts, cidx, &fitted, &fe))
+                continue;
+            double value = (opt->ellipse ? pt_confidence_ellipse(img, &fe)
+                                         : pt_confidence_circle(img, &fitted)) *
+                           circle_support(&edges, roi.x0, roi.y0, &fitted,
+                                          fmax(HOUGH_REFINE_PX, HOUGH_REFINE_SHARE * fitted.r));
+            if (value > best_value) {
+                best_value = value;
+                peak = c;
+            }
+        }
+        if (nc == 0)
+            return PT_OK;
+    } else {
     int radii = (max_r - min_r) / step + 1;
     /* Radii are independent: one accumulator plane per worker. Inside an
      * enclosing parallel region (frames in parallel) this runs on one. */
@@ -397,7 +561,6 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
     /* Compare radii by the share of a perfect circle's votes they got; in
      * radius order, so the result does not depend on the number of workers. */
     double best_score = 0.0;
-    pt_circle peak = {0, 0, 0};
     for (int i = 0; i < radii; i++) {
         int r = min_r + i * step;
         double possible = gradient ? 2.0 * M_PI * r : offsets.first[i + 1] - offsets.first[i];
@@ -411,6 +574,7 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
     }
     if (best_score <= 0.0)
         return PT_OK;
+    }
 
     pt_point *pts = pt_arena_alloc(arena, (size_t)edges.count * sizeof *pts);
     int *idx = pt_arena_alloc(arena, (size_t)edges.count * sizeof *idx);
