@@ -30,12 +30,11 @@ for set in mono bino; do
     extra=; [ $set = bino ] && extra=--binocular
     acc_run "$TMP/acc-$set" "$TMP/acc-$set/groundtruth.csv" -a tl $extra
     r=$(acc_rate "$TMP/acc.txt" "relative error <= 10 %")
-    if [ $set = mono ]; then acc_check "$r" 85 "tl synth $set rel10" "85 %"
-    else acc_check "$r" 80 "tl synth $set rel10" "85 %"; fi
+    acc_check "$r" 85 "tl synth $set rel10" "85 %"
     acc_run "$TMP/acc-$set" "$TMP/acc-$set/groundtruth.csv" -a hough $extra
     r=$(acc_rate "$TMP/acc.txt" "relative error <= 10 %")
-    if [ $set = mono ]; then acc_check "$r" 80 "hough synth $set rel10" "95 %"
-    else acc_check "$r" 75 "hough synth $set rel10" "95 %"; fi
+    if [ $set = mono ]; then acc_check "$r" 75 "hough synth $set rel10" "95 %"
+    else acc_check "$r" 83 "hough synth $set rel10" "95 %"; fi
 done
 
 MEYE=${PT_MEYE_DIR:-../shared/data/meye-dev}
