@@ -43,6 +43,14 @@ log "bench -b omp -j 1 / all cores"
 ./pupiltrack bench -b omp -j 1 --frames 300 /tmp/pt-b1280 2>&1 | tee -a "$OUT/summary.txt"
 ./pupiltrack bench -b omp --frames 3000 /tmp/pt-b1280 2>&1 | tee -a "$OUT/summary.txt"
 
+for a in tl hough; do
+    log "bench -b omp -a $a -j 1 / all cores"
+    ./pupiltrack bench -b omp -a $a -j 1 --frames 64 --batch 64 /tmp/pt-b1280 2>&1 | tee -a "$OUT/summary.txt"
+    ./pupiltrack bench -b omp -a $a --frames 640 --batch 320 /tmp/pt-b1280 2>&1 | tee -a "$OUT/summary.txt"
+done
+log "bench -b omp --binocular -j 1 / all cores"
+./pupiltrack bench -b omp --binocular -j 1 --frames 200 /tmp/pt-b1280bin 2>&1 | tee -a "$OUT/summary.txt"
+./pupiltrack bench -b omp --binocular --frames 2000 /tmp/pt-b1280bin 2>&1 | tee -a "$OUT/summary.txt"
 log "accuracy on 64 synth frames 1280x1024: omp vs cuda"
 for b in omp cuda; do
     ./pupiltrack track -b $b -o "$OUT/track-$b.csv" /tmp/pt-b1280 2>/dev/null
