@@ -23,3 +23,10 @@ expect_grep "rays" "$TMP/err" "out-of-range value is named"
 expect_exit 2 "non-numeric -p value" -- "$PT" track -p rays=abc testdata/synth
 expect_exit 2 "-p NaN" -- "$PT" track -p edge_threshold=nan testdata/synth
 expect_exit 2 "unknown detector" -- "$PT" track -a nosuch testdata/synth
+
+# The manual documents every parameter `pupiltrack params` lists.
+MAN=$(dirname "$0")/../man/pupiltrack.1
+[ -f "$MAN" ] || MAN=man/pupiltrack.1
+missing=$("$PT" params 2>/dev/null | awk 'NR > 1 { print $1 }' | while read -r p; do
+    grep -qE -- "^\.B[IR]? (.*[^a-z_])?\"?$p([^a-z_]|\$)" "$MAN" || echo "$p"; done)
+[ -z "$missing" ] && ok || fail "man/pupiltrack.1 lacks parameters: $missing"
