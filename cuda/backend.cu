@@ -42,6 +42,7 @@ typedef struct {
     pt_cuda_frame_dims *host_dims; /* pinned */
     pt_cuda_eye_job *host_jobs;    /* pinned */
     pt_cuda_eye_result *host_results; /* pinned */
+    void *detector;                   /* the tl/hough detector's instance, or NULL */
     /* The chunk in flight on this stream: where its results go. */
     int busy, first_frame, frames, jobs;
 } stream_slot;
@@ -51,6 +52,7 @@ typedef struct {
     pt_config cfg;
     pt_track_options opt;
     pt_cuda_params params;
+    const pt_cuda_detector *detector; /* NULL: Starburst */
     int width, height, eyes, chunk, nstreams, next_stream;
     stream_slot *slots;
     uint32_t *ransac_values; /* device copy of the shared table */
@@ -82,8 +84,20 @@ void pt_cuda_gaussian_weights(int size, double sigma, uint32_t *w)
     w[r] = (uint32_t)((int)w[r] + total_weight - sum);
 }
 
-static void free_slot(stream_slot *s)
+/* The detector that runs -a ALG after preprocessing; NULL for Starburst
+ * (built in: pt_cuda_starburst_pipeline) and for detectors without a CUDA
+ * version. */
+static const pt_cuda_detector *cuda_detector_for(pt_algorithm alg)
 {
+    switch (alg) {
+    default: return NULL;
+    }
+}
+
+static void free_slot(const pt_cuda_detector *det, stream_slot *s)
+{
+    if (det && s->detector)
+        det->destroy(s->detector);
     cudaFree(s->dev.raw);
     cudaFree(s->dev.work_a);
     cudaFree(s->dev.work_b);
@@ -125,7 +139,7 @@ static void destroy_one(cuda_state *s)
     for (int i = 0; s->slots && i < s->nstreams; i++) {
         if (s->slots[i].stream)
             cudaStreamSynchronize(s->slots[i].stream);
-        free_slot(&s->slots[i]);
+        free_slot(s->detector, &s->slots[i]);
     }
     free(s->slots);
     cudaFree(s->ransac_values);
@@ -169,6 +183,9 @@ static pt_status alloc_slot(cuda_state *s, stream_slot *slot, pt_error *err)
     CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_jobs, jobs * sizeof(pt_cuda_eye_job)));
     CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_results,
                                      jobs * sizeof(pt_cuda_eye_result)));
+    if (s->detector)
+        CUDA_OR_FAIL(err, s->detector->create(&s->cfg, s->opt.ellipse, &s->params, (int)jobs,
+                                              s->width, s->height, &slot->detector));
     return PT_OK;
 }
 
@@ -177,10 +194,12 @@ static pt_status create_one(const pt_config *cfg, const pt_track_options *opt, i
 {
     *state = NULL;
     CUDA_OR_FAIL(err, cudaSetDevice(device));
-    if (opt->algorithm != PT_ALG_STARBURST)
+    const pt_cuda_detector *detector = cuda_detector_for(opt->algorithm);
+    if (opt->algorithm != PT_ALG_STARBURST && !detector)
         return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda",
-                            "the CUDA back end runs starburst; '%s' runs on -b omp only",
+                            "the CUDA back end has no '%s' detector; it runs on -b omp",
                             pt_algorithm_name(opt->algorithm));
+
     if (opt->ellipse && cfg->pre.ransac_sample_size < 5)
         return pt_error_set(err, PT_ERR_PARAM, "-p", "--ellipse needs ransac_sample_size >= 5");
     cuda_state *s = (cuda_state *)calloc(1, sizeof *s);
@@ -189,6 +208,7 @@ static pt_status create_one(const pt_config *cfg, const pt_track_options *opt, i
     s->device = device;
     s->cfg = *cfg;
     s->opt = *opt;
+    s->detector = detector;
     s->width = width > 0 ? width : 1;
     s->height = height > 0 ? height : 1;
     s->eyes = opt->binocular ? 2 : 1;
@@ -398,7 +418,10 @@ static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const 
     CUDA_OR_FAIL(err, cudaEventRecord(slot->copied, slot->stream));
     CUDA_OR_FAIL(err, pt_cuda_preprocess(p, &slot->dev, count, w, h, kernel, dilate, slot->stream));
     CUDA_OR_FAIL(err, cudaEventRecord(slot->preprocessed, slot->stream));
-    if (s->opt.sequence)
+    if (s->detector)
+        CUDA_OR_FAIL(err, s->detector->run(slot->detector, p, &slot->dev, jobs, w, h,
+                                           slot->stream));
+    else if (s->opt.sequence)
         CUDA_OR_FAIL(err, pt_cuda_starburst(p, &slot->dev, jobs, s->previous, slot->stream));
     else
         CUDA_OR_FAIL(err, pt_cuda_starburst_pipeline(p, &slot->dev, jobs, w, h, slot->stream));
@@ -491,7 +514,8 @@ static void cuda_unpin(void *state, pt_image *const *frames, int n)
  * streams the chunks overlap, so the stages add up to more than the wall time. */
 static void stage_report_one(const cuda_state *s, char *buf, int size)
 {
-    static const char *names[4] = {"copy to GPU", "preprocess", "starburst", "results back"};
+    const char *names[4] = {"copy to GPU", "preprocess",
+                            s->detector ? s->detector->name : "starburst", "results back"};
     int used = 0;
     buf[0] = '\0';
     for (int k = 0; k < 4 && used < size; k++)

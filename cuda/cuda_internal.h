@@ -106,6 +106,22 @@ typedef struct {
     int partials_per_job;
 } pt_cuda_buffers;
 
+
+/* A detector of the CUDA back end other than Starburst (tl, hough): it runs
+ * after the shared preprocessing of a chunk, reads b->smoothed (and b->raw,
+ * b->mask) and b->jobs, and writes one pt_cuda_eye_result per job to
+ * b->results, on the given stream, without host synchronisation. Each
+ * stream slot owns one instance (its own device buffers, made in create for
+ * chunks of up to max_jobs jobs of frames up to width x height). */
+typedef struct pt_cuda_detector {
+    const char *name;
+    cudaError_t (*create)(const pt_config *cfg, int ellipse, const pt_cuda_params *p,
+                          int max_jobs, int width, int height, void **instance);
+    cudaError_t (*run)(void *instance, const pt_cuda_params *p, const pt_cuda_buffers *b,
+                       int jobs, int width, int height, cudaStream_t stream);
+    void (*destroy)(void *instance);
+} pt_cuda_detector;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
