@@ -226,9 +226,9 @@ int pt_cmd_assign(int argc, char **argv)
                 maximize ? "max" : "min", backend, ms);
         if (is_cuda)
             fprintf(stderr,
-                    "cuda: kernel %.2f ms, copies %.2f ms, %ld rounds, %ld bids, %d x %d threads, %s, "
+                    "cuda: prepare %.2f ms, kernel %.2f ms, copies %.2f ms, %ld rounds, %ld bids, %d x %d threads, %s, "
                     "%d-bit benefits\n",
-                    gpu.kernel_ms, gpu.copy_ms, gpu.rounds, gpu.bids, gpu.blocks, gpu.threads_per_block,
+                    gpu.prepare_ms, gpu.kernel_ms, gpu.copy_ms, gpu.rounds, gpu.bids, gpu.blocks, gpu.threads_per_block,
                     gpu.grid_sync ? "grid barriers" : "one block", gpu.narrow ? 32 : 64);
     }
     pt_assign_result_free(&r);

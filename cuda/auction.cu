@@ -29,6 +29,7 @@
 #include <cuda_runtime.h>
 
 #include <limits.h>
+#include <omp.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -399,8 +400,21 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
     if (probe != cudaSuccess || count < 1)
         return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda", "no usable CUDA GPU: %s",
                             probe != cudaSuccess ? cudaGetErrorString(probe) : "none found");
+    /* Load every kernel variant now (CUDA loads modules lazily, at first
+     * launch), so a warm-up call on any problem leaves module loading out of
+     * later solves. */
+    cudaFuncAttributes attr;
+    if (cudaFuncGetAttributes(&attr, auction_kernel<int32_t, false>) != cudaSuccess ||
+        cudaFuncGetAttributes(&attr, auction_kernel<int32_t, true>) != cudaSuccess ||
+        cudaFuncGetAttributes(&attr, auction_kernel<int64_t, false>) != cudaSuccess ||
+        cudaFuncGetAttributes(&attr, auction_kernel<int64_t, true>) != cudaSuccess) {
+        cudaError_t e = cudaGetLastError();
+        return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda", "cannot load the auction kernels: %s",
+                            cudaGetErrorString(e));
+    }
+    double prepare_start = omp_get_wtime();
     pt_auction_benefits b;
-    pt_status st = pt_auction_benefits_make(p, &b, err);
+    pt_status st = pt_auction_benefits_make(p, &b, 0, err);
     if (st)
         return st;
     int n = b.objects, bidder_bits = bits_for((uint64_t)n + 1);
@@ -427,6 +441,7 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         TRY(cudaMemset(d.prices, 0, sizeof(long long) * (size_t)n));
         TRY(cudaMemset(d.counters, 0, sizeof(long long) * 2));
         TRY(cudaMemset(d.flags, 0, sizeof(int) * 4));
+        stats->prepare_ms = 1000.0 * (omp_get_wtime() - prepare_start);
         cudaEvent_t copy_start = d.start;
         TRY(cudaEventRecord(copy_start));
         TRY(cudaMemcpy(d.benefit, narrow ? (const void *)b.benefit32 : (const void *)b.benefit, bytes,

@@ -80,6 +80,7 @@ pt_status pt_assign_auction_omp(const pt_assign_problem *p, int threads,
 typedef struct {
     double kernel_ms; /* the solving kernel alone (events) */
     double copy_ms;   /* benefits to the device and the assignment back */
+    double prepare_ms; /* host: integer benefits from the costs, device buffers */
     long rounds, bids;
     int blocks, threads_per_block, grid_sync, narrow; /* narrow: 32-bit benefits */
 } pt_auction_gpu_stats;
@@ -117,7 +118,8 @@ typedef struct {
     int64_t eps_start;    /* first epsilon of the scaling (>= 1) */
 } pt_auction_benefits;
 
-pt_status pt_auction_benefits_make(const pt_assign_problem *p, pt_auction_benefits *b,
+/* threads: the team that converts large problems (0 = all cores, 1 = this thread). */
+pt_status pt_auction_benefits_make(const pt_assign_problem *p, pt_auction_benefits *b, int threads,
                                    pt_error *err);
 void pt_auction_benefits_free(pt_auction_benefits *b);
 /* Epsilon is divided by this after each phase (the GPU kernel uses it too). */

@@ -4,12 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <omp.h>
+
 #include "assign.h"
+
+/* Problems with fewer entries are converted by one thread. */
+#define PARALLEL_ENTRIES (1L << 18)
 
 /* Scaled benefits stay below 2^40 so prices and a bidder id fit one 64-bit word. */
 #define BENEFIT_LIMIT 1099511627776.0
 
-pt_status pt_auction_benefits_make(const pt_assign_problem *p, pt_auction_benefits *b, pt_error *err)
+pt_status pt_auction_benefits_make(const pt_assign_problem *p, pt_auction_benefits *b, int threads,
+                                   pt_error *err)
 {
     memset(b, 0, sizeof *b);
     if (!p->cost || p->rows <= 0 || p->cols <= 0)
@@ -18,15 +24,24 @@ pt_status pt_auction_benefits_make(const pt_assign_problem *p, pt_auction_benefi
     int persons = transposed ? p->cols : p->rows, objects = transposed ? p->rows : p->cols;
     double sign = p->maximize ? 1.0 : -1.0, lo = INFINITY, hi = -INFINITY;
     long entries = (long)p->rows * p->cols;
-    int integer = 1;
+    int integer = 1, team = threads > 0 ? threads : omp_get_max_threads();
+    long first_bad = entries; /* the first entry that is not finite */
+    /* Both passes are independent per entry: a team of threads for large
+     * problems (threads = 1: the sequential baseline stays sequential). */
+#pragma omp parallel for num_threads(team) if (team > 1 && entries >= PARALLEL_ENTRIES) \
+    reduction(min : lo, first_bad) reduction(max : hi) reduction(& : integer)
     for (long k = 0; k < entries; k++) {
         double v = sign * p->cost[k];
-        if (!isfinite(v))
-            return pt_error_set(err, PT_ERR_PARAM, "", "cost matrix entry %ld is not finite", k);
+        if (!isfinite(v)) {
+            first_bad = k < first_bad ? k : first_bad;
+            continue;
+        }
         lo = v < lo ? v : lo;
         hi = v > hi ? v : hi;
         integer &= v == floor(v);
     }
+    if (first_bad < entries)
+        return pt_error_set(err, PT_ERR_PARAM, "", "cost matrix entry %ld is not finite", first_bad);
     /* Scaling by (objects + 1) and ending at eps = 1 makes the result optimal
      * for integer benefits; other costs are quantised to 1/quantum first. */
     double scale = (double)objects + 1.0, range = hi - lo, quantum = 1.0;
@@ -45,6 +60,8 @@ pt_status pt_auction_benefits_make(const pt_assign_problem *p, pt_auction_benefi
     b->persons = persons;
     b->objects = objects;
     b->transposed = transposed;
+#pragma omp parallel for num_threads(team) if (team > 1 && entries >= PARALLEL_ENTRIES) \
+    schedule(static)
     for (int r = 0; r < p->rows; r++)
         for (int c = 0; c < p->cols; c++) {
             double v = floor((sign * p->cost[(size_t)r * p->cols + c] - lo) * quantum + 0.5);
@@ -133,7 +150,7 @@ void pt_auction_result_fill(const pt_assign_problem *p, const pt_auction_benefit
 pt_status pt_assign_auction(const pt_assign_problem *p, pt_assign_result *res, pt_error *err)
 {
     pt_auction_benefits b;
-    pt_status st = pt_auction_benefits_make(p, &b, err);
+    pt_status st = pt_auction_benefits_make(p, &b, 1, err);
     if (st)
         return st;
     int n = b.objects; /* persons padded with dummies to a square problem */

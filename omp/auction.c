@@ -66,7 +66,7 @@ pt_status pt_assign_auction_omp(const pt_assign_problem *p, int threads, pt_assi
                                 pt_error *err)
 {
     pt_auction_benefits b;
-    pt_status st = pt_auction_benefits_make(p, &b, err);
+    pt_status st = pt_auction_benefits_make(p, &b, threads, err);
     if (st)
         return st;
     int n = b.objects;

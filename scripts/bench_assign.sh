@@ -77,7 +77,7 @@ for dist in $DISTS; do
             seq) seq_ms=$ms ;;
             omp) omp_ms=$ms ;;
             cuda)
-                kern=$(sed -n 's/^cuda: kernel \([0-9.]*\) ms.*/\1/p' "$WORK/err")
+                kern=$(sed -n 's/^cuda: .*kernel \([0-9.]*\) ms.*/\1/p' "$WORK/err")
                 rounds=$(sed -n 's/^cuda: .* \([0-9]*\) rounds.*/\1/p' "$WORK/err")
                 cuda_ms="$ms ($kern)" ;;
             esac

@@ -99,7 +99,7 @@ if [ $gpu -eq 0 ]; then
 else
     expect_exit 0 "assign -b cuda" -- "$PT" assign -b cuda "$TMP/a3.csv"
     [ "$(total_of "$TMP/err")" = "5" ] && ok || fail "assign -b cuda 3x3 total: $(cat "$TMP/err")"
-    expect_grep "^cuda: kernel" "$TMP/err" "assign -b cuda statistics"
+    expect_grep "^cuda: prepare .* kernel" "$TMP/err" "assign -b cuda statistics"
     expect_exit 0 "mtt -b cuda" -- "$PT" mtt -b cuda --velocity 4,0 -o "$TMP/tracks.csv" "$TMP/belt.csv"
     expect_grep "ID switches 0, MOTA 1.0000, IDF1 1.0000" "$TMP/err" "mtt -b cuda noise-free metrics"
 fi
