@@ -200,6 +200,9 @@ static pt_status create_one(const pt_config *cfg, const pt_track_options *opt, i
                             "the CUDA back end has no '%s' detector; it runs on -b omp",
                             pt_algorithm_name(opt->algorithm));
 
+    if (opt->algorithm == PT_ALG_TL && cfg->tl.border != PT_TL_BORDER_PIXELS)
+        return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda",
+                            "tl_border=contour runs on -b omp only");
     if (opt->ellipse && cfg->pre.ransac_sample_size < 5)
         return pt_error_set(err, PT_ERR_PARAM, "-p", "--ellipse needs ransac_sample_size >= 5");
     cuda_state *s = (cuda_state *)calloc(1, sizeof *s);

@@ -4,6 +4,7 @@
 #include "pt_params.h"
 
 static const char *const tl_score_names[] = {"votes", "support", "quality", NULL};
+static const char *const tl_border_names[] = {"pixels", "contour", NULL};
 
 const pt_param_def pt_tl_param_defs[] = {
     {"tl_min", PT_PARAM_INT, offsetof(pt_config, tl.threshold_min), 20, 0, 255,
@@ -25,5 +26,10 @@ const pt_param_def pt_tl_param_defs[] = {
      "support: most votes among fits covering >= 90% of the best outline share; "
      "quality: most votes among fits with >= 90% of the best (border share on the fit "
      "x confidence)"},
+    {"tl_border", PT_PARAM_CHOICE, offsetof(pt_config, tl.border), PT_TL_BORDER_PIXELS, 0, 1,
+     tl_border_names, PT_ALG_TL,
+     "pixels: fit every blob pixel with a 4-neighbour outside the blob (hole borders too); "
+     "contour: fit the blob's outer border traced as OpenCV findContours does, so holes "
+     "(reflections inside the pupil) add no points"},
 };
 const int pt_tl_param_count = (int)(sizeof pt_tl_param_defs / sizeof pt_tl_param_defs[0]);

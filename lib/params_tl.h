@@ -2,6 +2,8 @@
 #define PT_PARAMS_TL_H
 
 enum { PT_TL_SCORE_VOTES = 0, PT_TL_SCORE_SUPPORT = 1, PT_TL_SCORE_QUALITY = 2 };
+/* Which pixels of the chosen blob are fitted. */
+enum { PT_TL_BORDER_PIXELS = 0, PT_TL_BORDER_CONTOUR = 1 };
 
 typedef struct {
     int threshold_min; /* first threshold */
@@ -13,6 +15,9 @@ typedef struct {
     int score;         /* PT_TL_SCORE_*: which threshold's fit wins: most RANSAC votes
                           (the paper), or most votes among the fits whose votes per
                           outline pixel are near the best (support) */
+    int border;        /* PT_TL_BORDER_*: blob pixels with a 4-neighbour outside it
+                          (holes included), or its outer border traced as
+                          findContours does (holes such as reflections left out) */
 } pt_tl_params;
 
 #endif

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "../lib/confidence.h"
+#include "../lib/contours.h"
 #include "../lib/fit.h"
 #include "detect.h"
 #include "labeling.h"
@@ -72,6 +73,46 @@ static int blob_border(const pt_labeling *lab, int32_t k, int x_off, int y_off,
     return n;
 }
 
+/* The outer border of blob k, traced as OpenCV findContours does (start at
+ * its raster-first pixel, counterclockwise on screen), each pixel once, in
+ * full-frame coordinates; holes in the blob add no points. canvas receives
+ * the blob's bounding box as a binary image; returns the number of points,
+ * or -1 when tracing fails (out of memory). */
+static int blob_contour(const pt_labeling *lab, int32_t k, int x_off, int y_off,
+                        uint8_t *canvas, pt_contours *contours, pt_point *points)
+{
+    const pt_blob *b = &lab->blobs[k - 1];
+    pt_image box = {b->x1 - b->x0 + 1, b->y1 - b->y0 + 1, b->x1 - b->x0 + 1, canvas};
+    for (int y = 0; y < box.height; y++) {
+        const int32_t *row = lab->labels + (size_t)(b->y0 + y) * lab->width + b->x0;
+        uint8_t *dst = canvas + (size_t)y * box.stride;
+        for (int x = 0; x < box.width; x++)
+            dst[x] = row[x] == k ? 255 : 0;
+    }
+    pt_error err;
+    if (pt_contours_find_seq(&box, 0, PT_CONTOURS_LIST, PT_CONTOURS_APPROX_NONE, contours, &err))
+        return -1;
+    int n = 0;
+    for (int c = 0; c < contours->count; c++) {
+        const pt_border *border = &contours->borders[c];
+        if (border->is_hole)
+            continue;
+        /* One component, so one outer border; a pixel visited twice (a
+         * one-pixel-wide part walked out and back) is kept once. */
+        for (int64_t i = 0; i < border->count; i++) {
+            const pt_contour_point *q = &contours->points[border->first + i];
+            uint8_t *px = canvas + (size_t)q->y * box.stride + q->x;
+            if (*px != 255)
+                continue;
+            *px = 1;
+            points[n].x = (float)(q->x + b->x0 + x_off);
+            points[n].y = (float)(q->y + b->y0 + y_off);
+            n++;
+        }
+    }
+    return n;
+}
+
 /* Pixels along the fitted outline (Ramanujan's perimeter for an ellipse). */
 static double outline_length(const pt_ransac_fit *fit, int ellipse)
 {
@@ -91,8 +132,9 @@ static double fit_confidence(const pt_image *img, const pt_ransac_fit *fit, int 
  * (0 points when no blob is plausible); *blob_r receives the blob's
  * equivalent radius sqrt(size / pi). */
 static int threshold_border(const pt_image *img, const pt_roi *roi, int t,
-                            const pt_eye_input *in, uint8_t *mask, pt_labeling *lab,
-                            pt_point *border, double *blob_r)
+                            const pt_eye_input *in, int border_mode, uint8_t *mask,
+                            pt_labeling *lab, pt_contours *contours, pt_point *border,
+                            double *blob_r)
 {
     for (int y = 0; y < roi->height; y++) {
         const uint8_t *src = img->buf + (size_t)(roi->y0 + y) * img->stride + roi->x0;
@@ -103,7 +145,11 @@ static int threshold_border(const pt_image *img, const pt_roi *roi, int t,
     pt_label_components(mask, roi->width, roi->width, roi->height, lab);
     int32_t k = pick_blob(lab, in->min_radius, in->max_radius);
     *blob_r = k ? sqrt(lab->blobs[k - 1].size / M_PI) : 0.0;
-    return k ? blob_border(lab, k, roi->x0, roi->y0, border) : 0;
+    if (!k)
+        return 0;
+    if (border_mode == PT_TL_BORDER_CONTOUR) /* mask is free again: the canvas */
+        return blob_contour(lab, k, roi->x0, roi->y0, mask, contours, border);
+    return blob_border(lab, k, roi->x0, roi->y0, border);
 }
 
 typedef struct {
@@ -114,6 +160,7 @@ typedef struct {
     int ellipse;
     uint8_t *mask;
     pt_labeling *lab;
+    pt_contours *contours; /* tl_border=contour: reused for every threshold */
     pt_point *border;
     int *scratch_idx;
 } tl_work;
@@ -122,7 +169,8 @@ typedef struct {
 static double fit_threshold(const tl_work *w, int t, pt_ransac_fit *fit)
 {
     double blob_r;
-    int n = threshold_border(w->img, w->roi, t, w->in, w->mask, w->lab, w->border, &blob_r);
+    int n = threshold_border(w->img, w->roi, t, w->in, w->cfg->tl.border, w->mask, w->lab,
+                             w->contours, w->border, &blob_r);
     double band = tl_inlier_band(w->cfg, blob_r, w->ellipse);
     const pt_preprocess_params *pre = &w->cfg->pre;
     fit->found = 0;
@@ -174,9 +222,9 @@ static int mid_level(const pt_image *img, const pt_circle *c)
     return inside + (int)lround(TL_LEVEL_SHARE * (outside - inside));
 }
 
-pt_status pt_omp_tl(const pt_eye_input *in, const pt_config *cfg,
-                    const pt_track_options *opt, pt_arena *arena, pt_result *res,
-                    pt_overlay *ov, pt_error *err)
+static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
+                           const pt_track_options *opt, pt_arena *arena, pt_contours *contours,
+                           pt_result *res, pt_overlay *ov, pt_error *err)
 {
     const pt_tl_params *p = &cfg->tl;
     const pt_image *img = in->smoothed;
@@ -210,7 +258,7 @@ pt_status pt_omp_tl(const pt_eye_input *in, const pt_config *cfg,
 
     /* Per threshold: its fit, and the fit's quality = (share of the blob's
      * border on the fit) x (confidence: dark inside, bright outside). */
-    tl_work wk = {img, &roi, in, cfg, opt->ellipse, mask, &lab, border, scratch_idx};
+    tl_work wk = {img, &roi, in, cfg, opt->ellipse, mask, &lab, contours, border, scratch_idx};
     double best_support = 0.0, best_quality = 0.0;
     for (int i = 0; i < thresholds; i++) {
         pt_ransac_fit *fit = &fits[i];
@@ -258,7 +306,8 @@ pt_status pt_omp_tl(const pt_eye_input *in, const pt_config *cfg,
     }
     if (ov) {
         double blob_r;
-        int n = threshold_border(img, &roi, t_best, in, mask, &lab, border, &blob_r);
+        int n = threshold_border(img, &roi, t_best, in, p->border, mask, &lab, contours, border,
+                                 &blob_r);
         for (int i = 0; i < n; i++)
             pt_overlay_add(ov, border[i].x, border[i].y);
     }
@@ -286,4 +335,15 @@ pt_status pt_omp_tl(const pt_eye_input *in, const pt_config *cfg,
     }
     res->status = PT_DETECT_OK;
     return PT_OK;
+}
+
+pt_status pt_omp_tl(const pt_eye_input *in, const pt_config *cfg,
+                    const pt_track_options *opt, pt_arena *arena, pt_result *res,
+                    pt_overlay *ov, pt_error *err)
+{
+    pt_contours contours; /* tl_border=contour: grown once, reused per threshold */
+    pt_contours_init(&contours);
+    pt_status st = tl_detect(in, cfg, opt, arena, &contours, res, ov, err);
+    pt_contours_free(&contours);
+    return st;
 }

@@ -199,6 +199,45 @@ static void test_disc(fixture *fx, pt_omp_detector detect, const char *name)
     pt_image_destroy(img);
 }
 
+/* Overlay points within `radius` of (x, y). */
+static int points_near(const pt_overlay *ov, double x, double y, double radius)
+{
+    int n = 0;
+    for (int i = 0; i < ov->count; i++)
+        n += hypot(ov->points[i].x - x, ov->points[i].y - y) <= radius;
+    return n;
+}
+
+/* tl_border=contour fits the blob's outer border only: the reflection inside
+ * the pupil (a hole in the dark blob, see draw_eye) gives no points, while
+ * tl_border=pixels takes the hole's rim too. Both find the pupil. */
+static void test_tl_border_modes(fixture *fx)
+{
+    shape s = {121.4, 98.7, 32.0, 32.0, 0.0};
+    double dot_x = s.cx + 0.5 * s.a, dot_y = s.cy - 0.4 * s.b; /* draw_eye's inner reflection */
+    pt_image *img = draw_eye(W, H, &s, 1, 7);
+    pt_roi full = {0, 0, W, H};
+    int near[2] = {0, 0}, count[2] = {0, 0};
+    for (int mode = PT_TL_BORDER_PIXELS; mode <= PT_TL_BORDER_CONTOUR; mode++) {
+        fx->cfg.tl.border = mode;
+        pt_overlay ov = {0};
+        pt_result r = run(fx, pt_omp_tl, img, full, 0, 10, 80, &ov);
+        check_circle(mode ? "tl contour border" : "tl pixel border", &r, &s);
+        near[mode] = points_near(&ov, dot_x, dot_y, 6.0);
+        count[mode] = ov.count;
+        pt_overlay_free(&ov);
+    }
+    fx->cfg.tl.border = PT_TL_BORDER_PIXELS;
+    PT_CHECK(near[PT_TL_BORDER_PIXELS] > 0, "pixel border holds the reflection's rim (%d points)",
+             near[PT_TL_BORDER_PIXELS]);
+    PT_CHECK(near[PT_TL_BORDER_CONTOUR] == 0, "contour border has %d points at the reflection",
+             near[PT_TL_BORDER_CONTOUR]);
+    /* The outer border of a disc of radius 32: about 8 r / sqrt(2) 8-connected pixels. */
+    PT_CHECK(count[PT_TL_BORDER_CONTOUR] > 150 && count[PT_TL_BORDER_CONTOUR] < 260,
+             "contour border of %d points", count[PT_TL_BORDER_CONTOUR]);
+    pt_image_destroy(img);
+}
+
 static void test_disc_in_roi(fixture *fx, pt_omp_detector detect, const char *name)
 {
     /* Binocular-style: the pupil is in the right half, coordinates stay full-frame. */
@@ -336,6 +375,7 @@ int main(int argc, char **argv)
         test_ellipse(&fx, detectors[d], names[d]);
         test_blank(&fx, detectors[d], names[d]);
     }
+    test_tl_border_modes(&fx);
     fx.cfg.tl.score = PT_TL_SCORE_VOTES; /* the paper's rule */
     test_disc(&fx, pt_omp_tl, "tl most votes");
     test_ellipse(&fx, pt_omp_tl, "tl most votes");
