@@ -53,6 +53,68 @@ __global__ void morph_cols(const uint8_t *__restrict__ src, uint8_t *__restrict_
     *(uint4 *)(dst + f * plane + (size_t)y * pitch + x) = v;
 }
 
+/* Column pass by doubling: a tile of COL_TW pixels x COL_TH output rows with
+ * r rows above and below (identity outside the image) in shared memory as
+ * 16-byte words; log2(P) doubling steps (row k then holds the extreme of rows
+ * k .. k+P-1), then each output is the extreme of two overlapping P-windows.
+ * O(log r) per pixel instead of 2r+1; used when r is large. */
+#define COL_TW 128
+#define COL_TH 64
+#define COL_THREADS_Y 32
+#define COL_ROWS_PER_THREAD 10 /* (COL_TH + 2 * 127) / COL_THREADS_Y, rounded up */
+template <bool MAX_OP>
+__global__ void __launch_bounds__(256)
+morph_cols_doubling(const uint8_t *__restrict__ src, uint8_t *__restrict__ dst,
+                    const pt_cuda_frame_dims *dims, int pitch, size_t plane, int r)
+{
+    extern __shared__ uint4 tile[]; /* nrows x (COL_TW / 16) */
+    int f = blockIdx.z;
+    int w = dims[f].width, h = dims[f].height;
+    int x0 = blockIdx.x * COL_TW, y0 = blockIdx.y * COL_TH;
+    if (x0 >= w || y0 >= h)
+        return;
+    const int tx = threadIdx.x, ty = threadIdx.y, words = COL_TW / 16;
+    const int nrows = COL_TH + 2 * r;
+    const unsigned id = MAX_OP ? 0u : 0xffffffffu;
+    const uint4 ident = make_uint4(id, id, id, id);
+    int x = x0 + 16 * tx;
+    const uint8_t *s = src + f * plane;
+    for (int k = ty; k < nrows; k += COL_THREADS_Y) {
+        int y = y0 - r + k;
+        tile[k * words + tx] = (y >= 0 && y < h && x < w)
+                                   ? *(const uint4 *)(s + (size_t)y * pitch + x)
+                                   : ident;
+    }
+    __syncthreads();
+    int P = 1;
+    while (2 * P <= 2 * r + 1)
+        P *= 2;
+    for (int q = 1; q < P; q *= 2) {
+        uint4 next[COL_ROWS_PER_THREAD];
+#pragma unroll
+        for (int i = 0; i < COL_ROWS_PER_THREAD; i++) {
+            int k = ty + i * COL_THREADS_Y;
+            if (k < nrows)
+                next[i] = op16<MAX_OP>(tile[k * words + tx],
+                                       k + q < nrows ? tile[(k + q) * words + tx] : ident);
+        }
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < COL_ROWS_PER_THREAD; i++) {
+            int k = ty + i * COL_THREADS_Y;
+            if (k < nrows)
+                tile[k * words + tx] = next[i];
+        }
+        __syncthreads();
+    }
+    if (x >= w)
+        return;
+    for (int t = ty; t < COL_TH && y0 + t < h; t += COL_THREADS_Y) {
+        uint4 v = op16<MAX_OP>(tile[t * words + tx], tile[(t + 2 * r + 1 - P) * words + tx]);
+        *(uint4 *)(dst + f * plane + (size_t)(y0 + t) * pitch + x) = v;
+    }
+}
+
 /* Row pass over a segment of ROW_SPAN pixels of one row: the segment and r
  * pixels either side (rounded up to whole words, identity outside the image)
  * go to shared memory as words; log2(2r+1) doubling steps, then each thread
@@ -303,7 +365,15 @@ static void morph_square(const uint8_t *src, uint8_t *tmp, uint8_t *dst, const u
     dim3 cblock(TILE_X, TILE_Y);
     dim3 cgrid((max_width + 16 * TILE_X - 1) / (16 * TILE_X), (max_height + TILE_Y - 1) / TILE_Y,
                frames);
-    morph_cols<MAX_OP><<<cgrid, cblock, 0, stream>>>(src, tmp, b->dims, pitch, plane, r);
+    if (r >= 8 && r <= 127) {
+        dim3 dblock(COL_TW / 16, COL_THREADS_Y);
+        dim3 dgrid((max_width + COL_TW - 1) / COL_TW, (max_height + COL_TH - 1) / COL_TH, frames);
+        size_t smem = (size_t)(COL_TH + 2 * r) * COL_TW;
+        morph_cols_doubling<MAX_OP><<<dgrid, dblock, smem, stream>>>(src, tmp, b->dims, pitch,
+                                                                      plane, r);
+    } else {
+        morph_cols<MAX_OP><<<cgrid, cblock, 0, stream>>>(src, tmp, b->dims, pitch, plane, r);
+    }
     dim3 rgrid((max_width + ROW_SPAN - 1) / ROW_SPAN, max_height, frames);
     int P = 1;
     while (2 * P <= 2 * r + 1)
