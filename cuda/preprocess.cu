@@ -10,9 +10,10 @@
  * median or no smoothing.
  *
  * The morphology passes work on packed bytes (__vminu4/__vmaxu4: four pixels
- * per instruction): the column pass moves 16 pixels per thread with 16-byte
- * loads, the row pass keeps a row segment in shared memory, forms shifted
- * words with __byte_perm and needs O(log r) operations per pixel. The top-hat threshold is fused into the last
+ * per instruction) and need O(log r) operations per pixel: the column pass
+ * keeps a tile of 16-byte words in shared memory and doubles its windows row
+ * by row, the row pass keeps a row segment in shared memory, forms shifted
+ * words with __byte_perm and doubles likewise. The top-hat threshold is fused into the last
  * pass of the opening. */
 #include "cuda_internal.h"
 
@@ -57,7 +58,9 @@ __global__ void morph_cols(const uint8_t *__restrict__ src, uint8_t *__restrict_
  * r rows above and below (identity outside the image) in shared memory as
  * 16-byte words; log2(P) doubling steps (row k then holds the extreme of rows
  * k .. k+P-1), then each output is the extreme of two overlapping P-windows.
- * O(log r) per pixel instead of 2r+1; used when r is large. */
+ * O(log r) per pixel instead of 2r+1, and each input row is read from memory
+ * about (COL_TH + 2r) / COL_TH times instead of 2r+1 (the direct pass below
+ * was limited by those L2 reads); used for 2 <= r <= 127. */
 #define COL_TW 128
 #define COL_TH 64
 #define COL_THREADS_Y 32
@@ -257,45 +260,87 @@ __global__ void reflection_fill(uint8_t *__restrict__ raw, const uint8_t *__rest
 }
 
 /* Both Gaussian passes over a GAUSS_TW x GAUSS_TH tile in shared memory: the
- * input tile with r pixels of border (replicated at the image's edges, which
- * is what the row pass's clamped columns and the column pass's clamped rows
- * read), the row pass into 16-bit values, then the column pass. With a
- * mask, masked pixels are read reflection-filled (no separate fill pass). */
+ * input tile with a border of whole words (at least r pixels; replicated at
+ * the image's edges, which is what the row pass's clamped columns and the
+ * column pass's clamped rows read), the row pass into 16-bit values, then the
+ * column pass. The tile is read as 4-byte words, all independent, so many
+ * loads are in flight. With a mask, a tile holding a masked pixel (a few per
+ * frame) then overwrites those pixels with their reflection-filled value (no
+ * separate fill pass). */
 #define GAUSS_TW 128
 #define GAUSS_TH 32
-__global__ void __launch_bounds__(256)
+#define GAUSS_THREADS 256
+
+static size_t gaussian_smem(int size)
+{
+    int r = size / 2, hw = (r + 3) / 4;
+    int in_h = GAUSS_TH + 2 * r;
+    return (size_t)in_h * GAUSS_TW * 2 + (size_t)in_h * (GAUSS_TW + 8 * hw);
+}
+
+/* Byte b of the word at gx (clamped to the row) of one row, as a word. */
+__device__ __forceinline__ uint32_t clamped_word(const uint8_t *row, int gx, int w, int nonzero)
+{
+    uint32_t v = 0;
+    for (int b = 0; b < 4; b++) {
+        unsigned byte = row[min(max(gx + b, 0), w - 1)];
+        v |= (nonzero ? (unsigned)(byte != 0) : byte) << (8 * b);
+    }
+    return v;
+}
+
+__global__ void __launch_bounds__(GAUSS_THREADS)
 gaussian_tile(const uint8_t *__restrict__ src, const uint8_t *__restrict__ mask,
               uint8_t *__restrict__ dst, const pt_cuda_frame_dims *dims, int pitch, size_t plane,
               int size, int max_search, pt_cuda_params p)
 {
-    extern __shared__ uint8_t smem[];
+    extern __shared__ uint32_t smem32[];
     int f = blockIdx.z;
     int w = dims[f].width, h = dims[f].height;
     int x0 = blockIdx.x * GAUSS_TW, y0 = blockIdx.y * GAUSS_TH;
     if (x0 >= w || y0 >= h)
         return;
-    int r = size / 2;
-    int in_w = GAUSS_TW + 2 * r, in_h = GAUSS_TH + 2 * r;
-    uint16_t *rows = (uint16_t *)smem;                  /* in_h x GAUSS_TW */
-    uint8_t *in = smem + (size_t)in_h * GAUSS_TW * 2;   /* in_h x in_w */
+    int r = size / 2, hw = (r + 3) / 4;
+    int in_ww = GAUSS_TW / 4 + 2 * hw, in_w = 4 * in_ww, in_h = GAUSS_TH + 2 * r;
+    int left = x0 - 4 * hw; /* image column of the tile's byte 0 */
+    uint16_t *rows = (uint16_t *)smem32;                                 /* in_h x GAUSS_TW */
+    uint32_t *in32 = smem32 + (size_t)in_h * GAUSS_TW / 2;               /* in_h x in_ww */
+    const uint8_t *in = (const uint8_t *)in32;
     __shared__ uint32_t weights[64];
     for (int i = threadIdx.x; i < size; i += blockDim.x)
         weights[i] = p.gauss_weights[i];
     const uint8_t *s = src + f * plane, *m = mask ? mask + f * plane : NULL;
-    for (int ty = threadIdx.x >> 5; ty < in_h; ty += blockDim.x >> 5) {
-        int yy = min(max(y0 - r + ty, 0), h - 1);
-        for (int tx = threadIdx.x & 31; tx < in_w; tx += 32) {
-            int xx = min(max(x0 - r + tx, 0), w - 1);
-            size_t i = (size_t)yy * pitch + xx;
-            in[ty * in_w + tx] = m && m[i] ? (uint8_t)filled_value(s, m, pitch, w, h, xx, yy,
-                                                                   max_search)
-                                           : s[i];
+    int any = 0;
+    for (int k = threadIdx.x; k < in_h * in_ww; k += GAUSS_THREADS) {
+        int ty = k / in_ww, gx = left + 4 * (k - ty * in_ww);
+        size_t row = (size_t)min(max(y0 - r + ty, 0), h - 1) * pitch;
+        uint32_t v, mv = 0;
+        if (gx >= 0 && gx + 3 < w) {
+            v = *(const uint32_t *)(s + row + gx);
+            if (m)
+                mv = *(const uint32_t *)(m + row + gx);
+        } else {
+            v = clamped_word(s + row, gx, w, 0);
+            if (m)
+                mv = clamped_word(m + row, gx, w, 1);
         }
+        in32[k] = v;
+        any |= mv != 0;
     }
-    __syncthreads();
-    for (int k = threadIdx.x; k < in_h * GAUSS_TW; k += blockDim.x) {
+    if (__syncthreads_or(any)) {
+        uint8_t *fill = (uint8_t *)in32;
+        for (int k = threadIdx.x; k < in_h * in_w; k += GAUSS_THREADS) {
+            int ty = k / in_w;
+            int yy = min(max(y0 - r + ty, 0), h - 1), xx = min(max(left + k - ty * in_w, 0), w - 1);
+            if (m[(size_t)yy * pitch + xx])
+                fill[k] = (uint8_t)filled_value(s, m, pitch, w, h, xx, yy, max_search);
+        }
+        __syncthreads();
+    }
+    int off = 4 * hw - r; /* the row pass's window for tile column tx starts at byte tx + off */
+    for (int k = threadIdx.x; k < in_h * GAUSS_TW; k += GAUSS_THREADS) {
         int ty = k / GAUSS_TW, tx = k % GAUSS_TW;
-        const uint8_t *row = in + ty * in_w + tx;
+        const uint8_t *row = in + ty * in_w + off + tx;
         uint32_t acc = weights[r] * (uint32_t)row[r];
         for (int i = 0; i < r; i++)
             acc += weights[i] * (uint32_t)(row[i] + row[size - 1 - i]);
@@ -303,7 +348,7 @@ gaussian_tile(const uint8_t *__restrict__ src, const uint8_t *__restrict__ mask,
     }
     __syncthreads();
     uint8_t *d = dst + f * plane;
-    for (int k = threadIdx.x; k < GAUSS_TH * GAUSS_TW; k += blockDim.x) {
+    for (int k = threadIdx.x; k < GAUSS_TH * GAUSS_TW; k += GAUSS_THREADS) {
         int ty = k / GAUSS_TW, tx = k % GAUSS_TW;
         int x = x0 + tx, y = y0 + ty;
         if (x >= w || y >= h)
@@ -365,7 +410,7 @@ static void morph_square(const uint8_t *src, uint8_t *tmp, uint8_t *dst, const u
     dim3 cblock(TILE_X, TILE_Y);
     dim3 cgrid((max_width + 16 * TILE_X - 1) / (16 * TILE_X), (max_height + TILE_Y - 1) / TILE_Y,
                frames);
-    if (r >= 8 && r <= 127) {
+    if (r >= 2 && r <= 127) {
         dim3 dblock(COL_TW / 16, COL_THREADS_Y);
         dim3 dgrid((max_width + COL_TW - 1) / COL_TW, (max_height + COL_TH - 1) / COL_TH, frames);
         size_t smem = (size_t)(COL_TH + 2 * r) * COL_TW;
@@ -420,12 +465,10 @@ extern "C" cudaError_t pt_cuda_preprocess(const pt_cuda_params *p, const pt_cuda
     }
     int size = p->smooth_size | 1;
     if (p->smooth == PT_SMOOTH_GAUSSIAN && size > 1) {
-        int r = size / 2;
         dim3 tiles((max_width + GAUSS_TW - 1) / GAUSS_TW, (max_height + GAUSS_TH - 1) / GAUSS_TH,
                    frames);
-        size_t smem = (size_t)(GAUSS_TH + 2 * r) * (GAUSS_TW * 2 + GAUSS_TW + 2 * r);
-        gaussian_tile<<<tiles, 256, smem, stream>>>(to_smooth, fill_mask, b->smoothed, b->dims,
-                                                    pitch, plane, size, max_search, *p);
+        gaussian_tile<<<tiles, GAUSS_THREADS, gaussian_smem(size), stream>>>(
+            to_smooth, fill_mask, b->smoothed, b->dims, pitch, plane, size, max_search, *p);
     } else if (p->smooth == PT_SMOOTH_MEDIAN && size > 1) {
         median_filter<<<grid, block, 0, stream>>>(to_smooth, b->smoothed, b->dims, pitch, plane, size);
     } else {

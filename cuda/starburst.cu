@@ -379,25 +379,55 @@ __global__ void starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblock
         count += __popc(ballot);
     }
     __syncwarp();
-    if (lane != 0)
-        return;
-    if (p.ellipse) {
-        pt_ellipse refit;
-        if (pt_fit_ellipse(pts, inl, count, &refit) &&
-            pt_ransac_ellipse_in_range(&refit, job.min_r, job.max_r))
-            ee = refit;
-        cc.cx = ee.cx;
-        cc.cy = ee.cy;
-        cc.r = 0.5 * (ee.a + ee.b);
-    } else {
-        pt_circle refit;
-        if (pt_fit_circle(pts, inl, count, &refit) &&
-            pt_ransac_circle_in_range(&refit, job.min_r, job.max_r))
-            cc = refit;
-        pt_ellipse_from_circle(&cc, &ee);
+    if (lane == 0) {
+        if (p.ellipse) {
+            pt_ellipse refit;
+            if (pt_fit_ellipse(pts, inl, count, &refit) &&
+                pt_ransac_ellipse_in_range(&refit, job.min_r, job.max_r))
+                ee = refit;
+            cc.cx = ee.cx;
+            cc.cy = ee.cy;
+            cc.r = 0.5 * (ee.a + ee.b);
+        } else {
+            pt_circle refit;
+            if (pt_fit_circle(pts, inl, count, &refit) &&
+                pt_ransac_circle_in_range(&refit, job.min_r, job.max_r))
+                cc = refit;
+            pt_ellipse_from_circle(&cc, &ee);
+        }
+        best_circle = cc;
+        best_ellipse = ee;
+    }
+    __syncwarp();
+    /* The confidence (pt_confidence_ellipse, or _circle = the ellipse with
+     * a = b = r, theta 0: what pt_ellipse_from_circle gave) with its samples
+     * spread over the warp; the counts do not depend on the order. */
+    pt_ellipse outline = best_ellipse;
+    if (!p.ellipse) {
+        pt_circle fitted = best_circle;
+        outline.cx = fitted.cx;
+        outline.cy = fitted.cy;
+        outline.a = outline.b = fitted.r;
+        outline.theta = 0.0;
     }
     pt_image view = {dims.width, dims.height, p.pitch, b.smoothed + job.frame * p.plane};
-    double conf = p.ellipse ? pt_confidence_ellipse(&view, &ee) : pt_confidence_circle(&view, &cc);
+    double ct = 0, stt = 0;
+    int axes = pt_confidence_axes(&outline, &ct, &stt);
+    int valid = 0, dark_inside = 0;
+    for (int k = lane; axes && k < PT_CONFIDENCE_SAMPLES; k += 32) {
+        int dark = 0;
+        if (pt_confidence_sample(&view, &outline, ct, stt, k, &dark)) {
+            valid++;
+            dark_inside += dark;
+        }
+    }
+    valid = __reduce_add_sync(0xffffffffu, valid);
+    dark_inside = __reduce_add_sync(0xffffffffu, dark_inside);
+    if (lane != 0)
+        return;
+    cc = best_circle;
+    ee = best_ellipse;
+    double conf = axes ? pt_confidence_from_counts(valid, dark_inside) : 0.0;
     if (conf > st->best_conf) {
         st->best_conf = conf;
         st->circle = cc;
