@@ -6,8 +6,9 @@
  * (15-bit weights, 8 fractional bits between passes, both passes in one
  * shared-memory tile) or exact median. One
  * launch covers every frame of a chunk (blockIdx.z = frame). Reflections are
- * filled as the Gaussian reads them, or in place in the raw planes before the
- * median or no smoothing.
+ * filled by a warp per row of 32 pixels, into a work plane that the Gaussian
+ * reads for masked pixels, or in place in the raw planes before the median or
+ * no smoothing.
  *
  * The morphology passes work on packed bytes (__vminu4/__vmaxu4: four pixels
  * per instruction) and need O(log r) operations per pixel: the column pass
@@ -118,11 +119,28 @@ morph_cols_doubling(const uint8_t *__restrict__ src, uint8_t *__restrict__ dst,
     }
 }
 
-/* Row pass over a segment of ROW_SPAN pixels of one row: the segment and r
- * pixels either side (rounded up to whole words, identity outside the image)
- * go to shared memory as words; log2(2r+1) doubling steps, then each thread
- * makes four outputs from two overlapping power-of-two windows. With TOPHAT
+/* Row pass over a segment of ROW_SPAN pixels of ROW_LINES rows: each row's
+ * segment and r pixels either side (rounded up to whole words, identity
+ * outside the image) go to shared memory as words, with identity words
+ * after them; log2(2r+1) doubling steps, then each thread makes four outputs
+ * per row from two overlapping power-of-two windows. Several rows per block
+ * keep more loads in flight and halve the barriers per pixel. With TOPHAT
  * the output is the reflection mask (raw - opened > threshold, as 0/1). */
+#define ROW_LINES 4
+#define ROW_ITEMS 6 /* words per thread and step: ROW_LINES * row_stride(127) <= 6 * 256 */
+
+static __host__ __device__ int row_pow2(int r) /* the largest power of two <= 2r + 1 */
+{
+    int P = 1;
+    while (2 * P <= 2 * r + 1)
+        P *= 2;
+    return P;
+}
+
+static __host__ __device__ int row_words(int r) { return (ROW_SPAN + 2 * ((r + 3) & ~3)) / 4 + 1; }
+
+static __host__ __device__ int row_stride(int r) { return row_words(r) + row_pow2(r) / 4 + 2; }
+
 template <bool MAX_OP, bool TOPHAT>
 __global__ void __launch_bounds__(ROW_THREADS)
 morph_rows(const uint8_t *__restrict__ src, uint8_t *__restrict__ dst,
@@ -130,52 +148,56 @@ morph_rows(const uint8_t *__restrict__ src, uint8_t *__restrict__ dst,
            size_t plane, int r, int threshold)
 {
     extern __shared__ unsigned words[];
-    int f = blockIdx.z, y = blockIdx.y;
+    int f = blockIdx.z, y0 = blockIdx.y * ROW_LINES;
     int w = dims[f].width, h = dims[f].height;
     int x0 = blockIdx.x * ROW_SPAN;
-    if (y >= h || x0 >= w)
+    if (y0 >= h || x0 >= w)
         return;
+    int lines = min(ROW_LINES, h - y0);
     int R = (r + 3) & ~3; /* halo in whole words */
-    int nwords = (ROW_SPAN + 2 * R) / 4 + 1;
-    const uint8_t *row = src + f * plane + (size_t)y * pitch;
+    int nwords = row_words(r), stride = row_stride(r), P = row_pow2(r);
+    int items = lines * stride;
     const unsigned id = MAX_OP ? 0u : 0xffffffffu;
-    for (int k = threadIdx.x; k < nwords; k += ROW_THREADS) {
-        int gx = x0 - R + 4 * k;
-        unsigned v;
-        if (gx >= 0 && gx + 3 < w) {
-            v = *(const unsigned *)(row + gx);
-        } else {
-            v = 0;
-            for (int b = 0; b < 4; b++) {
-                int xx = gx + b;
-                unsigned byte = (xx >= 0 && xx < w) ? row[xx] : (id & 0xffu);
-                v |= byte << (8 * b);
+    for (int k = threadIdx.x; k < items; k += ROW_THREADS) {
+        int line = k / stride, c = k - line * stride;
+        const uint8_t *row = src + f * plane + (size_t)(y0 + line) * pitch;
+        int gx = x0 - R + 4 * c;
+        unsigned v = id;
+        if (c < nwords) {
+            if (gx >= 0 && gx + 3 < w) {
+                v = *(const unsigned *)(row + gx);
+            } else {
+                v = 0;
+                for (int b = 0; b < 4; b++) {
+                    int xx = gx + b;
+                    unsigned byte = (xx >= 0 && xx < w) ? row[xx] : (id & 0xffu);
+                    v |= byte << (8 * b);
+                }
             }
         }
         words[k] = v;
     }
-    /* Identity words past the segment, read by the shifted loads below. */
-    int P = 1; /* the largest power of two <= 2r + 1 */
-    while (2 * P <= 2 * r + 1)
-        P *= 2;
-    for (int k = nwords + threadIdx.x; k < nwords + P / 4 + 2; k += ROW_THREADS)
-        words[k] = id;
     __syncthreads();
     /* Doubling: after the step for q, byte o holds the extreme of bytes
-     * o .. o+2q-1 (van Herk style in log2 P steps instead of 2r+1). */
+     * o .. o+2q-1 of its row (van Herk style in log2 P steps instead of 2r+1);
+     * the identity words after a row are never updated. */
     for (int q = 1; q < P; q *= 2) {
-        unsigned next[2];
+        unsigned next[ROW_ITEMS];
         int a = q >> 2;
         unsigned sel = 0x3210u + 0x1111u * (unsigned)(q & 3);
-        for (int i = 0; i < 2; i++) {
+#pragma unroll
+        for (int i = 0; i < ROW_ITEMS; i++) {
             int k = threadIdx.x + i * ROW_THREADS;
-            if (k < nwords)
+            int c = k - (k / stride) * stride;
+            if (k < items && c < nwords)
                 next[i] = op4<MAX_OP>(words[k], __byte_perm(words[k + a], words[k + a + 1], sel));
         }
         __syncthreads();
-        for (int i = 0; i < 2; i++) {
+#pragma unroll
+        for (int i = 0; i < ROW_ITEMS; i++) {
             int k = threadIdx.x + i * ROW_THREADS;
-            if (k < nwords)
+            int c = k - (k / stride) * stride;
+            if (k < items && c < nwords)
                 words[k] = next[i];
         }
         __syncthreads();
@@ -186,77 +208,96 @@ morph_rows(const uint8_t *__restrict__ src, uint8_t *__restrict__ dst,
     /* Output byte x sits at offset R + 4t; its window [x-r, x+r] is the union
      * of the P-windows starting at offsets R + 4t - r and R + 4t + r - P + 1. */
     int o1 = R + 4 * threadIdx.x - r, o2 = R + 4 * threadIdx.x + r - P + 1;
-    unsigned acc = op4<MAX_OP>(
-        __byte_perm(words[o1 >> 2], words[(o1 >> 2) + 1], 0x3210u + 0x1111u * (unsigned)(o1 & 3)),
-        __byte_perm(words[o2 >> 2], words[(o2 >> 2) + 1], 0x3210u + 0x1111u * (unsigned)(o2 & 3)));
-    size_t at = f * plane + (size_t)y * pitch + x;
-    if (TOPHAT) {
-        unsigned image = *(const unsigned *)(raw + at);
-        unsigned diff = __vsubus4(image, acc);
-        acc = __vcmpgtu4(diff, 0x01010101u * (unsigned)threshold) & 0x01010101u;
-    }
-    *(unsigned *)(dst + at) = acc;
-}
-
-/* The nearest unmasked pixel from (x,y) stepping (dx,dy), at most max_search. */
-__device__ int nearest_unmasked(const uint8_t *img, const uint8_t *mask, int pitch, int w,
-                                int h, int x, int y, int dx, int dy, int max_search, int *value)
-{
-    for (int d = 1; d <= max_search; d++) {
-        int xx = x + d * dx, yy = y + d * dy;
-        if (xx < 0 || yy < 0 || xx >= w || yy >= h)
-            return 0;
-        if (!mask[(size_t)yy * pitch + xx]) {
-            *value = img[(size_t)yy * pitch + xx];
-            return d;
+    unsigned sel1 = 0x3210u + 0x1111u * (unsigned)(o1 & 3);
+    unsigned sel2 = 0x3210u + 0x1111u * (unsigned)(o2 & 3);
+    for (int line = 0; line < lines; line++) {
+        const unsigned *lw = words + line * stride;
+        unsigned acc = op4<MAX_OP>(__byte_perm(lw[o1 >> 2], lw[(o1 >> 2) + 1], sel1),
+                                   __byte_perm(lw[o2 >> 2], lw[(o2 >> 2) + 1], sel2));
+        size_t at = f * plane + (size_t)(y0 + line) * pitch + x;
+        if (TOPHAT) {
+            unsigned image = *(const unsigned *)(raw + at);
+            unsigned diff = __vsubus4(image, acc);
+            acc = __vcmpgtu4(diff, 0x01010101u * (unsigned)threshold) & 0x01010101u;
         }
+        *(unsigned *)(dst + at) = acc;
     }
-    return 0;
 }
 
-/* The reflection-filled value of pixel (x, y) of one frame, as reflection_fill. */
-__device__ __forceinline__ int filled_value(const uint8_t *img, const uint8_t *m, int pitch,
-                                            int w, int h, int x, int y, int max_search)
+/* Reflection fill (omp/reflection.c, pt_reflection_fill): a masked pixel
+ * gets the inverse-distance weighted mean of the nearest unmasked pixel in
+ * each of the four directions (left, right, up, down) within max_search,
+ * a direction that reaches the image's edge first giving none. A warp per
+ * row of 32 pixels; a row without a masked pixel (most) leaves at once; for
+ * each masked pixel the warp tests 32 distances of all four directions at
+ * once, and lane 0 combines them in the serial order, with the same
+ * arithmetic. Masked pixels are written to out, the others are left alone:
+ * with out = img the fill is in place (it reads unmasked pixels only, which
+ * nobody writes, so the order does not matter). */
+#define FILL_ROWS 8
+__global__ void __launch_bounds__(32 * FILL_ROWS)
+reflection_fill(const uint8_t *img_planes, const uint8_t *__restrict__ mask,
+                uint8_t *out_planes, const pt_cuda_frame_dims *dims, int pitch, size_t plane,
+                int max_search)
 {
-    size_t i = (size_t)y * pitch + x;
-    int v = img[i];
-    if (m && m[i]) {
-        const int dirs[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
-        double sum = 0, weight = 0;
-        for (int k = 0; k < 4; k++) {
-            int value;
-            int d = nearest_unmasked(img, m, pitch, w, h, x, y, dirs[k][0], dirs[k][1],
-                                     max_search, &value);
-            if (d) {
-                sum += value / (double)d;
-                weight += 1.0 / d;
+    const unsigned all = 0xffffffffu;
+    int f = blockIdx.z, lane = threadIdx.x;
+    int w = dims[f].width, h = dims[f].height;
+    int x0 = blockIdx.x * 32, y = blockIdx.y * FILL_ROWS + threadIdx.y;
+    if (y >= h || x0 >= w)
+        return; /* whole warps */
+    const uint8_t *img = img_planes + f * plane, *m = mask + f * plane;
+    uint8_t *out = out_planes + f * plane;
+    int x = x0 + lane;
+    unsigned masked = __ballot_sync(all, x < w && m[(size_t)y * pitch + x]);
+    const int dx[4] = {-1, 1, 0, 0}, dy[4] = {0, 0, -1, 1};
+    while (masked) {
+        int px = x0 + __ffs(masked) - 1;
+        masked &= masked - 1;
+        int dist[4] = {0, 0, 0, 0}, value[4] = {0, 0, 0, 0};
+        unsigned open = 0xfu; /* directions still searching */
+        for (int base = 1; base <= max_search && open; base += 32) {
+            int d = base + lane;
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                if (!(open >> k & 1u))
+                    continue;
+                int xx = px + d * dx[k], yy = y + d * dy[k];
+                int outside = 0, unmasked = 0, v = 0;
+                if (d <= max_search) {
+                    outside = xx < 0 || yy < 0 || xx >= w || yy >= h;
+                    if (!outside) {
+                        size_t i = (size_t)yy * pitch + xx;
+                        unmasked = !m[i];
+                        if (unmasked)
+                            v = img[i];
+                    }
+                }
+                unsigned stop = __ballot_sync(all, outside || unmasked);
+                if (stop) {
+                    int first = __ffs(stop) - 1;
+                    if (__shfl_sync(all, unmasked, first)) {
+                        dist[k] = base + first;
+                        value[k] = __shfl_sync(all, v, first);
+                    }
+                    open &= ~(1u << k);
+                }
             }
         }
-        if (weight > 0)
-            v = (uint8_t)(sum / weight + 0.5);
+        if (lane == 0) {
+            size_t i = (size_t)y * pitch + px;
+            int v = img[i];
+            double sum = 0, weight = 0;
+            for (int k = 0; k < 4; k++)
+                if (dist[k]) {
+                    sum += value[k] / (double)dist[k];
+                    weight += 1.0 / dist[k];
+                }
+            if (weight > 0)
+                v = (uint8_t)(sum / weight + 0.5);
+            out[i] = (uint8_t)v;
+        }
     }
-    return v;
-}
-
-/* Reflection removal in place: masked pixels of raw get their filled value.
- * A fill reads unmasked pixels only, which no thread writes, so the result
- * does not depend on the order. Thread per pixel; a tile without a masked
- * pixel (most of them) leaves at once. */
-__global__ void reflection_fill(uint8_t *__restrict__ raw, const uint8_t *__restrict__ mask,
-                                const pt_cuda_frame_dims *dims, int pitch, size_t plane,
-                                int max_search)
-{
-    int f = blockIdx.z;
-    int w = dims[f].width, h = dims[f].height;
-    int x = blockIdx.x * blockDim.x + threadIdx.x;
-    int y = blockIdx.y * blockDim.y + threadIdx.y;
-    const uint8_t *m = mask + f * plane;
-    int masked = x < w && y < h && m[(size_t)y * pitch + x];
-    if (!__syncthreads_or(masked) || !masked)
-        return;
-    uint8_t *img = raw + f * plane;
-    uint8_t value = (uint8_t)filled_value(img, m, pitch, w, h, x, y, max_search);
-    img[(size_t)y * pitch + x] = value;
 }
 
 /* Both Gaussian passes over a GAUSS_TW x GAUSS_TH tile in shared memory: the
@@ -265,8 +306,8 @@ __global__ void reflection_fill(uint8_t *__restrict__ raw, const uint8_t *__rest
  * column pass's clamped rows read), the row pass into 16-bit values, then the
  * column pass. The tile is read as 4-byte words, all independent, so many
  * loads are in flight. With a mask, a tile holding a masked pixel (a few per
- * frame) then overwrites those pixels with their reflection-filled value (no
- * separate fill pass). */
+ * frame) then overwrites those pixels with their reflection-filled values,
+ * which reflection_fill wrote to the plane `filled` (masked pixels only). */
 #define GAUSS_TW 128
 #define GAUSS_TH 32
 #define GAUSS_THREADS 256
@@ -291,8 +332,9 @@ __device__ __forceinline__ uint32_t clamped_word(const uint8_t *row, int gx, int
 
 __global__ void __launch_bounds__(GAUSS_THREADS)
 gaussian_tile(const uint8_t *__restrict__ src, const uint8_t *__restrict__ mask,
-              uint8_t *__restrict__ dst, const pt_cuda_frame_dims *dims, int pitch, size_t plane,
-              int size, int max_search, pt_cuda_params p)
+              const uint8_t *__restrict__ filled, uint8_t *__restrict__ dst,
+              const pt_cuda_frame_dims *dims, int pitch, size_t plane, int size,
+              pt_cuda_params p)
 {
     extern __shared__ uint32_t smem32[];
     int f = blockIdx.z;
@@ -329,11 +371,13 @@ gaussian_tile(const uint8_t *__restrict__ src, const uint8_t *__restrict__ mask,
     }
     if (__syncthreads_or(any)) {
         uint8_t *fill = (uint8_t *)in32;
+        const uint8_t *fv = filled + f * plane;
         for (int k = threadIdx.x; k < in_h * in_w; k += GAUSS_THREADS) {
             int ty = k / in_w;
             int yy = min(max(y0 - r + ty, 0), h - 1), xx = min(max(left + k - ty * in_w, 0), w - 1);
-            if (m[(size_t)yy * pitch + xx])
-                fill[k] = (uint8_t)filled_value(s, m, pitch, w, h, xx, yy, max_search);
+            size_t i = (size_t)yy * pitch + xx;
+            if (m[i])
+                fill[k] = fv[i];
         }
         __syncthreads();
     }
@@ -419,11 +463,9 @@ static void morph_square(const uint8_t *src, uint8_t *tmp, uint8_t *dst, const u
     } else {
         morph_cols<MAX_OP><<<cgrid, cblock, 0, stream>>>(src, tmp, b->dims, pitch, plane, r);
     }
-    dim3 rgrid((max_width + ROW_SPAN - 1) / ROW_SPAN, max_height, frames);
-    int P = 1;
-    while (2 * P <= 2 * r + 1)
-        P *= 2;
-    size_t smem = ((ROW_SPAN + 2 * ((r + 3) & ~3)) / 4 + 1 + P / 4 + 2) * sizeof(unsigned);
+    dim3 rgrid((max_width + ROW_SPAN - 1) / ROW_SPAN, (max_height + ROW_LINES - 1) / ROW_LINES,
+               frames);
+    size_t smem = (size_t)ROW_LINES * row_stride(r) * sizeof(unsigned);
     morph_rows<MAX_OP, TOPHAT><<<rgrid, ROW_THREADS, smem, stream>>>(tmp, dst, raw, b->dims, pitch,
                                                                      plane, r, threshold);
 }
@@ -456,11 +498,15 @@ extern "C" cudaError_t pt_cuda_preprocess(const pt_cuda_params *p, const pt_cuda
                                      thr, frames, max_width, max_height, stream);
         }
         if (p->reflection == PT_REFLECTION_INTERPOLATE) {
-            if (p->smooth == PT_SMOOTH_GAUSSIAN && (p->smooth_size | 1) > 1)
-                fill_mask = b->mask; /* filled as the Gaussian reads them */
-            else
-                reflection_fill<<<grid, block, 0, stream>>>(b->raw, b->mask, b->dims, pitch,
-                                                             plane, max_search);
+            /* With the Gaussian, the filled values go to work_a (free once
+             * the mask is made) and the Gaussian reads them there for masked
+             * pixels; otherwise the raw planes are filled in place. */
+            int gauss = p->smooth == PT_SMOOTH_GAUSSIAN && (p->smooth_size | 1) > 1;
+            dim3 fgrid((max_width + 31) / 32, (max_height + FILL_ROWS - 1) / FILL_ROWS, frames);
+            reflection_fill<<<fgrid, dim3(32, FILL_ROWS), 0, stream>>>(
+                b->raw, b->mask, gauss ? b->work_a : b->raw, b->dims, pitch, plane, max_search);
+            if (gauss)
+                fill_mask = b->mask;
         }
     }
     int size = p->smooth_size | 1;
@@ -468,7 +514,7 @@ extern "C" cudaError_t pt_cuda_preprocess(const pt_cuda_params *p, const pt_cuda
         dim3 tiles((max_width + GAUSS_TW - 1) / GAUSS_TW, (max_height + GAUSS_TH - 1) / GAUSS_TH,
                    frames);
         gaussian_tile<<<tiles, GAUSS_THREADS, gaussian_smem(size), stream>>>(
-            to_smooth, fill_mask, b->smoothed, b->dims, pitch, plane, size, max_search, *p);
+            to_smooth, fill_mask, b->work_a, b->smoothed, b->dims, pitch, plane, size, *p);
     } else if (p->smooth == PT_SMOOTH_MEDIAN && size > 1) {
         median_filter<<<grid, block, 0, stream>>>(to_smooth, b->smoothed, b->dims, pitch, plane, size);
     } else {
