@@ -3,7 +3,8 @@
 # compute-sanitizer on the new build, then the same benchmarks and an Nsight
 # Compute per-kernel split for a baseline build and the new one. Expects
 # base/pupiltrack, new/pupiltrack, new/tests/test_cuda_{preprocess,starburst}
-# and ncu-summary.py beside it (see the perf notes); results go to $OUT.
+# and ncu-summary.py beside it; VERSIONS, NCU_VERSIONS, STREAMS, FRAMES,
+# NCU=0, SANITIZE=0 narrow it down. Results go to $OUT (at most 6 files).
 set -u
 OUT=${OUT:-/tmp/pt-perf}
 mkdir -p "$OUT"
@@ -11,15 +12,15 @@ S="$OUT/summary.txt"
 FRAMES=${FRAMES:-16000}
 log() { echo "== $*" | tee -a "$S"; }
 nvidia-smi -L 2>&1 | head -1 | tee -a "$S"
-cuobjdump -sass new/pupiltrack >"$OUT/sass.txt" 2>&1
 
 log "test_cuda_preprocess"
-new/tests/test_cuda_preprocess >"$OUT/test_pre.txt" 2>&1
-echo "rc=$?" | tee -a "$S"; grep -E "FAIL|differ" "$OUT/test_pre.txt" | head -5 | tee -a "$S"
-tail -1 "$OUT/test_pre.txt" | tee -a "$S"
+new/tests/test_cuda_preprocess >"$OUT/tests.txt" 2>&1
+echo "rc=$?" | tee -a "$S"; grep -E "FAIL|differ" "$OUT/tests.txt" | head -5 | tee -a "$S"
+tail -1 "$OUT/tests.txt" | tee -a "$S"
 log "test_cuda_starburst"
 new/tests/test_cuda_starburst >"$OUT/test_sb.txt" 2>&1
 echo "rc=$?" | tee -a "$S"; tail -9 "$OUT/test_sb.txt" | tee -a "$S"
+cat "$OUT/test_sb.txt" >>"$OUT/tests.txt"; rm -f "$OUT/test_sb.txt"
 
 ./new/pupiltrack synth -n 64 --size 1280x1024 --seed 3 -o /tmp/pt-b1280 >/dev/null
 ./new/pupiltrack synth -n 64 --binocular --size 1280x1024 --seed 4 -o /tmp/pt-b1280bin >/dev/null
@@ -40,7 +41,7 @@ for v in ${VERSIONS:-base new}; do
     bench "$v" "mono ellipse" --ellipse --frames "$FRAMES" /tmp/pt-b1280
     bench "$v" "binocular" --binocular --frames "$FRAMES" /tmp/pt-b1280bin
 done
-for v in base new; do
+for v in ${NCU_VERSIONS:-base new}; do
     if [ "${NCU:-1}" = 1 ] && command -v ncu >/dev/null; then
         log "ncu $v: first chunk of 64 frames, --streams 1"
         ncu --clock-control none --launch-count 60 --csv \
@@ -62,8 +63,9 @@ if [ "${SANITIZE:-1}" = 1 ]; then
         for t in new/tests/test_cuda_preprocess new/tests/test_cuda_starburst; do
             PT_TEST_QUICK=1 timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 "$t"
             echo "$t rc=$?"
-        done >"$OUT/sanitizer-$tool.txt" 2>&1
-        grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|rc=' "$OUT/sanitizer-$tool.txt" | sort | uniq -c | tee -a "$S"
+        done >"$OUT/sanitizer.txt.$tool" 2>&1
+        grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|rc=' "$OUT/sanitizer.txt.$tool" | sort | uniq -c | tee -a "$S"
     done
 fi
+cat "$OUT"/sanitizer.txt.* >"$OUT/sanitizer.txt" 2>/dev/null; rm -f "$OUT"/sanitizer.txt.*
 log done
