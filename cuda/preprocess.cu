@@ -6,9 +6,9 @@
  * (15-bit weights, 8 fractional bits between passes, both passes in one
  * shared-memory tile) or exact median. One
  * launch covers every frame of a chunk (blockIdx.z = frame). Reflections are
- * filled by a warp per row of 32 pixels, into a work plane that the Gaussian
- * reads for masked pixels, or in place in the raw planes before the median or
- * no smoothing.
+ * filled by a block per 32 x 32 tile searching in shared memory, into a work
+ * plane that the Gaussian reads for masked pixels, or in place in the raw
+ * planes before the median or no smoothing.
  *
  * The morphology passes work on packed bytes (__vminu4/__vmaxu4: four pixels
  * per instruction) and need O(log r) operations per pixel: the column pass
@@ -181,6 +181,13 @@ morph_rows(const uint8_t *__restrict__ src, uint8_t *__restrict__ dst,
     /* Doubling: after the step for q, byte o holds the extreme of bytes
      * o .. o+2q-1 of its row (van Herk style in log2 P steps instead of 2r+1);
      * the identity words after a row are never updated. */
+    unsigned live = 0; /* bit i: this thread's word i is a row's word (updated) */
+#pragma unroll
+    for (int i = 0; i < ROW_ITEMS; i++) {
+        int k = threadIdx.x + i * ROW_THREADS;
+        if (k < items && k % stride < nwords)
+            live |= 1u << i;
+    }
     for (int q = 1; q < P; q *= 2) {
         unsigned next[ROW_ITEMS];
         int a = q >> 2;
@@ -188,16 +195,14 @@ morph_rows(const uint8_t *__restrict__ src, uint8_t *__restrict__ dst,
 #pragma unroll
         for (int i = 0; i < ROW_ITEMS; i++) {
             int k = threadIdx.x + i * ROW_THREADS;
-            int c = k - (k / stride) * stride;
-            if (k < items && c < nwords)
+            if (live >> i & 1u)
                 next[i] = op4<MAX_OP>(words[k], __byte_perm(words[k + a], words[k + a + 1], sel));
         }
         __syncthreads();
 #pragma unroll
         for (int i = 0; i < ROW_ITEMS; i++) {
             int k = threadIdx.x + i * ROW_THREADS;
-            int c = k - (k / stride) * stride;
-            if (k < items && c < nwords)
+            if (live >> i & 1u)
                 words[k] = next[i];
         }
         __syncthreads();
@@ -227,76 +232,102 @@ morph_rows(const uint8_t *__restrict__ src, uint8_t *__restrict__ dst,
 /* Reflection fill (omp/reflection.c, pt_reflection_fill): a masked pixel
  * gets the inverse-distance weighted mean of the nearest unmasked pixel in
  * each of the four directions (left, right, up, down) within max_search,
- * a direction that reaches the image's edge first giving none. A warp per
- * row of 32 pixels; a row without a masked pixel (most) leaves at once; for
- * each masked pixel the warp tests 32 distances of all four directions at
- * once, and lane 0 combines them in the serial order, with the same
- * arithmetic. Masked pixels are written to out, the others are left alone:
- * with out = img the fill is in place (it reads unmasked pixels only, which
- * nobody writes, so the order does not matter). */
-#define FILL_ROWS 8
-__global__ void __launch_bounds__(32 * FILL_ROWS)
+ * a direction that reaches the image's edge first giving none. A block per
+ * tile of 32 x 32 pixels; a tile without a masked pixel (most) leaves at
+ * once; otherwise the mask state (unmasked, masked, outside the image) of
+ * the tile's rows and columns, extended by max_search each way, goes to
+ * shared memory, where each masked pixel's thread searches; the weighted
+ * mean is the serial code's arithmetic. Masked pixels are written to out, the others are
+ * left alone: with out = img the fill is in place (it reads unmasked pixels
+ * only, which nobody writes, so the order does not matter). */
+#define FILL_TILE 32
+#define FILL_THREADS_Y 8
+#define FILL_MAX_HALO 160 /* larger max_search: the searches read global memory */
+
+static int fill_halo(int max_search) { return max_search <= FILL_MAX_HALO ? max_search : 0; }
+
+static size_t fill_smem(int max_search)
+{
+    return (size_t)2 * FILL_TILE * (FILL_TILE + 2 * fill_halo(max_search));
+}
+
+__global__ void __launch_bounds__(FILL_TILE * FILL_THREADS_Y)
 reflection_fill(const uint8_t *img_planes, const uint8_t *__restrict__ mask,
                 uint8_t *out_planes, const pt_cuda_frame_dims *dims, int pitch, size_t plane,
-                int max_search)
+                int max_search, int halo)
 {
-    const unsigned all = 0xffffffffu;
-    int f = blockIdx.z, lane = threadIdx.x;
+    extern __shared__ uint8_t fill_state[];
+    int f = blockIdx.z;
     int w = dims[f].width, h = dims[f].height;
-    int x0 = blockIdx.x * 32, y = blockIdx.y * FILL_ROWS + threadIdx.y;
-    if (y >= h || x0 >= w)
-        return; /* whole warps */
+    int x0 = blockIdx.x * FILL_TILE, y0 = blockIdx.y * FILL_TILE;
+    if (x0 >= w || y0 >= h)
+        return;
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int tid = ty * FILL_TILE + tx, threads = FILL_TILE * FILL_THREADS_Y;
     const uint8_t *img = img_planes + f * plane, *m = mask + f * plane;
     uint8_t *out = out_planes + f * plane;
-    int x = x0 + lane;
-    unsigned masked = __ballot_sync(all, x < w && m[(size_t)y * pitch + x]);
+    int x = x0 + tx, mine = 0;
+    for (int i = 0; i < FILL_TILE / FILL_THREADS_Y; i++) {
+        int y = y0 + ty + i * FILL_THREADS_Y;
+        if (x < w && y < h && m[(size_t)y * pitch + x])
+            mine |= 1 << i;
+    }
+    if (!__syncthreads_or(mine))
+        return;
+    const int H = halo, span = FILL_TILE + 2 * H;
+    uint8_t *rows = fill_state;                   /* FILL_TILE x span: (x0 - H + c, y0 + r) */
+    uint8_t *cols = fill_state + FILL_TILE * span; /* span x FILL_TILE: (x0 + q, y0 - H + c) */
+    if (H) {
+        for (int k = tid; k < FILL_TILE * span; k += threads) {
+            int r = k / span, c = k - r * span;
+            int xx = x0 - H + c, yy = y0 + r;
+            rows[k] = (xx < 0 || xx >= w || yy >= h) ? 2 : m[(size_t)yy * pitch + xx] != 0;
+            int q = k % FILL_TILE, cc = k / FILL_TILE;
+            xx = x0 + q;
+            yy = y0 - H + cc;
+            cols[k] = (xx >= w || yy < 0 || yy >= h) ? 2 : m[(size_t)yy * pitch + xx] != 0;
+        }
+    }
+    __syncthreads();
     const int dx[4] = {-1, 1, 0, 0}, dy[4] = {0, 0, -1, 1};
-    while (masked) {
-        int px = x0 + __ffs(masked) - 1;
-        masked &= masked - 1;
-        int dist[4] = {0, 0, 0, 0}, value[4] = {0, 0, 0, 0};
-        unsigned open = 0xfu; /* directions still searching */
-        for (int base = 1; base <= max_search && open; base += 32) {
-            int d = base + lane;
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                if (!(open >> k & 1u))
-                    continue;
-                int xx = px + d * dx[k], yy = y + d * dy[k];
-                int outside = 0, unmasked = 0, v = 0;
-                if (d <= max_search) {
-                    outside = xx < 0 || yy < 0 || xx >= w || yy >= h;
-                    if (!outside) {
-                        size_t i = (size_t)yy * pitch + xx;
-                        unmasked = !m[i];
-                        if (unmasked)
-                            v = img[i];
-                    }
+    for (int i = 0; i < FILL_TILE / FILL_THREADS_Y; i++) {
+        if (!(mine >> i & 1))
+            continue;
+        int r = ty + i * FILL_THREADS_Y, y = y0 + r;
+        size_t at = (size_t)y * pitch + x;
+        double sum = 0, weight = 0;
+        for (int k = 0; k < 4; k++) {
+            int found = 0;
+            for (int d = 1; d <= max_search; d++) {
+                int state;
+                if (H)
+                    state = k == 0   ? rows[r * span + H + tx - d]
+                            : k == 1 ? rows[r * span + H + tx + d]
+                            : k == 2 ? cols[(H + r - d) * FILL_TILE + tx]
+                                     : cols[(H + r + d) * FILL_TILE + tx];
+                else {
+                    int xx = x + d * dx[k], yy = y + d * dy[k];
+                    state = (xx < 0 || yy < 0 || xx >= w || yy >= h)
+                                ? 2
+                                : m[(size_t)yy * pitch + xx] != 0;
                 }
-                unsigned stop = __ballot_sync(all, outside || unmasked);
-                if (stop) {
-                    int first = __ffs(stop) - 1;
-                    if (__shfl_sync(all, unmasked, first)) {
-                        dist[k] = base + first;
-                        value[k] = __shfl_sync(all, v, first);
-                    }
-                    open &= ~(1u << k);
+                if (state == 2)
+                    break;
+                if (state == 0) {
+                    found = d;
+                    break;
                 }
             }
+            if (found) {
+                int value = img[(size_t)(y + found * dy[k]) * pitch + x + found * dx[k]];
+                sum += value / (double)found;
+                weight += 1.0 / found;
+            }
         }
-        if (lane == 0) {
-            size_t i = (size_t)y * pitch + px;
-            int v = img[i];
-            double sum = 0, weight = 0;
-            for (int k = 0; k < 4; k++)
-                if (dist[k]) {
-                    sum += value[k] / (double)dist[k];
-                    weight += 1.0 / dist[k];
-                }
-            if (weight > 0)
-                v = (uint8_t)(sum / weight + 0.5);
-            out[i] = (uint8_t)v;
-        }
+        int v = img[at];
+        if (weight > 0)
+            v = (uint8_t)(sum / weight + 0.5);
+        out[at] = (uint8_t)v;
     }
 }
 
@@ -502,9 +533,11 @@ extern "C" cudaError_t pt_cuda_preprocess(const pt_cuda_params *p, const pt_cuda
              * the mask is made) and the Gaussian reads them there for masked
              * pixels; otherwise the raw planes are filled in place. */
             int gauss = p->smooth == PT_SMOOTH_GAUSSIAN && (p->smooth_size | 1) > 1;
-            dim3 fgrid((max_width + 31) / 32, (max_height + FILL_ROWS - 1) / FILL_ROWS, frames);
-            reflection_fill<<<fgrid, dim3(32, FILL_ROWS), 0, stream>>>(
-                b->raw, b->mask, gauss ? b->work_a : b->raw, b->dims, pitch, plane, max_search);
+            dim3 fgrid((max_width + FILL_TILE - 1) / FILL_TILE,
+                       (max_height + FILL_TILE - 1) / FILL_TILE, frames);
+            reflection_fill<<<fgrid, dim3(FILL_TILE, FILL_THREADS_Y), fill_smem(max_search),
+                              stream>>>(b->raw, b->mask, gauss ? b->work_a : b->raw, b->dims,
+                                        pitch, plane, max_search, fill_halo(max_search));
             if (gauss)
                 fill_mask = b->mask;
         }

@@ -7,8 +7,9 @@
  *   per iteration (launched max_iterations times; finished jobs return at once):
  *     rays1      warp per first-stage ray   (pt_sb_cast_warp)
  *     rays2      warp per second-stage ray
- *     compact    block per job: found edges in ray order -> points
- *     ransac     block per 256 rows of the sample table per job
+ *     ransac     block per 256 rows of the sample table per job, each
+ *                compacting the found edges in ray order itself (a separate
+ *                compact launch when they do not fit in shared memory)
  *     select     (starburst.cu) warp per job: best row, refit on inliers,
  *                confidence (the most confident fit is kept), convergence
  *   finish       (starburst.cu) the result
@@ -173,14 +174,13 @@ __global__ void __launch_bounds__(PIPE_THREADS) rays2(pt_cuda_params p, pt_cuda_
     }
 }
 
-/* Block per job: found edges in slot order (first stage, then second stage by
- * first-stage ray) -> points, the order of the serial detector. */
-__global__ void __launch_bounds__(PIPE_THREADS) compact(pt_cuda_params p, pt_cuda_buffers b)
+/* Found edges of job j in slot order (first stage, then second stage by
+ * first-stage ray), the order of the serial detector: into shared (when not
+ * NULL) and, with to_global, into the job's points. Returns their number.
+ * Called by every thread of a PIPE_THREADS block. */
+static __device__ int compact_slots(const pt_cuda_params &p, const pt_cuda_buffers &b, int j,
+                                    pt_point *shared, int to_global, int *warp_counts)
 {
-    __shared__ int warp_counts[PIPE_WARPS];
-    int j = blockIdx.x;
-    if (!b.state[j].active)
-        return;
     int slots = p.rays * (1 + p.rays2);
     size_t base = (size_t)j * p.points_per_eye;
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -197,12 +197,29 @@ __global__ void __launch_bounds__(PIPE_THREADS) compact(pt_cuda_params p, pt_cud
             before += w < warp ? warp_counts[w] : 0;
             total += warp_counts[w];
         }
-        if (flag)
-            b.points[base + n + before + __popc(ballot & ((1u << lane) - 1u))] =
-                b.slot_points[base + s];
+        if (flag) {
+            int at = n + before + __popc(ballot & ((1u << lane) - 1u));
+            pt_point e = b.slot_points[base + s];
+            if (shared)
+                shared[at] = e;
+            if (to_global)
+                b.points[base + at] = e;
+        }
         n += total;
         __syncthreads();
     }
+    return n;
+}
+
+/* Block per job: the found edges -> points (when RANSAC cannot compact them
+ * itself: more than RANSAC_SHARED_POINTS slots per job). */
+__global__ void __launch_bounds__(PIPE_THREADS) compact(pt_cuda_params p, pt_cuda_buffers b)
+{
+    __shared__ int warp_counts[PIPE_WARPS];
+    int j = blockIdx.x;
+    if (!b.state[j].active)
+        return;
+    int n = compact_slots(p, b, j, NULL, 1, warp_counts);
     if (threadIdx.x == 0) {
         b.state[j].n = n;
         if (n < p.sample_size) {
@@ -213,22 +230,38 @@ __global__ void __launch_bounds__(PIPE_THREADS) compact(pt_cuda_params p, pt_cud
 }
 
 /* Block per 256 rows of the sample table per job: the best row of the block
- * (most votes, ties to the lowest row) -> partials. */
+ * (most votes, ties to the lowest row) -> partials. FUSED: every block
+ * compacts the job's edges into shared memory itself (block 0 also writes
+ * them and their number out for the select step, which ends a job with
+ * fewer than sample_size points); otherwise compact() did it. */
+template <bool FUSED>
 __global__ void __launch_bounds__(PIPE_THREADS) ransac(pt_cuda_params p, pt_cuda_buffers b)
 {
     __shared__ pt_point shared_pts[RANSAC_SHARED_POINTS];
     __shared__ int best_votes[PIPE_THREADS], best_row[PIPE_THREADS];
+    __shared__ int warp_counts[PIPE_WARPS];
     int j = blockIdx.y;
     if (!b.state[j].active)
         return;
     const pt_cuda_eye_job job = b.jobs[j];
-    int n = b.state[j].n;
-    const pt_point *pts = b.points + (size_t)j * p.points_per_eye;
-    if (n <= RANSAC_SHARED_POINTS) {
-        for (int k = threadIdx.x; k < n; k += PIPE_THREADS)
-            shared_pts[k] = pts[k];
-        __syncthreads();
+    int n;
+    const pt_point *pts;
+    if (FUSED) {
+        n = compact_slots(p, b, j, shared_pts, blockIdx.x == 0, warp_counts);
+        if (blockIdx.x == 0 && threadIdx.x == 0)
+            b.state[j].n = n;
+        if (n < p.sample_size)
+            return;
         pts = shared_pts;
+    } else {
+        n = b.state[j].n;
+        pts = b.points + (size_t)j * p.points_per_eye;
+        if (n <= RANSAC_SHARED_POINTS) {
+            for (int k = threadIdx.x; k < n; k += PIPE_THREADS)
+                shared_pts[k] = pts[k];
+            __syncthreads();
+            pts = shared_pts;
+        }
     }
     int s = blockIdx.x * PIPE_THREADS + threadIdx.x;
     int votes = -1, row = -1;
@@ -280,12 +313,17 @@ extern "C" cudaError_t pt_cuda_starburst_pipeline(const pt_cuda_params *p,
     int iterations = p->max_iterations > 0 ? p->max_iterations : 1;
     unsigned warps1 = (unsigned)jobs * p->rays;
     unsigned warps2 = (unsigned)jobs * p->rays * p->rays2;
+    int fused = p->rays * (1 + p->rays2) <= RANSAC_SHARED_POINTS;
     for (int it = 0; it < iterations; it++) {
         rays1<<<(warps1 + PIPE_WARPS - 1) / PIPE_WARPS, PIPE_THREADS, 0, stream>>>(*p, *b, jobs);
         if (warps2)
             rays2<<<(warps2 + PIPE_WARPS - 1) / PIPE_WARPS, PIPE_THREADS, 0, stream>>>(*p, *b, jobs);
-        compact<<<jobs, PIPE_THREADS, 0, stream>>>(*p, *b);
-        ransac<<<dim3(nblocks, jobs), PIPE_THREADS, 0, stream>>>(*p, *b);
+        if (fused) {
+            ransac<true><<<dim3(nblocks, jobs), PIPE_THREADS, 0, stream>>>(*p, *b);
+        } else {
+            compact<<<jobs, PIPE_THREADS, 0, stream>>>(*p, *b);
+            ransac<false><<<dim3(nblocks, jobs), PIPE_THREADS, 0, stream>>>(*p, *b);
+        }
         st = pt_cuda_starburst_select(p, b, jobs, nblocks, stream);
         if (st != cudaSuccess)
             return st;
