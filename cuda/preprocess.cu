@@ -361,12 +361,15 @@ __device__ __forceinline__ uint32_t clamped_word(const uint8_t *row, int gx, int
     return v;
 }
 
+#define GAUSS_RUN 8 /* SIZE > 0: output rows per thread in the column pass */
+template <int SIZE> /* the kernel side, or 0: size (any odd size up to 63) */
 __global__ void __launch_bounds__(GAUSS_THREADS)
 gaussian_tile(const uint8_t *__restrict__ src, const uint8_t *__restrict__ mask,
               const uint8_t *__restrict__ filled, uint8_t *__restrict__ dst,
-              const pt_cuda_frame_dims *dims, int pitch, size_t plane, int size,
+              const pt_cuda_frame_dims *dims, int pitch, size_t plane, int size_arg,
               pt_cuda_params p)
 {
+    const int size = SIZE ? SIZE : size_arg;
     extern __shared__ uint32_t smem32[];
     int f = blockIdx.z;
     int w = dims[f].width, h = dims[f].height;
@@ -413,25 +416,71 @@ gaussian_tile(const uint8_t *__restrict__ src, const uint8_t *__restrict__ mask,
         __syncthreads();
     }
     int off = 4 * hw - r; /* the row pass's window for tile column tx starts at byte tx + off */
-    for (int k = threadIdx.x; k < in_h * GAUSS_TW; k += GAUSS_THREADS) {
-        int ty = k / GAUSS_TW, tx = k % GAUSS_TW;
-        const uint8_t *row = in + ty * in_w + off + tx;
-        uint32_t acc = weights[r] * (uint32_t)row[r];
-        for (int i = 0; i < r; i++)
-            acc += weights[i] * (uint32_t)(row[i] + row[size - 1 - i]);
-        rows[k] = (uint16_t)((acc + 64u) >> 7);
-    }
-    __syncthreads();
     uint8_t *d = dst + f * plane;
-    for (int k = threadIdx.x; k < GAUSS_TH * GAUSS_TW; k += GAUSS_THREADS) {
-        int ty = k / GAUSS_TW, tx = k % GAUSS_TW;
-        int x = x0 + tx, y = y0 + ty;
-        if (x >= w || y >= h)
-            continue;
-        uint32_t acc = 0;
-        for (int i = 0; i < size; i++)
-            acc += weights[i] * (uint32_t)rows[(ty + i) * GAUSS_TW + tx];
-        d[(size_t)y * pitch + x] = (uint8_t)((acc + (1u << 22)) >> 23);
+    if constexpr (SIZE > 0) {
+        /* The same integer sums (exact in any order) with the weights and a
+         * run of pixels in registers: four outputs per thread in the row
+         * pass, GAUSS_RUN in the column pass, each input read once. */
+        constexpr int R = SIZE / 2;
+        uint32_t wt[SIZE];
+#pragma unroll
+        for (int i = 0; i < SIZE; i++)
+            wt[i] = weights[i];
+        for (int k = threadIdx.x; k < in_h * (GAUSS_TW / 4); k += GAUSS_THREADS) {
+            int ty = k / (GAUSS_TW / 4), q = k % (GAUSS_TW / 4);
+            const uint8_t *row = in + ty * in_w + off + 4 * q;
+            uint32_t px[4 + 2 * R];
+#pragma unroll
+            for (int i = 0; i < 4 + 2 * R; i++)
+                px[i] = row[i];
+#pragma unroll
+            for (int o = 0; o < 4; o++) {
+                uint32_t acc = wt[R] * px[o + R];
+#pragma unroll
+                for (int i = 0; i < R; i++)
+                    acc += wt[i] * (px[o + i] + px[o + SIZE - 1 - i]);
+                rows[ty * GAUSS_TW + 4 * q + o] = (uint16_t)((acc + 64u) >> 7);
+            }
+        }
+        __syncthreads();
+        for (int k = threadIdx.x; k < (GAUSS_TH / GAUSS_RUN) * GAUSS_TW; k += GAUSS_THREADS) {
+            int tx = k % GAUSS_TW, ty0 = (k / GAUSS_TW) * GAUSS_RUN;
+            int x = x0 + tx;
+            uint32_t v[GAUSS_RUN + 2 * R];
+#pragma unroll
+            for (int i = 0; i < GAUSS_RUN + 2 * R; i++)
+                v[i] = rows[(ty0 + i) * GAUSS_TW + tx];
+#pragma unroll
+            for (int o = 0; o < GAUSS_RUN; o++) {
+                uint32_t acc = 0;
+#pragma unroll
+                for (int i = 0; i < SIZE; i++)
+                    acc += wt[i] * v[o + i];
+                int y = y0 + ty0 + o;
+                if (x < w && y < h)
+                    d[(size_t)y * pitch + x] = (uint8_t)((acc + (1u << 22)) >> 23);
+            }
+        }
+    } else {
+        for (int k = threadIdx.x; k < in_h * GAUSS_TW; k += GAUSS_THREADS) {
+            int ty = k / GAUSS_TW, tx = k % GAUSS_TW;
+            const uint8_t *row = in + ty * in_w + off + tx;
+            uint32_t acc = weights[r] * (uint32_t)row[r];
+            for (int i = 0; i < r; i++)
+                acc += weights[i] * (uint32_t)(row[i] + row[size - 1 - i]);
+            rows[k] = (uint16_t)((acc + 64u) >> 7);
+        }
+        __syncthreads();
+        for (int k = threadIdx.x; k < GAUSS_TH * GAUSS_TW; k += GAUSS_THREADS) {
+            int ty = k / GAUSS_TW, tx = k % GAUSS_TW;
+            int x = x0 + tx, y = y0 + ty;
+            if (x >= w || y >= h)
+                continue;
+            uint32_t acc = 0;
+            for (int i = 0; i < size; i++)
+                acc += weights[i] * (uint32_t)rows[(ty + i) * GAUSS_TW + tx];
+            d[(size_t)y * pitch + x] = (uint8_t)((acc + (1u << 22)) >> 23);
+        }
     }
 }
 
@@ -546,8 +595,12 @@ extern "C" cudaError_t pt_cuda_preprocess(const pt_cuda_params *p, const pt_cuda
     if (p->smooth == PT_SMOOTH_GAUSSIAN && size > 1) {
         dim3 tiles((max_width + GAUSS_TW - 1) / GAUSS_TW, (max_height + GAUSS_TH - 1) / GAUSS_TH,
                    frames);
-        gaussian_tile<<<tiles, GAUSS_THREADS, gaussian_smem(size), stream>>>(
-            to_smooth, fill_mask, b->work_a, b->smoothed, b->dims, pitch, plane, size, *p);
+        if (size == 5) /* the default */
+            gaussian_tile<5><<<tiles, GAUSS_THREADS, gaussian_smem(size), stream>>>(
+                to_smooth, fill_mask, b->work_a, b->smoothed, b->dims, pitch, plane, size, *p);
+        else
+            gaussian_tile<0><<<tiles, GAUSS_THREADS, gaussian_smem(size), stream>>>(
+                to_smooth, fill_mask, b->work_a, b->smoothed, b->dims, pitch, plane, size, *p);
     } else if (p->smooth == PT_SMOOTH_MEDIAN && size > 1) {
         median_filter<<<grid, block, 0, stream>>>(to_smooth, b->smoothed, b->dims, pitch, plane, size);
     } else {
