@@ -157,8 +157,8 @@ cudaError_t pt_cuda_starburst(const pt_cuda_params *p, const pt_cuda_buffers *b,
                               pt_cuda_previous *previous, cudaStream_t stream);
 
 /* starburst_pipeline.cu: the same detector as pt_cuda_starburst() for
- * independent frames (not --sequence), as a few grid-wide launches per
- * iteration: warp per ray, block per 256 RANSAC rows. */
+ * independent frames (not --sequence), as three grid-wide launches per
+ * iteration: warp per ray, block per 256 RANSAC rows, warp per job. */
 cudaError_t pt_cuda_starburst_pipeline(const pt_cuda_params *p, const pt_cuda_buffers *b,
                                        int jobs, int max_width, int max_height,
                                        cudaStream_t stream);

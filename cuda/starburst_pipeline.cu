@@ -5,8 +5,8 @@
  *   dark_cells   block per row of darkest-window cells      (start = dark)
  *   start        block per job: start point, state
  *   per iteration (launched max_iterations times; finished jobs return at once):
- *     rays1      warp per first-stage ray   (pt_sb_cast_warp)
- *     rays2      warp per second-stage ray
+ *     rays       block per first-stage ray: warp 0 casts it, the others
+ *                its second-stage rays (pt_sb_cast_warp)
  *     ransac     block per 256 rows of the sample table per job, each
  *                compacting the found edges in ray order itself (a separate
  *                compact launch when they do not fit in shared memory)
@@ -122,55 +122,62 @@ static __device__ pt_sb_view job_view(const pt_cuda_params &p, const pt_cuda_buf
     return c;
 }
 
-/* Warp per first-stage ray: ray i of job j at slot i. */
-__global__ void __launch_bounds__(PIPE_THREADS) rays1(pt_cuda_params p, pt_cuda_buffers b, int jobs)
+/* Block per first-stage ray i of job j: warp 0 casts it (slot i), then the
+ * other warps cast its second-stage rays back towards the start, ray k at
+ * slot rays + i * rays2 + k (not found when ray i found no edge). One launch
+ * for both stages: a second-stage ray needs only its own first-stage edge. */
+#define RAYS_MAX_WARPS 8
+static int rays_warps(const pt_cuda_params *p)
 {
-    int w = blockIdx.x * PIPE_WARPS + (threadIdx.x >> 5);
-    int j = w / p.rays, i = w % p.rays;
-    if (j >= jobs || !b.state[j].active)
-        return;
-    const pt_cuda_eye_job job = b.jobs[j];
-    pt_sb_view c = job_view(p, b, job);
-    pt_point s0 = b.state[j].start, e;
-    double dx, dy;
-    pt_sb_stage1_dir(i, p.rays, &dx, &dy);
-    int found = pt_sb_cast_warp(&c, s0.x, s0.y, dx, dy, job.len1, &e);
-    if ((threadIdx.x & 31) == 0) {
-        size_t slot = (size_t)j * p.points_per_eye + i;
-        b.slot_found[slot] = (uint8_t)found;
-        if (found)
-            b.slot_points[slot] = e;
-    }
+    return p->rays2 > 0 ? 1 + (p->rays2 < RAYS_MAX_WARPS - 1 ? p->rays2 : RAYS_MAX_WARPS - 1) : 1;
 }
 
-/* Warp per second-stage ray: ray k back from first-stage edge i at slot
- * rays + i * rays2 + k (unused when ray i found no edge). */
-__global__ void __launch_bounds__(PIPE_THREADS) rays2(pt_cuda_params p, pt_cuda_buffers b, int jobs)
+__global__ void __launch_bounds__(32 * RAYS_MAX_WARPS, 2) rays(pt_cuda_params p, pt_cuda_buffers b)
 {
-    int per_job = p.rays * p.rays2;
-    int w = blockIdx.x * PIPE_WARPS + (threadIdx.x >> 5);
-    int j = w / per_job, r = w % per_job;
-    if (j >= jobs || !b.state[j].active)
+    __shared__ int found1;
+    __shared__ pt_point edge1;
+    int j = blockIdx.x / p.rays, i = blockIdx.x % p.rays;
+    if (!b.state[j].active)
         return;
-    int i = r / p.rays2, k = r % p.rays2;
-    size_t base = (size_t)j * p.points_per_eye;
-    size_t slot = base + p.rays + r;
-    if (!b.slot_found[base + i]) {
-        if ((threadIdx.x & 31) == 0)
-            b.slot_found[slot] = 0;
-        return;
-    }
+    int warp = threadIdx.x >> 5, warps = blockDim.x >> 5, lane = threadIdx.x & 31;
     const pt_cuda_eye_job job = b.jobs[j];
     pt_sb_view c = job_view(p, b, job);
-    pt_point s0 = b.state[j].start, from = b.slot_points[base + i], e;
-    double dx, dy;
-    int found = pt_sb_stage2_dir(s0, from, k, p.rays2, p.spread, &dx, &dy) &&
-                pt_sb_cast_warp(&c, from.x, from.y, dx, dy,
-                                pt_sb_stage2_len(s0, from, job.len2, c.gap), &e);
-    if ((threadIdx.x & 31) == 0) {
-        b.slot_found[slot] = (uint8_t)found;
-        if (found)
-            b.slot_points[slot] = e;
+    pt_point s0 = b.state[j].start;
+    size_t base = (size_t)j * p.points_per_eye;
+    if (warp == 0) {
+        pt_point e;
+        double dx, dy;
+        pt_sb_stage1_dir(i, p.rays, &dx, &dy);
+        int found = pt_sb_cast_warp(&c, s0.x, s0.y, dx, dy, job.len1, &e);
+        if (lane == 0) {
+            b.slot_found[base + i] = (uint8_t)found;
+            if (found)
+                b.slot_points[base + i] = e;
+            found1 = found;
+            edge1 = e;
+        }
+    }
+    if (p.rays2 <= 0)
+        return;
+    __syncthreads();
+    int first = warps > 1 ? 1 : 0; /* warps casting second-stage rays */
+    for (int k = warp - first; k >= 0 && k < p.rays2; k += warps - first) {
+        size_t slot = base + p.rays + (size_t)i * p.rays2 + k;
+        if (!found1) {
+            if (lane == 0)
+                b.slot_found[slot] = 0;
+            continue;
+        }
+        pt_point from = edge1, e;
+        double dx, dy;
+        int found = pt_sb_stage2_dir(s0, from, k, p.rays2, p.spread, &dx, &dy) &&
+                    pt_sb_cast_warp(&c, from.x, from.y, dx, dy,
+                                    pt_sb_stage2_len(s0, from, job.len2, c.gap), &e);
+        if (lane == 0) {
+            b.slot_found[slot] = (uint8_t)found;
+            if (found)
+                b.slot_points[slot] = e;
+        }
     }
 }
 
@@ -311,13 +318,9 @@ extern "C" cudaError_t pt_cuda_starburst_pipeline(const pt_cuda_params *p,
     int nblocks = pt_cuda_ransac_blocks(p);
     cudaError_t st = cudaSuccess;
     int iterations = p->max_iterations > 0 ? p->max_iterations : 1;
-    unsigned warps1 = (unsigned)jobs * p->rays;
-    unsigned warps2 = (unsigned)jobs * p->rays * p->rays2;
     int fused = p->rays * (1 + p->rays2) <= RANSAC_SHARED_POINTS;
     for (int it = 0; it < iterations; it++) {
-        rays1<<<(warps1 + PIPE_WARPS - 1) / PIPE_WARPS, PIPE_THREADS, 0, stream>>>(*p, *b, jobs);
-        if (warps2)
-            rays2<<<(warps2 + PIPE_WARPS - 1) / PIPE_WARPS, PIPE_THREADS, 0, stream>>>(*p, *b, jobs);
+        rays<<<jobs * p->rays, 32 * rays_warps(p), 0, stream>>>(*p, *b);
         if (fused) {
             ransac<true><<<dim3(nblocks, jobs), PIPE_THREADS, 0, stream>>>(*p, *b);
         } else {
