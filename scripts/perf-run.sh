@@ -4,7 +4,8 @@
 # Compute per-kernel split for a baseline build and the new one. Expects
 # base/pupiltrack, new/pupiltrack, new/tests/test_cuda_{preprocess,starburst}
 # and ncu-summary.py beside it; VERSIONS, NCU_VERSIONS, STREAMS, FRAMES,
-# NCU=0, SANITIZE=0 narrow it down. Results go to $OUT (at most 6 files).
+# NCU=0, SANITIZE=0 narrow it down, BASE_BENCH=1 adds two baseline benches,
+# NCU_K = kernel launches per chunk (60 before the fused launches, 41 after). Results go to $OUT (at most 6 files).
 set -u
 OUT=${OUT:-/tmp/pt-perf}
 mkdir -p "$OUT"
@@ -21,6 +22,20 @@ log "test_cuda_starburst"
 new/tests/test_cuda_starburst >"$OUT/test_sb.txt" 2>&1
 echo "rc=$?" | tee -a "$S"; tail -9 "$OUT/test_sb.txt" | tee -a "$S"
 cat "$OUT/test_sb.txt" >>"$OUT/tests.txt"; rm -f "$OUT/test_sb.txt"
+# FALLBACK="dirA dirB": when new's tests fail, test those builds (same
+# layout as new/) in turn and benchmark the first that passes instead.
+if ! grep -q "cuda_preprocess: .* 0 failed" "$OUT/tests.txt" ||
+    ! grep -q "cuda_starburst: .* 0 failed" "$OUT/tests.txt"; then
+    for d in ${FALLBACK:-}; do
+        log "fallback $d"
+        "$d/tests/test_cuda_preprocess" 2>&1 | tail -1 | tee -a "$S"
+        "$d/tests/test_cuda_starburst" 2>&1 | tail -1 | tee -a "$S"
+        if tail -2 "$S" | grep -c " 0 failed" | grep -q 2; then
+            VERSIONS="$d"; NCU_VERSIONS="$d"; SANITIZE=0
+            break
+        fi
+    done
+fi
 
 ./new/pupiltrack synth -n 64 --size 1280x1024 --seed 3 -o /tmp/pt-b1280 >/dev/null
 ./new/pupiltrack synth -n 64 --binocular --size 1280x1024 --seed 4 -o /tmp/pt-b1280bin >/dev/null
@@ -34,6 +49,10 @@ bench() { # version, label, args...
         END {printf "%-5s %-22s %9s fps  latency %6s ms  copy %s pre %s sb %s\n", v, l, t, lat, c, p, sb}' |
         tee -a "$S"
 }
+for v in ${BASE_BENCH:+base}; do # the baseline, for a same-session comparison
+    bench base "mono streams 4" --streams 4 --frames "$FRAMES" /tmp/pt-b1280
+    bench base "binocular" --binocular --frames "$FRAMES" /tmp/pt-b1280bin
+done
 for v in ${VERSIONS:-base new}; do
     for s in ${STREAMS:-1 2 4 8}; do
         bench "$v" "mono streams $s" --streams "$s" --frames "$FRAMES" /tmp/pt-b1280
@@ -44,13 +63,13 @@ done
 for v in ${NCU_VERSIONS:-base new}; do
     if [ "${NCU:-1}" = 1 ] && command -v ncu >/dev/null; then
         log "ncu $v: first chunk of 64 frames, --streams 1"
-        ncu --clock-control none --launch-count 60 --csv \
+        ncu --clock-control none --launch-count "${NCU_K:-60}" --csv \
             --metrics gpu__time_duration.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed,launch__registers_per_thread \
             "$v/pupiltrack" bench -b cuda --streams 1 --frames 64 --batch 64 /tmp/pt-b1280 \
             >"$OUT/ncu-$v.csv" 2>&1
         python3 ncu-summary.py "$OUT/ncu-$v.csv" 64 | tee -a "$S"
         log "ncu $v: one-frame chunk (latency mode)"
-        ncu --clock-control none --launch-skip 120 --launch-count 60 --csv \
+        ncu --clock-control none --launch-skip "$((2 * ${NCU_K:-60}))" --launch-count "${NCU_K:-60}" --csv \
             --metrics gpu__time_duration.sum \
             "$v/pupiltrack" bench -b cuda --streams 1 --frames 64 --batch 64 /tmp/pt-b1280 \
             >"$OUT/ncu-lat-$v.csv" 2>&1
