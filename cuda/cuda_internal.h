@@ -122,6 +122,9 @@ typedef struct pt_cuda_detector {
     void (*destroy)(void *instance);
 } pt_cuda_detector;
 
+/* cuda/tl.cu: threshold-and-labeling (-a tl). */
+extern const pt_cuda_detector pt_cuda_detector_tl;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
