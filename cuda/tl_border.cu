@@ -117,7 +117,7 @@ __global__ void __launch_bounds__(ROW_THREADS) tl_rows(pt_cuda_buffers b, tl_dev
     int n = 0;
     for (int x = threadIdx.x; x < job.w; x += ROW_THREADS)
         n += is_border(labels, job.w, job.h, x, y, k);
-    n = __reduce_add_sync(0xffffffffu, n);
+    n = tl_warp_sum(n);
     if ((threadIdx.x & 31) == 0)
         warp_sums[threadIdx.x >> 5] = n;
     __syncthreads();

@@ -110,7 +110,7 @@ static __device__ int warp_votes(int ellipse, const pt_circle &c, const pt_ellip
     int votes = 0;
     for (int k = threadIdx.x; k < n; k += 32)
         votes += inlier(ellipse, c, f, pts[k], band);
-    return __reduce_add_sync(0xffffffffu, votes);
+    return tl_warp_sum(votes);
 }
 
 __global__ void __launch_bounds__(32)

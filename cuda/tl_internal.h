@@ -72,6 +72,14 @@ static __device__ __forceinline__ int tl_task_job(const tl_dev &d, int jobs, int
     *t = d.refine_t[j];
     return j;
 }
+
+/* Sum over the 32 lanes of a warp (every lane gets it; sm_75 has no __reduce_add_sync). */
+static __device__ __forceinline__ int tl_warp_sum(int v)
+{
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}
 #endif
 
 /* Launches over tasks [first, first + count), each in slot task - first.

@@ -165,7 +165,8 @@ __global__ void __launch_bounds__(FLAT_THREADS)
     int32_t root = -1;
     if (fg) {
         root = find_root(labels, l);
-        labels[i] = root;
+        if (root != l)
+            labels[i] = root;
     }
     unsigned fg_lanes = __ballot_sync(0xffffffffu, fg);
     if (!fg)
