@@ -14,7 +14,7 @@
 
 #include "tl_internal.h"
 
-#define PICK_THREADS 256
+#define PICK_THREADS 256 /* = rows per RANSAC block (tl_fit.cu) */
 #define ROW_THREADS 256
 #define ROW_WARPS (ROW_THREADS / 32)
 #define SCAN_THREADS 1024
@@ -52,6 +52,10 @@ __global__ void __launch_bounds__(PICK_THREADS)
     }
     atomicMax(&best_any, any);
     atomicMax(&best_inner, inner);
+    /* RANSAC adds its votes to these */
+    int32_t *votes = d.votes + (size_t)slot * d.nblocks * PICK_THREADS;
+    for (int s = threadIdx.x; s < d.nblocks * PICK_THREADS; s += PICK_THREADS)
+        votes[s] = 0;
     __syncthreads();
     if (threadIdx.x != 0)
         return;

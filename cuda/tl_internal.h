@@ -10,8 +10,9 @@
  *                 blob sizes (warp-aggregated atomics) and the list of roots
  *   tl_border.cu  the biggest plausible blob, its border pixels in raster
  *                 order (per-row counts, a scan, an ordered scatter)
- *   tl_fit.cu     RANSAC over the shared sample table (thread per row, best
- *                 row per block), refit on the inliers, votes, quality
+ *   tl_fit.cu     RANSAC over the shared sample table (thread per row, the
+ *                 points split over blocks, votes summed by atomics), the
+ *                 best row, refit on the inliers, votes, quality
  *   tl_choose.cu  the best threshold per job, the mid-level refit's
  *                 threshold, and the result
  *
@@ -45,14 +46,14 @@ typedef struct {
     size_t cap;       /* pixels per slot: label image, point list */
     size_t root_cap;  /* roots per slot */
     int rows_cap;     /* rows per slot */
-    int nblocks;      /* RANSAC blocks per task */
+    int nblocks;      /* RANSAC row blocks per task (256 rows each) */
     /* per slot */
     int32_t *labels;     /* cap: labels; after the border, the inlier list */
     pt_point *points;    /* cap: border points; before, blob sizes (uint32, top bit: touches the roi border) */
     int32_t *roots;      /* root_cap: roots of the label image */
     int32_t *root_count; /* 1 */
     int32_t *row_offsets; /* rows_cap: border pixels per row, then their exclusive scan */
-    int2 *partials;      /* nblocks: best (votes, row) of each RANSAC block */
+    int32_t *votes;      /* nblocks * 256: votes per RANSAC row (-1: no model) */
     /* per task / job */
     tl_fit *fits;        /* max_jobs * (thresholds + 1) */
     int *winner;         /* max_jobs: index of the winning threshold, -1: none */

@@ -23,6 +23,7 @@ typedef struct {
 } agreement;
 
 static agreement total;
+static int frames_div = 1; /* frames per case divided by this */
 
 static pt_image **render(int n, int w, int h, int binocular, uint64_t seed)
 {
@@ -66,6 +67,7 @@ static void compare(const char *what, const pt_config *cfg, const pt_track_optio
                     int w, int h, uint64_t seed)
 {
     int eyes = opt->binocular ? 2 : 1;
+    n = n / frames_div > 0 ? n / frames_div : 1;
     pt_image **frames = render(n, w, h, opt->binocular, seed);
     pt_result *ref = calloc((size_t)n * eyes, sizeof *ref);
     pt_result *gpu = calloc((size_t)n * eyes, sizeof *gpu);
@@ -119,44 +121,46 @@ int main(void)
         printf("SKIP: CUDA tests: %s\n", err.what);
         return PT_TEST_SUMMARY("cuda_tl");
     }
-    /* PT_TEST_QUICK=1 (for compute-sanitizer runs) uses a tenth of the frames. */
-    int div = getenv("PT_TEST_QUICK") ? 10 : 1;
+    /* PT_TEST_QUICK=1 (for compute-sanitizer runs) uses a tenth of the frames,
+     * PT_TEST_QUICK=N > 1 an N-th (at least one frame per case). */
+    const char *quick = getenv("PT_TEST_QUICK");
+    frames_div = quick ? (atoi(quick) > 1 ? atoi(quick) : 10) : 1;
     pt_config cfg;
     pt_config_default(&cfg);
     pt_track_options opt;
     memset(&opt, 0, sizeof opt);
     opt.algorithm = PT_ALG_TL;
-    compare("monocular circle 320x256", &cfg, &opt, 300 / div, 320, 256, 201);
+    compare("monocular circle 320x256", &cfg, &opt, 300, 320, 256, 201);
     opt.ellipse = 1;
-    compare("monocular ellipse 320x256", &cfg, &opt, 100 / div, 320, 256, 202);
+    compare("monocular ellipse 320x256", &cfg, &opt, 100, 320, 256, 202);
     opt.ellipse = 0;
     opt.binocular = 1;
-    compare("binocular circle 640x256", &cfg, &opt, 100 / div, 640, 256, 203);
+    compare("binocular circle 640x256", &cfg, &opt, 100, 640, 256, 203);
     opt.ellipse = 1;
-    compare("binocular ellipse 640x256", &cfg, &opt, 40 / div, 640, 256, 204);
+    compare("binocular ellipse 640x256", &cfg, &opt, 40, 640, 256, 204);
     opt.ellipse = 0;
     opt.binocular = 0;
-    compare("monocular circle 1280x1024", &cfg, &opt, 40 / div, 1280, 1024, 205);
+    compare("monocular circle 1280x1024", &cfg, &opt, 40, 1280, 1024, 205);
     static const int steps[] = {5, 10, 40};
     for (int k = 0; k < 3; k++) {
         char what[64];
         cfg.tl.threshold_step = steps[k];
         snprintf(what, sizeof what, "monocular circle 320x256 tl_step=%d", steps[k]);
-        compare(what, &cfg, &opt, 60 / div, 320, 256, 210 + k);
+        compare(what, &cfg, &opt, 60, 320, 256, 210 + k);
     }
     pt_config_default(&cfg);
     cfg.tl.score = PT_TL_SCORE_VOTES;
-    compare("monocular circle 320x256 tl_score=votes", &cfg, &opt, 60 / div, 320, 256, 220);
+    compare("monocular circle 320x256 tl_score=votes", &cfg, &opt, 60, 320, 256, 220);
     cfg.tl.score = PT_TL_SCORE_SUPPORT;
-    compare("monocular circle 320x256 tl_score=support", &cfg, &opt, 60 / div, 320, 256, 221);
+    compare("monocular circle 320x256 tl_score=support", &cfg, &opt, 60, 320, 256, 221);
     pt_config_default(&cfg);
     cfg.tl.refine = 0;
-    compare("monocular circle 320x256 tl_refine=0", &cfg, &opt, 60 / div, 320, 256, 222);
+    compare("monocular circle 320x256 tl_refine=0", &cfg, &opt, 60, 320, 256, 222);
     pt_config_default(&cfg);
     /* small frames through a back end prepared for larger ones (as track does) */
     prepare_w = 640;
     prepare_h = 480;
-    compare("monocular circle 128x128 (prepared for 640x480)", &cfg, &opt, 60 / div, 128, 128,
+    compare("monocular circle 128x128 (prepared for 640x480)", &cfg, &opt, 60, 128, 128,
             230);
     prepare_w = prepare_h = 0;
     printf("all: %d eyes compared, %d status differ, %d beyond %.1f px, worst agreeing %.3g px\n",
