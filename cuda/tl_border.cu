@@ -67,6 +67,7 @@ __global__ void __launch_bounds__(PICK_THREADS)
     fit->quality = 0.0;
     fit->root = key ? (int)(0xffffffffu - (uint32_t)(key & 0xffffffffu)) : -1;
     fit->size = (int)(key >> 32);
+    fit->last_row = key ? (int)sizes[d.cap + fit->root] : -1;
     fit->blob_r = key ? sqrt(fit->size / M_PI) : 0.0;
     /* tl_inlier_band() */
     double band = p.inlier;
@@ -112,7 +113,7 @@ __global__ void __launch_bounds__(ROW_THREADS) tl_rows(pt_cuda_buffers b, tl_dev
     if (!task_blob(d, b, jobs, first, slot, &job, &k) || y >= job.h)
         return;
     int32_t *counts = d.row_offsets + slot * d.rows_cap;
-    if (y < k / job.w) { /* rows above the blob's first pixel */
+    if (y < k / job.w || y > d.fits[first + slot].last_row) { /* rows outside the blob */
         if (threadIdx.x == 0)
             counts[y] = 0;
         return;

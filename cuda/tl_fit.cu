@@ -249,11 +249,34 @@ static __device__ int warp_fit_circle(const pt_point *pts, const int *idx, int n
            out->r > 0.0;
 }
 
+/* The refit of pt_ransac_circle / pt_ransac_ellipse on the inliers
+ * (pts[idx[k]], or pts[k] when idx is NULL), kept when in range. */
+static __device__ void serial_refit(int ellipse, const pt_point *pts, const int *idx, int count,
+                                    double min_r, double max_r, pt_circle *c, pt_ellipse *e)
+{
+    if (ellipse) {
+        pt_ellipse refit;
+        if (pt_fit_ellipse(pts, idx, count, &refit) &&
+            pt_ransac_ellipse_in_range(&refit, min_r, max_r))
+            *e = refit;
+        c->cx = e->cx;
+        c->cy = e->cy;
+        c->r = 0.5 * (e->a + e->b);
+    } else {
+        pt_circle refit;
+        if (pt_fit_circle(pts, idx, count, &refit) &&
+            pt_ransac_circle_in_range(&refit, min_r, max_r))
+            *c = refit;
+        pt_ellipse_from_circle(c, e);
+    }
+}
+
 __global__ void __launch_bounds__(32)
     tl_select(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs, int first)
 {
     __shared__ pt_circle model_c;
     __shared__ pt_ellipse model_e;
+    __shared__ pt_point refit_pts[TL_SERIAL_REFIT];
     int slot = blockIdx.x, task = first + slot, t, lane = threadIdx.x;
     int j = tl_task_job(d, jobs, task, &t);
     if (t < 0)
@@ -309,22 +332,22 @@ __global__ void __launch_bounds__(32)
             pt_ransac_circle_in_range(&refit, job.min_r, job.max_r))
             c = refit;
         pt_ellipse_from_circle(&c, &e);
-    } else if (lane == 0) {
-        if (d.ellipse) {
-            pt_ellipse refit;
-            if (pt_fit_ellipse(pts, inl, count, &refit) &&
-                pt_ransac_ellipse_in_range(&refit, job.min_r, job.max_r))
-                e = refit;
-            c.cx = e.cx;
-            c.cy = e.cy;
-            c.r = 0.5 * (e.a + e.b);
-        } else {
-            pt_circle refit;
-            if (pt_fit_circle(pts, inl, count, &refit) &&
-                pt_ransac_circle_in_range(&refit, job.min_r, job.max_r))
-                c = refit;
-            pt_ellipse_from_circle(&c, &e);
+    } else {
+        /* the serial refit reads the inliers, in order, from shared memory */
+        const pt_point *from = pts;
+        const int *idx = inl;
+        if (count <= TL_SERIAL_REFIT) {
+            for (int k = lane; k < count; k += 32)
+                refit_pts[k] = pts[inl[k]];
+            __syncwarp();
+            from = refit_pts;
+            idx = NULL;
         }
+        if (lane == 0)
+            serial_refit(d.ellipse, from, idx, count, job.min_r, job.max_r, &c, &e);
+    }
+    __syncwarp();
+    if (lane == 0) {
         model_c = c;
         model_e = e;
     }

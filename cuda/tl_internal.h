@@ -29,6 +29,7 @@ typedef struct {
     int n;            /* border points of the picked blob */
     int root;         /* picked blob: raster index (in the roi) of its first pixel; -1: none */
     int size;         /* its pixels */
+    int last_row;     /* its last row in the roi */
     double blob_r;    /* its equivalent radius sqrt(size / pi) */
     double band;      /* RANSAC inlier distance */
     double quality;   /* votes / n * confidence; 0 when not found */
@@ -49,7 +50,8 @@ typedef struct {
     int nblocks;      /* RANSAC row blocks per task (256 rows each) */
     /* per slot */
     int32_t *labels;     /* cap: labels; after the border, the inlier list */
-    pt_point *points;    /* cap: border points; before, blob sizes (uint32, top bit: touches the roi border) */
+    pt_point *points;    /* cap: border points; before, per root: blob size (uint32, top
+                            bit: touches the roi border) at [root], last row at [cap + root] */
     int32_t *roots;      /* root_cap: roots of the label image */
     int32_t *root_count; /* 1 */
     int32_t *row_offsets; /* rows_cap: border pixels per row, then their exclusive scan */

@@ -2,8 +2,11 @@
  * block-based union-find (Playne & Hawick, "A new algorithm for parallel
  * connected-component labelling on GPUs", 2018):
  *
- *   tl_local   block per 32x32 tile: union-find in shared memory, every
- *              pixel labelled with its tile root's raster index in the roi
+ *   tl_local   block per 32x32 tile, warp per tile row: pixels start under
+ *              their horizontal run's first pixel (ballot bit masks), runs
+ *              are joined to the runs above them once per overlap
+ *              (union-find in shared memory), every pixel is labelled with
+ *              its tile root's raster index in the roi
  *   tl_merge   block per tile: union across its left and top borders on the
  *              global label image
  *   tl_flatten thread per pixel: label = root; blob size (warp-aggregated
@@ -57,6 +60,7 @@ __global__ void __launch_bounds__(TILE *TILE_ROWS)
     tl_local(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs, int first)
 {
     __shared__ int32_t s[TILE * TILE];
+    __shared__ unsigned row_bits[TILE];
     int slot = blockIdx.z, t;
     int j = tl_task_job(d, jobs, first + slot, &t);
     if (t < 0)
@@ -68,31 +72,40 @@ __global__ void __launch_bounds__(TILE *TILE_ROWS)
     if (x0 >= job.w || y0 >= job.h)
         return;
     const uint8_t *img = b.smoothed + job.frame * p.plane + (size_t)job.y0 * p.pitch + job.x0;
+    /* A warp per tile row: its foreground as a bit mask; every pixel starts
+     * under the first pixel of its horizontal run. */
     int tx = threadIdx.x;
     bool fg[TILE_PER_THREAD];
 #pragma unroll
     for (int r = 0; r < TILE_PER_THREAD; r++) {
-        int ly = threadIdx.y + r * TILE_ROWS, x = x0 + tx, y = y0 + ly, i = ly * TILE + tx;
+        int ly = threadIdx.y + r * TILE_ROWS, x = x0 + tx, y = y0 + ly;
         fg[r] = x < job.w && y < job.h && img[(size_t)y * p.pitch + x] <= t;
-        s[i] = fg[r] ? i : -1;
+        unsigned bits = __ballot_sync(0xffffffffu, fg[r]);
+        if (tx == 0)
+            row_bits[ly] = bits;
+        unsigned gaps = ~bits & ((1u << tx) - 1u); /* background left of tx */
+        int start = gaps ? 32 - __clz(gaps) : 0;
+        s[ly * TILE + tx] = fg[r] ? ly * TILE + start : -1;
     }
     __syncthreads();
-    /* Foreground parents stay >= 0 under atomicMin, so s[] >= 0 tells foreground. */
+    /* Join each run to the runs above it, once per overlap: where the pixel
+     * above starts being foreground, and diagonally at the run's ends. */
 #pragma unroll
     for (int r = 0; r < TILE_PER_THREAD; r++) {
-        if (!fg[r])
-            continue;
         int ly = threadIdx.y + r * TILE_ROWS, i = ly * TILE + tx;
-        if (tx > 0 && s[i - 1] >= 0)
-            unite(s, i, i - 1);
-        if (ly > 0) {
-            if (s[i - TILE] >= 0)
-                unite(s, i, i - TILE);
-            if (tx > 0 && s[i - TILE - 1] >= 0)
-                unite(s, i, i - TILE - 1);
-            if (tx + 1 < TILE && s[i - TILE + 1] >= 0)
-                unite(s, i, i - TILE + 1);
-        }
+        if (!fg[r] || ly == 0)
+            continue;
+        unsigned bits = row_bits[ly], up = row_bits[ly - 1];
+        bool run_start = tx == 0 || !((bits >> (tx - 1)) & 1u);
+        bool run_end = tx == TILE - 1 || !((bits >> (tx + 1)) & 1u);
+        bool up_a = tx > 0 && ((up >> (tx - 1)) & 1u), up_b = (up >> tx) & 1u;
+        bool up_c = tx + 1 < TILE && ((up >> (tx + 1)) & 1u);
+        if (up_b && (run_start || !up_a))
+            unite(s, i, i - TILE);
+        if (!up_b && run_start && up_a)
+            unite(s, i, i - TILE - 1);
+        if (!up_b && run_end && up_c)
+            unite(s, i, i - TILE + 1);
     }
     __syncthreads();
     int32_t *labels = d.labels + slot * d.cap;
@@ -109,8 +122,10 @@ __global__ void __launch_bounds__(TILE *TILE_ROWS)
         }
         int32_t root = find_root(s, i);
         labels[at] = (y0 + root / TILE) * job.w + x0 + root % TILE;
-        if (root == i)
-            sizes[at] = 0; /* the global roots are among the tile roots */
+        if (root == i) { /* the global roots are among the tile roots */
+            sizes[at] = 0;
+            sizes[d.cap + at] = 0; /* last row */
+        }
     }
 }
 
@@ -173,9 +188,11 @@ __global__ void __launch_bounds__(FLAT_THREADS)
         return;
     unsigned peers = __match_any_sync(fg_lanes, root);
     int lane = threadIdx.x & 31;
-    if (lane == __ffs(peers) - 1)
-        atomicAdd(&sizes[root], (uint32_t)__popc(peers));
     int x = i % w, y = i / w;
+    if (lane == 31 - __clz(peers)) { /* the peers' last: the lowest row */
+        atomicAdd(&sizes[root], (uint32_t)__popc(peers));
+        atomicMax(&sizes[d.cap + root], (uint32_t)y);
+    }
     if (x == 0 || y == 0 || x == w - 1 || y == h - 1)
         atomicOr(&sizes[root], TOUCHES);
     if (root == i) {
