@@ -8,8 +8,11 @@
 
 #include "tl_internal.h"
 
-/* Device memory of one instance's slots, at most (at least one slot). */
-#define TL_SLOT_BYTES ((size_t)768 << 20)
+/* Device memory of one instance's slots in MB, at most (at least one slot). */
+#ifndef TL_SLOT_MB
+#define TL_SLOT_MB 768
+#endif
+#define TL_SLOT_BYTES ((size_t)TL_SLOT_MB << 20)
 #define TL_RANSAC_THREADS 256 /* rows per RANSAC block (tl_fit.cu) */
 
 typedef struct {

@@ -51,18 +51,19 @@ static __device__ int ring_median(const pt_image *img, const pt_circle *c, doubl
     }
     if (2 * n < TL_LEVEL_SAMPLES)
         return -1;
-    /* the half-th smallest value: what the histogram walk of omp/tl.c returns */
-    int half = (n + 1) / 2;
-    for (int i = 0; i < n; i++) {
-        int below = 0, upto = 0;
-        for (int k = 0; k < n; k++) {
-            below += v[k] < v[i];
-            upto += v[k] <= v[i];
-        }
-        if (below < half && upto >= half)
-            return v[i];
+    /* the smallest level with at least half the samples at or below it: what
+     * the histogram walk of omp/tl.c returns (bisection over 0..255) */
+    int half = (n + 1) / 2, lo = 0, hi = 255;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2, upto = 0;
+        for (int k = 0; k < n; k++)
+            upto += v[k] <= mid;
+        if (upto >= half)
+            hi = mid;
+        else
+            lo = mid + 1;
     }
-    return 255;
+    return lo;
 }
 
 static __device__ int mid_level(const pt_image *img, const pt_circle *c)
