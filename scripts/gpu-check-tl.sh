@@ -39,6 +39,15 @@ for s in ${STEPS:-5 10 20 40}; do
     log "bench -a tl -b cuda -p tl_step=$s"
     timeout 20 ./pupiltrack bench -a tl -b cuda -p tl_step=$s --frames "$FRAMES" /tmp/pt-b1280 2>&1 | tee -a "$OUT/summary.txt"
 done
+for v in ${VARIANTS:-}; do
+    log "bench -a tl -b cuda -p tl_step=20 with $v"
+    timeout 20 "$v" bench -a tl -b cuda --frames "$FRAMES" /tmp/pt-b1280 2>&1 | tee -a "$OUT/summary.txt"
+done
+log "bench -a tl -b cuda --streams 8"
+timeout 20 ./pupiltrack bench -a tl -b cuda --streams 8 --frames "$FRAMES" /tmp/pt-b1280 2>&1 | tee -a "$OUT/summary.txt"
+./pupiltrack synth -n 64 --binocular --size 1280x1024 --seed 4 -o /tmp/pt-b1280bin >/dev/null
+log "bench -a tl -b cuda --binocular"
+timeout 20 ./pupiltrack bench -a tl -b cuda --binocular --frames "$FRAMES" /tmp/pt-b1280bin 2>&1 | tee -a "$OUT/summary.txt"
 log "bench -a tl -b cuda --ellipse"
 timeout 20 ./pupiltrack bench -a tl -b cuda --ellipse --frames "$FRAMES" /tmp/pt-b1280 2>&1 | tee -a "$OUT/summary.txt"
 if [ "${OMP:-1}" = 1 ]; then
