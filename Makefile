@@ -69,6 +69,8 @@ $(BUILD)/%.o: %.c
 
 # Starburst's fits and votes must round as on the CPU: no fused multiply-adds.
 $(BUILD)/cuda/starburst.o $(BUILD)/cuda/starburst_pipeline.o: NVCCFLAGS += --fmad=false
+# So must tl's (cuda/tl*.cu).
+$(BUILD)/cuda/tl.o $(BUILD)/cuda/tl%.o: NVCCFLAGS += --fmad=false
 
 $(BUILD)/%.o: %.cu
 	@mkdir -p $(dir $@)

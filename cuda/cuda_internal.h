@@ -122,6 +122,9 @@ typedef struct pt_cuda_detector {
     void (*destroy)(void *instance);
 } pt_cuda_detector;
 
+/* cuda/tl.cu: threshold-and-labeling (-a tl). */
+extern const pt_cuda_detector pt_cuda_detector_tl;
+
 /* stage_graph.cu: a stage of a chunk replayed from a CUDA graph. */
 #define PT_CUDA_GRAPH_SHAPE 8
 typedef struct {
