@@ -90,6 +90,7 @@ void pt_cuda_gaussian_weights(int size, double sigma, uint32_t *w)
 static const pt_cuda_detector *cuda_detector_for(pt_algorithm alg)
 {
     switch (alg) {
+    case PT_ALG_HOUGH: return &pt_cuda_detector_hough;
     default: return NULL;
     }
 }

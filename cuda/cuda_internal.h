@@ -126,6 +126,9 @@ typedef struct pt_cuda_detector {
 extern "C" {
 #endif
 
+/* hough.cu: the Canny-Hough detector (-a hough). */
+extern const pt_cuda_detector pt_cuda_detector_hough;
+
 /* backend.cu: integer Gaussian weights summing to 32768, as omp/smooth.c. */
 void pt_cuda_gaussian_weights(int size, double sigma, uint32_t *w);
 
