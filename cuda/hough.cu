@@ -149,8 +149,9 @@ static cudaError_t hough_create(const pt_config *cfg, int ellipse, const pt_cuda
     s->ransac_samples = cfg->pre.ransac_samples;
     s->ransac_inlier = cfg->pre.ransac_inlier;
     s->job_px = (size_t)width * height;
-    /* non-maximum suppression leaves far fewer edges than a quarter of the pixels */
-    s->edge_cap = (int)(s->job_px / 4 > 64 ? s->job_px / 4 : 64);
+    /* non-maximum suppression keeps at most about half of the pixels (noisy
+     * 1280x1024 synth frames: a quarter); a job beyond it reports notfound */
+    s->edge_cap = (int)(s->job_px / 2 > 64 ? s->job_px / 2 : 64);
     /* the accumulator aliases the label plane: at most one cell per pixel */
     s->cells_per_job = s->job_px;
     int diagonal = (int)ceil(sqrt((double)width * width + (double)height * height));

@@ -104,6 +104,7 @@ __global__ void gradient_candidates(pt_cuda_buffers b, pt_hough_dev d)
     __shared__ int bins[THREADS];
     __shared__ float weights[THREADS];
     __shared__ double centre[2];
+    __shared__ int warp_counts[THREADS / 32];
     int j = blockIdx.x;
     const pt_cuda_eye_job job = b.jobs[j];
     int min_r, max_r;
@@ -152,14 +153,26 @@ __global__ void gradient_candidates(pt_cuda_buffers b, pt_hough_dev d)
                 wgt = d.emag[e0 + i];
             }
         }
-        bins[threadIdx.x] = bin;
-        weights[threadIdx.x] = wgt;
+        /* the tile's votes compacted in edge order, then summed by one
+         * thread in that order: the float sums round as the CPU's */
+        unsigned ballot = __ballot_sync(0xffffffffu, bin >= 0);
+        if ((threadIdx.x & 31) == 0)
+            warp_counts[threadIdx.x >> 5] = __popc(ballot);
         __syncthreads();
-        /* one thread, in edge order: the float sums round as the CPU's */
+        int before = 0, total = 0;
+        for (int w = 0; w < THREADS / 32; w++) {
+            before += w < (threadIdx.x >> 5) ? warp_counts[w] : 0;
+            total += warp_counts[w];
+        }
+        if (bin >= 0) {
+            int at = before + __popc(ballot & ((1u << (threadIdx.x & 31)) - 1u));
+            bins[at] = bin;
+            weights[at] = wgt;
+        }
+        __syncthreads();
         if (threadIdx.x == 0)
-            for (int t = 0; t < THREADS && t0 + t < n; t++)
-                if (bins[t] >= 0)
-                    hist[bins[t]] += weights[t];
+            for (int t = 0; t < total; t++)
+                hist[bins[t]] += weights[t];
         __syncthreads();
     }
     if (threadIdx.x != 0)

@@ -122,16 +122,19 @@ int main(void)
         printf("SKIP: CUDA tests: %s\n", err.what);
         return PT_TEST_SUMMARY("cuda_hough");
     }
-    /* PT_TEST_QUICK=1 (for compute-sanitizer runs) uses a tenth of the frames. */
-    int div = getenv("PT_TEST_QUICK") ? 10 : 1;
+    /* PT_TEST_QUICK=1 (for compute-sanitizer runs) uses a tenth of the frames
+     * and leaves out 1280x1024 (the same kernels, many more votes). */
+    int quick = getenv("PT_TEST_QUICK") != NULL, div = quick ? 10 : 1;
     const int G = PT_HOUGH_VOTE_GRADIENT, S = PT_HOUGH_VOTE_SAMPLED;
     compare("gradient circle 320x256", G, 3.6, 0, 0, 300 / div, 320, 256, 201);
     compare("gradient ellipse 320x256", G, 3.6, 1, 0, 100 / div, 320, 256, 202);
     compare("gradient binocular circle 640x256", G, 3.6, 0, 1, 100 / div, 640, 256, 203);
-    compare("gradient circle 1280x1024", G, 3.6, 0, 0, 40 / div, 1280, 1024, 204);
+    if (!quick)
+        compare("gradient circle 1280x1024", G, 3.6, 0, 0, 40, 1280, 1024, 204);
     compare("sampled circle 320x256 (3.6 deg)", S, 3.6, 0, 0, 100 / div, 320, 256, 205);
     compare("sampled ellipse 320x256 (9 deg)", S, 9.0, 1, 0, 50 / div, 320, 256, 206);
-    compare("sampled circle 1280x1024 (6 deg)", S, 6.0, 0, 0, 10 / div + 1, 1280, 1024, 207);
+    if (!quick)
+        compare("sampled circle 1280x1024 (6 deg)", S, 6.0, 0, 0, 10, 1280, 1024, 207);
     /* small frames through a back end prepared for larger ones (as track does) */
     prepare_w = 640;
     prepare_h = 480;
