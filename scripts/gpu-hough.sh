@@ -22,13 +22,13 @@ bench() { # label, then bench arguments
 
 log "$(nvidia-smi -L 2>&1 | head -1); host $(nproc) cores"
 log "agreement -b cuda vs -b omp"
-timeout 150 tests/test_cuda_hough >"$OUT/test_cuda_hough.txt" 2>&1
+timeout ${TEST_T:-150} tests/test_cuda_hough >"$OUT/test_cuda_hough.txt" 2>&1
 echo "exit $?" >>"$OUT/test_cuda_hough.txt"
 cat "$OUT/test_cuda_hough.txt" | tail -14 | tee -a "$OUT/summary.txt"
 if [ "${SANITIZE:-1}" = 1 ]; then
     for tool in memcheck racecheck; do
         log "compute-sanitizer --tool $tool (PT_TEST_QUICK=1)"
-        PT_TEST_QUICK=1 timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 \
+        PT_TEST_QUICK=1 timeout ${SAN_T:-100} compute-sanitizer --tool $tool --error-exitcode 9 \
             tests/test_cuda_hough >"$OUT/sanitizer-$tool.txt" 2>&1
         echo "exit $?" >>"$OUT/sanitizer-$tool.txt"
         grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|^exit|failed' "$OUT/sanitizer-$tool.txt" | sort | uniq -c | tee -a "$OUT/summary.txt"
