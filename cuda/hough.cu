@@ -109,7 +109,7 @@ static void hough_destroy(void *instance)
                     d->overflow, d->exy,   d->eux,      d->euy,         d->emag,
                     d->peak,  d->rhist,    d->score,    d->planes,      d->radius_peak,
                     d->off_first, d->off_by_angle, d->off_dxy, d->cand, d->ncand,
-                    d->task,  d->pts,      d->idx};
+                    d->task,  d->pts,      d->idx,      d->stage,       d->partials};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         cudaFree(bufs[i]);
     free(h);
@@ -125,7 +125,6 @@ static void hough_destroy(void *instance)
 static cudaError_t hough_create(const pt_config *cfg, int ellipse, const pt_cuda_params *p,
                                 int max_jobs, int width, int height, void **instance)
 {
-    (void)p;
     *instance = NULL;
     hough_instance *h = (hough_instance *)calloc(1, sizeof *h);
     if (!h)
@@ -181,6 +180,9 @@ static cudaError_t hough_create(const pt_config *cfg, int ellipse, const pt_cuda
     ALLOC(d->task, jobs * PT_HOUGH_CANDIDATES);
     ALLOC(d->pts, edges);
     ALLOC(d->idx, edges);
+    ALLOC(d->stage, jobs);
+    d->partials_per_job = pt_cuda_hough_ransac_blocks(p->ransac_rows);
+    ALLOC(d->partials, jobs * d->partials_per_job);
     d->acc = (float *)d->label;
     if (!s->gradient && st == cudaSuccess) {
         int radii = (diagonal < INT16_MAX ? diagonal : INT16_MAX) + 1;

@@ -39,6 +39,14 @@ typedef struct {
     int hist_len;                 /* radius histogram length per job */
 } pt_hough_settings;
 
+/* Per job: the candidate being refined (hough_refine.cu's stages). */
+typedef struct {
+    int active;        /* this job has a candidate of this rank */
+    int n;             /* points in pts */
+    pt_circle peak;    /* the candidate */
+    pt_circle circle;  /* its RANSAC circle */
+} pt_hough_stage;
+
 /* One candidate circle per (job, k), refined by hough_refine.cu. */
 typedef struct {
     int ok;       /* refine succeeded */
@@ -82,6 +90,9 @@ typedef struct {
     pt_hough_task *task;         /* PT_HOUGH_CANDIDATES per job */
     pt_point *pts;               /* edge_cap per job */
     int *idx;                    /* edge_cap per job */
+    pt_hough_stage *stage;       /* per job */
+    int2 *partials;              /* partials_per_job per job: best (votes, row) per block */
+    int partials_per_job;
 } pt_hough_dev;
 
 /* canny.cu: the ordered edge list of every job's roi of b->smoothed. */
@@ -96,6 +107,8 @@ cudaError_t pt_cuda_hough_vote_gradient(const pt_hough_dev *d, const pt_cuda_buf
 cudaError_t pt_cuda_hough_vote_sampled(const pt_hough_dev *d, const pt_cuda_buffers *b,
                                        int jobs, int width, int height, int radii,
                                        cudaStream_t stream);
+/* hough_refine.cu: RANSAC blocks per job for rows table rows. */
+int pt_cuda_hough_ransac_blocks(int rows);
 /* hough_refine.cu: refine every candidate, choose, write b->results. */
 cudaError_t pt_cuda_hough_refine(const pt_hough_dev *d, const pt_cuda_params *p,
                                  const pt_cuda_buffers *b, int jobs, cudaStream_t stream);

@@ -1,8 +1,8 @@
 /* Refinement of the Hough candidates on the GPU, as refine() in omp/hough.c:
- * block per (job, candidate), one launch per candidate rank. Point lists are
+ * block per job for each candidate rank in turn (a few launches per rank). Point lists are
  * compacted in edge order (ballots), so the shared RANSAC sample table picks
- * the CPU's points; RANSAC rows are spread over the block's threads and the
- * best (most votes, then the lowest row) reduced; fits run on one thread
+ * the CPU's points; RANSAC rows are spread over blocks of 128 rows per job
+ * and the best (most votes, then the lowest row) reduced; fits run on one thread
  * with lib/fit.h, built with --fmad=false so they round as on the CPU. Then
  * the choice among candidates (confidence x edge support) and the result. */
 #include <math.h>
@@ -25,6 +25,7 @@
 #define THREADS 256
 #define WARPS (THREADS / 32)
 #define SHARED_POINTS 2048
+#define RANSAC_ROWS 128 /* table rows per block (pt_cuda_hough_ransac_blocks) */
 #define REFINE_PX 2.0
 #define REFINE_SHARE 0.1
 #define ANNULUS_IN 0.8
@@ -34,7 +35,6 @@
 
 typedef struct {
     int warp_counts[WARPS];
-    int votes[THREADS], row[THREADS];
     int count, found;
     pt_circle circle;
     pt_ellipse ellipse;
@@ -99,111 +99,6 @@ __device__ static int gather(const edge_view *e, int mode, const pt_circle *c, d
     return n;
 }
 
-/* pt_ransac_circle / pt_ellipse semantics (lib/ransac.h) over the block;
- * the result in sh->found, sh->circle / sh->ellipse. */
-__device__ static void block_ransac(const pt_cuda_params *p, const pt_point *global_pts, int n,
-                                    int ellipse, double inlier, double min_r, double max_r,
-                                    int *idx, pt_point *shared_pts, refine_shared *sh)
-{
-    int ks = p->sample_size;
-    if (threadIdx.x == 0)
-        sh->found = 0;
-    __syncthreads();
-    if (n < ks || ks < (ellipse ? 5 : 3) || ks > PT_RANSAC_MAX_SAMPLE_SIZE)
-        return;
-    const pt_point *pts = global_pts;
-    if (n <= SHARED_POINTS) {
-        for (int k = threadIdx.x; k < n; k += THREADS)
-            shared_pts[k] = global_pts[k];
-        __syncthreads();
-        pts = shared_pts;
-    }
-    int best_votes = -1, best_row = -1;
-    for (int s = threadIdx.x; s < p->ransac_rows; s += THREADS) {
-        int sidx[PT_RANSAC_MAX_SAMPLE_SIZE];
-        if (!pt_ransac_sample_indices(p->ransac_values, ks, s, n, sidx))
-            continue;
-        int votes = 0;
-        if (ellipse) {
-            pt_ellipse e;
-            if (!pt_fit_ellipse(pts, sidx, ks, &e) || !pt_ransac_ellipse_in_range(&e, min_r, max_r))
-                continue;
-            pt_ellipse_frame f;
-            pt_ellipse_frame_init(&e, &f);
-            for (int k = 0; k < n; k++)
-                votes += pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= inlier;
-        } else {
-            pt_circle c;
-            if (!pt_fit_circle(pts, sidx, ks, &c) || !pt_ransac_circle_in_range(&c, min_r, max_r))
-                continue;
-            for (int k = 0; k < n; k++)
-                votes += pt_circle_distance(&c, pts[k].x, pts[k].y) <= inlier;
-        }
-        if (votes > best_votes) {
-            best_votes = votes;
-            best_row = s;
-        }
-    }
-    sh->votes[threadIdx.x] = best_votes;
-    sh->row[threadIdx.x] = best_row;
-    __syncthreads();
-    for (int stride = THREADS / 2; stride > 0; stride >>= 1) {
-        if (threadIdx.x < stride) {
-            int ov = sh->votes[threadIdx.x + stride], os = sh->row[threadIdx.x + stride];
-            int mv = sh->votes[threadIdx.x], ms = sh->row[threadIdx.x];
-            if (os >= 0 && (ov > mv || (ov == mv && (ms < 0 || os < ms)))) {
-                sh->votes[threadIdx.x] = ov;
-                sh->row[threadIdx.x] = os;
-            }
-        }
-        __syncthreads();
-    }
-    int row = sh->row[0];
-    if (row < 0)
-        return;
-    if (threadIdx.x == 0) {
-        int sidx[PT_RANSAC_MAX_SAMPLE_SIZE];
-        pt_ransac_sample_indices(p->ransac_values, ks, row, n, sidx);
-        if (ellipse)
-            pt_fit_ellipse(pts, sidx, ks, &sh->ellipse);
-        else
-            pt_fit_circle(pts, sidx, ks, &sh->circle);
-    }
-    __syncthreads();
-    /* the inliers of the best row, in point order, refitted once */
-    pt_circle best_c = sh->circle;
-    pt_ellipse_frame f;
-    if (ellipse)
-        pt_ellipse_frame_init(&sh->ellipse, &f);
-    int inliers = 0;
-    for (int t0 = 0; t0 < n; t0 += THREADS) {
-        int k = t0 + threadIdx.x, in = 0;
-        if (k < n)
-            in = ellipse ? pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= inlier
-                         : pt_circle_distance(&best_c, pts[k].x, pts[k].y) <= inlier;
-        int total, at = tile_rank(in, sh, &total);
-        if (in)
-            idx[inliers + at] = k;
-        inliers += total;
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        if (ellipse) {
-            pt_ellipse refit;
-            if (pt_fit_ellipse(pts, idx, inliers, &refit) &&
-                pt_ransac_ellipse_in_range(&refit, min_r, max_r))
-                sh->ellipse = refit;
-        } else {
-            pt_circle refit;
-            if (pt_fit_circle(pts, idx, inliers, &refit) &&
-                pt_ransac_circle_in_range(&refit, min_r, max_r))
-                sh->circle = refit;
-        }
-        sh->found = 1;
-    }
-    __syncthreads();
-}
-
 /* Edges within band of the circle that face its centre, per px of its
  * circumference, at most 1 (circle_support()). */
 __device__ static double support(const edge_view *e, const pt_circle *c, double band,
@@ -237,66 +132,251 @@ __device__ static pt_image frame_image(const pt_cuda_params *p, const pt_cuda_bu
     return img;
 }
 
-/* Block per job: refine candidate k (refine() of omp/hough.c), then its
- * value for the choice among candidates. */
-__global__ void __launch_bounds__(THREADS) refine_candidate(pt_cuda_params p, pt_cuda_buffers b,
-                                                            pt_hough_dev d, int k)
+/* Block per job: the candidate's annulus points (refine()'s first step). */
+__global__ void __launch_bounds__(THREADS) refine_start(pt_cuda_buffers b, pt_hough_dev d, int k)
 {
     __shared__ refine_shared sh;
-    __shared__ pt_point shared_pts[SHARED_POINTS];
     int j = blockIdx.x;
-    if (k >= d.ncand[j] || d.overflow[j])
+    pt_hough_stage *st = &d.stage[j];
+    int active = k < d.ncand[j] && !d.overflow[j];
+    if (threadIdx.x == 0)
+        st->active = active;
+    if (!active)
+        return;
+    const pt_cuda_eye_job job = b.jobs[j];
+    size_t e0 = (size_t)j * d.s.edge_cap;
+    edge_view e = {d.exy + e0, d.eux + e0, d.euy + e0, d.edge_count[j], job.x0, job.y0};
+    pt_circle peak = d.cand[(size_t)j * PT_HOUGH_CANDIDATES + k];
+    int m = gather(&e, GATHER_ANNULUS, &peak, ANNULUS_IN * peak.r, ANNULUS_OUT * peak.r, NULL,
+                   0.0, d.pts + e0, &sh);
+    if (threadIdx.x == 0) {
+        st->n = m;
+        st->peak = peak;
+        st->circle = peak;
+    }
+}
+
+/* Block per RANSAC_ROWS rows of the sample table per job: the block's best
+ * row (most votes, ties to the lowest) -> partials. */
+__global__ void __launch_bounds__(RANSAC_ROWS) ransac_rows(pt_cuda_params p, pt_cuda_buffers b,
+                                                           pt_hough_dev d, int ellipse)
+{
+    __shared__ pt_point shared_pts[SHARED_POINTS];
+    __shared__ int votes_of[RANSAC_ROWS], row_of[RANSAC_ROWS];
+    int j = blockIdx.y;
+    const pt_hough_stage *st = &d.stage[j];
+    if (!st->active)
+        return;
+    const pt_cuda_eye_job job = b.jobs[j];
+    int n = st->n, ks = p.sample_size;
+    int2 *out = d.partials + (size_t)j * d.partials_per_job + blockIdx.x;
+    if (n < ks || ks < (ellipse ? 5 : 3) || ks > PT_RANSAC_MAX_SAMPLE_SIZE) {
+        if (threadIdx.x == 0)
+            *out = make_int2(-1, -1);
+        return;
+    }
+    /* circle: refine()'s band; ellipse: ransac_inlier */
+    double inlier = ellipse ? d.s.ransac_inlier : fmax(REFINE_PX, REFINE_SHARE * st->peak.r);
+    double min_r = job.min_r, max_r = job.max_r;
+    const pt_point *pts = d.pts + (size_t)j * d.s.edge_cap;
+    if (n <= SHARED_POINTS) {
+        for (int k = threadIdx.x; k < n; k += RANSAC_ROWS)
+            shared_pts[k] = pts[k];
+        __syncthreads();
+        pts = shared_pts;
+    }
+    int s = blockIdx.x * RANSAC_ROWS + threadIdx.x, votes = -1, row = -1;
+    int sidx[PT_RANSAC_MAX_SAMPLE_SIZE];
+    if (s < p.ransac_rows && pt_ransac_sample_indices(p.ransac_values, ks, s, n, sidx)) {
+        if (ellipse) {
+            pt_ellipse e;
+            if (pt_fit_ellipse(pts, sidx, ks, &e) && pt_ransac_ellipse_in_range(&e, min_r, max_r)) {
+                pt_ellipse_frame f;
+                pt_ellipse_frame_init(&e, &f);
+                votes = 0;
+                for (int k = 0; k < n; k++)
+                    votes += pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= inlier;
+                row = s;
+            }
+        } else {
+            pt_circle c;
+            if (pt_fit_circle(pts, sidx, ks, &c) && pt_ransac_circle_in_range(&c, min_r, max_r)) {
+                votes = 0;
+                for (int k = 0; k < n; k++)
+                    votes += pt_circle_distance(&c, pts[k].x, pts[k].y) <= inlier;
+                row = s;
+            }
+        }
+    }
+    votes_of[threadIdx.x] = votes;
+    row_of[threadIdx.x] = row;
+    __syncthreads();
+    for (int stride = RANSAC_ROWS / 2; stride > 0; stride >>= 1) {
+        if (threadIdx.x < stride) {
+            int ov = votes_of[threadIdx.x + stride], os = row_of[threadIdx.x + stride];
+            int mv = votes_of[threadIdx.x], ms = row_of[threadIdx.x];
+            if (os >= 0 && (ov > mv || (ov == mv && (ms < 0 || os < ms)))) {
+                votes_of[threadIdx.x] = ov;
+                row_of[threadIdx.x] = os;
+            }
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        *out = make_int2(votes_of[0], row_of[0]);
+}
+
+/* Block per job: the best row over the partials, its model refitted on its
+ * inliers (in point order); found -> sh. */
+__device__ static void ransac_pick(const pt_cuda_params *p, const pt_hough_dev *d, int j,
+                                   int ellipse, double inlier, double min_r, double max_r,
+                                   refine_shared *sh)
+{
+    const pt_hough_stage *st = &d->stage[j];
+    int n = st->n;
+    const pt_point *pts = d->pts + (size_t)j * d->s.edge_cap;
+    int *idx = d->idx + (size_t)j * d->s.edge_cap;
+    if (threadIdx.x == 0) {
+        int best_votes = -1, best_row = -1;
+        const int2 *part = d->partials + (size_t)j * d->partials_per_job;
+        for (int b = 0; b < d->partials_per_job; b++)
+            if (part[b].y >= 0 && part[b].x > best_votes) {
+                best_votes = part[b].x;
+                best_row = part[b].y;
+            }
+        sh->found = best_row >= 0;
+        if (best_row >= 0) {
+            int sidx[PT_RANSAC_MAX_SAMPLE_SIZE];
+            pt_ransac_sample_indices(p->ransac_values, p->sample_size, best_row, n, sidx);
+            if (ellipse)
+                pt_fit_ellipse(pts, sidx, p->sample_size, &sh->ellipse);
+            else
+                pt_fit_circle(pts, sidx, p->sample_size, &sh->circle);
+        }
+    }
+    __syncthreads();
+    if (!sh->found)
+        return;
+    pt_circle best_c = sh->circle;
+    pt_ellipse_frame f;
+    if (ellipse)
+        pt_ellipse_frame_init(&sh->ellipse, &f);
+    int inliers = 0;
+    for (int t0 = 0; t0 < n; t0 += THREADS) {
+        int k = t0 + threadIdx.x, in = 0;
+        if (k < n)
+            in = ellipse ? pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= inlier
+                         : pt_circle_distance(&best_c, pts[k].x, pts[k].y) <= inlier;
+        int total, at = tile_rank(in, sh, &total);
+        if (in)
+            idx[inliers + at] = k;
+        inliers += total;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        if (ellipse) {
+            pt_ellipse refit;
+            if (pt_fit_ellipse(pts, idx, inliers, &refit) &&
+                pt_ransac_ellipse_in_range(&refit, min_r, max_r))
+                sh->ellipse = refit;
+        } else {
+            pt_circle refit;
+            if (pt_fit_circle(pts, idx, inliers, &refit) &&
+                pt_ransac_circle_in_range(&refit, min_r, max_r))
+                sh->circle = refit;
+        }
+    }
+    __syncthreads();
+}
+
+/* The candidate's value for the choice (confidence x support) -> its task. */
+__device__ static void finish_task(const pt_cuda_params *p, const pt_cuda_buffers *b,
+                                   const pt_hough_dev *d, int j, int k, const edge_view *e,
+                                   int ok, const pt_circle *circle, const pt_ellipse *el,
+                                   refine_shared *sh)
+{
+    double value = 0.0;
+    if (ok && d->s.gradient) {
+        const pt_cuda_eye_job job = b->jobs[j];
+        pt_image img = frame_image(p, b, &job);
+        double s = support(e, circle, fmax(REFINE_PX, REFINE_SHARE * circle->r), sh);
+        value = (d->s.ellipse ? hough_confidence_ellipse(&img, el)
+                              : hough_confidence_circle(&img, circle)) * s;
+    }
+    if (threadIdx.x == 0) {
+        pt_hough_task *t = &d->task[(size_t)j * PT_HOUGH_CANDIDATES + k];
+        t->ok = ok;
+        t->value = value;
+        t->circle = *circle;
+        t->ellipse = *el;
+    }
+}
+
+/* Block per job after the circle RANSAC: the circle (the peak when RANSAC
+ * found nothing); without --ellipse the candidate is done, with it the
+ * annulus points around the circle for the ellipse RANSAC. */
+__global__ void __launch_bounds__(THREADS) refine_circle(pt_cuda_params p, pt_cuda_buffers b,
+                                                         pt_hough_dev d, int k)
+{
+    __shared__ refine_shared sh;
+    int j = blockIdx.x;
+    pt_hough_stage *st = &d.stage[j];
+    if (!st->active)
+        return;
+    const pt_cuda_eye_job job = b.jobs[j];
+    size_t e0 = (size_t)j * d.s.edge_cap;
+    edge_view e = {d.exy + e0, d.eux + e0, d.euy + e0, d.edge_count[j], job.x0, job.y0};
+    pt_circle peak = st->peak, circle = peak;
+    ransac_pick(&p, &d, j, 0, fmax(REFINE_PX, REFINE_SHARE * peak.r), job.min_r, job.max_r, &sh);
+    if (sh.found)
+        circle = sh.circle;
+    pt_ellipse none = {0, 0, 0, 0, 0};
+    if (!d.s.ellipse) {
+        finish_task(&p, &b, &d, j, k, &e, 1, &circle, &none, &sh);
+        return;
+    }
+    int n = gather(&e, GATHER_ANNULUS, &circle, ANNULUS_IN * circle.r, ANNULUS_OUT * circle.r,
+                   NULL, 0.0, d.pts + e0, &sh);
+    if (threadIdx.x == 0) {
+        st->n = n;
+        st->circle = circle;
+    }
+}
+
+/* Block per job after the ellipse RANSAC: two refits on the points near
+ * the ellipse, then the candidate's value. */
+__global__ void __launch_bounds__(THREADS) refine_ellipse(pt_cuda_params p, pt_cuda_buffers b,
+                                                          pt_hough_dev d, int k)
+{
+    __shared__ refine_shared sh;
+    int j = blockIdx.x;
+    const pt_hough_stage *st = &d.stage[j];
+    if (!st->active)
         return;
     const pt_cuda_eye_job job = b.jobs[j];
     size_t e0 = (size_t)j * d.s.edge_cap;
     edge_view e = {d.exy + e0, d.eux + e0, d.euy + e0, d.edge_count[j], job.x0, job.y0};
     pt_point *pts = d.pts + e0;
-    int *idx = d.idx + e0;
-    pt_circle peak = d.cand[(size_t)j * PT_HOUGH_CANDIDATES + k], circle = peak;
-    int m = gather(&e, GATHER_ANNULUS, &peak, ANNULUS_IN * peak.r, ANNULUS_OUT * peak.r, NULL,
-                   0.0, pts, &sh);
-    block_ransac(&p, pts, m, 0, fmax(REFINE_PX, REFINE_SHARE * peak.r), job.min_r, job.max_r,
-                 idx, shared_pts, &sh);
-    if (sh.found)
-        circle = sh.circle;
-    int ok = 1;
+    pt_circle circle = st->circle;
     pt_ellipse el = {0, 0, 0, 0, 0};
-    if (d.s.ellipse) {
-        int n = gather(&e, GATHER_ANNULUS, &circle, ANNULUS_IN * circle.r,
-                       ANNULUS_OUT * circle.r, NULL, 0.0, pts, &sh);
-        block_ransac(&p, pts, n, 1, d.s.ransac_inlier, job.min_r, job.max_r, idx, shared_pts,
-                     &sh);
-        ok = sh.found;
-        if (ok) {
+    ransac_pick(&p, &d, j, 1, d.s.ransac_inlier, job.min_r, job.max_r, &sh);
+    int ok = sh.found;
+    if (ok) {
+        el = sh.ellipse;
+        for (int pass = 0; pass < 2; pass++) {
+            pt_ellipse_frame frame;
+            pt_ellipse_frame_init(&el, &frame);
+            int n = gather(&e, GATHER_NEAR_ELLIPSE, NULL, 0.0, 0.0, &frame, REFINE_PX, pts, &sh);
+            if (threadIdx.x == 0)
+                sh.found = pt_fit_ellipse(pts, NULL, n, &sh.ellipse);
+            __syncthreads();
+            if (!sh.found)
+                break;
             el = sh.ellipse;
-            for (int pass = 0; pass < 2; pass++) {
-                pt_ellipse_frame frame;
-                pt_ellipse_frame_init(&el, &frame);
-                n = gather(&e, GATHER_NEAR_ELLIPSE, NULL, 0.0, 0.0, &frame, REFINE_PX, pts, &sh);
-                if (threadIdx.x == 0)
-                    sh.found = pt_fit_ellipse(pts, NULL, n, &sh.ellipse);
-                __syncthreads();
-                if (!sh.found)
-                    break;
-                el = sh.ellipse;
-                __syncthreads();
-            }
+            __syncthreads();
         }
     }
-    double value = 0.0;
-    if (ok && d.s.gradient) {
-        pt_image img = frame_image(&p, &b, &job);
-        double s = support(&e, &circle, fmax(REFINE_PX, REFINE_SHARE * circle.r), &sh);
-        value = (d.s.ellipse ? hough_confidence_ellipse(&img, &el)
-                             : hough_confidence_circle(&img, &circle)) * s;
-    }
-    if (threadIdx.x == 0) {
-        pt_hough_task *t = &d.task[(size_t)j * PT_HOUGH_CANDIDATES + k];
-        t->ok = ok;
-        t->value = value;
-        t->circle = circle;
-        t->ellipse = el;
-    }
+    finish_task(&p, &b, &d, j, k, &e, ok, &circle, &el, &sh);
 }
 
 /* Thread per job: the chosen candidate, its confidence, the result. */
@@ -345,8 +425,22 @@ cudaError_t pt_cuda_hough_refine(const pt_hough_dev *d, const pt_cuda_params *p,
                                  const pt_cuda_buffers *b, int jobs, cudaStream_t stream)
 {
     int ranks = d->s.gradient ? PT_HOUGH_CANDIDATES : 1;
-    for (int k = 0; k < ranks; k++)
-        refine_candidate<<<jobs, THREADS, 0, stream>>>(*p, *b, *d, k);
+    dim3 rows_grid(d->partials_per_job, jobs);
+    for (int k = 0; k < ranks; k++) {
+        refine_start<<<jobs, THREADS, 0, stream>>>(*b, *d, k);
+        ransac_rows<<<rows_grid, RANSAC_ROWS, 0, stream>>>(*p, *b, *d, 0);
+        refine_circle<<<jobs, THREADS, 0, stream>>>(*p, *b, *d, k);
+        if (d->s.ellipse) {
+            ransac_rows<<<rows_grid, RANSAC_ROWS, 0, stream>>>(*p, *b, *d, 1);
+            refine_ellipse<<<jobs, THREADS, 0, stream>>>(*p, *b, *d, k);
+        }
+    }
     hough_finish<<<(jobs + 63) / 64, 64, 0, stream>>>(*p, *b, *d, jobs);
     return cudaGetLastError();
+}
+
+int pt_cuda_hough_ransac_blocks(int rows)
+{
+    int blocks = (rows + RANSAC_ROWS - 1) / RANSAC_ROWS;
+    return blocks < 1 ? 1 : blocks;
 }

@@ -1,8 +1,11 @@
 /* The CUDA Canny-Hough detector agrees with the OpenMP one (the reference) on
  * the same synthetic frames: same status per frame and eye, centre and
- * radius within 0.5 px, on at least 99 % of frames, for gradient and sampled
+ * radius within 0.5 px, on at least 99 % of all eyes compared (the issue's
+ * criterion; each case on 99 % too, or all but one eye), for gradient and sampled
  * voting, circle and ellipse, monocular and binocular, at 320x256 and
- * 1280x1024. Both use the same Canny arithmetic and RANSAC sample table.
+ * 1280x1024. Both use the same Canny arithmetic and RANSAC sample table;
+ * the GPU's accumulator sums floats in another order (atomics), so a near
+ * tie between two centres or radii may go the other way.
  * Skips (passing) when no usable GPU is present. */
 #include <math.h>
 #include <stdio.h>
@@ -38,6 +41,9 @@ static pt_image **render(int n, int w, int h, int binocular, uint64_t seed)
     }
     return frames;
 }
+
+/* Every case's counts, pooled. */
+static agreement all;
 
 /* Back ends prepared for frames of prepare_w x prepare_h (0: the frames'
  * size), as track prepares for the largest frame seen so far. */
@@ -104,8 +110,13 @@ static void compare(const char *what, int vote, double angle_step, int ellipse, 
     int bad = a.status_differs + a.beyond_tolerance;
     printf("%s: %d eyes (%d found), %d status differ, %d beyond %.1f px, worst agreeing %.3g px\n",
            what, a.compared, found, a.status_differs, a.beyond_tolerance, TOLERANCE_PX, a.worst);
-    PT_CHECK(bad * 100 <= a.compared, "%s: %d of %d eyes disagree (more than 1 %%)", what, bad,
+    PT_CHECK(bad * 100 <= a.compared || bad <= 1,
+             "%s: %d of %d eyes disagree (more than 1 %% and more than one)", what, bad,
              a.compared);
+    all.compared += a.compared;
+    all.status_differs += a.status_differs;
+    all.beyond_tolerance += a.beyond_tolerance;
+    all.worst = fmax(all.worst, a.worst);
     /* agreement on nothing found proves nothing: most synthetic eyes are found */
     PT_CHECK(found * 2 >= a.compared, "%s: only %d of %d eyes found", what, found, a.compared);
     for (int i = 0; i < n; i++)
@@ -143,5 +154,11 @@ int main(void)
     compare("sampled circle 128x128 (prepared for 640x480)", S, 3.6, 0, 0, 30 / div, 128, 128,
             209);
     prepare_w = prepare_h = 0;
+    int bad = all.status_differs + all.beyond_tolerance;
+    printf("all cases: %d eyes, %d status differ, %d beyond %.1f px (%.2f %% agree)\n",
+           all.compared, all.status_differs, all.beyond_tolerance, TOLERANCE_PX,
+           100.0 * (all.compared - bad) / (all.compared ? all.compared : 1));
+    PT_CHECK(bad * 100 <= all.compared, "%d of %d eyes disagree (more than 1 %%)", bad,
+             all.compared);
     return PT_TEST_SUMMARY("cuda_hough");
 }
