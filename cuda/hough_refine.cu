@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "hough_internal.h"
+#include "hough_reject.cuh"
 
 #include "../lib/fit.h"
 #include "../lib/pt_result.h"
@@ -82,10 +83,19 @@ __device__ static int gather(const edge_view *e, int mode, const pt_circle *c, d
             x = (e->xy[i] & 0xffff) + e->x0;
             y = (e->xy[i] >> 16) + e->y0;
             if (mode == GATHER_ANNULUS) {
-                double dx = c->cx - x, dy = c->cy - y, d = hypot(dx, dy);
-                keep = !(d < r_in || d > r_out || e->ux[i] * dx + e->uy[i] * dy < COS45 * d);
+                double dx = c->cx - x, dy = c->cy - y;
+                float d2 = reject_dist2(c->cx, c->cy, x, y);
+                if (!reject_ring(d2, r_in, r_out) &&
+                    !reject_aim(e->ux[i], e->uy[i], dx, dy, d2, COS45)) {
+                    double d = hypot(dx, dy);
+                    keep = !(d < r_in || d > r_out || e->ux[i] * dx + e->uy[i] * dy < COS45 * d);
+                }
             } else {
-                keep = pt_ellipse_frame_distance(frame, x, y) <= band;
+                /* the distance to a point of the outline, which lies between
+                 * b and a from the centre, is at least the gap to that range */
+                float d2 = reject_dist2(frame->cx, frame->cy, x, y);
+                keep = !reject_ring(d2, frame->b - band, frame->a + band) &&
+                       pt_ellipse_frame_distance(frame, x, y) <= band;
             }
         }
         int total, k = tile_rank(keep, sh, &total);
@@ -108,6 +118,10 @@ __device__ static double support(const edge_view *e, const pt_circle *c, double 
     for (int i = threadIdx.x; i < e->n; i += THREADS) {
         double dx = c->cx - ((e->xy[i] & 0xffff) + e->x0);
         double dy = c->cy - ((e->xy[i] >> 16) + e->y0);
+        float d2 = reject_dist2(dx, dy, 0.0, 0.0);
+        if (reject_ring(d2, c->r - band, c->r + band) ||
+            reject_aim(e->ux[i], e->uy[i], dx, dy, d2, AIM_COS))
+            continue;
         double d = hypot(dx, dy);
         mine += fabs(d - c->r) <= band && e->ux[i] * dx + e->uy[i] * dy >= AIM_COS * d;
     }
@@ -194,16 +208,20 @@ __global__ void __launch_bounds__(RANSAC_ROWS) ransac_rows(pt_cuda_params p, pt_
                 pt_ellipse_frame f;
                 pt_ellipse_frame_init(&e, &f);
                 votes = 0;
+                double lo = f.b - inlier, hi = f.a + inlier;
                 for (int k = 0; k < n; k++)
-                    votes += pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= inlier;
+                    votes += !reject_ring(reject_dist2(pts[k].x, pts[k].y, f.cx, f.cy), lo, hi) &&
+                             pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= inlier;
                 row = s;
             }
         } else {
             pt_circle c;
             if (pt_fit_circle(pts, sidx, ks, &c) && pt_ransac_circle_in_range(&c, min_r, max_r)) {
                 votes = 0;
+                double lo = c.r - inlier, hi = c.r + inlier;
                 for (int k = 0; k < n; k++)
-                    votes += pt_circle_distance(&c, pts[k].x, pts[k].y) <= inlier;
+                    votes += !reject_ring(reject_dist2(pts[k].x, pts[k].y, c.cx, c.cy), lo, hi) &&
+                             pt_circle_distance(&c, pts[k].x, pts[k].y) <= inlier;
                 row = s;
             }
         }

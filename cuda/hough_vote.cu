@@ -4,8 +4,8 @@
  * magnitude, for the coarse cells on its dark side at every tested radius
  * (atomic float adds); the centre is the first maximum of the 3x3 sums in
  * scan order (a 64-bit key: sum bits, then the inverted cell index); the
- * radius histogram is summed in edge order by one thread, so its floats
- * round as on the CPU; candidates as gradient_peak().
+ * radius histogram is summed in edge order (each bin by one thread), so its
+ * floats round as on the CPU; candidates as gradient_peak().
  *
  * Sampled voting (the paper): batches of radius planes per job, votes at the
  * precomputed circle offsets limited to +- vote_spread of the dark side; the
@@ -14,6 +14,7 @@
 #include <math.h>
 
 #include "hough_internal.h"
+#include "hough_reject.cuh"
 
 #define THREADS 256
 #define VOTE_BLOCKS 32 /* blocks per job of the edge loops */
@@ -145,16 +146,21 @@ __global__ void gradient_candidates(pt_cuda_buffers b, pt_hough_dev d)
         float wgt = 0.0f;
         if (i < n) {
             int32_t xy = d.exy[e0 + i];
-            double dx = px - edge_x(xy), dy = py - edge_y(xy), dist = hypot(dx, dy);
-            int k = (int)llround(dist);
+            double dx = px - edge_x(xy), dy = py - edge_y(xy);
             float ux = d.eux[e0 + i], uy = d.euy[e0 + i];
-            if (!(k < min_r || k > max_r || ux * dx + uy * dy < AIM_COS * dist)) {
-                bin = k;
-                wgt = d.emag[e0 + i];
+            float d2 = reject_dist2(dx, dy, 0.0, 0.0);
+            if (!reject_ring(d2, min_r - 0.5, max_r + 0.5) &&
+                !reject_aim(ux, uy, dx, dy, d2, AIM_COS)) {
+                double dist = hypot(dx, dy);
+                int k = (int)llround(dist);
+                if (!(k < min_r || k > max_r || ux * dx + uy * dy < AIM_COS * dist)) {
+                    bin = k;
+                    wgt = d.emag[e0 + i];
+                }
             }
         }
-        /* the tile's votes compacted in edge order, then summed by one
-         * thread in that order: the float sums round as the CPU's */
+        /* the tile's votes compacted in edge order, then summed in that
+         * order: the float sums round as the CPU's */
         unsigned ballot = __ballot_sync(0xffffffffu, bin >= 0);
         if ((threadIdx.x & 31) == 0)
             warp_counts[threadIdx.x >> 5] = __popc(ballot);
@@ -170,8 +176,10 @@ __global__ void gradient_candidates(pt_cuda_buffers b, pt_hough_dev d)
             weights[at] = wgt;
         }
         __syncthreads();
-        if (threadIdx.x == 0)
-            for (int t = 0; t < total; t++)
+        /* thread t owns the bins k with k % THREADS == t: each bin's sum
+         * still runs in edge order, the bins in parallel */
+        for (int t = 0; t < total; t++)
+            if ((bins[t] & (THREADS - 1)) == threadIdx.x)
                 hist[bins[t]] += weights[t];
         __syncthreads();
     }
