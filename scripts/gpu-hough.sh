@@ -37,11 +37,22 @@ fi
 [ "${BENCH:-1}" = 1 ] || exit 0
 ./pupiltrack synth -n 64 --size 1280x1024 --seed 3 -o /tmp/b >/dev/null
 bench cuda-gradient -a hough -b cuda --frames "$FRAMES" /tmp/b
+bench cuda-gradient-streams8 -a hough -b cuda --streams 8 --frames "$FRAMES" /tmp/b
+bench cuda-gradient-ellipse -a hough -b cuda --ellipse --frames "$FRAMES" /tmp/b
 for s in ${STEPS:-18 9 6 3.6 3}; do
     bench "cuda-sampled-$s" -a hough -b cuda -p hough_vote=sampled -p hough_angle_step=$s --frames "$SFRAMES" /tmp/b
 done
-bench omp-gradient -a hough -b omp --frames 320 --batch 320 /tmp/b
-bench omp-sampled-3.6 -a hough -b omp -p hough_vote=sampled --frames 32 --batch 32 /tmp/b
+bench omp-gradient -a hough -b omp --frames 64 --batch 64 /tmp/b
+bench omp-sampled-18 -a hough -b omp -p hough_vote=sampled -p hough_angle_step=18 --frames 16 --batch 16 /tmp/b
+if [ "${NCU:-1}" = 1 ] && command -v ncu >/dev/null; then
+    for v in gradient sampled; do
+        log "ncu: kernels of one chunk of 64 frames, hough_vote=$v (--streams 1)"
+        timeout 120 ncu --clock-control none --launch-count "${COUNT:-400}" --csv \
+            --metrics gpu__time_duration.sum,launch__grid_size,sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed,launch__registers_per_thread \
+            ./pupiltrack track -a hough -b cuda --streams 1 -p hough_vote=$v -p hough_angle_step=6 -o /dev/null /tmp/b >"$OUT/ncu-$v.csv" 2>&1
+        python3 scripts/ncu-summary.py "$OUT/ncu-$v.csv" 64 | tee -a "$OUT/summary.txt"
+    done
+fi
 log "accuracy on the 64 frames (gradient): omp vs cuda"
 for b in omp cuda; do
     ./pupiltrack track -a hough -b $b -o "$OUT/track-$b.csv" /tmp/b 2>/dev/null
