@@ -171,7 +171,7 @@ __global__ void canny_suppress(pt_cuda_buffers b, pt_hough_dev d)
 
 __device__ static int find_root(const int32_t *label, int i)
 {
-    int next = label[i];
+    int next = ((volatile const int32_t *)label)[i];
     while (next != i) {
         i = next;
         next = ((volatile const int32_t *)label)[i];
@@ -226,6 +226,27 @@ __global__ void canny_union(pt_cuda_buffers b, pt_hough_dev d)
     }
 }
 
+/* Every candidate's label set to its root, so the stages after it read the
+ * root in one step: chains of the union stage grow with the length of an
+ * edge curve. Labels only move to ancestors, so concurrent shortcuts by
+ * other threads are safe. */
+__global__ void canny_flatten(pt_cuda_buffers b, pt_hough_dev d)
+{
+    int j = blockIdx.z;
+    const pt_cuda_eye_job job = b.jobs[j];
+    int w = job.w, h = job.h;
+    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= w || y >= h)
+        return;
+    size_t base = (size_t)j * d.s.job_px;
+    int i = y * w + x;
+    if (!(d.state[base + i] & 3))
+        return;
+    int32_t *label = d.label + base;
+    int root = find_root(label, i);
+    ((volatile int32_t *)label)[i] = root;
+}
+
 /* Strong pixels mark their component's root. */
 __global__ void canny_mark(pt_cuda_buffers b, pt_hough_dev d)
 {
@@ -239,7 +260,7 @@ __global__ void canny_mark(pt_cuda_buffers b, pt_hough_dev d)
     int i = y * w + x;
     if ((d.state[base + i] & 3) != 2)
         return;
-    int root = find_root(d.label + base, i);
+    int root = d.label[base + i];
     /* several pixels may set the same bit: an atomic or keeps it clean */
     unsigned *word = (unsigned *)((uintptr_t)(d.state + base + root) & ~(uintptr_t)3);
     unsigned shift = (unsigned)(((uintptr_t)(d.state + base + root) & 3u) * 8u);
@@ -263,7 +284,7 @@ __global__ void canny_rows(pt_cuda_buffers b, pt_hough_dev d, int max_height)
         if (x < w) {
             int i = y * w + x;
             if (d.state[base + i] & 3) {
-                int root = find_root(d.label + base, i);
+                int root = d.label[base + i];
                 edge = (d.state[base + root] & 4) != 0;
             }
         }
@@ -364,6 +385,7 @@ cudaError_t pt_cuda_hough_canny(const pt_hough_dev *d, const pt_hough_taps *taps
     dim3 px((width + 31) / 32, (height + 7) / 8, jobs), px_block(32, 8);
     canny_suppress<<<px, px_block, 0, stream>>>(*b, *d);
     canny_union<<<px, px_block, 0, stream>>>(*b, *d);
+    canny_flatten<<<px, px_block, 0, stream>>>(*b, *d);
     canny_mark<<<px, px_block, 0, stream>>>(*b, *d);
     dim3 row_grid((height + WARPS - 1) / WARPS, jobs);
     canny_rows<<<row_grid, WARPS * 32, 0, stream>>>(*b, *d, height);

@@ -24,6 +24,9 @@
 #undef pt_confidence_circle
 
 #define THREADS 256
+#ifndef PT_HOUGH_FLOAT_ELLIPSE_VOTES
+#define PT_HOUGH_FLOAT_ELLIPSE_VOTES 1
+#endif
 #define WARPS (THREADS / 32)
 #define SHARED_POINTS 2048
 #define RANSAC_ROWS 128 /* table rows per block (pt_cuda_hough_ransac_blocks) */
@@ -208,20 +211,30 @@ __global__ void __launch_bounds__(RANSAC_ROWS) ransac_rows(pt_cuda_params p, pt_
                 pt_ellipse_frame f;
                 pt_ellipse_frame_init(&e, &f);
                 votes = 0;
+#if PT_HOUGH_FLOAT_ELLIPSE_VOTES
+                vote_ellipse_f vf = vote_ellipse_init(&f, inlier);
+                for (int k = 0; k < n; k++) {
+                    int vote = vote_ellipse(&vf, pts[k].x, pts[k].y);
+                    votes += vote >= 0 ? vote
+                                       : pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= inlier;
+                }
+#else
                 double lo = f.b - inlier, hi = f.a + inlier;
                 for (int k = 0; k < n; k++)
                     votes += !reject_ring(reject_dist2(pts[k].x, pts[k].y, f.cx, f.cy), lo, hi) &&
                              pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= inlier;
+#endif
                 row = s;
             }
         } else {
             pt_circle c;
             if (pt_fit_circle(pts, sidx, ks, &c) && pt_ransac_circle_in_range(&c, min_r, max_r)) {
                 votes = 0;
-                double lo = c.r - inlier, hi = c.r + inlier;
-                for (int k = 0; k < n; k++)
-                    votes += !reject_ring(reject_dist2(pts[k].x, pts[k].y, c.cx, c.cy), lo, hi) &&
-                             pt_circle_distance(&c, pts[k].x, pts[k].y) <= inlier;
+                vote_circle_f vc = vote_circle_init(c.cx, c.cy, c.r, inlier);
+                for (int k = 0; k < n; k++) {
+                    int vote = vote_circle(&vc, pts[k].x, pts[k].y);
+                    votes += vote >= 0 ? vote : pt_circle_distance(&c, pts[k].x, pts[k].y) <= inlier;
+                }
                 row = s;
             }
         }

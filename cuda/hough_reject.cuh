@@ -33,4 +33,91 @@ __device__ static inline int reject_aim(float ux, float uy, double dx, double dy
     return dot < ((float)cos_limit - 0.01f) * d - 0.01f;
 }
 
+/* A RANSAC vote decided in single precision where that is safe: 1 inlier,
+ * 0 outlier, -1 too close to the band's edge (the caller runs the exact
+ * test). The float distance of a point from a circle is within 1e-3 px of
+ * the double one for coordinates up to a few thousand px; the margin is ten
+ * times that, growing with the magnitudes involved. */
+typedef struct {
+    float cx, cy, r, inner, outer; /* |d - r| < inner: in; > outer: out */
+} vote_circle_f;
+
+__device__ static inline vote_circle_f vote_circle_init(double cx, double cy, double r,
+                                                        double inlier)
+{
+    vote_circle_f v;
+    v.cx = (float)cx;
+    v.cy = (float)cy;
+    v.r = (float)r;
+    float margin = 1e-2f + 1e-6f * (fabsf(v.cx) + fabsf(v.cy) + fabsf(v.r));
+    v.inner = (float)inlier - margin;
+    v.outer = (float)inlier + margin;
+    return v;
+}
+
+__device__ static inline int vote_circle(const vote_circle_f *v, float x, float y)
+{
+    float dx = x - v->cx, dy = y - v->cy;
+    float dist = fabsf(sqrtf(dx * dx + dy * dy) - v->r);
+    return dist < v->inner ? 1 : dist > v->outer ? 0 : -1;
+}
+
+/* The same for an ellipse: pt_ellipse_frame_distance()'s iteration in
+ * single precision. It is well conditioned away from the ellipse's evolute,
+ * whose cusps come within b^2/a of the outline; the float decision is used
+ * only when that gap is over four inlier bands, and with a quarter-pixel
+ * margin (the float error there is under 1e-3 px). */
+typedef struct {
+    float cx, cy, cos_t, sin_t, a, b, inner, outer;
+    int usable;
+} vote_ellipse_f;
+
+__device__ static inline vote_ellipse_f vote_ellipse_init(const pt_ellipse_frame *f,
+                                                          double inlier)
+{
+    vote_ellipse_f v;
+    v.cx = (float)f->cx;
+    v.cy = (float)f->cy;
+    v.cos_t = (float)f->cos_t;
+    v.sin_t = (float)f->sin_t;
+    v.a = (float)f->a;
+    v.b = (float)f->b;
+    float margin = 0.25f + 1e-5f * (fabsf(v.cx) + fabsf(v.cy) + v.a);
+    v.inner = (float)inlier - margin;
+    v.outer = (float)inlier + margin;
+    v.usable = f->a > 0.0 && f->b > 0.0 && f->b * f->b / f->a > 4.0 * inlier;
+    return v;
+}
+
+__device__ static inline int vote_ellipse(const vote_ellipse_f *f, float x, float y)
+{
+    if (!f->usable)
+        return -1;
+    float dx = x - f->cx, dy = y - f->cy;
+    float u = fabsf(dx * f->cos_t + dy * f->sin_t);
+    float v = fabsf(-dx * f->sin_t + dy * f->cos_t);
+    float a = f->a, b = f->b;
+    float ca = 0.70710678f, sb = 0.70710678f;
+    float kx = (a * a - b * b) / a, ky = (b * b - a * a) / b;
+    for (int it = 0; it < 4; it++) {
+        float ex = kx * ca * ca * ca, ey = ky * sb * sb * sb;
+        float rx = a * ca - ex, ry = b * sb - ey;
+        float qx = u - ex, qy = v - ey;
+        float r = sqrtf(rx * rx + ry * ry), q = sqrtf(qx * qx + qy * qy);
+        if (!(q > 1e-3f))
+            return -1;
+        float nc = (qx * r / q + ex) / a, ns = (qy * r / q + ey) / b;
+        nc = nc < 0.0f ? 0.0f : (nc > 1.0f ? 1.0f : nc);
+        ns = ns < 0.0f ? 0.0f : (ns > 1.0f ? 1.0f : ns);
+        float len = sqrtf(nc * nc + ns * ns);
+        if (!(len > 1e-3f))
+            return -1;
+        ca = nc / len;
+        sb = ns / len;
+    }
+    float px = u - a * ca, py = v - b * sb;
+    float dist = sqrtf(px * px + py * py);
+    return dist < f->inner ? 1 : dist > f->outer ? 0 : -1;
+}
+
 #endif

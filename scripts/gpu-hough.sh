@@ -44,15 +44,6 @@ for s in ${STEPS:-18 9 6 3.6 3}; do
 done
 bench omp-gradient -a hough -b omp --frames 64 --batch 64 /tmp/b
 bench omp-sampled-18 -a hough -b omp -p hough_vote=sampled -p hough_angle_step=18 --frames 16 --batch 16 /tmp/b
-if [ "${NCU:-1}" = 1 ] && command -v ncu >/dev/null; then
-    for v in gradient sampled; do
-        log "ncu: kernels of one chunk of 64 frames, hough_vote=$v (--streams 1)"
-        timeout 120 ncu --clock-control none --launch-count "${COUNT:-400}" --csv \
-            --metrics gpu__time_duration.sum,launch__grid_size,sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed,launch__registers_per_thread \
-            ./pupiltrack track -a hough -b cuda --streams 1 -p hough_vote=$v -p hough_angle_step=6 -o /dev/null /tmp/b >"$OUT/ncu-$v.csv" 2>&1
-        python3 scripts/ncu-summary.py "$OUT/ncu-$v.csv" 64 | tee -a "$OUT/summary.txt"
-    done
-fi
 log "accuracy on the 64 frames (gradient): omp vs cuda"
 for b in omp cuda; do
     ./pupiltrack track -a hough -b $b -o "$OUT/track-$b.csv" /tmp/b 2>/dev/null
@@ -70,4 +61,13 @@ if ms:
           f" ({1000*len(ms)/sum(ms):.1f} fps), median {sorted(ms)[len(ms)//2]:.3f} ms")
 PY
 ./pupiltrack eval --gt /tmp/b/groundtruth.csv -o /dev/null "$OUT/opencv.csv" 2>&1 | sed -n 2,5p | sed "s/^/opencv /" | tee -a "$OUT/summary.txt"
+if [ "${NCU:-1}" = 1 ] && command -v ncu >/dev/null; then
+    for v in gradient sampled; do
+        log "ncu: kernels of one chunk of 64 frames, hough_vote=$v (--streams 1)"
+        timeout ${NCU_T:-60} ncu --clock-control none --launch-count "${COUNT:-400}" --csv \
+            --metrics gpu__time_duration.sum,launch__grid_size,sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed,launch__registers_per_thread \
+            ./pupiltrack track -a hough -b cuda --streams 1 -p hough_vote=$v -p hough_angle_step=18 -o /dev/null /tmp/b >"$OUT/ncu-$v.csv" 2>&1
+        python3 scripts/ncu-summary.py "$OUT/ncu-$v.csv" 64 | tee -a "$OUT/summary.txt"
+    done
+fi
 echo; echo "==== SUMMARY"; cat "$OUT/summary.txt"
