@@ -1,10 +1,11 @@
-/* Refinement of the Hough candidates on the GPU, as refine() in omp/hough.c:
- * block per job for each candidate rank in turn (a few launches per rank). Point lists are
- * compacted in edge order (ballots), so the shared RANSAC sample table picks
- * the CPU's points; RANSAC rows are spread over blocks of 128 rows per job
- * and the best (most votes, then the lowest row) reduced; fits run on one thread
- * with lib/fit.h, built with --fmad=false so they round as on the CPU. Then
- * the choice among candidates (confidence x edge support) and the result. */
+/* Refinement of the Hough candidates on the GPU, as refine() in omp/hough.c,
+ * for each candidate rank in turn (a few launches per rank, block per job).
+ * Point lists are compacted in edge order (ballots), so the shared RANSAC
+ * sample table picks the CPU's points; RANSAC rows are spread over blocks of
+ * 128 rows per job and the best (most votes, then the lowest row) reduced;
+ * fits run on one thread with lib/fit.h, built with --fmad=false so they
+ * round as on the CPU. Then the choice among candidates (confidence x edge
+ * support) and the result. */
 #include <math.h>
 
 #include "hough_internal.h"
@@ -24,9 +25,6 @@
 #undef pt_confidence_circle
 
 #define THREADS 256
-#ifndef PT_HOUGH_FLOAT_ELLIPSE_VOTES
-#define PT_HOUGH_FLOAT_ELLIPSE_VOTES 1
-#endif
 #define WARPS (THREADS / 32)
 #define SHARED_POINTS 2048
 #define RANSAC_ROWS 128 /* table rows per block (pt_cuda_hough_ransac_blocks) */
@@ -211,19 +209,10 @@ __global__ void __launch_bounds__(RANSAC_ROWS) ransac_rows(pt_cuda_params p, pt_
                 pt_ellipse_frame f;
                 pt_ellipse_frame_init(&e, &f);
                 votes = 0;
-#if PT_HOUGH_FLOAT_ELLIPSE_VOTES
-                vote_ellipse_f vf = vote_ellipse_init(&f, inlier);
-                for (int k = 0; k < n; k++) {
-                    int vote = vote_ellipse(&vf, pts[k].x, pts[k].y);
-                    votes += vote >= 0 ? vote
-                                       : pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= inlier;
-                }
-#else
                 double lo = f.b - inlier, hi = f.a + inlier;
                 for (int k = 0; k < n; k++)
                     votes += !reject_ring(reject_dist2(pts[k].x, pts[k].y, f.cx, f.cy), lo, hi) &&
                              pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= inlier;
-#endif
                 row = s;
             }
         } else {
