@@ -71,6 +71,9 @@ $(BUILD)/%.o: %.c
 $(BUILD)/cuda/starburst.o $(BUILD)/cuda/starburst_pipeline.o: NVCCFLAGS += --fmad=false
 # So must tl's (cuda/tl*.cu).
 $(BUILD)/cuda/tl.o $(BUILD)/cuda/tl%.o: NVCCFLAGS += --fmad=false
+# Canny-Hough: filters, votes and fits round as omp/canny.c and omp/hough.c do.
+$(BUILD)/cuda/canny.o $(BUILD)/cuda/hough.o $(BUILD)/cuda/hough_vote.o \
+$(BUILD)/cuda/hough_refine.o: NVCCFLAGS += --fmad=false
 
 $(BUILD)/%.o: %.cu
 	@mkdir -p $(dir $@)

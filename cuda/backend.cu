@@ -95,6 +95,7 @@ static const pt_cuda_detector *cuda_detector_for(pt_algorithm alg)
 {
     switch (alg) {
     case PT_ALG_TL: return &pt_cuda_detector_tl;
+    case PT_ALG_HOUGH: return &pt_cuda_detector_hough;
     default: return NULL;
     }
 }

@@ -146,6 +146,8 @@ cudaError_t pt_cuda_stage_graph_launch(pt_cuda_stage_graph *g, const int *shape,
                                        pt_cuda_enqueue_fn enqueue, const void *arg,
                                        cudaStream_t stream);
 void pt_cuda_stage_graph_free(pt_cuda_stage_graph *g);
+/* hough.cu: the Canny-Hough detector (-a hough). */
+extern const pt_cuda_detector pt_cuda_detector_hough;
 
 /* backend.cu: integer Gaussian weights summing to 32768, as omp/smooth.c. */
 void pt_cuda_gaussian_weights(int size, double sigma, uint32_t *w);
