@@ -16,11 +16,13 @@
 #include "../lib/ransac.h"
 
 /* The shared confidence measure, compiled here as device code under local
- * names: cuda/starburst.cu compiles lib/confidence.c too, and a second set
+ * names, file-local: cuda/starburst.cu and cuda/tl*.cu compile lib/confidence.c too, and a second set
  * of the same host symbols would not link. */
 #define pt_confidence_ellipse hough_confidence_ellipse
 #define pt_confidence_circle hough_confidence_circle
+namespace {
 #include "../lib/confidence.c"
+}
 #undef pt_confidence_ellipse
 #undef pt_confidence_circle
 
