@@ -1,73 +1,130 @@
 #!/bin/sh
-# GPU checks and benchmarks in one run (the lent GPU machine has no libtiff:
-# build here with `make && make build/tests/test_cuda_starburst tools`, copy the
-# shared libraries pupiltrack needs into .devlibs/, and carry build/, .devlibs
-# and pupiltrack). Everything goes to $OUT (default /tmp/pt-gpu).
+# GPU checks and benchmarks of the detectors in one run, on the GPU machine.
+# The lent GPU machine has no libtiff: build here (`make`, then
+# `make build/tests/test_cuda_preprocess build/tests/test_cuda_starburst
+# build/tests/test_cuda_tl build/tests/test_cuda_hough tools`), copy the shared
+# libraries pupiltrack needs into .devlibs/, and carry build/, .devlibs and
+# pupiltrack. Everything goes to $OUT (default /tmp/pt-gpu); summary.txt is
+# the digest. Each step has a time limit, so the digest always comes back.
+#
+# Switches (1 = run, 0 = skip), all on by default:
+#   TESTS      agreement tests -b cuda vs -b omp (preprocessing, starburst, tl, hough)
+#   SANITIZE   compute-sanitizer memcheck and racecheck on the tests (quick mode)
+#   BENCH      bench -b cuda for the three detectors
+#   OMPBENCH   bench -b omp, -j 1 and all cores
+#   PEERS      darkest-blob and OpenCV HoughCircles peers on meye-dev
+#   ACCURACY   scripts/accuracy.sh with -b omp and -b cuda
+# FRAMES (16000) frames per Starburst bench; TL_STEPS ("5 10 20 40");
+# HOUGH_STEPS ("18 9 6 3.6 3", sampled voting); SAN_TESTS (test names for
+# the sanitizers, default all four).
 set -u
 OUT=${OUT:-/tmp/pt-gpu}
 mkdir -p "$OUT"
 [ -d .devlibs ] && export LD_LIBRARY_PATH="$PWD/.devlibs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 PATH=$PATH:/usr/local/cuda/bin
-FRAMES=${FRAMES:-20000}
-log() { echo "== $*" | tee -a "$OUT/summary.txt"; }
+FRAMES=${FRAMES:-16000}
+SUMMARY=$OUT/summary.txt
+log() { echo "== $*" | tee -a "$SUMMARY"; }
+on() { eval "[ \"\${$1:-1}\" = 1 ]"; }
+# bench LABEL SECONDS ARGS...: throughput and latency lines into the digest
+bench() {
+    label=$1 limit=$2
+    shift 2
+    timeout "$limit" ./pupiltrack bench "$@" >"$OUT/bench-$label.txt" 2>&1
+    echo "$label: $(grep -E '^(throughput|latency)' "$OUT/bench-$label.txt" | tr -s ' ' | tr '\n' ' ')" |
+        tee -a "$SUMMARY"
+}
 
 log "$(nvidia-smi -L 2>&1 | head -1)"
 log "host: $(nproc) cores, $(uname -r)"
-build/tools/h2d_bandwidth | tee -a "$OUT/summary.txt"
+[ -x build/tools/h2d_bandwidth ] && timeout 30 build/tools/h2d_bandwidth | tee -a "$SUMMARY"
 
-log "CUDA vs OpenMP preprocessing (byte-exact)"
-build/tests/test_cuda_preprocess 2>&1 | tail -3 | tee -a "$OUT/summary.txt"
-log "CUDA vs OpenMP agreement"
-build/tests/test_cuda_starburst 2>&1 | tee "$OUT/test_cuda_starburst.txt" | tail -7 | tee -a "$OUT/summary.txt"
-if [ "${SANITIZE:-1}" = 1 ]; then
+if on TESTS; then
+    for t in test_cuda_preprocess test_cuda_starburst test_cuda_tl test_cuda_hough; do
+        [ -x build/tests/$t ] || { log "$t: not built, skipped"; continue; }
+        log "$t (-b cuda vs -b omp)"
+        timeout "${TEST_TIMEOUT:-150}" build/tests/$t >"$OUT/$t.txt" 2>&1
+        echo "exit $?" >>"$OUT/$t.txt"
+        grep -E "eyes|compared|worst|passed|FAIL|^exit" "$OUT/$t.txt" | tail -8 | tee -a "$SUMMARY"
+    done
+fi
+if on SANITIZE; then
     for tool in memcheck racecheck; do
         log "compute-sanitizer --tool $tool (PT_TEST_QUICK=1)"
-        for t in build/tests/test_cuda_preprocess build/tests/test_cuda_starburst; do
-            PT_TEST_QUICK=1 compute-sanitizer --tool $tool --error-exitcode 9 "$t"
-        done >"$OUT/sanitizer-$tool.txt" 2>&1
-        grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-$tool.txt" | sort | uniq -c | tee -a "$OUT/summary.txt"
+        for t in ${SAN_TESTS:-test_cuda_preprocess test_cuda_starburst test_cuda_tl test_cuda_hough}; do
+            [ -x build/tests/$t ] || continue
+            PT_TEST_QUICK=1 timeout "${SAN_TIMEOUT:-120}" compute-sanitizer --tool $tool \
+                --error-exitcode 9 build/tests/$t >"$OUT/sanitizer-$tool-$t.txt" 2>&1
+            echo "$t: exit $?, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-$tool-$t.txt" | tail -1)" |
+                tee -a "$SUMMARY"
+        done
     done
 fi
 
 ./pupiltrack synth -n 64 --size 1280x1024 --seed 3 -o /tmp/pt-b1280 >/dev/null
 ./pupiltrack synth -n 64 --binocular --size 1280x1024 --seed 4 -o /tmp/pt-b1280bin >/dev/null
-for s in 1 2 4 8; do
-    log "bench -b cuda --streams $s (monocular circle)"
-    ./pupiltrack bench -b cuda --streams $s --frames "$FRAMES" /tmp/pt-b1280 2>&1 | tee -a "$OUT/summary.txt"
-done
-log "bench -b cuda --ellipse"
-./pupiltrack bench -b cuda --ellipse --frames "$FRAMES" /tmp/pt-b1280 2>&1 | tee -a "$OUT/summary.txt"
-log "bench -b cuda --binocular"
-./pupiltrack bench -b cuda --binocular --frames "$FRAMES" /tmp/pt-b1280bin 2>&1 | tee -a "$OUT/summary.txt"
-log "bench -b omp -j 1 / all cores"
-./pupiltrack bench -b omp -j 1 --frames 300 /tmp/pt-b1280 2>&1 | tee -a "$OUT/summary.txt"
-./pupiltrack bench -b omp --frames 3000 /tmp/pt-b1280 2>&1 | tee -a "$OUT/summary.txt"
-
-for a in tl hough; do
-    log "bench -b omp -a $a -j 1 / all cores"
-    ./pupiltrack bench -b omp -a $a -j 1 --frames 64 --batch 64 /tmp/pt-b1280 2>&1 | tee -a "$OUT/summary.txt"
-    ./pupiltrack bench -b omp -a $a --frames 640 --batch 320 /tmp/pt-b1280 2>&1 | tee -a "$OUT/summary.txt"
-done
-log "bench -b omp --binocular -j 1 / all cores"
-./pupiltrack bench -b omp --binocular -j 1 --frames 200 /tmp/pt-b1280bin 2>&1 | tee -a "$OUT/summary.txt"
-./pupiltrack bench -b omp --binocular --frames 2000 /tmp/pt-b1280bin 2>&1 | tee -a "$OUT/summary.txt"
-log "accuracy on 64 synth frames 1280x1024: omp vs cuda"
-for b in omp cuda; do
-    ./pupiltrack track -b $b -o "$OUT/track-$b.csv" /tmp/pt-b1280 2>/dev/null
-    ./pupiltrack eval --gt /tmp/pt-b1280/groundtruth.csv -o /dev/null "$OUT/track-$b.csv" 2>&1 | sed -n 2,5p | sed "s/^/$b /" | tee -a "$OUT/summary.txt"
-done
+if on BENCH; then
+    log "starburst -b cuda, 1280x1024, $FRAMES frames"
+    for s in ${STREAMS:-1 2 4 8}; do
+        bench "sb-streams$s" 60 -b cuda --streams "$s" --frames "$FRAMES" /tmp/pt-b1280
+    done
+    bench sb-ellipse 60 -b cuda --ellipse --frames "$FRAMES" /tmp/pt-b1280
+    bench sb-binocular 60 -b cuda --binocular --frames "$FRAMES" /tmp/pt-b1280bin
+    grep -E '^  ' "$OUT/bench-sb-streams1.txt" | sed 's/^/    1 stream: /' | tee -a "$SUMMARY"
+    log "tl -b cuda per threshold step"
+    for s in ${TL_STEPS:-5 10 20 40}; do
+        bench "tl-step$s" 60 -a tl -b cuda -p tl_step="$s" --frames 2000 /tmp/pt-b1280
+    done
+    bench tl-binocular 60 -a tl -b cuda --binocular --frames 2000 /tmp/pt-b1280bin
+    bench tl-ellipse 60 -a tl -b cuda --ellipse --frames 1000 /tmp/pt-b1280
+    log "hough -b cuda: gradient voting, sampled voting per angular step"
+    bench hough-gradient 60 -a hough -b cuda --frames 1000 /tmp/pt-b1280
+    bench hough-gradient-ellipse 60 -a hough -b cuda --ellipse --frames 500 /tmp/pt-b1280
+    bench hough-binocular 60 -a hough -b cuda --binocular --frames 500 /tmp/pt-b1280bin
+    for s in ${HOUGH_STEPS:-18 9 6 3.6 3}; do
+        bench "hough-sampled-$s" 60 -a hough -b cuda -p hough_vote=sampled -p hough_angle_step="$s" \
+            --frames 64 /tmp/pt-b1280
+    done
+    log "track: -b omp vs -b cuda on the 64 bench frames (status differences, largest centre/radius difference)"
+    for a in starburst tl hough; do
+        for b in omp cuda; do
+            timeout 60 ./pupiltrack track -a $a -b $b -o "$OUT/track-$a-$b.csv" /tmp/pt-b1280 2>/dev/null
+        done
+        paste -d, "$OUT/track-$a-omp.csv" "$OUT/track-$a-cuda.csv" | awk -F, -v a=$a 'NR > 1 {
+            d = 0; for (k = 6; k <= 8; k++) { x = $k - $(k + 14); if (x < 0) x = -x; if (x > d) d = x }
+            if ($5 != $19) s++; if (d > w) w = d }
+            END { printf "%s: %d status differences, largest difference %.3g px\n", a, s, w }' | tee -a "$SUMMARY"
+    done
+fi
+if on OMPBENCH; then
+    log "bench -b omp -j 1 / all cores"
+    bench omp-sb-j1 60 -b omp -j 1 --frames 300 /tmp/pt-b1280
+    bench omp-sb-all 60 -b omp --frames 3000 /tmp/pt-b1280
+    bench omp-sb-bino-j1 60 -b omp --binocular -j 1 --frames 200 /tmp/pt-b1280bin
+    bench omp-sb-bino-all 60 -b omp --binocular --frames 2000 /tmp/pt-b1280bin
+    for a in tl hough; do
+        bench "omp-$a-j1" 90 -b omp -a $a -j 1 --frames 64 --batch 64 /tmp/pt-b1280
+        bench "omp-$a-all" 90 -b omp -a $a --frames 640 --batch 320 /tmp/pt-b1280
+    done
+fi
 
 MEYE=${PT_MEYE_DIR:-../shared/data/meye-dev}
 PY=${PYTHON:-python3}
-if [ -f "$MEYE/gt.csv" ] && $PY -c 'import cv2, numpy' 2>/dev/null; then
+if on PEERS && [ -f "$MEYE/gt.csv" ] && $PY -c 'import cv2, numpy' 2>/dev/null; then
     log "peers on meye-dev (python: $PY)"
     for peer in darkest_blob hough_circles; do
-        $PY scripts/peers/$peer.py -o "$OUT/peer-$peer.csv" "$MEYE/gt.csv" 2>"$OUT/peer-$peer.err"
-        ./pupiltrack eval --gt "$MEYE/gt.csv" -o /dev/null "$OUT/peer-$peer.csv" 2>&1 | sed -n 2,6p | sed "s/^/$peer /" | tee -a "$OUT/summary.txt"
+        timeout 120 $PY scripts/peers/$peer.py -o "$OUT/peer-$peer.csv" "$MEYE/gt.csv" 2>"$OUT/peer-$peer.err"
+        ./pupiltrack eval --gt "$MEYE/gt.csv" -o /dev/null "$OUT/peer-$peer.csv" 2>&1 | sed -n 2,6p |
+            sed "s/^/$peer /" | tee -a "$SUMMARY"
     done
 fi
-if [ "${ACCURACY:-1}" = 1 ]; then
-    log "scripts/accuracy.sh, omp and cuda"
-    PT_MEYE_DIR=$MEYE sh scripts/accuracy.sh --header -b omp 2>&1 | tee -a "$OUT/summary.txt"
-    PT_MEYE_DIR=$MEYE sh scripts/accuracy.sh -b cuda 2>&1 | tee -a "$OUT/summary.txt"
+if on ACCURACY; then
+    log "scripts/accuracy.sh, omp and cuda (meye-dev: $MEYE)"
+    for a in starburst tl hough; do
+        for b in omp cuda; do
+            [ $a$b = starburstomp ] && h=--header || h=
+            PT_MEYE_DIR=$MEYE timeout 120 sh scripts/accuracy.sh $h -a $a -b $b 2>&1 | tee -a "$SUMMARY"
+        done
+    done
 fi
+log "done"
