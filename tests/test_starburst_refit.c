@@ -1,6 +1,7 @@
 /* Circle mode's ellipse refinement (lib/starburst_refit.h): it recovers the
  * centre and mean radius of an elliptical pupil cut by an eyelid from a
- * circle that settled on one side, keeps circular pupils where they are,
+ * circle that settled on one side, keeps circular pupils (a - b within
+ * ransac_inlier) as circles,
  * refuses what is not a pupil, and the row split the CUDA back end uses
  * (strided rows per thread, best = most votes then lowest row) gives exactly
  * the serial answer. */
@@ -171,6 +172,12 @@ static void test_refusals(const pt_ransac_table *t)
     int ok = pt_sb_circle_ellipse(&k, pts, n, &c, t->values, t->samples, t->sample_size, 1, 110,
                                   cand, &e);
     PT_CHECK(!ok || (e.a <= 110 && e.b <= 110), "max_r 110: a = %.1f, b = %.1f", e.a, e.b);
+    /* a - b within ransac_inlier: a circle within the noise, the circle stays */
+    n = ellipse_points(pts, 100, 300, 200, 41, 40, 30, 0, 0.3, 0, 11);
+    PT_CHECK(pt_fit_circle(pts, NULL, n, &c), "circle fit");
+    PT_CHECK(!pt_sb_circle_ellipse(&k, pts, n, &c, t->values, t->samples, t->sample_size, 1, 1000,
+                                   cand, &e),
+             "a - b = 1 px < ransac_inlier: the circle stays");
     /* a table too small for one row of 5 */
     PT_CHECK(pt_sb_refit_rows(1, 3) == 0 && pt_sb_refit_rows(1024, 5) == PT_SB_REFIT_ROWS &&
                  pt_sb_refit_rows(100, 3) == 60,
