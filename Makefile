@@ -69,6 +69,11 @@ $(BUILD)/%.o: %.c
 
 # Starburst's fits and votes must round as on the CPU: no fused multiply-adds.
 $(BUILD)/cuda/starburst.o $(BUILD)/cuda/starburst_pipeline.o: NVCCFLAGS += --fmad=false
+# So must tl's (cuda/tl*.cu).
+$(BUILD)/cuda/tl.o $(BUILD)/cuda/tl%.o: NVCCFLAGS += --fmad=false
+# Canny-Hough: filters, votes and fits round as omp/canny.c and omp/hough.c do.
+$(BUILD)/cuda/canny.o $(BUILD)/cuda/hough.o $(BUILD)/cuda/hough_vote.o \
+$(BUILD)/cuda/hough_refine.o: NVCCFLAGS += --fmad=false
 
 $(BUILD)/%.o: %.cu
 	@mkdir -p $(dir $@)

@@ -3,8 +3,10 @@
  * buffers are allocated once in create(); host memory for copies is pinned;
  * each chunk is preprocessed by one launch per stage (all its frames) and
  * searched by the Starburst pipeline (grid-wide launches per stage; for
- * --sequence, one block per frame and eye, frame after frame); the host
- * waits for a stream only when it needs that stream's buffers again. */
+ * --sequence, one block per frame and eye, frame after frame); preprocessing
+ * and the pipeline are replayed from CUDA graphs kept per stream and chunk
+ * shape (cuda/stage_graph.cu); the host waits for a stream only when it
+ * needs that stream's buffers again. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +45,8 @@ typedef struct {
     pt_cuda_eye_job *host_jobs;    /* pinned */
     pt_cuda_eye_result *host_results; /* pinned */
     void *detector;                   /* the tl/hough detector's instance, or NULL */
+    /* preprocessing and the Starburst pipeline of a chunk, as CUDA graphs */
+    pt_cuda_stage_graph graph_pre, graph_sb;
     /* The chunk in flight on this stream: where its results go. */
     int busy, first_frame, frames, jobs;
 } stream_slot;
@@ -90,6 +94,8 @@ void pt_cuda_gaussian_weights(int size, double sigma, uint32_t *w)
 static const pt_cuda_detector *cuda_detector_for(pt_algorithm alg)
 {
     switch (alg) {
+    case PT_ALG_TL: return &pt_cuda_detector_tl;
+    case PT_ALG_HOUGH: return &pt_cuda_detector_hough;
     default: return NULL;
     }
 }
@@ -98,6 +104,8 @@ static void free_slot(const pt_cuda_detector *det, stream_slot *s)
 {
     if (det && s->detector)
         det->destroy(s->detector);
+    pt_cuda_stage_graph_free(&s->graph_pre);
+    pt_cuda_stage_graph_free(&s->graph_sb);
     cudaFree(s->dev.raw);
     cudaFree(s->dev.work_a);
     cudaFree(s->dev.work_b);
@@ -369,6 +377,27 @@ static int is_pinned(const void *p)
     return attr.type == cudaMemoryTypeHost;
 }
 
+/* What the stages of one chunk launch (buffers and parameters fixed per
+ * slot; these are the shape of its graphs). */
+typedef struct {
+    const pt_cuda_params *p;
+    const pt_cuda_buffers *dev;
+    int frames, jobs, width, height, kernel, dilate;
+} chunk_stage;
+
+static cudaError_t enqueue_preprocess(const void *arg, cudaStream_t stream)
+{
+    const chunk_stage *c = (const chunk_stage *)arg;
+    return pt_cuda_preprocess(c->p, c->dev, c->frames, c->width, c->height, c->kernel, c->dilate,
+                              stream);
+}
+
+static cudaError_t enqueue_starburst(const void *arg, cudaStream_t stream)
+{
+    const chunk_stage *c = (const chunk_stage *)arg;
+    return pt_cuda_starburst_pipeline(c->p, c->dev, c->jobs, c->width, c->height, stream);
+}
+
 /* Send frames[first, first+count) (all the same size) through one stream. */
 static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const *frames,
                               int first, int count, pt_error *err)
@@ -419,7 +448,10 @@ static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const 
                                       jobs * sizeof(pt_cuda_eye_job), cudaMemcpyHostToDevice,
                                       slot->stream));
     CUDA_OR_FAIL(err, cudaEventRecord(slot->copied, slot->stream));
-    CUDA_OR_FAIL(err, pt_cuda_preprocess(p, &slot->dev, count, w, h, kernel, dilate, slot->stream));
+    chunk_stage stage = {p, &slot->dev, count, jobs, w, h, kernel, dilate};
+    const int shape[6] = {count, jobs, w, h, kernel, dilate};
+    CUDA_OR_FAIL(err, pt_cuda_stage_graph_launch(&slot->graph_pre, shape, 6, enqueue_preprocess,
+                                                 &stage, slot->stream));
     CUDA_OR_FAIL(err, cudaEventRecord(slot->preprocessed, slot->stream));
     if (s->detector)
         CUDA_OR_FAIL(err, s->detector->run(slot->detector, p, &slot->dev, jobs, w, h,
@@ -427,7 +459,8 @@ static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const 
     else if (s->opt.sequence)
         CUDA_OR_FAIL(err, pt_cuda_starburst(p, &slot->dev, jobs, s->previous, slot->stream));
     else
-        CUDA_OR_FAIL(err, pt_cuda_starburst_pipeline(p, &slot->dev, jobs, w, h, slot->stream));
+        CUDA_OR_FAIL(err, pt_cuda_stage_graph_launch(&slot->graph_sb, shape, 6, enqueue_starburst,
+                                                     &stage, slot->stream));
     CUDA_OR_FAIL(err, cudaEventRecord(slot->detected, slot->stream));
     CUDA_OR_FAIL(err, cudaMemcpyAsync(slot->host_results, slot->dev.results,
                                       jobs * sizeof(pt_cuda_eye_result), cudaMemcpyDeviceToHost,

@@ -122,9 +122,32 @@ typedef struct pt_cuda_detector {
     void (*destroy)(void *instance);
 } pt_cuda_detector;
 
+/* cuda/tl.cu: threshold-and-labeling (-a tl). */
+extern const pt_cuda_detector pt_cuda_detector_tl;
+
+/* stage_graph.cu: a stage of a chunk replayed from a CUDA graph. */
+#define PT_CUDA_GRAPH_SHAPE 8
+typedef struct {
+    cudaGraphExec_t exec;         /* NULL: not captured yet */
+    int shape[PT_CUDA_GRAPH_SHAPE]; /* the shape it was captured for */
+} pt_cuda_stage_graph;
+
+/* Enqueues a stage's launches on stream (no host synchronisation). */
+typedef cudaError_t (*pt_cuda_enqueue_fn)(const void *arg, cudaStream_t stream);
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Launch the stage on stream through g: captured from enqueue(arg, ...) on
+ * first use and whenever shape[0..nshape) (nshape <= PT_CUDA_GRAPH_SHAPE)
+ * differs from the captured one, replayed otherwise. */
+cudaError_t pt_cuda_stage_graph_launch(pt_cuda_stage_graph *g, const int *shape, int nshape,
+                                       pt_cuda_enqueue_fn enqueue, const void *arg,
+                                       cudaStream_t stream);
+void pt_cuda_stage_graph_free(pt_cuda_stage_graph *g);
+/* hough.cu: the Canny-Hough detector (-a hough). */
+extern const pt_cuda_detector pt_cuda_detector_hough;
 
 /* backend.cu: integer Gaussian weights summing to 32768, as omp/smooth.c. */
 void pt_cuda_gaussian_weights(int size, double sigma, uint32_t *w);
@@ -139,8 +162,8 @@ cudaError_t pt_cuda_starburst(const pt_cuda_params *p, const pt_cuda_buffers *b,
                               pt_cuda_previous *previous, cudaStream_t stream);
 
 /* starburst_pipeline.cu: the same detector as pt_cuda_starburst() for
- * independent frames (not --sequence), as a few grid-wide launches per
- * iteration: warp per ray, block per 256 RANSAC rows. */
+ * independent frames (not --sequence), as three grid-wide launches per
+ * iteration: warp per ray, block per 256 RANSAC rows, warp per job. */
 cudaError_t pt_cuda_starburst_pipeline(const pt_cuda_params *p, const pt_cuda_buffers *b,
                                        int jobs, int max_width, int max_height,
                                        cudaStream_t stream);

@@ -6,13 +6,15 @@
  * (15-bit weights, 8 fractional bits between passes, both passes in one
  * shared-memory tile) or exact median. One
  * launch covers every frame of a chunk (blockIdx.z = frame). Reflections are
- * filled as the Gaussian reads them, or in place in the raw planes before the
- * median or no smoothing.
+ * filled by a block per 32 x 32 tile searching in shared memory, into a work
+ * plane that the Gaussian reads for masked pixels, or in place in the raw
+ * planes before the median or no smoothing.
  *
  * The morphology passes work on packed bytes (__vminu4/__vmaxu4: four pixels
- * per instruction): the column pass moves 16 pixels per thread with 16-byte
- * loads, the row pass keeps a row segment in shared memory, forms shifted
- * words with __byte_perm and needs O(log r) operations per pixel. The top-hat threshold is fused into the last
+ * per instruction) and need O(log r) operations per pixel: the column pass
+ * keeps a tile of 16-byte words in shared memory and doubles its windows row
+ * by row, the row pass keeps a row segment in shared memory, forms shifted
+ * words with __byte_perm and doubles likewise. The top-hat threshold is fused into the last
  * pass of the opening. */
 #include "cuda_internal.h"
 
@@ -53,11 +55,92 @@ __global__ void morph_cols(const uint8_t *__restrict__ src, uint8_t *__restrict_
     *(uint4 *)(dst + f * plane + (size_t)y * pitch + x) = v;
 }
 
-/* Row pass over a segment of ROW_SPAN pixels of one row: the segment and r
- * pixels either side (rounded up to whole words, identity outside the image)
- * go to shared memory as words; log2(2r+1) doubling steps, then each thread
- * makes four outputs from two overlapping power-of-two windows. With TOPHAT
+/* Column pass by doubling: a tile of COL_TW pixels x COL_TH output rows with
+ * r rows above and below (identity outside the image) in shared memory as
+ * 16-byte words; log2(P) doubling steps (row k then holds the extreme of rows
+ * k .. k+P-1), then each output is the extreme of two overlapping P-windows.
+ * O(log r) per pixel instead of 2r+1, and each input row is read from memory
+ * about (COL_TH + 2r) / COL_TH times instead of 2r+1 (the direct pass below
+ * was limited by those L2 reads); used for 2 <= r <= 127. */
+#define COL_TW 128
+#define COL_TH 64
+#define COL_THREADS_Y 32
+#define COL_ROWS_PER_THREAD 10 /* (COL_TH + 2 * 127) / COL_THREADS_Y, rounded up */
+template <bool MAX_OP>
+__global__ void __launch_bounds__(256)
+morph_cols_doubling(const uint8_t *__restrict__ src, uint8_t *__restrict__ dst,
+                    const pt_cuda_frame_dims *dims, int pitch, size_t plane, int r)
+{
+    extern __shared__ uint4 tile[]; /* nrows x (COL_TW / 16) */
+    int f = blockIdx.z;
+    int w = dims[f].width, h = dims[f].height;
+    int x0 = blockIdx.x * COL_TW, y0 = blockIdx.y * COL_TH;
+    if (x0 >= w || y0 >= h)
+        return;
+    const int tx = threadIdx.x, ty = threadIdx.y, words = COL_TW / 16;
+    const int nrows = COL_TH + 2 * r;
+    const unsigned id = MAX_OP ? 0u : 0xffffffffu;
+    const uint4 ident = make_uint4(id, id, id, id);
+    int x = x0 + 16 * tx;
+    const uint8_t *s = src + f * plane;
+    for (int k = ty; k < nrows; k += COL_THREADS_Y) {
+        int y = y0 - r + k;
+        tile[k * words + tx] = (y >= 0 && y < h && x < w)
+                                   ? *(const uint4 *)(s + (size_t)y * pitch + x)
+                                   : ident;
+    }
+    __syncthreads();
+    int P = 1;
+    while (2 * P <= 2 * r + 1)
+        P *= 2;
+    for (int q = 1; q < P; q *= 2) {
+        uint4 next[COL_ROWS_PER_THREAD];
+#pragma unroll
+        for (int i = 0; i < COL_ROWS_PER_THREAD; i++) {
+            int k = ty + i * COL_THREADS_Y;
+            if (k < nrows)
+                next[i] = op16<MAX_OP>(tile[k * words + tx],
+                                       k + q < nrows ? tile[(k + q) * words + tx] : ident);
+        }
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < COL_ROWS_PER_THREAD; i++) {
+            int k = ty + i * COL_THREADS_Y;
+            if (k < nrows)
+                tile[k * words + tx] = next[i];
+        }
+        __syncthreads();
+    }
+    if (x >= w)
+        return;
+    for (int t = ty; t < COL_TH && y0 + t < h; t += COL_THREADS_Y) {
+        uint4 v = op16<MAX_OP>(tile[t * words + tx], tile[(t + 2 * r + 1 - P) * words + tx]);
+        *(uint4 *)(dst + f * plane + (size_t)(y0 + t) * pitch + x) = v;
+    }
+}
+
+/* Row pass over a segment of ROW_SPAN pixels of ROW_LINES rows: each row's
+ * segment and r pixels either side (rounded up to whole words, identity
+ * outside the image) go to shared memory as words, with identity words
+ * after them; log2(2r+1) doubling steps, then each thread makes four outputs
+ * per row from two overlapping power-of-two windows. Several rows per block
+ * keep more loads in flight and halve the barriers per pixel. With TOPHAT
  * the output is the reflection mask (raw - opened > threshold, as 0/1). */
+#define ROW_LINES 4
+#define ROW_ITEMS 6 /* words per thread and step: ROW_LINES * row_stride(127) <= 6 * 256 */
+
+static __host__ __device__ int row_pow2(int r) /* the largest power of two <= 2r + 1 */
+{
+    int P = 1;
+    while (2 * P <= 2 * r + 1)
+        P *= 2;
+    return P;
+}
+
+static __host__ __device__ int row_words(int r) { return (ROW_SPAN + 2 * ((r + 3) & ~3)) / 4 + 1; }
+
+static __host__ __device__ int row_stride(int r) { return row_words(r) + row_pow2(r) / 4 + 2; }
+
 template <bool MAX_OP, bool TOPHAT>
 __global__ void __launch_bounds__(ROW_THREADS)
 morph_rows(const uint8_t *__restrict__ src, uint8_t *__restrict__ dst,
@@ -65,52 +148,61 @@ morph_rows(const uint8_t *__restrict__ src, uint8_t *__restrict__ dst,
            size_t plane, int r, int threshold)
 {
     extern __shared__ unsigned words[];
-    int f = blockIdx.z, y = blockIdx.y;
+    int f = blockIdx.z, y0 = blockIdx.y * ROW_LINES;
     int w = dims[f].width, h = dims[f].height;
     int x0 = blockIdx.x * ROW_SPAN;
-    if (y >= h || x0 >= w)
+    if (y0 >= h || x0 >= w)
         return;
+    int lines = min(ROW_LINES, h - y0);
     int R = (r + 3) & ~3; /* halo in whole words */
-    int nwords = (ROW_SPAN + 2 * R) / 4 + 1;
-    const uint8_t *row = src + f * plane + (size_t)y * pitch;
+    int nwords = row_words(r), stride = row_stride(r), P = row_pow2(r);
+    int items = lines * stride;
     const unsigned id = MAX_OP ? 0u : 0xffffffffu;
-    for (int k = threadIdx.x; k < nwords; k += ROW_THREADS) {
-        int gx = x0 - R + 4 * k;
-        unsigned v;
-        if (gx >= 0 && gx + 3 < w) {
-            v = *(const unsigned *)(row + gx);
-        } else {
-            v = 0;
-            for (int b = 0; b < 4; b++) {
-                int xx = gx + b;
-                unsigned byte = (xx >= 0 && xx < w) ? row[xx] : (id & 0xffu);
-                v |= byte << (8 * b);
+    for (int k = threadIdx.x; k < items; k += ROW_THREADS) {
+        int line = k / stride, c = k - line * stride;
+        const uint8_t *row = src + f * plane + (size_t)(y0 + line) * pitch;
+        int gx = x0 - R + 4 * c;
+        unsigned v = id;
+        if (c < nwords) {
+            if (gx >= 0 && gx + 3 < w) {
+                v = *(const unsigned *)(row + gx);
+            } else {
+                v = 0;
+                for (int b = 0; b < 4; b++) {
+                    int xx = gx + b;
+                    unsigned byte = (xx >= 0 && xx < w) ? row[xx] : (id & 0xffu);
+                    v |= byte << (8 * b);
+                }
             }
         }
         words[k] = v;
     }
-    /* Identity words past the segment, read by the shifted loads below. */
-    int P = 1; /* the largest power of two <= 2r + 1 */
-    while (2 * P <= 2 * r + 1)
-        P *= 2;
-    for (int k = nwords + threadIdx.x; k < nwords + P / 4 + 2; k += ROW_THREADS)
-        words[k] = id;
     __syncthreads();
     /* Doubling: after the step for q, byte o holds the extreme of bytes
-     * o .. o+2q-1 (van Herk style in log2 P steps instead of 2r+1). */
+     * o .. o+2q-1 of its row (van Herk style in log2 P steps instead of 2r+1);
+     * the identity words after a row are never updated. */
+    unsigned live = 0; /* bit i: this thread's word i is a row's word (updated) */
+#pragma unroll
+    for (int i = 0; i < ROW_ITEMS; i++) {
+        int k = threadIdx.x + i * ROW_THREADS;
+        if (k < items && k % stride < nwords)
+            live |= 1u << i;
+    }
     for (int q = 1; q < P; q *= 2) {
-        unsigned next[2];
+        unsigned next[ROW_ITEMS];
         int a = q >> 2;
         unsigned sel = 0x3210u + 0x1111u * (unsigned)(q & 3);
-        for (int i = 0; i < 2; i++) {
+#pragma unroll
+        for (int i = 0; i < ROW_ITEMS; i++) {
             int k = threadIdx.x + i * ROW_THREADS;
-            if (k < nwords)
+            if (live >> i & 1u)
                 next[i] = op4<MAX_OP>(words[k], __byte_perm(words[k + a], words[k + a + 1], sel));
         }
         __syncthreads();
-        for (int i = 0; i < 2; i++) {
+#pragma unroll
+        for (int i = 0; i < ROW_ITEMS; i++) {
             int k = threadIdx.x + i * ROW_THREADS;
-            if (k < nwords)
+            if (live >> i & 1u)
                 words[k] = next[i];
         }
         __syncthreads();
@@ -121,135 +213,274 @@ morph_rows(const uint8_t *__restrict__ src, uint8_t *__restrict__ dst,
     /* Output byte x sits at offset R + 4t; its window [x-r, x+r] is the union
      * of the P-windows starting at offsets R + 4t - r and R + 4t + r - P + 1. */
     int o1 = R + 4 * threadIdx.x - r, o2 = R + 4 * threadIdx.x + r - P + 1;
-    unsigned acc = op4<MAX_OP>(
-        __byte_perm(words[o1 >> 2], words[(o1 >> 2) + 1], 0x3210u + 0x1111u * (unsigned)(o1 & 3)),
-        __byte_perm(words[o2 >> 2], words[(o2 >> 2) + 1], 0x3210u + 0x1111u * (unsigned)(o2 & 3)));
-    size_t at = f * plane + (size_t)y * pitch + x;
-    if (TOPHAT) {
-        unsigned image = *(const unsigned *)(raw + at);
-        unsigned diff = __vsubus4(image, acc);
-        acc = __vcmpgtu4(diff, 0x01010101u * (unsigned)threshold) & 0x01010101u;
+    unsigned sel1 = 0x3210u + 0x1111u * (unsigned)(o1 & 3);
+    unsigned sel2 = 0x3210u + 0x1111u * (unsigned)(o2 & 3);
+    for (int line = 0; line < lines; line++) {
+        const unsigned *lw = words + line * stride;
+        unsigned acc = op4<MAX_OP>(__byte_perm(lw[o1 >> 2], lw[(o1 >> 2) + 1], sel1),
+                                   __byte_perm(lw[o2 >> 2], lw[(o2 >> 2) + 1], sel2));
+        size_t at = f * plane + (size_t)(y0 + line) * pitch + x;
+        if (TOPHAT) {
+            unsigned image = *(const unsigned *)(raw + at);
+            unsigned diff = __vsubus4(image, acc);
+            acc = __vcmpgtu4(diff, 0x01010101u * (unsigned)threshold) & 0x01010101u;
+        }
+        *(unsigned *)(dst + at) = acc;
     }
-    *(unsigned *)(dst + at) = acc;
 }
 
-/* The nearest unmasked pixel from (x,y) stepping (dx,dy), at most max_search. */
-__device__ int nearest_unmasked(const uint8_t *img, const uint8_t *mask, int pitch, int w,
-                                int h, int x, int y, int dx, int dy, int max_search, int *value)
+/* Reflection fill (omp/reflection.c, pt_reflection_fill): a masked pixel
+ * gets the inverse-distance weighted mean of the nearest unmasked pixel in
+ * each of the four directions (left, right, up, down) within max_search,
+ * a direction that reaches the image's edge first giving none. A block per
+ * tile of 32 x 32 pixels; a tile without a masked pixel (most) leaves at
+ * once; otherwise the mask state (unmasked, masked, outside the image) of
+ * the tile's rows and columns, extended by max_search each way, goes to
+ * shared memory, where each masked pixel's thread searches; the weighted
+ * mean is the serial code's arithmetic. Masked pixels are written to out, the others are
+ * left alone: with out = img the fill is in place (it reads unmasked pixels
+ * only, which nobody writes, so the order does not matter). */
+#define FILL_TILE 32
+#define FILL_THREADS_Y 8
+#define FILL_MAX_HALO 160 /* larger max_search: the searches read global memory */
+
+static int fill_halo(int max_search) { return max_search <= FILL_MAX_HALO ? max_search : 0; }
+
+static size_t fill_smem(int max_search)
 {
-    for (int d = 1; d <= max_search; d++) {
-        int xx = x + d * dx, yy = y + d * dy;
-        if (xx < 0 || yy < 0 || xx >= w || yy >= h)
-            return 0;
-        if (!mask[(size_t)yy * pitch + xx]) {
-            *value = img[(size_t)yy * pitch + xx];
-            return d;
+    return (size_t)2 * FILL_TILE * (FILL_TILE + 2 * fill_halo(max_search));
+}
+
+__global__ void __launch_bounds__(FILL_TILE * FILL_THREADS_Y)
+reflection_fill(const uint8_t *img_planes, const uint8_t *__restrict__ mask,
+                uint8_t *out_planes, const pt_cuda_frame_dims *dims, int pitch, size_t plane,
+                int max_search, int halo)
+{
+    extern __shared__ uint8_t fill_state[];
+    int f = blockIdx.z;
+    int w = dims[f].width, h = dims[f].height;
+    int x0 = blockIdx.x * FILL_TILE, y0 = blockIdx.y * FILL_TILE;
+    if (x0 >= w || y0 >= h)
+        return;
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int tid = ty * FILL_TILE + tx, threads = FILL_TILE * FILL_THREADS_Y;
+    const uint8_t *img = img_planes + f * plane, *m = mask + f * plane;
+    uint8_t *out = out_planes + f * plane;
+    int x = x0 + tx, mine = 0;
+    for (int i = 0; i < FILL_TILE / FILL_THREADS_Y; i++) {
+        int y = y0 + ty + i * FILL_THREADS_Y;
+        if (x < w && y < h && m[(size_t)y * pitch + x])
+            mine |= 1 << i;
+    }
+    if (!__syncthreads_or(mine))
+        return;
+    const int H = halo, span = FILL_TILE + 2 * H;
+    uint8_t *rows = fill_state;                   /* FILL_TILE x span: (x0 - H + c, y0 + r) */
+    uint8_t *cols = fill_state + FILL_TILE * span; /* span x FILL_TILE: (x0 + q, y0 - H + c) */
+    if (H) {
+        for (int k = tid; k < FILL_TILE * span; k += threads) {
+            int r = k / span, c = k - r * span;
+            int xx = x0 - H + c, yy = y0 + r;
+            rows[k] = (xx < 0 || xx >= w || yy >= h) ? 2 : m[(size_t)yy * pitch + xx] != 0;
+            int q = k % FILL_TILE, cc = k / FILL_TILE;
+            xx = x0 + q;
+            yy = y0 - H + cc;
+            cols[k] = (xx >= w || yy < 0 || yy >= h) ? 2 : m[(size_t)yy * pitch + xx] != 0;
         }
     }
-    return 0;
-}
-
-/* The reflection-filled value of pixel (x, y) of one frame, as reflection_fill. */
-__device__ __forceinline__ int filled_value(const uint8_t *img, const uint8_t *m, int pitch,
-                                            int w, int h, int x, int y, int max_search)
-{
-    size_t i = (size_t)y * pitch + x;
-    int v = img[i];
-    if (m && m[i]) {
-        const int dirs[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+    __syncthreads();
+    const int dx[4] = {-1, 1, 0, 0}, dy[4] = {0, 0, -1, 1};
+    for (int i = 0; i < FILL_TILE / FILL_THREADS_Y; i++) {
+        if (!(mine >> i & 1))
+            continue;
+        int r = ty + i * FILL_THREADS_Y, y = y0 + r;
+        size_t at = (size_t)y * pitch + x;
         double sum = 0, weight = 0;
         for (int k = 0; k < 4; k++) {
-            int value;
-            int d = nearest_unmasked(img, m, pitch, w, h, x, y, dirs[k][0], dirs[k][1],
-                                     max_search, &value);
-            if (d) {
-                sum += value / (double)d;
-                weight += 1.0 / d;
+            int found = 0;
+            for (int d = 1; d <= max_search; d++) {
+                int state;
+                if (H)
+                    state = k == 0   ? rows[r * span + H + tx - d]
+                            : k == 1 ? rows[r * span + H + tx + d]
+                            : k == 2 ? cols[(H + r - d) * FILL_TILE + tx]
+                                     : cols[(H + r + d) * FILL_TILE + tx];
+                else {
+                    int xx = x + d * dx[k], yy = y + d * dy[k];
+                    state = (xx < 0 || yy < 0 || xx >= w || yy >= h)
+                                ? 2
+                                : m[(size_t)yy * pitch + xx] != 0;
+                }
+                if (state == 2)
+                    break;
+                if (state == 0) {
+                    found = d;
+                    break;
+                }
+            }
+            if (found) {
+                int value = img[(size_t)(y + found * dy[k]) * pitch + x + found * dx[k]];
+                sum += value / (double)found;
+                weight += 1.0 / found;
             }
         }
+        int v = img[at];
         if (weight > 0)
             v = (uint8_t)(sum / weight + 0.5);
+        out[at] = (uint8_t)v;
+    }
+}
+
+/* Both Gaussian passes over a GAUSS_TW x GAUSS_TH tile in shared memory: the
+ * input tile with a border of whole words (at least r pixels; replicated at
+ * the image's edges, which is what the row pass's clamped columns and the
+ * column pass's clamped rows read), the row pass into 16-bit values, then the
+ * column pass. The tile is read as 4-byte words, all independent, so many
+ * loads are in flight. With a mask, a tile holding a masked pixel (a few per
+ * frame) then overwrites those pixels with their reflection-filled values,
+ * which reflection_fill wrote to the plane `filled` (masked pixels only). */
+#define GAUSS_TW 128
+#define GAUSS_TH 32
+#define GAUSS_THREADS 256
+
+static size_t gaussian_smem(int size)
+{
+    int r = size / 2, hw = (r + 3) / 4;
+    int in_h = GAUSS_TH + 2 * r;
+    return (size_t)in_h * GAUSS_TW * 2 + (size_t)in_h * (GAUSS_TW + 8 * hw);
+}
+
+/* Byte b of the word at gx (clamped to the row) of one row, as a word. */
+__device__ __forceinline__ uint32_t clamped_word(const uint8_t *row, int gx, int w, int nonzero)
+{
+    uint32_t v = 0;
+    for (int b = 0; b < 4; b++) {
+        unsigned byte = row[min(max(gx + b, 0), w - 1)];
+        v |= (nonzero ? (unsigned)(byte != 0) : byte) << (8 * b);
     }
     return v;
 }
 
-/* Reflection removal in place: masked pixels of raw get their filled value.
- * A fill reads unmasked pixels only, which no thread writes, so the result
- * does not depend on the order. Thread per pixel; a tile without a masked
- * pixel (most of them) leaves at once. */
-__global__ void reflection_fill(uint8_t *__restrict__ raw, const uint8_t *__restrict__ mask,
-                                const pt_cuda_frame_dims *dims, int pitch, size_t plane,
-                                int max_search)
-{
-    int f = blockIdx.z;
-    int w = dims[f].width, h = dims[f].height;
-    int x = blockIdx.x * blockDim.x + threadIdx.x;
-    int y = blockIdx.y * blockDim.y + threadIdx.y;
-    const uint8_t *m = mask + f * plane;
-    int masked = x < w && y < h && m[(size_t)y * pitch + x];
-    if (!__syncthreads_or(masked) || !masked)
-        return;
-    uint8_t *img = raw + f * plane;
-    uint8_t value = (uint8_t)filled_value(img, m, pitch, w, h, x, y, max_search);
-    img[(size_t)y * pitch + x] = value;
-}
-
-/* Both Gaussian passes over a GAUSS_TW x GAUSS_TH tile in shared memory: the
- * input tile with r pixels of border (replicated at the image's edges, which
- * is what the row pass's clamped columns and the column pass's clamped rows
- * read), the row pass into 16-bit values, then the column pass. With a
- * mask, masked pixels are read reflection-filled (no separate fill pass). */
-#define GAUSS_TW 128
-#define GAUSS_TH 32
-__global__ void __launch_bounds__(256)
+#define GAUSS_RUN 8 /* SIZE > 0: output rows per thread in the column pass */
+template <int SIZE> /* the kernel side, or 0: size (any odd size up to 63) */
+__global__ void __launch_bounds__(GAUSS_THREADS)
 gaussian_tile(const uint8_t *__restrict__ src, const uint8_t *__restrict__ mask,
-              uint8_t *__restrict__ dst, const pt_cuda_frame_dims *dims, int pitch, size_t plane,
-              int size, int max_search, pt_cuda_params p)
+              const uint8_t *__restrict__ filled, uint8_t *__restrict__ dst,
+              const pt_cuda_frame_dims *dims, int pitch, size_t plane, int size_arg,
+              pt_cuda_params p)
 {
-    extern __shared__ uint8_t smem[];
+    const int size = SIZE ? SIZE : size_arg;
+    extern __shared__ uint32_t smem32[];
     int f = blockIdx.z;
     int w = dims[f].width, h = dims[f].height;
     int x0 = blockIdx.x * GAUSS_TW, y0 = blockIdx.y * GAUSS_TH;
     if (x0 >= w || y0 >= h)
         return;
-    int r = size / 2;
-    int in_w = GAUSS_TW + 2 * r, in_h = GAUSS_TH + 2 * r;
-    uint16_t *rows = (uint16_t *)smem;                  /* in_h x GAUSS_TW */
-    uint8_t *in = smem + (size_t)in_h * GAUSS_TW * 2;   /* in_h x in_w */
+    int r = size / 2, hw = (r + 3) / 4;
+    int in_ww = GAUSS_TW / 4 + 2 * hw, in_w = 4 * in_ww, in_h = GAUSS_TH + 2 * r;
+    int left = x0 - 4 * hw; /* image column of the tile's byte 0 */
+    uint16_t *rows = (uint16_t *)smem32;                                 /* in_h x GAUSS_TW */
+    uint32_t *in32 = smem32 + (size_t)in_h * GAUSS_TW / 2;               /* in_h x in_ww */
+    const uint8_t *in = (const uint8_t *)in32;
     __shared__ uint32_t weights[64];
     for (int i = threadIdx.x; i < size; i += blockDim.x)
         weights[i] = p.gauss_weights[i];
     const uint8_t *s = src + f * plane, *m = mask ? mask + f * plane : NULL;
-    for (int ty = threadIdx.x >> 5; ty < in_h; ty += blockDim.x >> 5) {
-        int yy = min(max(y0 - r + ty, 0), h - 1);
-        for (int tx = threadIdx.x & 31; tx < in_w; tx += 32) {
-            int xx = min(max(x0 - r + tx, 0), w - 1);
-            size_t i = (size_t)yy * pitch + xx;
-            in[ty * in_w + tx] = m && m[i] ? (uint8_t)filled_value(s, m, pitch, w, h, xx, yy,
-                                                                   max_search)
-                                           : s[i];
+    int any = 0;
+    for (int k = threadIdx.x; k < in_h * in_ww; k += GAUSS_THREADS) {
+        int ty = k / in_ww, gx = left + 4 * (k - ty * in_ww);
+        size_t row = (size_t)min(max(y0 - r + ty, 0), h - 1) * pitch;
+        uint32_t v, mv = 0;
+        if (gx >= 0 && gx + 3 < w) {
+            v = *(const uint32_t *)(s + row + gx);
+            if (m)
+                mv = *(const uint32_t *)(m + row + gx);
+        } else {
+            v = clamped_word(s + row, gx, w, 0);
+            if (m)
+                mv = clamped_word(m + row, gx, w, 1);
         }
+        in32[k] = v;
+        any |= mv != 0;
     }
-    __syncthreads();
-    for (int k = threadIdx.x; k < in_h * GAUSS_TW; k += blockDim.x) {
-        int ty = k / GAUSS_TW, tx = k % GAUSS_TW;
-        const uint8_t *row = in + ty * in_w + tx;
-        uint32_t acc = weights[r] * (uint32_t)row[r];
-        for (int i = 0; i < r; i++)
-            acc += weights[i] * (uint32_t)(row[i] + row[size - 1 - i]);
-        rows[k] = (uint16_t)((acc + 64u) >> 7);
+    if (__syncthreads_or(any)) {
+        uint8_t *fill = (uint8_t *)in32;
+        const uint8_t *fv = filled + f * plane;
+        for (int k = threadIdx.x; k < in_h * in_w; k += GAUSS_THREADS) {
+            int ty = k / in_w;
+            int yy = min(max(y0 - r + ty, 0), h - 1), xx = min(max(left + k - ty * in_w, 0), w - 1);
+            size_t i = (size_t)yy * pitch + xx;
+            if (m[i])
+                fill[k] = fv[i];
+        }
+        __syncthreads();
     }
-    __syncthreads();
+    int off = 4 * hw - r; /* the row pass's window for tile column tx starts at byte tx + off */
     uint8_t *d = dst + f * plane;
-    for (int k = threadIdx.x; k < GAUSS_TH * GAUSS_TW; k += blockDim.x) {
-        int ty = k / GAUSS_TW, tx = k % GAUSS_TW;
-        int x = x0 + tx, y = y0 + ty;
-        if (x >= w || y >= h)
-            continue;
-        uint32_t acc = 0;
-        for (int i = 0; i < size; i++)
-            acc += weights[i] * (uint32_t)rows[(ty + i) * GAUSS_TW + tx];
-        d[(size_t)y * pitch + x] = (uint8_t)((acc + (1u << 22)) >> 23);
+    if constexpr (SIZE > 0) {
+        /* The same integer sums (exact in any order) with the weights and a
+         * run of pixels in registers: four outputs per thread in the row
+         * pass, GAUSS_RUN in the column pass, each input read once. */
+        constexpr int R = SIZE / 2;
+        uint32_t wt[SIZE];
+#pragma unroll
+        for (int i = 0; i < SIZE; i++)
+            wt[i] = weights[i];
+        for (int k = threadIdx.x; k < in_h * (GAUSS_TW / 4); k += GAUSS_THREADS) {
+            int ty = k / (GAUSS_TW / 4), q = k % (GAUSS_TW / 4);
+            const uint8_t *row = in + ty * in_w + off + 4 * q;
+            uint32_t px[4 + 2 * R];
+#pragma unroll
+            for (int i = 0; i < 4 + 2 * R; i++)
+                px[i] = row[i];
+#pragma unroll
+            for (int o = 0; o < 4; o++) {
+                uint32_t acc = wt[R] * px[o + R];
+#pragma unroll
+                for (int i = 0; i < R; i++)
+                    acc += wt[i] * (px[o + i] + px[o + SIZE - 1 - i]);
+                rows[ty * GAUSS_TW + 4 * q + o] = (uint16_t)((acc + 64u) >> 7);
+            }
+        }
+        __syncthreads();
+        for (int k = threadIdx.x; k < (GAUSS_TH / GAUSS_RUN) * GAUSS_TW; k += GAUSS_THREADS) {
+            int tx = k % GAUSS_TW, ty0 = (k / GAUSS_TW) * GAUSS_RUN;
+            int x = x0 + tx;
+            uint32_t v[GAUSS_RUN + 2 * R];
+#pragma unroll
+            for (int i = 0; i < GAUSS_RUN + 2 * R; i++)
+                v[i] = rows[(ty0 + i) * GAUSS_TW + tx];
+#pragma unroll
+            for (int o = 0; o < GAUSS_RUN; o++) {
+                uint32_t acc = 0;
+#pragma unroll
+                for (int i = 0; i < SIZE; i++)
+                    acc += wt[i] * v[o + i];
+                int y = y0 + ty0 + o;
+                if (x < w && y < h)
+                    d[(size_t)y * pitch + x] = (uint8_t)((acc + (1u << 22)) >> 23);
+            }
+        }
+    } else {
+        for (int k = threadIdx.x; k < in_h * GAUSS_TW; k += GAUSS_THREADS) {
+            int ty = k / GAUSS_TW, tx = k % GAUSS_TW;
+            const uint8_t *row = in + ty * in_w + off + tx;
+            uint32_t acc = weights[r] * (uint32_t)row[r];
+            for (int i = 0; i < r; i++)
+                acc += weights[i] * (uint32_t)(row[i] + row[size - 1 - i]);
+            rows[k] = (uint16_t)((acc + 64u) >> 7);
+        }
+        __syncthreads();
+        for (int k = threadIdx.x; k < GAUSS_TH * GAUSS_TW; k += GAUSS_THREADS) {
+            int ty = k / GAUSS_TW, tx = k % GAUSS_TW;
+            int x = x0 + tx, y = y0 + ty;
+            if (x >= w || y >= h)
+                continue;
+            uint32_t acc = 0;
+            for (int i = 0; i < size; i++)
+                acc += weights[i] * (uint32_t)rows[(ty + i) * GAUSS_TW + tx];
+            d[(size_t)y * pitch + x] = (uint8_t)((acc + (1u << 22)) >> 23);
+        }
     }
 }
 
@@ -303,12 +534,18 @@ static void morph_square(const uint8_t *src, uint8_t *tmp, uint8_t *dst, const u
     dim3 cblock(TILE_X, TILE_Y);
     dim3 cgrid((max_width + 16 * TILE_X - 1) / (16 * TILE_X), (max_height + TILE_Y - 1) / TILE_Y,
                frames);
-    morph_cols<MAX_OP><<<cgrid, cblock, 0, stream>>>(src, tmp, b->dims, pitch, plane, r);
-    dim3 rgrid((max_width + ROW_SPAN - 1) / ROW_SPAN, max_height, frames);
-    int P = 1;
-    while (2 * P <= 2 * r + 1)
-        P *= 2;
-    size_t smem = ((ROW_SPAN + 2 * ((r + 3) & ~3)) / 4 + 1 + P / 4 + 2) * sizeof(unsigned);
+    if (r >= 2 && r <= 127) {
+        dim3 dblock(COL_TW / 16, COL_THREADS_Y);
+        dim3 dgrid((max_width + COL_TW - 1) / COL_TW, (max_height + COL_TH - 1) / COL_TH, frames);
+        size_t smem = (size_t)(COL_TH + 2 * r) * COL_TW;
+        morph_cols_doubling<MAX_OP><<<dgrid, dblock, smem, stream>>>(src, tmp, b->dims, pitch,
+                                                                      plane, r);
+    } else {
+        morph_cols<MAX_OP><<<cgrid, cblock, 0, stream>>>(src, tmp, b->dims, pitch, plane, r);
+    }
+    dim3 rgrid((max_width + ROW_SPAN - 1) / ROW_SPAN, (max_height + ROW_LINES - 1) / ROW_LINES,
+               frames);
+    size_t smem = (size_t)ROW_LINES * row_stride(r) * sizeof(unsigned);
     morph_rows<MAX_OP, TOPHAT><<<rgrid, ROW_THREADS, smem, stream>>>(tmp, dst, raw, b->dims, pitch,
                                                                      plane, r, threshold);
 }
@@ -341,21 +578,29 @@ extern "C" cudaError_t pt_cuda_preprocess(const pt_cuda_params *p, const pt_cuda
                                      thr, frames, max_width, max_height, stream);
         }
         if (p->reflection == PT_REFLECTION_INTERPOLATE) {
-            if (p->smooth == PT_SMOOTH_GAUSSIAN && (p->smooth_size | 1) > 1)
-                fill_mask = b->mask; /* filled as the Gaussian reads them */
-            else
-                reflection_fill<<<grid, block, 0, stream>>>(b->raw, b->mask, b->dims, pitch,
-                                                             plane, max_search);
+            /* With the Gaussian, the filled values go to work_a (free once
+             * the mask is made) and the Gaussian reads them there for masked
+             * pixels; otherwise the raw planes are filled in place. */
+            int gauss = p->smooth == PT_SMOOTH_GAUSSIAN && (p->smooth_size | 1) > 1;
+            dim3 fgrid((max_width + FILL_TILE - 1) / FILL_TILE,
+                       (max_height + FILL_TILE - 1) / FILL_TILE, frames);
+            reflection_fill<<<fgrid, dim3(FILL_TILE, FILL_THREADS_Y), fill_smem(max_search),
+                              stream>>>(b->raw, b->mask, gauss ? b->work_a : b->raw, b->dims,
+                                        pitch, plane, max_search, fill_halo(max_search));
+            if (gauss)
+                fill_mask = b->mask;
         }
     }
     int size = p->smooth_size | 1;
     if (p->smooth == PT_SMOOTH_GAUSSIAN && size > 1) {
-        int r = size / 2;
         dim3 tiles((max_width + GAUSS_TW - 1) / GAUSS_TW, (max_height + GAUSS_TH - 1) / GAUSS_TH,
                    frames);
-        size_t smem = (size_t)(GAUSS_TH + 2 * r) * (GAUSS_TW * 2 + GAUSS_TW + 2 * r);
-        gaussian_tile<<<tiles, 256, smem, stream>>>(to_smooth, fill_mask, b->smoothed, b->dims,
-                                                    pitch, plane, size, max_search, *p);
+        if (size == 5) /* the default */
+            gaussian_tile<5><<<tiles, GAUSS_THREADS, gaussian_smem(size), stream>>>(
+                to_smooth, fill_mask, b->work_a, b->smoothed, b->dims, pitch, plane, size, *p);
+        else
+            gaussian_tile<0><<<tiles, GAUSS_THREADS, gaussian_smem(size), stream>>>(
+                to_smooth, fill_mask, b->work_a, b->smoothed, b->dims, pitch, plane, size, *p);
     } else if (p->smooth == PT_SMOOTH_MEDIAN && size > 1) {
         median_filter<<<grid, block, 0, stream>>>(to_smooth, b->smoothed, b->dims, pitch, plane, size);
     } else {

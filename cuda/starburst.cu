@@ -409,8 +409,10 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
  * (found by the warp, kept in point order), the confidence, the most
  * confident fit so far, the next start and convergence: thread 0's work in
  * starburst_kernel, with the same arithmetic. */
+#define SELECT_SHARED_POINTS 2048
 __global__ void starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks)
 {
+    __shared__ pt_point inlier_pts[SELECT_SHARED_POINTS];
     __shared__ pt_circle best_circle;
     __shared__ pt_ellipse best_ellipse;
     __shared__ int best_row;
@@ -421,6 +423,13 @@ __global__ void starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblock
     const pt_cuda_eye_job job = b.jobs[j];
     const pt_cuda_frame_dims dims = b.dims[job.frame];
     int n = st->n;
+    if (n < p.sample_size) { /* too few edges: the job ends without a fit */
+        if (lane == 0) {
+            st->found = 0;
+            st->active = 0;
+        }
+        return;
+    }
     const pt_point *pts = b.points + (size_t)j * p.points_per_eye;
     if (lane == 0) {
         int best_votes = -1, s = -1;
@@ -452,23 +461,35 @@ __global__ void starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblock
     pt_ellipse_frame f;
     if (p.ellipse)
         pt_ellipse_frame_init(&ee, &f);
+    /* The inliers in point order: as points in shared memory (the refit's
+     * passes over them then wait on shared, not global, loads), or as
+     * indices when there are too many. */
     int *inl = b.scratch_idx + (size_t)j * p.points_per_eye;
+    int in_shared = n <= SELECT_SHARED_POINTS;
     int count = 0;
     for (int base = 0; base < n; base += 32) {
         int k = base + lane, in = 0;
-        if (k < n)
-            in = p.ellipse ? pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= p.inlier
-                           : pt_sb_circle_inlier(&p.sb, &cc, pts[k].x, pts[k].y);
+        pt_point q = {0, 0};
+        if (k < n) {
+            q = pts[k];
+            in = p.ellipse ? pt_ellipse_frame_distance(&f, q.x, q.y) <= p.inlier
+                           : pt_sb_circle_inlier(&p.sb, &cc, q.x, q.y);
+        }
         unsigned ballot = __ballot_sync(0xffffffffu, in);
-        if (in)
-            inl[count + __popc(ballot & ((1u << lane) - 1u))] = k;
+        int at = count + __popc(ballot & ((1u << lane) - 1u));
+        if (in && in_shared)
+            inlier_pts[at] = q;
+        else if (in)
+            inl[at] = k;
         count += __popc(ballot);
     }
     __syncwarp();
+    const pt_point *fit_pts = in_shared ? inlier_pts : pts;
+    const int *fit_idx = in_shared ? NULL : inl;
     if (lane == 0) {
         if (p.ellipse) {
             pt_ellipse refit;
-            if (pt_fit_ellipse(pts, inl, count, &refit) &&
+            if (pt_fit_ellipse(fit_pts, fit_idx, count, &refit) &&
                 pt_ransac_ellipse_in_range(&refit, job.min_r, job.max_r))
                 ee = refit;
             cc.cx = ee.cx;
@@ -476,12 +497,13 @@ __global__ void starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblock
             cc.r = 0.5 * (ee.a + ee.b);
         } else {
             pt_circle refit;
-            if (pt_fit_circle(pts, inl, count, &refit) &&
+            if (pt_fit_circle(fit_pts, fit_idx, count, &refit) &&
                 pt_ransac_circle_in_range(&refit, job.min_r, job.max_r))
                 cc = refit;
             pt_ellipse_from_circle(&cc, &ee);
         }
         best_circle = cc;
+        best_ellipse = ee;
     }
     __syncwarp();
     if (!p.ellipse && p.sb.circle_refit == PT_SB_REFIT_ELLIPSE) {
@@ -508,14 +530,37 @@ __global__ void starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblock
         }
         pt_ellipse refined;
         if (lane == 0 && m >= PT_SB_REFIT_SAMPLE &&
-            refit_finish(&p, &cc, pts, n, inl, m, job.min_r, job.max_r, row, &refined))
-            refit_adopt(&refined, &cc, &ee);
+            refit_finish(&p, &rc, pts, n, inl, m, job.min_r, job.max_r, row, &refined)) {
+            refit_adopt(&refined, &rc, &best_ellipse);
+            best_circle = rc;
+        }
+        __syncwarp();
+    }
+    /* The confidence (pt_confidence_ellipse, or _circle = the ellipse with
+     * a = b = r, theta 0: what pt_ellipse_from_circle gave; in circle mode
+     * best_ellipse is that, or the refined ellipse the circle reports) with
+     * its samples spread over the warp; the counts do not depend on the order. */
+    pt_ellipse outline = best_ellipse;
+    pt_image view = {dims.width, dims.height, p.pitch, b.smoothed + job.frame * p.plane};
+    double ct = 0, stt = 0;
+    int axes = pt_confidence_axes(&outline, &ct, &stt);
+    int valid = 0, dark_inside = 0;
+    for (int k = lane; axes && k < PT_CONFIDENCE_SAMPLES; k += 32) {
+        int dark = 0;
+        if (pt_confidence_sample(&view, &outline, ct, stt, k, &dark)) {
+            valid++;
+            dark_inside += dark;
+        }
+    }
+    for (int o = 16; o > 0; o >>= 1) { /* integer sums over the warp (sm_75 too) */
+        valid += __shfl_xor_sync(0xffffffffu, valid, o);
+        dark_inside += __shfl_xor_sync(0xffffffffu, dark_inside, o);
     }
     if (lane != 0)
         return;
-    pt_image view = {dims.width, dims.height, p.pitch, b.smoothed + job.frame * p.plane};
-    /* circle mode: ee is the circle or its refined ellipse */
-    double conf = pt_confidence_ellipse(&view, &ee);
+    cc = best_circle;
+    ee = best_ellipse;
+    double conf = axes ? pt_confidence_from_counts(valid, dark_inside) : 0.0;
     if (conf > st->best_conf) {
         st->best_conf = conf;
         st->circle = cc;

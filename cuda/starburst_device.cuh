@@ -56,10 +56,121 @@ static __device__ int sample_fit(const pt_cuda_params *p, const pt_point *pts, i
            pt_ransac_circle_in_range(c, min_r, max_r);
 }
 
+/* pt_sb_follow() with the warp testing 32 consecutive positions at once in
+ * its two walks (uphill to the steepest point; the reflection check up to
+ * 12 gaps beyond it), which the serial code takes one position at a time:
+ * the first position where the serial loop would stop is found by a ballot,
+ * the running maximum of the reflection check by a warp scan (max of floats,
+ * exact in any order). Every lane returns pt_sb_follow's answer bit for bit.
+ * All 32 lanes must call it with the same arguments. */
+static __device__ int pt_sb_follow_warp(const pt_sb_view *c, double sx, double sy, double dx,
+                                        double dy, int len, int t, float d, pt_point *edge,
+                                        int *resume)
+{
+    const unsigned all = 0xffffffffu;
+    const int lane = threadIdx.x & 31;
+    const int g = c->gap;
+    int tb = t;
+    float best = d;
+    for (int base = t + 1;; base += 32) {
+        float v = 0;
+        int ok = pt_sb_rise(c, sx, sy, dx, dy, len, base + lane, &v);
+        float prev = __shfl_up_sync(all, v, 1);
+        if (lane == 0)
+            prev = best;
+        unsigned stop = __ballot_sync(all, !(ok && v > prev));
+        if (stop) {
+            int first = __ffs(stop) - 1; /* positions base .. base+first-1 went uphill */
+            if (first > 0) {
+                best = __shfl_sync(all, v, first - 1);
+                tb = base + first - 1;
+            }
+            break;
+        }
+        best = __shfl_sync(all, v, 31);
+        tb = base + 31;
+    }
+    if (c->max_step > 0) {
+        float base_v = 0, top = 0;
+        int s0;
+        pt_sb_at(c, sx, sy, dx, dy, len, t - g, &base_v, &s0); /* t >= g: inside */
+        top = base_v;
+        int reach = tb + 12 * g + 8, back = 0, u = tb + 1;
+        for (int ub = tb + 1;; ub += 32) {
+            float vu = 0;
+            int su, uu = ub + lane;
+            int ok = uu <= reach && pt_sb_at(c, sx, sy, dx, dy, len, uu, &vu, &su);
+            /* top after position uu: the running maximum (inclusive) */
+            float run = ok ? vu : top;
+            for (int o = 1; o < 32; o <<= 1) {
+                float other = __shfl_up_sync(all, run, o);
+                if (lane >= o)
+                    run = fmaxf(run, other);
+            }
+            run = fmaxf(run, top);
+            unsigned fail = __ballot_sync(all, !ok);
+            int valid = fail ? __ffs(fail) - 1 : 32;
+            int cond = ok && lane < valid && run - base_v > 2 * c->threshold &&
+                       vu < base_v + c->threshold;
+            unsigned hit = __ballot_sync(all, cond);
+            if (hit) {
+                back = 1;
+                u = ub + __ffs(hit) - 1;
+                break;
+            }
+            if (valid > 0)
+                top = __shfl_sync(all, run, valid - 1);
+            if (valid < 32) {
+                u = ub + valid;
+                break;
+            }
+        }
+        if (back) {
+            *resume = u + g;
+            return 2;
+        }
+        if (top - base_v > c->max_step)
+            return 0;
+    }
+    double pos = tb;
+    if (c->edge_level >= 1.0) {
+        float prev, next;
+        if (pt_sb_rise(c, sx, sy, dx, dy, len, tb - 1, &prev) &&
+            pt_sb_rise(c, sx, sy, dx, dy, len, tb + 1, &next)) {
+            double denom = (double)prev - 2.0 * best + next, offset = 0.0;
+            if (denom < 0)
+                offset = 0.5 * ((double)prev - next) / denom;
+            if (offset > 0.5)
+                offset = 0.5;
+            if (offset < -0.5)
+                offset = -0.5;
+            pos = tb + offset;
+        }
+    } else {
+        /* first u <= tb with d(u) >= level * best, interpolated from u - 1 */
+        double want = c->edge_level * best;
+        int u = tb;
+        float du = best, dp;
+        while (u > t - g && pt_sb_rise(c, sx, sy, dx, dy, len, u - 1, &dp) && dp >= want) {
+            du = dp;
+            u--;
+        }
+        pos = u;
+        if (pt_sb_rise(c, sx, sy, dx, dy, len, u - 1, &dp) && dp < want && du > dp)
+            pos = u - 1 + (want - dp) / ((double)du - dp);
+    }
+    pos -= c->edge_offset;
+    if (pos < 0)
+        pos = 0;
+    edge->x = (float)(sx + pos * dx);
+    edge->y = (float)(sy + pos * dy);
+    return 1;
+}
+
 /* pt_sb_cast() with the 32 lanes of a warp testing 32 consecutive steps at
  * once: the first t (in order) where a step starts or the ray ends is the one
- * the serial walk stops at; every lane then follows that step with the same
- * serial code, so every lane returns pt_sb_cast's answer bit for bit. */
+ * the serial walk stops at; the warp then follows that step together
+ * (pt_sb_follow_warp), so every lane returns pt_sb_cast's answer bit for bit. */
 static __device__ int pt_sb_cast_warp(const pt_sb_view *c, double sx, double sy, double dx,
                                       double dy, int len, pt_point *edge)
 {
@@ -84,7 +195,7 @@ static __device__ int pt_sb_cast_warp(const pt_sb_view *c, double sx, double sy,
         }
         if (step < 0)
             return 0;
-        int resume = 0, r = pt_sb_follow(c, sx, sy, dx, dy, len, t, d, edge, &resume);
+        int resume = 0, r = pt_sb_follow_warp(c, sx, sy, dx, dy, len, t, d, edge, &resume);
         if (r != 2)
             return r;
         t0 = resume;

@@ -5,10 +5,11 @@
  *   dark_cells   block per row of darkest-window cells      (start = dark)
  *   start        block per job: start point, state
  *   per iteration (launched max_iterations times; finished jobs return at once):
- *     rays1      warp per first-stage ray   (pt_sb_cast_warp)
- *     rays2      warp per second-stage ray
- *     compact    block per job: found edges in ray order -> points
- *     ransac     block per 256 rows of the sample table per job
+ *     rays       block per first-stage ray: warp 0 casts it, the others
+ *                its second-stage rays (pt_sb_cast_warp)
+ *     ransac     block per 256 rows of the sample table per job, each
+ *                compacting the found edges in ray order itself (a separate
+ *                compact launch when they do not fit in shared memory)
  *     select     (starburst.cu) warp per job: best row, refit on inliers,
  *                confidence (the most confident fit is kept), convergence
  *   finish       (starburst.cu) the result
@@ -121,66 +122,72 @@ static __device__ pt_sb_view job_view(const pt_cuda_params &p, const pt_cuda_buf
     return c;
 }
 
-/* Warp per first-stage ray: ray i of job j at slot i. */
-__global__ void __launch_bounds__(PIPE_THREADS) rays1(pt_cuda_params p, pt_cuda_buffers b, int jobs)
+/* Block per first-stage ray i of job j: warp 0 casts it (slot i), then the
+ * other warps cast its second-stage rays back towards the start, ray k at
+ * slot rays + i * rays2 + k (not found when ray i found no edge). One launch
+ * for both stages: a second-stage ray needs only its own first-stage edge. */
+#define RAYS_MAX_WARPS 8
+static int rays_warps(const pt_cuda_params *p)
 {
-    int w = blockIdx.x * PIPE_WARPS + (threadIdx.x >> 5);
-    int j = w / p.rays, i = w % p.rays;
-    if (j >= jobs || !b.state[j].active)
-        return;
-    const pt_cuda_eye_job job = b.jobs[j];
-    pt_sb_view c = job_view(p, b, job);
-    pt_point s0 = b.state[j].start, e;
-    double dx, dy;
-    pt_sb_stage1_dir(i, p.rays, &dx, &dy);
-    int found = pt_sb_cast_warp(&c, s0.x, s0.y, dx, dy, job.len1, &e);
-    if ((threadIdx.x & 31) == 0) {
-        size_t slot = (size_t)j * p.points_per_eye + i;
-        b.slot_found[slot] = (uint8_t)found;
-        if (found)
-            b.slot_points[slot] = e;
-    }
+    return p->rays2 > 0 ? 1 + (p->rays2 < RAYS_MAX_WARPS - 1 ? p->rays2 : RAYS_MAX_WARPS - 1) : 1;
 }
 
-/* Warp per second-stage ray: ray k back from first-stage edge i at slot
- * rays + i * rays2 + k (unused when ray i found no edge). */
-__global__ void __launch_bounds__(PIPE_THREADS) rays2(pt_cuda_params p, pt_cuda_buffers b, int jobs)
+__global__ void __launch_bounds__(32 * RAYS_MAX_WARPS, 2) rays(pt_cuda_params p, pt_cuda_buffers b)
 {
-    int per_job = p.rays * p.rays2;
-    int w = blockIdx.x * PIPE_WARPS + (threadIdx.x >> 5);
-    int j = w / per_job, r = w % per_job;
-    if (j >= jobs || !b.state[j].active)
-        return;
-    int i = r / p.rays2, k = r % p.rays2;
-    size_t base = (size_t)j * p.points_per_eye;
-    size_t slot = base + p.rays + r;
-    if (!b.slot_found[base + i]) {
-        if ((threadIdx.x & 31) == 0)
-            b.slot_found[slot] = 0;
-        return;
-    }
-    const pt_cuda_eye_job job = b.jobs[j];
-    pt_sb_view c = job_view(p, b, job);
-    pt_point s0 = b.state[j].start, from = b.slot_points[base + i], e;
-    double dx, dy;
-    int found = pt_sb_stage2_dir(s0, from, k, p.rays2, p.spread, &dx, &dy) &&
-                pt_sb_cast_warp(&c, from.x, from.y, dx, dy,
-                                pt_sb_stage2_len(s0, from, job.len2, c.gap), &e);
-    if ((threadIdx.x & 31) == 0) {
-        b.slot_found[slot] = (uint8_t)found;
-        if (found)
-            b.slot_points[slot] = e;
-    }
-}
-
-/* Block per job: found edges in slot order (first stage, then second stage by
- * first-stage ray) -> points, the order of the serial detector. */
-__global__ void __launch_bounds__(PIPE_THREADS) compact(pt_cuda_params p, pt_cuda_buffers b)
-{
-    __shared__ int warp_counts[PIPE_WARPS];
-    int j = blockIdx.x;
+    __shared__ int found1;
+    __shared__ pt_point edge1;
+    int j = blockIdx.x / p.rays, i = blockIdx.x % p.rays;
     if (!b.state[j].active)
         return;
+    int warp = threadIdx.x >> 5, warps = blockDim.x >> 5, lane = threadIdx.x & 31;
+    const pt_cuda_eye_job job = b.jobs[j];
+    pt_sb_view c = job_view(p, b, job);
+    pt_point s0 = b.state[j].start;
+    size_t base = (size_t)j * p.points_per_eye;
+    if (warp == 0) {
+        pt_point e;
+        double dx, dy;
+        pt_sb_stage1_dir(i, p.rays, &dx, &dy);
+        int found = pt_sb_cast_warp(&c, s0.x, s0.y, dx, dy, job.len1, &e);
+        if (lane == 0) {
+            b.slot_found[base + i] = (uint8_t)found;
+            if (found)
+                b.slot_points[base + i] = e;
+            found1 = found;
+            edge1 = e;
+        }
+    }
+    if (p.rays2 <= 0)
+        return;
+    __syncthreads();
+    int first = warps > 1 ? 1 : 0; /* warps casting second-stage rays */
+    for (int k = warp - first; k >= 0 && k < p.rays2; k += warps - first) {
+        size_t slot = base + p.rays + (size_t)i * p.rays2 + k;
+        if (!found1) {
+            if (lane == 0)
+                b.slot_found[slot] = 0;
+            continue;
+        }
+        pt_point from = edge1, e;
+        double dx, dy;
+        int found = pt_sb_stage2_dir(s0, from, k, p.rays2, p.spread, &dx, &dy) &&
+                    pt_sb_cast_warp(&c, from.x, from.y, dx, dy,
+                                    pt_sb_stage2_len(s0, from, job.len2, c.gap), &e);
+        if (lane == 0) {
+            b.slot_found[slot] = (uint8_t)found;
+            if (found)
+                b.slot_points[slot] = e;
+        }
+    }
+}
+
+/* Found edges of job j in slot order (first stage, then second stage by
+ * first-stage ray), the order of the serial detector: into shared (when not
+ * NULL) and, with to_global, into the job's points. Returns their number.
+ * Called by every thread of a PIPE_THREADS block. */
+static __device__ int compact_slots(const pt_cuda_params &p, const pt_cuda_buffers &b, int j,
+                                    pt_point *shared, int to_global, int *warp_counts)
+{
     int slots = p.rays * (1 + p.rays2);
     size_t base = (size_t)j * p.points_per_eye;
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -197,12 +204,29 @@ __global__ void __launch_bounds__(PIPE_THREADS) compact(pt_cuda_params p, pt_cud
             before += w < warp ? warp_counts[w] : 0;
             total += warp_counts[w];
         }
-        if (flag)
-            b.points[base + n + before + __popc(ballot & ((1u << lane) - 1u))] =
-                b.slot_points[base + s];
+        if (flag) {
+            int at = n + before + __popc(ballot & ((1u << lane) - 1u));
+            pt_point e = b.slot_points[base + s];
+            if (shared)
+                shared[at] = e;
+            if (to_global)
+                b.points[base + at] = e;
+        }
         n += total;
         __syncthreads();
     }
+    return n;
+}
+
+/* Block per job: the found edges -> points (when RANSAC cannot compact them
+ * itself: more than RANSAC_SHARED_POINTS slots per job). */
+__global__ void __launch_bounds__(PIPE_THREADS) compact(pt_cuda_params p, pt_cuda_buffers b)
+{
+    __shared__ int warp_counts[PIPE_WARPS];
+    int j = blockIdx.x;
+    if (!b.state[j].active)
+        return;
+    int n = compact_slots(p, b, j, NULL, 1, warp_counts);
     if (threadIdx.x == 0) {
         b.state[j].n = n;
         if (n < p.sample_size) {
@@ -213,22 +237,38 @@ __global__ void __launch_bounds__(PIPE_THREADS) compact(pt_cuda_params p, pt_cud
 }
 
 /* Block per 256 rows of the sample table per job: the best row of the block
- * (most votes, ties to the lowest row) -> partials. */
+ * (most votes, ties to the lowest row) -> partials. FUSED: every block
+ * compacts the job's edges into shared memory itself (block 0 also writes
+ * them and their number out for the select step, which ends a job with
+ * fewer than sample_size points); otherwise compact() did it. */
+template <bool FUSED>
 __global__ void __launch_bounds__(PIPE_THREADS) ransac(pt_cuda_params p, pt_cuda_buffers b)
 {
     __shared__ pt_point shared_pts[RANSAC_SHARED_POINTS];
     __shared__ int best_votes[PIPE_THREADS], best_row[PIPE_THREADS];
+    __shared__ int warp_counts[PIPE_WARPS];
     int j = blockIdx.y;
     if (!b.state[j].active)
         return;
     const pt_cuda_eye_job job = b.jobs[j];
-    int n = b.state[j].n;
-    const pt_point *pts = b.points + (size_t)j * p.points_per_eye;
-    if (n <= RANSAC_SHARED_POINTS) {
-        for (int k = threadIdx.x; k < n; k += PIPE_THREADS)
-            shared_pts[k] = pts[k];
-        __syncthreads();
+    int n;
+    const pt_point *pts;
+    if (FUSED) {
+        n = compact_slots(p, b, j, shared_pts, blockIdx.x == 0, warp_counts);
+        if (blockIdx.x == 0 && threadIdx.x == 0)
+            b.state[j].n = n;
+        if (n < p.sample_size)
+            return;
         pts = shared_pts;
+    } else {
+        n = b.state[j].n;
+        pts = b.points + (size_t)j * p.points_per_eye;
+        if (n <= RANSAC_SHARED_POINTS) {
+            for (int k = threadIdx.x; k < n; k += PIPE_THREADS)
+                shared_pts[k] = pts[k];
+            __syncthreads();
+            pts = shared_pts;
+        }
     }
     int s = blockIdx.x * PIPE_THREADS + threadIdx.x;
     int votes = -1, row = -1;
@@ -278,14 +318,15 @@ extern "C" cudaError_t pt_cuda_starburst_pipeline(const pt_cuda_params *p,
     int nblocks = pt_cuda_ransac_blocks(p);
     cudaError_t st = cudaSuccess;
     int iterations = p->max_iterations > 0 ? p->max_iterations : 1;
-    unsigned warps1 = (unsigned)jobs * p->rays;
-    unsigned warps2 = (unsigned)jobs * p->rays * p->rays2;
+    int fused = p->rays * (1 + p->rays2) <= RANSAC_SHARED_POINTS;
     for (int it = 0; it < iterations; it++) {
-        rays1<<<(warps1 + PIPE_WARPS - 1) / PIPE_WARPS, PIPE_THREADS, 0, stream>>>(*p, *b, jobs);
-        if (warps2)
-            rays2<<<(warps2 + PIPE_WARPS - 1) / PIPE_WARPS, PIPE_THREADS, 0, stream>>>(*p, *b, jobs);
-        compact<<<jobs, PIPE_THREADS, 0, stream>>>(*p, *b);
-        ransac<<<dim3(nblocks, jobs), PIPE_THREADS, 0, stream>>>(*p, *b);
+        rays<<<jobs * p->rays, 32 * rays_warps(p), 0, stream>>>(*p, *b);
+        if (fused) {
+            ransac<true><<<dim3(nblocks, jobs), PIPE_THREADS, 0, stream>>>(*p, *b);
+        } else {
+            compact<<<jobs, PIPE_THREADS, 0, stream>>>(*p, *b);
+            ransac<false><<<dim3(nblocks, jobs), PIPE_THREADS, 0, stream>>>(*p, *b);
+        }
         st = pt_cuda_starburst_select(p, b, jobs, nblocks, stream);
         if (st != cudaSuccess)
             return st;

@@ -18,4 +18,15 @@
 PT_HD double pt_confidence_circle(const pt_image *img, const pt_circle *c);
 PT_HD double pt_confidence_ellipse(const pt_image *img, const pt_ellipse *e);
 
+/* The pieces of pt_confidence_ellipse, for callers that take the samples in
+ * parallel (cuda/starburst.cu, a warp): the outline's cos/sin (0 when the
+ * axes are not positive: confidence 0), sample k of PT_CONFIDENCE_SAMPLES
+ * (0 when it falls outside the image, else 1 and *dark = inside darker by
+ * the margin), and the confidence from the counts, which do not depend on
+ * the order the samples were taken in. */
+PT_HD int pt_confidence_axes(const pt_ellipse *e, double *ct, double *st);
+PT_HD int pt_confidence_sample(const pt_image *img, const pt_ellipse *e, double ct, double st,
+                               int k, int *dark);
+PT_HD double pt_confidence_from_counts(int valid, int dark_inside);
+
 #endif

@@ -102,7 +102,7 @@ static void test_wide_costs(void)
         pt_auction_benefits b;
         pt_assign_random(&p, rows, cols, PT_ASSIGN_UNIFORM, 1L << 30, 300 + (uint64_t)k, &err);
         p.maximize = k & 1;
-        PT_CHECK(pt_auction_benefits_make(&p, &b, &err) == PT_OK && b.benefit && !b.benefit32,
+        PT_CHECK(pt_auction_benefits_make(&p, &b, 1, &err) == PT_OK && b.benefit && !b.benefit32,
                  "range 2^30 uses 64-bit benefits");
         pt_auction_benefits_free(&b);
         int ok;
@@ -115,6 +115,40 @@ static void test_wide_costs(void)
         pt_assign_problem_free(&p);
     }
     PT_CHECK(mismatches == 0, "%d wide-cost totals differ from the exact solver", mismatches);
+}
+
+/* The benefits converted by a thread team equal those of one thread, for
+ * problems large enough to be split (32- and 64-bit, tall and wide), and a
+ * non-finite entry is named by its first index either way. */
+static void test_parallel_conversion(void)
+{
+    const int shapes[3][2] = {{700, 700}, {900, 620}, {610, 800}};
+    for (int k = 0; k < 3; k++) {
+        pt_assign_problem p;
+        pt_error err;
+        pt_assign_random(&p, shapes[k][0], shapes[k][1], PT_ASSIGN_UNIFORM,
+                         k == 2 ? 1L << 30 : 1000, 40 + (uint64_t)k, &err);
+        p.maximize = k & 1;
+        pt_auction_benefits one, team;
+        PT_CHECK(pt_auction_benefits_make(&p, &one, 1, &err) == PT_OK, "one thread");
+        PT_CHECK(pt_auction_benefits_make(&p, &team, 0, &err) == PT_OK, "thread team");
+        size_t entries = (size_t)one.persons * one.objects;
+        int same = one.persons == team.persons && one.objects == team.objects &&
+                   one.transposed == team.transposed && one.max_benefit == team.max_benefit &&
+                   one.eps_start == team.eps_start && !one.benefit32 == !team.benefit32;
+        if (same)
+            same = one.benefit32 ? !memcmp(one.benefit32, team.benefit32, entries * sizeof(int32_t))
+                                 : !memcmp(one.benefit, team.benefit, entries * sizeof(int64_t));
+        PT_CHECK(same, "%dx%d: thread team's benefits differ", shapes[k][0], shapes[k][1]);
+        pt_auction_benefits_free(&one);
+        pt_auction_benefits_free(&team);
+        p.cost[123457] = NAN;
+        p.cost[400000] = INFINITY;
+        PT_CHECK(pt_auction_benefits_make(&p, &team, 0, &err) == PT_ERR_PARAM &&
+                     strstr(err.what, "entry 123457 "),
+                 "first non-finite entry named (%s)", err.what);
+        pt_assign_problem_free(&p);
+    }
 }
 
 /* 3x3 whose optimum needs every row off its row minimum; brute force by hand. */
@@ -227,5 +261,6 @@ int main(void)
     test_generator();
     test_random_problems();
     test_wide_costs();
+    test_parallel_conversion();
     return PT_TEST_SUMMARY("assign");
 }

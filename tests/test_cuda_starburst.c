@@ -42,12 +42,16 @@ static pt_image **render(int n, int w, int h, int binocular, uint64_t seed)
 /* Back ends prepared for frames of prepare_w x prepare_h (0: the frames'
  * size), as track prepares for the largest frame seen so far. */
 static int prepare_w, prepare_h;
+/* Second-stage rays per first-stage ray (0: the default). */
+static int stage2_rays;
 
 static void run(const pt_backend *b, const pt_track_options *opt, pt_image **frames, int n,
                 pt_result *res)
 {
     pt_config cfg;
     pt_config_default(&cfg);
+    if (stage2_rays)
+        cfg.starburst.stage2_rays = stage2_rays;
     void *state = NULL;
     pt_error err;
     pt_error_clear(&err);
@@ -155,5 +159,9 @@ int main(void)
     compare("monocular circle 128x128 (prepared for 640x480)", &opt, 100 / div, 128, 128, 107);
     prepare_w = prepare_h = 0;
     compare("monocular circle 128x128", &opt, 100 / div, 128, 128, 108);
+    /* more edge slots per eye than RANSAC compacts in shared memory */
+    stage2_rays = 110;
+    compare("monocular circle 320x256, 110 second-stage rays", &opt, 40 / div, 320, 256, 109);
+    stage2_rays = 0;
     return PT_TEST_SUMMARY("cuda_starburst");
 }

@@ -27,7 +27,7 @@ me=$(acc_rate "$TMP/acc_mono/groundtruth.csv" "$TMP/acc_me.csv" "$R10")
 bc=$(acc_rate "$TMP/acc_bino/groundtruth.csv" "$TMP/acc_bc.csv" "$R10")
 be=$(acc_rate "$TMP/acc_bino/groundtruth.csv" "$TMP/acc_be.csv" "$R10")
 echo "starburst accuracy, synth within 10 %: mono circle $mc, mono ellipse $me, bino circle $bc, bino ellipse $be"
-acc_check "synth mono circle" "$mc" 91.5 95
+acc_check "synth mono circle" "$mc" 92.5 95
 acc_check "synth mono ellipse" "$me" 95 95
 acc_check "synth bino circle" "$bc" 93 95
 acc_check "synth bino ellipse" "$be" 92 95
@@ -49,7 +49,7 @@ if [ -f "$MEYE/gt.csv" ]; then
     acc_check "meye-dev within 5 px beats darkest blob" "$y5" 94.9 94.9
     # the masks' convention (1.5 px inside the border) makes the default's
     # relative error meaningless there; edge_offset=1.5 matches it
-    acc_check "meye-dev edge_offset=1.5 within 10 %" "$o10" 56.5 70
+    acc_check "meye-dev edge_offset=1.5 within 10 %" "$o10" 53.5 70
 else
     echo "SKIP: starburst meye-dev accuracy ($MEYE/gt.csv not found; set PT_MEYE_DIR)"
 fi

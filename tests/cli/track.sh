@@ -47,10 +47,16 @@ expect_exit 1 "bad --gt" -- "$PT" track --draw "$TMP/draw_gt" --gt /nonexistent.
 # -b cuda without a usable GPU: exit 3 and a clear line, never a silent fall-back.
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
     echo "SKIP: -b cuda unavailability test (a GPU is present)"
+    # -a tl -b cuda gives -b omp's status and fit (columns status .. theta)
+    "$PT" track -a tl -b omp testdata/synth | cut -d, -f1,5-11 >"$TMP/tl-omp.csv"
+    "$PT" track -a tl -b cuda testdata/synth | cut -d, -f1,5-11 >"$TMP/tl-cuda.csv"
+    cmp -s "$TMP/tl-omp.csv" "$TMP/tl-cuda.csv" && ok || fail "-a tl: -b cuda differs from -b omp"
 else
     expect_exit 3 "-b cuda without GPU" -- "$PT" track -b cuda testdata/synth/000000.png
     one_line "$TMP/err" "-b cuda without GPU"
     expect_grep "cuda" "$TMP/err" "-b cuda message"
+    expect_exit 3 "-a tl -b cuda without GPU" -- "$PT" track -a tl -b cuda testdata/synth/000000.png
+    one_line "$TMP/err" "-a tl -b cuda without GPU"
 fi
 
 # -j 1 and -j 2 give identical results (ms column aside).

@@ -1,0 +1,49 @@
+/* A stage of a chunk (a fixed sequence of kernel launches on one stream)
+ * replayed from a CUDA graph: one graph launch instead of up to ~60 kernel
+ * launches, so the host spends microseconds per chunk and the GPU starts
+ * each kernel without waiting for the host. The graph is captured on first
+ * use and again whenever the stage's shape changes: the integers its
+ * launches depend on besides the slot's buffers and the back end's
+ * parameters, which stay the same for the slot's life. */
+#include <string.h>
+
+#include "cuda_internal.h"
+
+extern "C" cudaError_t pt_cuda_stage_graph_launch(pt_cuda_stage_graph *g, const int *shape,
+                                                  int nshape, pt_cuda_enqueue_fn enqueue,
+                                                  const void *arg, cudaStream_t stream)
+{
+    if (nshape > PT_CUDA_GRAPH_SHAPE)
+        return cudaErrorInvalidValue;
+    int key[PT_CUDA_GRAPH_SHAPE] = {0};
+    memcpy(key, shape, (size_t)nshape * sizeof *key);
+    if (!g->exec || memcmp(key, g->shape, sizeof key) != 0) {
+        pt_cuda_stage_graph_free(g);
+        cudaError_t st = cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal);
+        if (st != cudaSuccess)
+            return st;
+        cudaError_t launched = enqueue(arg, stream);
+        cudaGraph_t graph = NULL;
+        st = cudaStreamEndCapture(stream, &graph);
+        if (launched != cudaSuccess || st != cudaSuccess) {
+            if (graph)
+                cudaGraphDestroy(graph);
+            return launched != cudaSuccess ? launched : st;
+        }
+        st = cudaGraphInstantiate(&g->exec, graph, 0);
+        cudaGraphDestroy(graph);
+        if (st != cudaSuccess) {
+            g->exec = NULL;
+            return st;
+        }
+        memcpy(g->shape, key, sizeof key);
+    }
+    return cudaGraphLaunch(g->exec, stream);
+}
+
+extern "C" void pt_cuda_stage_graph_free(pt_cuda_stage_graph *g)
+{
+    if (g->exec)
+        cudaGraphExecDestroy(g->exec);
+    g->exec = NULL;
+}

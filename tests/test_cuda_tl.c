@@ -1,0 +1,170 @@
+/* The CUDA threshold-and-labeling detector (-a tl -b cuda) agrees with the
+ * OpenMP one (the reference) on the same synthetic frames: same status per
+ * frame and eye, centre and radius within 0.5 px, on at least 99 % of eyes,
+ * for circles and ellipses, monocular and binocular, 320x256 to 1280x1024,
+ * several threshold steps, every score mode and without the refit; also
+ * frames smaller than the back end was prepared for, and several chunks and
+ * task batches. Skips (passing) when no usable GPU is present. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../cuda/pt_cuda.h"
+#include "../lib/pt_backend.h"
+#include "../lib/synth.h"
+#include "pt_test.h"
+
+#define TOLERANCE_PX 0.5
+
+typedef struct {
+    int compared, status_differs, beyond_tolerance, found;
+    double worst;
+} agreement;
+
+static agreement total;
+static int frames_div = 1; /* frames per case divided by this */
+
+static pt_image **render(int n, int w, int h, int binocular, uint64_t seed)
+{
+    pt_image **frames = calloc((size_t)n, sizeof *frames);
+    pt_synth_params sp;
+    pt_synth_params_default(&sp);
+    sp.width = w;
+    sp.height = h;
+    sp.binocular = binocular;
+    for (int i = 0; i < n; i++) {
+        pt_synth_frame_truth truth;
+        pt_error err;
+        frames[i] = pt_image_create(w, h);
+        if (pt_synth_render(&sp, pt_synth_frame_seed(seed, i), frames[i], &truth, &err))
+            fprintf(stderr, "synth: %s\n", err.what);
+    }
+    return frames;
+}
+
+/* Back ends prepared for frames of prepare_w x prepare_h (0: the frames' size). */
+static int prepare_w, prepare_h;
+
+static void run(const pt_backend *b, const pt_config *cfg, const pt_track_options *opt,
+                pt_image **frames, int n, pt_result *res)
+{
+    void *state = NULL;
+    pt_error err;
+    pt_error_clear(&err);
+    int w = prepare_w > frames[0]->width ? prepare_w : frames[0]->width;
+    int h = prepare_h > frames[0]->height ? prepare_h : frames[0]->height;
+    PT_CHECK(b->create(cfg, opt, w, h, &state, &err) == PT_OK, "%s create: %s", b->name,
+             err.what);
+    if (!state)
+        return;
+    PT_CHECK(b->track(state, frames, n, res, NULL, &err) == PT_OK, "%s track: %s", b->name,
+             err.what);
+    b->destroy(state);
+}
+
+static void compare(const char *what, const pt_config *cfg, const pt_track_options *opt, int n,
+                    int w, int h, uint64_t seed)
+{
+    int eyes = opt->binocular ? 2 : 1;
+    n = n / frames_div > 0 ? n / frames_div : 1;
+    pt_image **frames = render(n, w, h, opt->binocular, seed);
+    pt_result *ref = calloc((size_t)n * eyes, sizeof *ref);
+    pt_result *gpu = calloc((size_t)n * eyes, sizeof *gpu);
+    run(&pt_backend_omp, cfg, opt, frames, n, ref);
+    run(&pt_backend_cuda, cfg, opt, frames, n, gpu);
+    agreement a = {0, 0, 0, 0, 0.0};
+    for (int i = 0; i < n * eyes; i++) {
+        a.compared++;
+        if (ref[i].status != gpu[i].status) {
+            a.status_differs++;
+            continue;
+        }
+        if (ref[i].status != PT_DETECT_OK)
+            continue;
+        a.found++;
+        double d = fmax(hypot(ref[i].circle.cx - gpu[i].circle.cx,
+                              ref[i].circle.cy - gpu[i].circle.cy),
+                        fabs(ref[i].circle.r - gpu[i].circle.r));
+        if (opt->ellipse)
+            d = fmax(d, fmax(fabs(ref[i].ellipse.a - gpu[i].ellipse.a),
+                             fabs(ref[i].ellipse.b - gpu[i].ellipse.b)));
+        if (d > a.worst)
+            a.worst = d;
+        if (d > TOLERANCE_PX)
+            a.beyond_tolerance++;
+    }
+    int bad = a.status_differs + a.beyond_tolerance;
+    printf("%s: %d eyes (%d found), %d status differ, %d beyond %.1f px, worst agreeing %.3g px\n",
+           what, a.compared, a.found, a.status_differs, a.beyond_tolerance, TOLERANCE_PX,
+           a.worst);
+    PT_CHECK(bad * 100 <= a.compared, "%s: %d of %d eyes disagree (more than 1 %%)", what, bad,
+             a.compared);
+    /* a comparison of nothing found proves nothing */
+    PT_CHECK(a.found * 2 >= a.compared, "%s: only %d of %d eyes found", what, a.found,
+             a.compared);
+    total.compared += a.compared;
+    total.status_differs += a.status_differs;
+    total.beyond_tolerance += a.beyond_tolerance;
+    total.worst = fmax(total.worst, a.worst);
+    for (int i = 0; i < n; i++)
+        pt_image_destroy(frames[i]);
+    free(frames);
+    free(ref);
+    free(gpu);
+}
+
+int main(void)
+{
+    pt_error err;
+    if (pt_cuda_available(&err)) {
+        printf("SKIP: CUDA tests: %s\n", err.what);
+        return PT_TEST_SUMMARY("cuda_tl");
+    }
+    /* PT_TEST_QUICK=1 (for compute-sanitizer runs) uses a tenth of the frames,
+     * PT_TEST_QUICK=N > 1 an N-th (at least one frame per case). */
+    const char *quick = getenv("PT_TEST_QUICK");
+    frames_div = quick ? (atoi(quick) > 1 ? atoi(quick) : 10) : 1;
+    pt_config cfg;
+    pt_config_default(&cfg);
+    pt_track_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.algorithm = PT_ALG_TL;
+    compare("monocular circle 320x256", &cfg, &opt, 300, 320, 256, 201);
+    opt.ellipse = 1;
+    compare("monocular ellipse 320x256", &cfg, &opt, 100, 320, 256, 202);
+    opt.ellipse = 0;
+    opt.binocular = 1;
+    compare("binocular circle 640x256", &cfg, &opt, 100, 640, 256, 203);
+    opt.ellipse = 1;
+    compare("binocular ellipse 640x256", &cfg, &opt, 40, 640, 256, 204);
+    opt.ellipse = 0;
+    opt.binocular = 0;
+    compare("monocular circle 1280x1024", &cfg, &opt, 40, 1280, 1024, 205);
+    static const int steps[] = {5, 10, 40};
+    for (int k = 0; k < 3; k++) {
+        char what[64];
+        cfg.tl.threshold_step = steps[k];
+        snprintf(what, sizeof what, "monocular circle 320x256 tl_step=%d", steps[k]);
+        compare(what, &cfg, &opt, 60, 320, 256, 210 + k);
+    }
+    pt_config_default(&cfg);
+    cfg.tl.score = PT_TL_SCORE_VOTES;
+    compare("monocular circle 320x256 tl_score=votes", &cfg, &opt, 60, 320, 256, 220);
+    cfg.tl.score = PT_TL_SCORE_SUPPORT;
+    compare("monocular circle 320x256 tl_score=support", &cfg, &opt, 60, 320, 256, 221);
+    pt_config_default(&cfg);
+    cfg.tl.refine = 0;
+    compare("monocular circle 320x256 tl_refine=0", &cfg, &opt, 60, 320, 256, 222);
+    pt_config_default(&cfg);
+    /* small frames through a back end prepared for larger ones (as track does) */
+    prepare_w = 640;
+    prepare_h = 480;
+    compare("monocular circle 128x128 (prepared for 640x480)", &cfg, &opt, 60, 128, 128,
+            230);
+    prepare_w = prepare_h = 0;
+    printf("all: %d eyes compared, %d status differ, %d beyond %.1f px, worst agreeing %.3g px\n",
+           total.compared, total.status_differs, total.beyond_tolerance, TOLERANCE_PX,
+           total.worst);
+    return PT_TEST_SUMMARY("cuda_tl");
+}
