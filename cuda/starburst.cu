@@ -8,6 +8,8 @@
  * order with warp ballots, so RANSAC sees them in the CPU's order. */
 #include "starburst_device.cuh"
 
+#include "../lib/starburst_refit.h"
+
 /* The shared confidence measure, compiled here as device code. */
 #include "../lib/confidence.c"
 
@@ -85,6 +87,55 @@ __device__ pt_point darkest_point(const uint8_t *img, int pitch, const pt_cuda_e
     return p;
 }
 
+/* Circle mode's ellipse refinement (lib/starburst_refit.h), split over
+ * threads: this thread's rows first, first + stride, ... of the short RANSAC
+ * over the candidates; *row = its best (most votes, the lowest of equals),
+ * -1 if none fits. */
+__device__ int refit_rows(const pt_cuda_params *p, const pt_point *pts, const int *cand, int m,
+                          double min_r, double max_r, int first, int stride, int *row)
+{
+    int rows = pt_sb_refit_rows(p->ransac_rows, p->sample_size);
+    int best_votes = -1;
+    *row = -1;
+    for (int s = first; s < rows && m >= PT_SB_REFIT_SAMPLE; s += stride) {
+        pt_ellipse e;
+        if (!pt_sb_refit_row_fit(p->ransac_values, s, pts, cand, m, min_r, max_r, &e))
+            continue;
+        int votes = pt_sb_refit_votes(&e, p->sb.inlier, pts, cand, m);
+        if (votes > best_votes) {
+            best_votes = votes;
+            *row = s;
+        }
+    }
+    return best_votes;
+}
+
+/* Whether row (votes ov, ro) beats (mv, mr) in the refinement's order. */
+__device__ int refit_better(int ov, int ro, int mv, int mr)
+{
+    return ro >= 0 && (ov > mv || (ov == mv && (mr < 0 || ro < mr)));
+}
+
+/* The refinement's last step from the best row (pt_sb_circle_ellipse's tail):
+ * 1 and the ellipse when credible. cand holds the m candidates. */
+__device__ int refit_finish(const pt_cuda_params *p, const pt_circle *cc, const pt_point *pts,
+                            int n, int *cand, int m, double min_r, double max_r, int row,
+                            pt_ellipse *out)
+{
+    pt_ellipse e;
+    if (row < 0 || !pt_sb_refit_row_fit(p->ransac_values, row, pts, cand, m, min_r, max_r, &e))
+        return 0;
+    return pt_sb_refit_finish(&p->sb, cc, pts, n, cand, m, min_r, max_r, e, out);
+}
+
+__device__ void refit_adopt(const pt_ellipse *e, pt_circle *cc, pt_ellipse *ee)
+{
+    *ee = *e;
+    cc->cx = e->cx;
+    cc->cy = e->cy;
+    cc->r = 0.5 * (e->a + e->b);
+}
+
 __global__ void __launch_bounds__(SB_THREADS)
 starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_previous *previous)
 {
@@ -93,9 +144,10 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
     __shared__ pt_point shared_start;
     __shared__ unsigned long long shared_key;
     __shared__ int best_votes[SB_THREADS], best_sample[SB_THREADS];
-    __shared__ pt_circle fit_circle;
-    __shared__ pt_ellipse fit_ellipse;
+    __shared__ pt_circle fit_circle, iter_circle;
+    __shared__ pt_ellipse fit_ellipse, iter_ellipse;
     __shared__ double best_conf;
+    __shared__ int refit_m;
 
     int j = first_job + blockIdx.x;
     const pt_cuda_eye_job job = b.jobs[j];
@@ -229,16 +281,17 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
             }
             __syncthreads();
         }
+        int *inl = b.scratch_idx + (size_t)j * p.points_per_eye;
         if (threadIdx.x == 0) {
             int s = best_sample[0];
             shared_found = s >= 0;
             shared_done = 0;
+            refit_m = 0;
             if (s >= 0) {
                 pt_circle cc = {0, 0, 0};
                 pt_ellipse ee = {0, 0, 0, 0, 0};
                 sample_fit(&p, pts, n, s, job.min_r, job.max_r, &cc, &ee);
                 /* Refit once on the inliers of the best sample. */
-                int *inl = b.scratch_idx + (size_t)j * p.points_per_eye;
                 int count = 0;
                 if (p.ellipse) {
                     pt_ellipse_frame f;
@@ -262,25 +315,58 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
                         pt_ransac_circle_in_range(&refit, job.min_r, job.max_r))
                         cc = refit;
                     pt_ellipse_from_circle(&cc, &ee);
+                    /* the refinement's candidates, for every thread's rows */
+                    if (p.sb.circle_refit == PT_SB_REFIT_ELLIPSE)
+                        for (int k = 0; k < n; k++)
+                            if (pt_sb_refit_candidate(&p.sb, &cc, pts[k].x, pts[k].y))
+                                inl[refit_m++] = k;
                 }
-                /* the most pupil-like fit of all iterations, as on the CPU */
-                pt_image view = {dims.width, dims.height, p.pitch, (uint8_t *)c.buf};
-                double conf = p.ellipse ? pt_confidence_ellipse(&view, &ee)
-                                        : pt_confidence_circle(&view, &cc);
-                if (conf > best_conf) {
-                    best_conf = conf;
-                    fit_circle = cc;
-                    fit_ellipse = ee;
-                }
-                pt_point centre = {(float)cc.cx, (float)cc.cy};
-                if (p.ellipse) {
-                    centre.x = (float)ee.cx;
-                    centre.y = (float)ee.cy;
-                }
-                double moved = pt_sb_dist(centre.x, centre.y, s0.x, s0.y);
-                shared_start = clamp_point(&c, centre);
-                shared_done = moved < p.converge_px;
+                iter_circle = cc;
+                iter_ellipse = ee;
             }
+        }
+        __syncthreads();
+        if (refit_m >= PT_SB_REFIT_SAMPLE) {
+            /* circle mode's ellipse refinement: rows over the block, then the best */
+            int row;
+            best_votes[threadIdx.x] = refit_rows(&p, pts, inl, refit_m, job.min_r, job.max_r,
+                                                 threadIdx.x, SB_THREADS, &row);
+            best_sample[threadIdx.x] = row;
+            __syncthreads();
+            for (int stride = SB_THREADS / 2; stride > 0; stride >>= 1) {
+                if (threadIdx.x < stride &&
+                    refit_better(best_votes[threadIdx.x + stride], best_sample[threadIdx.x + stride],
+                                 best_votes[threadIdx.x], best_sample[threadIdx.x])) {
+                    best_votes[threadIdx.x] = best_votes[threadIdx.x + stride];
+                    best_sample[threadIdx.x] = best_sample[threadIdx.x + stride];
+                }
+                __syncthreads();
+            }
+        }
+        if (threadIdx.x == 0 && shared_found) {
+            pt_circle cc = iter_circle;
+            pt_ellipse ee = iter_ellipse, refined;
+            if (refit_m >= PT_SB_REFIT_SAMPLE &&
+                refit_finish(&p, &cc, pts, n, inl, refit_m, job.min_r, job.max_r,
+                             best_sample[0], &refined))
+                refit_adopt(&refined, &cc, &ee);
+            /* the most pupil-like fit of all iterations, as on the CPU (in
+             * circle mode ee is the circle or its refined ellipse) */
+            pt_image view = {dims.width, dims.height, p.pitch, (uint8_t *)c.buf};
+            double conf = pt_confidence_ellipse(&view, &ee);
+            if (conf > best_conf) {
+                best_conf = conf;
+                fit_circle = cc;
+                fit_ellipse = ee;
+            }
+            pt_point centre = {(float)cc.cx, (float)cc.cy};
+            if (p.ellipse) {
+                centre.x = (float)ee.cx;
+                centre.y = (float)ee.cy;
+            }
+            double moved = pt_sb_dist(centre.x, centre.y, s0.x, s0.y);
+            shared_start = clamp_point(&c, centre);
+            shared_done = moved < p.converge_px;
         }
         __syncthreads();
         if (!shared_found || shared_done)
@@ -420,17 +506,41 @@ __global__ void starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblock
         best_ellipse = ee;
     }
     __syncwarp();
-    /* The confidence (pt_confidence_ellipse, or _circle = the ellipse with
-     * a = b = r, theta 0: what pt_ellipse_from_circle gave) with its samples
-     * spread over the warp; the counts do not depend on the order. */
-    pt_ellipse outline = best_ellipse;
-    if (!p.ellipse) {
-        pt_circle fitted = best_circle;
-        outline.cx = fitted.cx;
-        outline.cy = fitted.cy;
-        outline.a = outline.b = fitted.r;
-        outline.theta = 0.0;
+    if (!p.ellipse && p.sb.circle_refit == PT_SB_REFIT_ELLIPSE) {
+        /* circle mode's ellipse refinement: candidates in point order, rows over the warp */
+        pt_circle rc = best_circle;
+        int m = 0;
+        for (int base = 0; base < n; base += 32) {
+            int k = base + lane;
+            int in = k < n && pt_sb_refit_candidate(&p.sb, &rc, pts[k].x, pts[k].y);
+            unsigned ballot = __ballot_sync(0xffffffffu, in);
+            if (in)
+                inl[m + __popc(ballot & ((1u << lane) - 1u))] = k;
+            m += __popc(ballot);
+        }
+        __syncwarp();
+        int row, votes = refit_rows(&p, pts, inl, m, job.min_r, job.max_r, lane, 32, &row);
+        for (int off = 16; off > 0; off >>= 1) {
+            int ov = __shfl_down_sync(0xffffffffu, votes, off);
+            int orow = __shfl_down_sync(0xffffffffu, row, off);
+            if (refit_better(ov, orow, votes, row)) {
+                votes = ov;
+                row = orow;
+            }
+        }
+        pt_ellipse refined;
+        if (lane == 0 && m >= PT_SB_REFIT_SAMPLE &&
+            refit_finish(&p, &rc, pts, n, inl, m, job.min_r, job.max_r, row, &refined)) {
+            refit_adopt(&refined, &rc, &best_ellipse);
+            best_circle = rc;
+        }
+        __syncwarp();
     }
+    /* The confidence (pt_confidence_ellipse, or _circle = the ellipse with
+     * a = b = r, theta 0: what pt_ellipse_from_circle gave; in circle mode
+     * best_ellipse is that, or the refined ellipse the circle reports) with
+     * its samples spread over the warp; the counts do not depend on the order. */
+    pt_ellipse outline = best_ellipse;
     pt_image view = {dims.width, dims.height, p.pitch, b.smoothed + job.frame * p.plane};
     double ct = 0, stt = 0;
     int axes = pt_confidence_axes(&outline, &ct, &stt);
@@ -535,6 +645,7 @@ extern "C" cudaError_t pt_cuda_starburst(const pt_cuda_params *p, const pt_cuda_
         q.sb.inlier = q.inlier;
         q.sb.max_step = 0.0;
         q.sb.edge_offset = 0.0;
+        q.sb.circle_refit = PT_SB_REFIT_CIRCLE;
     }
     if (q.sequence) {
         /* Each eye starts where the previous frame's pupil was: in order. */

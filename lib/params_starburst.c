@@ -4,6 +4,7 @@
 #include "pt_params.h"
 
 static const char *const start_choices[] = {"dark", "centre", NULL};
+static const char *const refit_choices[] = {"circle", "ellipse", NULL};
 
 #define SB(field) offsetof(pt_config, starburst.field)
 
@@ -40,6 +41,9 @@ const pt_param_def pt_starburst_param_defs[] = {
      "reflections along rays: a narrow bright spot is walked over; a step rising more than this gives no point; 0 = off"},
     {"edge_offset", PT_PARAM_DOUBLE, SB(edge_offset), 0, -16, 16, NULL, PT_ALG_STARBURST,
      "px each edge point is moved back along its ray (towards the dark side), for ground truth drawn inside the border"},
+    {"circle_refit", PT_PARAM_CHOICE, SB(circle_refit), 1, 0, 1, refit_choices,
+     PT_ALG_STARBURST,
+     "circle fits: report the refitted RANSAC circle, or the centre and mean radius (a+b)/2 of an ellipse refined from its points when credible (elliptical pupils)"},
 };
 const int pt_starburst_param_count =
     (int)(sizeof pt_starburst_param_defs / sizeof pt_starburst_param_defs[0]);

@@ -21,4 +21,5 @@ void pt_sb_config_resolve(const pt_config *cfg, pt_sb_config *out)
     out->inlier = cfg->pre.ransac_inlier;
     out->max_step = sb->glint_step > 0 ? sb->glint_step : 0.0;
     out->edge_offset = sb->edge_offset;
+    out->circle_refit = sb->circle_refit;
 }

@@ -18,6 +18,10 @@
 #include "pt_geom.h"
 #include "pt_hd.h"
 
+/* Circle mode's final estimate: the refitted RANSAC circle, or the centre and
+ * mean radius of an ellipse refined from it (lib/starburst_refit.h). */
+enum { PT_SB_REFIT_CIRCLE = 0, PT_SB_REFIT_ELLIPSE = 1 };
+
 /* Where on the rising step along a ray the edge point is placed. */
 enum { PT_SB_EDGE_LEVEL = 0 };
 
@@ -34,6 +38,7 @@ typedef struct {
     double max_step;    /* reject a step whose bright side exceeds the dark side
                            by more than this (a corneal reflection), grey levels */
     double edge_offset; /* edge points moved this many px back towards the dark side */
+    int circle_refit;   /* PT_SB_REFIT_*: circle mode's final estimate */
 } pt_sb_config;
 
 /* The gap used for an eye region whose size-based auto gap is auto_gap. */

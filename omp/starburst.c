@@ -9,6 +9,7 @@
 #include "../lib/params_auto.h"
 #include "../lib/starburst_config.h"
 #include "../lib/starburst_ray.h"
+#include "../lib/starburst_refit.h"
 #include "detect.h"
 
 static pt_point clamp_to_roi(const pt_sb_view *c, pt_point p)
@@ -72,6 +73,15 @@ static int ransac_circle_band(const pt_point *pts, int n, const pt_ransac_table 
     out->sample = best_s;
     out->circle = best;
     pt_ellipse_from_circle(&best, &out->ellipse);
+    pt_ellipse refined;
+    if (k->circle_refit == PT_SB_REFIT_ELLIPSE &&
+        pt_sb_circle_ellipse(k, pts, n, &best, t->values, t->samples, t->sample_size, min_r,
+                             max_r, inl, &refined)) {
+        out->ellipse = refined;
+        out->circle.cx = refined.cx;
+        out->circle.cy = refined.cy;
+        out->circle.r = 0.5 * (refined.a + refined.b);
+    }
     return 1;
 }
 
@@ -153,8 +163,8 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
         /* Iterations can wander off (a start in the iris finds the limbus):
          * the answer is the fit of all iterations that looks most like a
          * pupil (highest confidence), the first of equals. */
-        double conf = opt->ellipse ? pt_confidence_ellipse(in->smoothed, &fit.ellipse)
-                                   : pt_confidence_circle(in->smoothed, &fit.circle);
+        /* circle mode: fit.ellipse is the circle, or the refined ellipse it reports */
+        double conf = pt_confidence_ellipse(in->smoothed, &fit.ellipse);
         if (conf > best_conf) {
             best_conf = conf;
             best = fit;
