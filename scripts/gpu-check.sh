@@ -16,7 +16,8 @@
 #   ACCURACY   scripts/accuracy.sh with -b omp and -b cuda
 # FRAMES (16000) frames per Starburst bench; TL_STEPS ("5 10 20 40");
 # HOUGH_STEPS ("18 9 6 3.6 3", sampled voting); SAN_TESTS (test names for
-# the sanitizers, default all four).
+# the sanitizers, default all four); QUICK_TESTS (tests run with
+# PT_TEST_QUICK=1 in TESTS, default none).
 set -u
 OUT=${OUT:-/tmp/pt-gpu}
 mkdir -p "$OUT"
@@ -42,8 +43,13 @@ log "host: $(nproc) cores, $(uname -r)"
 if on TESTS; then
     for t in test_cuda_preprocess test_cuda_starburst test_cuda_tl test_cuda_hough; do
         [ -x build/tests/$t ] || { log "$t: not built, skipped"; continue; }
-        log "$t (-b cuda vs -b omp)"
-        timeout "${TEST_TIMEOUT:-150}" build/tests/$t >"$OUT/$t.txt" 2>&1
+        # the tests treat any PT_TEST_QUICK in the environment as quick mode
+        case " ${QUICK_TESTS:-} " in
+        *" $t "*) log "$t (-b cuda vs -b omp), quick mode"
+            PT_TEST_QUICK=1 timeout "${TEST_TIMEOUT:-150}" build/tests/$t >"$OUT/$t.txt" 2>&1 ;;
+        *) log "$t (-b cuda vs -b omp)"
+            timeout "${TEST_TIMEOUT:-150}" build/tests/$t >"$OUT/$t.txt" 2>&1 ;;
+        esac
         echo "exit $?" >>"$OUT/$t.txt"
         grep -E "eyes|compared|worst|passed|FAIL|^exit" "$OUT/$t.txt" | tail -8 | tee -a "$SUMMARY"
     done
