@@ -212,41 +212,7 @@ static __device__ int warp_fit_circle(const pt_point *pts, const int *idx, int n
     Mxz = warp_sum_d(Mxz) / n;
     Myz = warp_sum_d(Myz) / n;
     Mzz = warp_sum_d(Mzz) / n;
-    /* from here on as pt_fit_circle */
-    double Mz = Mxx + Myy;
-    double cov_xy = Mxx * Myy - Mxy * Mxy;
-    double var_z = Mzz - Mz * Mz;
-    double A3 = 4.0 * Mz;
-    double A2 = -3.0 * Mz * Mz - Mzz;
-    double A1 = var_z * Mz + 4.0 * cov_xy * Mz - Mxz * Mxz - Myz * Myz;
-    double A0 = Mxz * (Mxz * Myy - Myz * Mxy) + Myz * (Myz * Mxx - Mxz * Mxy) - var_z * cov_xy;
-    double x = 0.0, y = A0;
-    for (int it = 0; it < 50; it++) {
-        double dy = A1 + x * (2.0 * A2 + 3.0 * A3 * x);
-        if (dy == 0.0)
-            break;
-        double xnew = x - y / dy;
-        if (xnew == x || !pt_fit_finite(xnew))
-            break;
-        double ynew = A0 + xnew * (A1 + xnew * (A2 + xnew * A3));
-        if (fabs(ynew) >= fabs(y))
-            break;
-        x = xnew;
-        y = ynew;
-    }
-    if (x < 0.0)
-        x = 0.0;
-    double det = x * x - x * Mz + cov_xy;
-    if (fabs(det) < 1e-12)
-        return 0;
-    double ccx = (Mxz * (Myy - x) - Myz * Mxy) / (2.0 * det);
-    double ccy = (Myz * (Mxx - x) - Mxz * Mxy) / (2.0 * det);
-    double r = sqrt(ccx * ccx + ccy * ccy + Mz);
-    out->cx = mx + ccx * scale;
-    out->cy = my + ccy * scale;
-    out->r = r * scale;
-    return pt_fit_finite(out->cx) && pt_fit_finite(out->cy) && pt_fit_finite(out->r) &&
-           out->r > 0.0;
+    return pt_fit_circle_from_moments(Mxx, Myy, Mxy, Mxz, Myz, Mzz, mx, my, scale, out);
 }
 
 /* The refit of pt_ransac_circle / pt_ransac_ellipse on the inliers

@@ -57,37 +57,14 @@ static inline PT_HD double pt_fit_rms(const pt_point *pts, const int *idx, int n
 
 /* ---- circle: Taubin algebraic fit ----------------------------------------- */
 
-/* Taubin's fit in Chernov's formulation: moments of the centred (and here also
- * RMS-scaled) data, Newton on the characteristic polynomial from 0, which
- * converges to the smallest non-negative root (Chernov, "Circular and linear
- * regression", 2010, sec. 5.10). Returns 1 on success, 0 if degenerate. */
-static inline PT_HD int pt_fit_circle(const pt_point *pts, const int *idx, int n,
-                                      pt_circle *out)
+/* The second half of pt_fit_circle: the circle from the mean moments of the
+ * centred, RMS-scaled points (x, y, z = x^2 + y^2), their mean (mx, my) and
+ * scale. Shared with fits that sum the moments in parallel. */
+static inline PT_HD int pt_fit_circle_from_moments(double Mxx, double Myy, double Mxy,
+                                                   double Mxz, double Myz, double Mzz,
+                                                   double mx, double my, double scale,
+                                                   pt_circle *out)
 {
-    if (n < 3)
-        return 0;
-    double mx, my;
-    if (!pt_fit_mean(pts, idx, n, &mx, &my))
-        return 0;
-    double scale = pt_fit_rms(pts, idx, n, mx, my);
-    if (!(scale > 0.0) || !pt_fit_finite(scale))
-        return 0;
-    double inv = 1.0 / scale;
-
-    double Mxx = 0, Myy = 0, Mxy = 0, Mxz = 0, Myz = 0, Mzz = 0;
-    for (int k = 0; k < n; k++) {
-        pt_point p = pt_fit_point_at(pts, idx, k);
-        double x = (p.x - mx) * inv, y = (p.y - my) * inv;
-        double z = x * x + y * y;
-        Mxx += x * x;
-        Myy += y * y;
-        Mxy += x * y;
-        Mxz += x * z;
-        Myz += y * z;
-        Mzz += z * z;
-    }
-    Mxx /= n; Myy /= n; Mxy /= n; Mxz /= n; Myz /= n; Mzz /= n;
-
     double Mz = Mxx + Myy;
     double cov_xy = Mxx * Myy - Mxy * Mxy;
     double var_z = Mzz - Mz * Mz;
@@ -127,6 +104,39 @@ static inline PT_HD int pt_fit_circle(const pt_point *pts, const int *idx, int n
     out->r = r * scale;
     return pt_fit_finite(out->cx) && pt_fit_finite(out->cy) && pt_fit_finite(out->r) &&
            out->r > 0.0;
+}
+
+/* Taubin's fit in Chernov's formulation: moments of the centred (and here also
+ * RMS-scaled) data, Newton on the characteristic polynomial from 0, which
+ * converges to the smallest non-negative root (Chernov, "Circular and linear
+ * regression", 2010, sec. 5.10). Returns 1 on success, 0 if degenerate. */
+static inline PT_HD int pt_fit_circle(const pt_point *pts, const int *idx, int n,
+                                      pt_circle *out)
+{
+    if (n < 3)
+        return 0;
+    double mx, my;
+    if (!pt_fit_mean(pts, idx, n, &mx, &my))
+        return 0;
+    double scale = pt_fit_rms(pts, idx, n, mx, my);
+    if (!(scale > 0.0) || !pt_fit_finite(scale))
+        return 0;
+    double inv = 1.0 / scale;
+
+    double Mxx = 0, Myy = 0, Mxy = 0, Mxz = 0, Myz = 0, Mzz = 0;
+    for (int k = 0; k < n; k++) {
+        pt_point p = pt_fit_point_at(pts, idx, k);
+        double x = (p.x - mx) * inv, y = (p.y - my) * inv;
+        double z = x * x + y * y;
+        Mxx += x * x;
+        Myy += y * y;
+        Mxy += x * y;
+        Mxz += x * z;
+        Myz += y * z;
+        Mzz += z * z;
+    }
+    Mxx /= n; Myy /= n; Mxy /= n; Mxz /= n; Myz /= n; Mzz /= n;
+    return pt_fit_circle_from_moments(Mxx, Myy, Mxy, Mxz, Myz, Mzz, mx, my, scale, out);
 }
 
 /* ---- ellipse: Halir-Flusser direct least squares ---------------------------- */

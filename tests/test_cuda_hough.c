@@ -15,32 +15,10 @@
 #include "../cuda/pt_cuda.h"
 #include "../lib/pt_backend.h"
 #include "../lib/synth.h"
+#include "pt_agree.h"
 #include "pt_test.h"
 
 #define TOLERANCE_PX 0.5
-
-typedef struct {
-    int compared, status_differs, beyond_tolerance;
-    double worst;
-} agreement;
-
-static pt_image **render(int n, int w, int h, int binocular, uint64_t seed)
-{
-    pt_image **frames = calloc((size_t)n, sizeof *frames);
-    pt_synth_params sp;
-    pt_synth_params_default(&sp);
-    sp.width = w;
-    sp.height = h;
-    sp.binocular = binocular;
-    for (int i = 0; i < n; i++) {
-        pt_synth_frame_truth truth;
-        pt_error err;
-        frames[i] = pt_image_create(w, h);
-        if (pt_synth_render(&sp, pt_synth_frame_seed(seed, i), frames[i], &truth, &err))
-            fprintf(stderr, "synth: %s\n", err.what);
-    }
-    return frames;
-}
 
 /* Every case's counts, pooled. */
 static agreement all;
@@ -52,18 +30,7 @@ static int prepare_w, prepare_h;
 static void run(const pt_backend *b, const pt_config *cfg, const pt_track_options *opt,
                 pt_image **frames, int n, pt_result *res)
 {
-    void *state = NULL;
-    pt_error err;
-    pt_error_clear(&err);
-    int w = prepare_w > frames[0]->width ? prepare_w : frames[0]->width;
-    int h = prepare_h > frames[0]->height ? prepare_h : frames[0]->height;
-    PT_CHECK(b->create(cfg, opt, w, h, &state, &err) == PT_OK, "%s create: %s", b->name,
-             err.what);
-    if (!state)
-        return;
-    PT_CHECK(b->track(state, frames, n, res, NULL, &err) == PT_OK, "%s track: %s", b->name,
-             err.what);
-    b->destroy(state);
+    run_backend(b, cfg, opt, prepare_w, prepare_h, frames, n, res);
 }
 
 /* vote: PT_HOUGH_VOTE_*; angle_step: sampled voting's step, degrees. */

@@ -12,32 +12,10 @@
 #include "../cuda/pt_cuda.h"
 #include "../lib/pt_backend.h"
 #include "../lib/synth.h"
+#include "pt_agree.h"
 #include "pt_test.h"
 
 #define TOLERANCE_PX 0.5
-
-typedef struct {
-    int compared, status_differs, beyond_tolerance;
-    double worst;
-} agreement;
-
-static pt_image **render(int n, int w, int h, int binocular, uint64_t seed)
-{
-    pt_image **frames = calloc((size_t)n, sizeof *frames);
-    pt_synth_params sp;
-    pt_synth_params_default(&sp);
-    sp.width = w;
-    sp.height = h;
-    sp.binocular = binocular;
-    for (int i = 0; i < n; i++) {
-        pt_synth_frame_truth truth;
-        pt_error err;
-        frames[i] = pt_image_create(w, h);
-        if (pt_synth_render(&sp, pt_synth_frame_seed(seed, i), frames[i], &truth, &err))
-            fprintf(stderr, "synth: %s\n", err.what);
-    }
-    return frames;
-}
 
 /* Back ends prepared for frames of prepare_w x prepare_h (0: the frames'
  * size), as track prepares for the largest frame seen so far. */
@@ -52,18 +30,7 @@ static void run(const pt_backend *b, const pt_track_options *opt, pt_image **fra
     pt_config_default(&cfg);
     if (stage2_rays)
         cfg.starburst.stage2_rays = stage2_rays;
-    void *state = NULL;
-    pt_error err;
-    pt_error_clear(&err);
-    int w = prepare_w > frames[0]->width ? prepare_w : frames[0]->width;
-    int h = prepare_h > frames[0]->height ? prepare_h : frames[0]->height;
-    PT_CHECK(b->create(&cfg, opt, w, h, &state, &err) == PT_OK,
-             "%s create: %s", b->name, err.what);
-    if (!state)
-        return;
-    PT_CHECK(b->track(state, frames, n, res, NULL, &err) == PT_OK, "%s track: %s", b->name,
-             err.what);
-    b->destroy(state);
+    run_backend(b, &cfg, opt, prepare_w, prepare_h, frames, n, res);
 }
 
 static void compare(const char *what, const pt_track_options *opt, int n, int w, int h,

@@ -1,0 +1,61 @@
+/* Shared by the CUDA agreement tests (test_cuda_*.c): synthetic frames, and
+ * one pass of a back end over them, so -b cuda and -b omp see the same
+ * inputs and the same preparation. */
+#ifndef PT_AGREE_H
+#define PT_AGREE_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../lib/pt_backend.h"
+#include "../lib/synth.h"
+#include "pt_test.h"
+
+/* Counts of one comparison (or pooled over several). */
+typedef struct {
+    int compared, status_differs, beyond_tolerance;
+    int found; /* eyes the reference found (where a test counts them) */
+    double worst;
+} agreement;
+
+/* n synthetic frames of w x h (two eyes when binocular) from seed. */
+static pt_image **render(int n, int w, int h, int binocular, uint64_t seed)
+{
+    pt_image **frames = calloc((size_t)n, sizeof *frames);
+    pt_synth_params sp;
+    pt_synth_params_default(&sp);
+    sp.width = w;
+    sp.height = h;
+    sp.binocular = binocular;
+    for (int i = 0; i < n; i++) {
+        pt_synth_frame_truth truth;
+        pt_error err;
+        frames[i] = pt_image_create(w, h);
+        if (pt_synth_render(&sp, pt_synth_frame_seed(seed, i), frames[i], &truth, &err))
+            fprintf(stderr, "synth: %s\n", err.what);
+    }
+    return frames;
+}
+
+/* Back end b over frames[0..n) into res, prepared for frames of at least
+ * prepare_w x prepare_h (0: the frames' size), as track prepares for the
+ * largest frame seen so far. */
+static void run_backend(const pt_backend *b, const pt_config *cfg, const pt_track_options *opt,
+                        int prepare_w, int prepare_h, pt_image **frames, int n, pt_result *res)
+{
+    void *state = NULL;
+    pt_error err;
+    pt_error_clear(&err);
+    int w = prepare_w > frames[0]->width ? prepare_w : frames[0]->width;
+    int h = prepare_h > frames[0]->height ? prepare_h : frames[0]->height;
+    PT_CHECK(b->create(cfg, opt, w, h, &state, &err) == PT_OK, "%s create: %s", b->name,
+             err.what);
+    if (!state)
+        return;
+    PT_CHECK(b->track(state, frames, n, res, NULL, &err) == PT_OK, "%s track: %s", b->name,
+             err.what);
+    b->destroy(state);
+}
+
+#endif
