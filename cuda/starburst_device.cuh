@@ -132,38 +132,7 @@ static __device__ int pt_sb_follow_warp(const pt_sb_view *c, double sx, double s
         if (top - base_v > c->max_step)
             return 0;
     }
-    double pos = tb;
-    if (c->edge_level >= 1.0) {
-        float prev, next;
-        if (pt_sb_rise(c, sx, sy, dx, dy, len, tb - 1, &prev) &&
-            pt_sb_rise(c, sx, sy, dx, dy, len, tb + 1, &next)) {
-            double denom = (double)prev - 2.0 * best + next, offset = 0.0;
-            if (denom < 0)
-                offset = 0.5 * ((double)prev - next) / denom;
-            if (offset > 0.5)
-                offset = 0.5;
-            if (offset < -0.5)
-                offset = -0.5;
-            pos = tb + offset;
-        }
-    } else {
-        /* first u <= tb with d(u) >= level * best, interpolated from u - 1 */
-        double want = c->edge_level * best;
-        int u = tb;
-        float du = best, dp;
-        while (u > t - g && pt_sb_rise(c, sx, sy, dx, dy, len, u - 1, &dp) && dp >= want) {
-            du = dp;
-            u--;
-        }
-        pos = u;
-        if (pt_sb_rise(c, sx, sy, dx, dy, len, u - 1, &dp) && dp < want && du > dp)
-            pos = u - 1 + (want - dp) / ((double)du - dp);
-    }
-    pos -= c->edge_offset;
-    if (pos < 0)
-        pos = 0;
-    edge->x = (float)(sx + pos * dx);
-    edge->y = (float)(sy + pos * dy);
+    pt_sb_place_edge(c, sx, sy, dx, dy, len, t, g, tb, best, edge);
     return 1;
 }
 

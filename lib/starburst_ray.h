@@ -219,6 +219,49 @@ static inline PT_HD int pt_sb_step_at(const pt_sb_view *c, double sx, double sy,
     return *d > c->threshold;
 }
 
+/* The edge point of a step whose steepest rise best lies at tb (the step
+ * was found at t, rise half-width g): sub-pixel by a parabola through the
+ * rises at tb - 1, tb, tb + 1 (edge_level 1), or where the rise first
+ * reaches edge_level x best going back from tb; then edge_offset towards the
+ * dark side. Shared by pt_sb_follow and the CUDA warp walk. */
+static inline PT_HD void pt_sb_place_edge(const pt_sb_view *c, double sx, double sy, double dx,
+                                          double dy, int len, int t, int g, int tb, float best,
+                                          pt_point *edge)
+{
+    double pos = tb;
+    if (c->edge_level >= 1.0) {
+        float prev, next;
+        if (pt_sb_rise(c, sx, sy, dx, dy, len, tb - 1, &prev) &&
+            pt_sb_rise(c, sx, sy, dx, dy, len, tb + 1, &next)) {
+            double denom = (double)prev - 2.0 * best + next, offset = 0.0;
+            if (denom < 0)
+                offset = 0.5 * ((double)prev - next) / denom;
+            if (offset > 0.5)
+                offset = 0.5;
+            if (offset < -0.5)
+                offset = -0.5;
+            pos = tb + offset;
+        }
+    } else {
+        /* first u <= tb with d(u) >= level * best, interpolated from u - 1 */
+        double want = c->edge_level * best;
+        int u = tb;
+        float du = best, dp;
+        while (u > t - g && pt_sb_rise(c, sx, sy, dx, dy, len, u - 1, &dp) && dp >= want) {
+            du = dp;
+            u--;
+        }
+        pos = u;
+        if (pt_sb_rise(c, sx, sy, dx, dy, len, u - 1, &dp) && dp < want && du > dp)
+            pos = u - 1 + (want - dp) / ((double)du - dp);
+    }
+    pos -= c->edge_offset;
+    if (pos < 0)
+        pos = 0;
+    edge->x = (float)(sx + pos * dx);
+    edge->y = (float)(sy + pos * dy);
+}
+
 /* A step starts at t with rise d: it is followed uphill to its steepest point
  * tb. A step whose bright side rises more than max_step above its dark side
  * is a corneal reflection, not the pupil border: when the profile falls back
@@ -268,38 +311,7 @@ static inline PT_HD int pt_sb_follow(const pt_sb_view *c, double sx, double sy, 
         if (top - base > c->max_step)
             return 0;
     }
-    double pos = tb;
-    if (c->edge_level >= 1.0) {
-        float prev, next;
-        if (pt_sb_rise(c, sx, sy, dx, dy, len, tb - 1, &prev) &&
-            pt_sb_rise(c, sx, sy, dx, dy, len, tb + 1, &next)) {
-            double denom = (double)prev - 2.0 * best + next, offset = 0.0;
-            if (denom < 0)
-                offset = 0.5 * ((double)prev - next) / denom;
-            if (offset > 0.5)
-                offset = 0.5;
-            if (offset < -0.5)
-                offset = -0.5;
-            pos = tb + offset;
-        }
-    } else {
-        /* first u <= tb with d(u) >= level * best, interpolated from u - 1 */
-        double want = c->edge_level * best;
-        int u = tb;
-        float du = best, dp;
-        while (u > t - g && pt_sb_rise(c, sx, sy, dx, dy, len, u - 1, &dp) && dp >= want) {
-            du = dp;
-            u--;
-        }
-        pos = u;
-        if (pt_sb_rise(c, sx, sy, dx, dy, len, u - 1, &dp) && dp < want && du > dp)
-            pos = u - 1 + (want - dp) / ((double)du - dp);
-    }
-    pos -= c->edge_offset;
-    if (pos < 0)
-        pos = 0;
-    edge->x = (float)(sx + pos * dx);
-    edge->y = (float)(sy + pos * dy);
+    pt_sb_place_edge(c, sx, sy, dx, dy, len, t, g, tb, best, edge);
     return 1;
 }
 
