@@ -280,8 +280,20 @@ static pt_status create_one(const pt_config *cfg, const pt_track_options *opt, i
     }
     for (int i = 0; i < s->nstreams; i++)
         if (alloc_slot(s, &s->slots[i], err)) {
+            int oom = strstr(err->what, "out of memory") != NULL;
+            int nstreams = s->nstreams;
             destroy_one(s);
             *state = NULL;
+            size_t free_bytes = 0, total_bytes = 0;
+            /* Each stream holds a chunk of frames and the detector's buffers:
+             * say so, with what the device has, instead of the failing call. */
+            if (oom && cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess)
+                return pt_error_set(err, PT_ERR_NOMEM, "-b cuda",
+                                    "not enough GPU memory for %d stream%s of %s at %dx%d "
+                                    "(device %d: %.1f of %.1f GB free); try fewer --streams",
+                                    nstreams, nstreams == 1 ? "" : "s",
+                                    pt_algorithm_name(opt->algorithm), width, height, device,
+                                    free_bytes / 1e9, total_bytes / 1e9);
             return err->status;
         }
     return PT_OK;
