@@ -52,7 +52,7 @@ static void compare(const char *what, int vote, double angle_step, int ellipse, 
     pt_result *gpu = calloc((size_t)n * eyes, sizeof *gpu);
     run(&pt_backend_omp, &cfg, &opt, frames, n, ref);
     run(&pt_backend_cuda, &cfg, &opt, frames, n, gpu);
-    agreement a = {0, 0, 0, 0.0};
+    agreement a = {0, 0, 0, 0, 0.0};
     int found = 0;
     for (int i = 0; i < n * eyes; i++) {
         a.compared++;

@@ -42,7 +42,7 @@ static void compare(const char *what, const pt_track_options *opt, int n, int w,
     pt_result *gpu = calloc((size_t)n * eyes, sizeof *gpu);
     run(&pt_backend_omp, opt, frames, n, ref);
     run(&pt_backend_cuda, opt, frames, n, gpu);
-    agreement a = {0, 0, 0, 0.0};
+    agreement a = {0, 0, 0, 0, 0.0};
     for (int i = 0; i < n * eyes; i++) {
         a.compared++;
         if (ref[i].status != gpu[i].status) {
