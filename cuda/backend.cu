@@ -46,7 +46,7 @@ typedef struct {
     pt_cuda_eye_result *host_results; /* pinned */
     void *detector;                   /* the tl/hough detector's instance, or NULL */
     /* preprocessing and the Starburst pipeline of a chunk, as CUDA graphs */
-    pt_cuda_stage_graph graph_pre, graph_sb;
+    pt_cuda_stage_graph graph_pre, graph_sb, graph_det; /* graph_det: tl / hough */
     /* The chunk in flight on this stream: where its results go. */
     int busy, first_frame, frames, jobs;
 } stream_slot;
@@ -106,6 +106,7 @@ static void free_slot(const pt_cuda_detector *det, stream_slot *s)
         det->destroy(s->detector);
     pt_cuda_stage_graph_free(&s->graph_pre);
     pt_cuda_stage_graph_free(&s->graph_sb);
+    pt_cuda_stage_graph_free(&s->graph_det);
     cudaFree(s->dev.raw);
     cudaFree(s->dev.work_a);
     cudaFree(s->dev.work_b);
@@ -395,6 +396,8 @@ typedef struct {
     const pt_cuda_params *p;
     const pt_cuda_buffers *dev;
     int frames, jobs, width, height, kernel, dilate;
+    const pt_cuda_detector *detector; /* tl / hough, or NULL */
+    void *instance;                   /* the slot's instance of it */
 } chunk_stage;
 
 static cudaError_t enqueue_preprocess(const void *arg, cudaStream_t stream)
@@ -408,6 +411,14 @@ static cudaError_t enqueue_starburst(const void *arg, cudaStream_t stream)
 {
     const chunk_stage *c = (const chunk_stage *)arg;
     return pt_cuda_starburst_pipeline(c->p, c->dev, c->jobs, c->width, c->height, stream);
+}
+
+/* The tl or hough detector's launches (no host synchronisation, so they
+ * can be captured in a graph too). */
+static cudaError_t enqueue_detector(const void *arg, cudaStream_t stream)
+{
+    const chunk_stage *c = (const chunk_stage *)arg;
+    return c->detector->run(c->instance, c->p, c->dev, c->jobs, c->width, c->height, stream);
 }
 
 /* Send frames[first, first+count) (all the same size) through one stream. */
@@ -460,14 +471,15 @@ static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const 
                                       jobs * sizeof(pt_cuda_eye_job), cudaMemcpyHostToDevice,
                                       slot->stream));
     CUDA_OR_FAIL(err, cudaEventRecord(slot->copied, slot->stream));
-    chunk_stage stage = {p, &slot->dev, count, jobs, w, h, kernel, dilate};
+    chunk_stage stage = {p, &slot->dev, count, jobs, w, h, kernel, dilate, s->detector,
+                         slot->detector};
     const int shape[6] = {count, jobs, w, h, kernel, dilate};
     CUDA_OR_FAIL(err, pt_cuda_stage_graph_launch(&slot->graph_pre, shape, 6, enqueue_preprocess,
                                                  &stage, slot->stream));
     CUDA_OR_FAIL(err, cudaEventRecord(slot->preprocessed, slot->stream));
     if (s->detector)
-        CUDA_OR_FAIL(err, s->detector->run(slot->detector, p, &slot->dev, jobs, w, h,
-                                           slot->stream));
+        CUDA_OR_FAIL(err, pt_cuda_stage_graph_launch(&slot->graph_det, shape, 6, enqueue_detector,
+                                                     &stage, slot->stream));
     else if (s->opt.sequence)
         CUDA_OR_FAIL(err, pt_cuda_starburst(p, &slot->dev, jobs, s->previous, slot->stream));
     else

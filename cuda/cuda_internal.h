@@ -110,7 +110,10 @@ typedef struct {
 /* A detector of the CUDA back end other than Starburst (tl, hough): it runs
  * after the shared preprocessing of a chunk, reads b->smoothed (and b->raw,
  * b->mask) and b->jobs, and writes one pt_cuda_eye_result per job to
- * b->results, on the given stream, without host synchronisation. Each
+ * b->results, on the given stream, without host synchronisation and with
+ * stream-ordered calls only (the back end captures run's launches in a CUDA
+ * graph per chunk shape and replays it; run must enqueue the same work for
+ * the same jobs, width and height). Each
  * stream slot owns one instance (its own device buffers, made in create for
  * chunks of up to max_jobs jobs of frames up to width x height). */
 typedef struct pt_cuda_detector {
