@@ -41,7 +41,7 @@ const pt_param_def pt_starburst_param_defs[] = {
      "reflections along rays: a narrow bright spot is walked over; a step rising more than this gives no point; 0 = off"},
     {"edge_offset", PT_PARAM_DOUBLE, SB(edge_offset), 0, -16, 16, NULL, PT_ALG_STARBURST,
      "px each edge point is moved back along its ray (towards the dark side), for ground truth drawn inside the border"},
-    {"circle_refit", PT_PARAM_CHOICE, SB(circle_refit), 1, 0, 1, refit_choices,
+    {"circle_refit", PT_PARAM_CHOICE, SB(circle_refit), PT_SB_REFIT_ELLIPSE, 0, 1, refit_choices,
      PT_ALG_STARBURST,
      "circle fits: report the refitted RANSAC circle, or the centre and mean radius (a+b)/2 of an ellipse refined from its points when credible (elliptical pupils)"},
 };

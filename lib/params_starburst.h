@@ -4,6 +4,10 @@
 /* Where the first iteration starts when neither start_x/start_y nor --sequence say. */
 enum { PT_START_DARK = 0, PT_START_CENTRE = 1 };
 
+/* Circle mode's final estimate: the refitted RANSAC circle, or the centre and
+ * mean radius of an ellipse refined from it (lib/starburst_refit.h). */
+enum { PT_SB_REFIT_CIRCLE = 0, PT_SB_REFIT_ELLIPSE = 1 };
+
 typedef struct {
     int rays;               /* first-stage rays over 360 degrees */
     double edge_threshold;  /* grey-level step along a ray that counts as the pupil edge */

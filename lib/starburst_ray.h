@@ -15,12 +15,9 @@
 #include <stdint.h>
 
 #include "fit.h"
+#include "params_starburst.h"
 #include "pt_geom.h"
 #include "pt_hd.h"
-
-/* Circle mode's final estimate: the refitted RANSAC circle, or the centre and
- * mean radius of an ellipse refined from it (lib/starburst_refit.h). */
-enum { PT_SB_REFIT_CIRCLE = 0, PT_SB_REFIT_ELLIPSE = 1 };
 
 /* Where on the rising step along a ray the edge point is placed. */
 enum { PT_SB_EDGE_LEVEL = 0 };

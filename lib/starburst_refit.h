@@ -98,10 +98,10 @@ static inline PT_HD int pt_sb_refit_votes(const pt_ellipse *e, double band, cons
  * the candidates (cand is overwritten: the inliers are a subsequence, written
  * in place), then the credibility checks: both axes in [min_r, max_r],
  * a - b > ransac_inlier (a rounder ellipse is a circle within the noise:
- * small pupils keep their circle), a / b <= PT_SB_REFIT_RATIO, the centre within PT_SB_REFIT_SHIFT x r of the
- * circle's, and at least as many of the n points within the circle band (of
- * the ellipse's mean radius) of the ellipse as within the band of the
- * circle. Returns 1 and the ellipse when credible. */
+ * small pupils keep their circle), a / b <= PT_SB_REFIT_RATIO, the centre
+ * within PT_SB_REFIT_SHIFT x r of the circle's, and at least as many of the
+ * n points within ransac_inlier of the ellipse as of the circle. Returns 1
+ * and the ellipse when credible. */
 static inline PT_HD int pt_sb_refit_finish(const pt_sb_config *k, const pt_circle *c,
                                            const pt_point *pts, int n, int *cand, int m,
                                            double min_r, double max_r, pt_ellipse e,

@@ -38,6 +38,13 @@ static pt_image **render(int n, int w, int h, int binocular, uint64_t seed)
     return frames;
 }
 
+static void free_frames(pt_image **frames, int n)
+{
+    for (int i = 0; i < n; i++)
+        pt_image_destroy(frames[i]);
+    free(frames);
+}
+
 /* Back end b over frames[0..n) into res, prepared for frames of at least
  * prepare_w x prepare_h (0: the frames' size), as track prepares for the
  * largest frame seen so far. */

@@ -86,9 +86,7 @@ static void compare(const char *what, int vote, double angle_step, int ellipse, 
     all.worst = fmax(all.worst, a.worst);
     /* agreement on nothing found proves nothing: most synthetic eyes are found */
     PT_CHECK(found * 2 >= a.compared, "%s: only %d of %d eyes found", what, found, a.compared);
-    for (int i = 0; i < n; i++)
-        pt_image_destroy(frames[i]);
-    free(frames);
+    free_frames(frames, n);
     free(ref);
     free(gpu);
 }

@@ -64,9 +64,7 @@ static void compare(const char *what, const pt_track_options *opt, int n, int w,
            a.compared, a.status_differs, a.beyond_tolerance, TOLERANCE_PX, a.worst);
     PT_CHECK(bad * 100 <= a.compared, "%s: %d of %d eyes disagree (more than 1 %%)", what, bad,
              a.compared);
-    for (int i = 0; i < n; i++)
-        pt_image_destroy(frames[i]);
-    free(frames);
+    free_frames(frames, n);
     free(ref);
     free(gpu);
 }
@@ -89,9 +87,7 @@ static void split_devices(int n, int w, int h, uint64_t seed)
         differ += one[i].status != two[i].status || one[i].circle.cx != two[i].circle.cx ||
                   one[i].circle.cy != two[i].circle.cy || one[i].circle.r != two[i].circle.r;
     PT_CHECK(differ == 0, "--devices 0,0: %d of %d frames differ from one device", differ, n);
-    for (int i = 0; i < n; i++)
-        pt_image_destroy(frames[i]);
-    free(frames);
+    free_frames(frames, n);
     free(one);
     free(two);
 }

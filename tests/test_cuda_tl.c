@@ -74,9 +74,7 @@ static void compare(const char *what, const pt_config *cfg, const pt_track_optio
     total.status_differs += a.status_differs;
     total.beyond_tolerance += a.beyond_tolerance;
     total.worst = fmax(total.worst, a.worst);
-    for (int i = 0; i < n; i++)
-        pt_image_destroy(frames[i]);
-    free(frames);
+    free_frames(frames, n);
     free(ref);
     free(gpu);
 }
