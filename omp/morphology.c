@@ -1,8 +1,11 @@
-/* Grey erosion and dilation with a k x k square as two separable passes, each
- * by van Herk/Gil-Werman: split the (identity-padded) line into blocks of k,
- * take running extrema forward (g) and backward (h) within each block; the
- * window [j, j+k-1] is then op(h[j], g[j+k-1]): 3 comparisons per pixel.
- * The column pass works on whole rows at a time so it vectorises. */
+/* Grey erosion and dilation with a k x k square as two separable passes.
+ * Rows: the window extremum by doubling on an identity-padded line: after
+ * pass i, t[j] holds the extremum of line[j, j + 2^i); with P the largest
+ * power of two <= k the window [j, j + k - 1] is op(t[j], t[j + k - P]).
+ * That is log2(k) + 1 whole-line passes, each vectorised across the line.
+ * Columns: van Herk/Gil-Werman over whole rows at a time (running extrema
+ * forward and backward within blocks of k rows; the window is then
+ * op(back[j], fwd[j + k - 1])), so every step vectorises across the row. */
 #include <string.h>
 
 #include "preprocess.h"
@@ -22,30 +25,32 @@ size_t pt_morph_scratch_bytes(int width, int height, int k)
 #define MORPH_PASSES(NAME, OP, IDENT)                                                     \
     PT_VECTOR_CLONES static void NAME##_rows(const uint8_t *src, int src_stride, uint8_t *dst,            \
                             int dst_stride, int width, int height, int k,                \
-                            uint8_t *restrict line, uint8_t *restrict back,              \
-                            uint8_t *restrict fwd)                                       \
+                            uint8_t *restrict line, uint8_t *restrict ping,              \
+                            uint8_t *restrict pong)                                      \
     {                                                                                    \
         int r = k / 2, padded = width + 2 * r;                                           \
+        int span = 1;                                                                    \
+        while (span * 2 <= k)                                                            \
+            span *= 2;                                                                   \
         for (int y = 0; y < height; y++) {                                               \
             const uint8_t *s = src + (size_t)y * src_stride;                             \
             uint8_t *restrict d = dst + (size_t)y * dst_stride;                          \
             memset(line, IDENT, (size_t)r);                                              \
             memcpy(line + r, s, (size_t)width);                                          \
             memset(line + r + width, IDENT, (size_t)r);                                  \
-            /* Running extrema forward and backward within each block of k. */           \
-            for (int b = 0; b < padded; b += k) {                                        \
-                int end = b + k < padded ? b + k : padded;                               \
-                uint8_t acc = line[b];                                                   \
-                fwd[b] = acc;                                                            \
-                for (int j = b + 1; j < end; j++)                                        \
-                    fwd[j] = acc = OP(acc, line[j]);                                     \
-                acc = line[end - 1];                                                     \
-                back[end - 1] = acc;                                                     \
-                for (int j = end - 2; j >= b; j--)                                       \
-                    back[j] = acc = OP(acc, line[j]);                                    \
+            /* t = line; t[j] = op(t[j], t[j + w]) doubles the window w. */              \
+            const uint8_t *t = line;                                                     \
+            uint8_t *next = ping;                                                        \
+            int valid = padded;                                                          \
+            for (int w = 1; w < span; w *= 2) {                                          \
+                valid -= w;                                                              \
+                _Pragma("omp simd") for (int j = 0; j < valid; j++) next[j] =            \
+                    OP(t[j], t[j + w]);                                                  \
+                t = next;                                                                \
+                next = next == ping ? pong : ping;                                       \
             }                                                                            \
-            const uint8_t *restrict fk = fwd + (k - 1);                                  \
-            _Pragma("omp simd") for (int x = 0; x < width; x++) d[x] = OP(back[x], fk[x]); \
+            const uint8_t *restrict tail = t + (k - span);                               \
+            _Pragma("omp simd") for (int x = 0; x < width; x++) d[x] = OP(t[x], tail[x]); \
         }                                                                                \
     }                                                                                    \
     /* In place on img; back holds (height + 2r) rows of width, fwd one row. */          \
@@ -103,7 +108,7 @@ MORPH_PASSES(erode, MIN_U8, 255)
 MORPH_PASSES(dilate, MAX_U8, 0)
 
 typedef struct {
-    uint8_t *line, *line_back, *line_fwd, *col_back, *col_fwd;
+    uint8_t *line, *line_ping, *line_pong, *col_back, *col_fwd;
 } morph_scratch;
 
 static morph_scratch split_scratch(void *scratch, int width, int height, int k)
@@ -112,9 +117,9 @@ static morph_scratch split_scratch(void *scratch, int width, int height, int k)
     morph_scratch m;
     uint8_t *p = scratch;
     m.line = p;
-    m.line_back = p + width + 2 * r;
-    m.line_fwd = m.line_back + width + 2 * r;
-    m.col_fwd = m.line_fwd + width + 2 * r;
+    m.line_ping = p + width + 2 * r;
+    m.line_pong = m.line_ping + width + 2 * r;
+    m.col_fwd = m.line_pong + width + 2 * r;
     m.col_back = m.col_fwd + width + 64;
     (void)height;
     return m;
@@ -126,7 +131,7 @@ void pt_erode(const uint8_t *src, int src_stride, uint8_t *dst, int dst_stride, 
     if (k < 1)
         k = 1;
     morph_scratch m = split_scratch(scratch, width, height, k);
-    erode_rows(src, src_stride, dst, dst_stride, width, height, k, m.line, m.line_back, m.line_fwd);
+    erode_rows(src, src_stride, dst, dst_stride, width, height, k, m.line, m.line_ping, m.line_pong);
     erode_cols(dst, dst_stride, width, height, k, m.col_back, m.col_fwd);
 }
 
@@ -136,6 +141,6 @@ void pt_dilate(const uint8_t *src, int src_stride, uint8_t *dst, int dst_stride,
     if (k < 1)
         k = 1;
     morph_scratch m = split_scratch(scratch, width, height, k);
-    dilate_rows(src, src_stride, dst, dst_stride, width, height, k, m.line, m.line_back, m.line_fwd);
+    dilate_rows(src, src_stride, dst, dst_stride, width, height, k, m.line, m.line_ping, m.line_pong);
     dilate_cols(dst, dst_stride, width, height, k, m.col_back, m.col_fwd);
 }

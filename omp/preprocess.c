@@ -64,18 +64,26 @@ pt_point pt_darkest_point(const pt_image *img, int x0, int y0, int w, int h, int
     if (gw < 1 || gh < 1)
         return centre;
     uint32_t *cells = pt_arena_calloc(arena, (size_t)gw * gh * sizeof *cells);
-    if (!cells)
+    /* Column sums over one band of block rows, then folded into its cells:
+     * the per-pixel work is one vectorised add. */
+    uint32_t *column = pt_arena_alloc(arena, (size_t)gw * block * sizeof *column);
+    if (!cells || !column)
         return centre;
-    for (int y = 0; y < gh * block; y++) {
-        const uint8_t *row = img->buf + (size_t)(y0 + y) * img->stride + x0;
-        uint32_t *c = cells + (size_t)(y / block) * gw;
+    int span = gw * block;
+    for (int cy = 0; cy < gh; cy++) {
+        memset(column, 0, (size_t)span * sizeof *column);
+        for (int y = cy * block; y < (cy + 1) * block; y++) {
+            const uint8_t *row = img->buf + (size_t)(y0 + y) * img->stride + x0;
+#pragma omp simd
+            for (int x = 0; x < span; x++)
+                column[x] += row[x];
+        }
+        uint32_t *c = cells + (size_t)cy * gw;
         for (int cx = 0; cx < gw; cx++) {
             uint32_t sum = 0;
-            const uint8_t *p = row + (size_t)cx * block;
-#pragma omp simd reduction(+ : sum)
             for (int i = 0; i < block; i++)
-                sum += p[i];
-            c[cx] += sum;
+                sum += column[cx * block + i];
+            c[cx] = sum;
         }
     }
     /* 2x2 windows of cells (or single cells when the grid is one wide). */

@@ -24,9 +24,9 @@
 #endif
 
 /* morphology.c: grey erosion (min) / dilation (max) over a k x k square, k
- * odd >= 1, pixels outside the image ignored. van Herk/Gil-Werman: O(1)
- * comparisons per pixel whatever k. src and dst may be the same buffer.
- * scratch: at least pt_morph_scratch_bytes(w, h, k) bytes. */
+ * odd >= 1, pixels outside the image ignored. Rows by doubling (log2 k + 1
+ * vectorised passes), columns by van Herk/Gil-Werman (O(1) per pixel). src
+ * and dst may be the same buffer. scratch: at least pt_morph_scratch_bytes(w, h, k) bytes. */
 size_t pt_morph_scratch_bytes(int width, int height, int k);
 void pt_erode(const uint8_t *src, int src_stride, uint8_t *dst, int dst_stride, int width,
               int height, int k, void *scratch);

@@ -47,68 +47,96 @@ long pt_reflection_mask(const pt_image *img, int kernel, int threshold, int dila
 
 size_t pt_reflection_fill_scratch_bytes(int width, int height)
 {
-    return (size_t)width * height * sizeof(uint16_t) + 2 * (size_t)width * sizeof(int);
+    return (size_t)width * height * sizeof(uint16_t) + (size_t)width * sizeof(int);
+}
+
+/* Whether any pixel of the mask row is set. */
+static inline int row_masked(const uint8_t *m, int w)
+{
+    int any = 0;
+#pragma omp simd reduction(| : any)
+    for (int x = 0; x < w; x++)
+        any |= m[x];
+    return any;
+}
+
+static inline void set_row(int *col, int w, int y)
+{
+#pragma omp simd
+    for (int x = 0; x < w; x++)
+        col[x] = y;
+}
+
+/* First masked pixel at or after x (w if none), 8 mask bytes at a time. */
+static inline int next_masked(const uint8_t *m, int x, int w)
+{
+    while (x + 8 <= w) {
+        uint64_t v;
+        memcpy(&v, m + x, sizeof v);
+        if (v)
+            break;
+        x += 8;
+    }
+    while (x < w && !m[x])
+        x++;
+    return x;
 }
 
 /* Same result as searching left, right, up and down from every masked pixel
  * for the nearest unmasked one (at most max_search px, not past the border),
  * in O(1) per pixel: a bottom-up pass records the distance down, the
- * top-down pass tracks the last unmasked row per column and, per row, the
- * nearest unmasked pixel left and right. Only unmasked pixels are read, so
- * filling in place is order-independent. */
-void pt_reflection_fill(pt_image *img, const uint8_t *mask, int mask_stride,
-                        int max_search, void *scratch)
+ * top-down pass tracks the last unmasked row per column and, per row, fills
+ * each run of masked pixels from the unmasked pixels that bound it. Rows
+ * without a masked pixel only move the column trackers. Only unmasked pixels
+ * are read, so filling in place is order-independent. */
+PT_VECTOR_CLONES void pt_reflection_fill(pt_image *img, const uint8_t *mask, int mask_stride,
+                                         int max_search, void *scratch)
 {
     int w = img->width, h = img->height;
     uint16_t *down = (uint16_t *)scratch;
     int *col = (int *)(down + (size_t)w * h);
-    int *right = col + w;
     if (max_search > 65535)
         max_search = 65535;
-    for (int x = 0; x < w; x++)
-        col[x] = -1;
+    set_row(col, w, -1);
     for (int y = h - 1; y >= 0; y--) {
         const uint8_t *m = mask + (size_t)y * mask_stride;
         uint16_t *dn = down + (size_t)y * w;
+        if (!row_masked(m, w)) {
+            set_row(col, w, y);
+            continue;
+        }
+        /* dn is read at masked pixels only; elsewhere its value is unused. */
+#pragma omp simd
         for (int x = 0; x < w; x++) {
-            if (!m[x]) {
-                col[x] = y;
-                continue;
-            }
-            int d = col[x] >= 0 ? col[x] - y : 0;
+            int c = col[x];
+            int d = c >= 0 ? c - y : 0;
             dn[x] = (uint16_t)(d <= max_search ? d : 0);
+            col[x] = m[x] ? c : y;
         }
     }
-    for (int x = 0; x < w; x++)
-        col[x] = -1;
+    set_row(col, w, -1);
     for (int y = 0; y < h; y++) {
         const uint8_t *m = mask + (size_t)y * mask_stride;
         uint8_t *row = img->buf + (size_t)y * img->stride;
         const uint16_t *dn = down + (size_t)y * w;
-        int any = 0;
-        for (int x = 0; x < w; x++)
-            any |= m[x];
-        if (any) {
-            int next = -1;
-            for (int x = w - 1; x >= 0; x--) {
-                right[x] = next;
-                if (!m[x])
-                    next = x;
-            }
-            int left = -1;
-            for (int x = 0; x < w; x++) {
-                if (!m[x]) {
-                    left = x;
-                    continue;
-                }
+        if (!row_masked(m, w)) {
+            set_row(col, w, y);
+            continue;
+        }
+        for (int x = next_masked(m, 0, w); x < w; x = next_masked(m, x, w)) {
+            int left = x - 1, end = x;
+            while (end < w && m[end])
+                end++;
+            int right = end < w ? end : -1;
+            for (; x < end; x++) {
                 double sum = 0, weight = 0;
                 int d;
                 if (left >= 0 && (d = x - left) <= max_search) {
                     sum += row[left] / (double)d;
                     weight += 1.0 / d;
                 }
-                if (right[x] >= 0 && (d = right[x] - x) <= max_search) {
-                    sum += row[right[x]] / (double)d;
+                if (right >= 0 && (d = right - x) <= max_search) {
+                    sum += row[right] / (double)d;
                     weight += 1.0 / d;
                 }
                 if (col[x] >= 0 && (d = y - col[x]) <= max_search) {
@@ -123,8 +151,8 @@ void pt_reflection_fill(pt_image *img, const uint8_t *mask, int mask_stride,
                     row[x] = (uint8_t)(sum / weight + 0.5);
             }
         }
+#pragma omp simd
         for (int x = 0; x < w; x++)
-            if (!m[x])
-                col[x] = y;
+            col[x] = m[x] ? col[x] : y;
     }
 }

@@ -1,5 +1,6 @@
-/* Preprocessing: van Herk morphology, Gaussian and median smoothing against
- * brute force, and reflection removal leaving a flat pupil. */
+/* Preprocessing: morphology, Gaussian and median smoothing and the
+ * reflection fill against brute force, and reflection removal leaving a flat
+ * pupil. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -143,6 +144,64 @@ static void test_median_matches_brute_force(void)
 
 /* A dark pupil with a bright corneal reflection inside: after preprocessing the
  * pupil interior is flat again (no edge for a detector to find). */
+/* The reflection fill's definition: each masked pixel becomes the
+ * inverse-distance mean of the nearest unmasked pixel left, right, up and
+ * down (each at most max_search away, none past the border), read from the
+ * image before the fill; with none it keeps its value. */
+static int brute_fill(const pt_image *img, const uint8_t *mask, int ms, int x, int y, int max_search)
+{
+    static const int dirs[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+    double sum = 0, weight = 0;
+    for (int k = 0; k < 4; k++)
+        for (int d = 1; d <= max_search; d++) {
+            int xx = x + dirs[k][0] * d, yy = y + dirs[k][1] * d;
+            if (xx < 0 || yy < 0 || xx >= img->width || yy >= img->height)
+                break;
+            if (!mask[yy * ms + xx]) {
+                sum += img->buf[yy * img->stride + xx] / (double)d;
+                weight += 1.0 / d;
+                break;
+            }
+        }
+    return weight > 0 ? (int)(uint8_t)(sum / weight + 0.5) : img->buf[y * img->stride + x];
+}
+
+static void test_reflection_fill_matches_brute_force(void)
+{
+    static const int sizes[][2] = {{1, 1}, {9, 3}, {37, 23}, {70, 41}};
+    static const int searches[] = {1, 4, 30};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+        for (size_t q = 0; q < sizeof searches / sizeof searches[0]; q++)
+            for (int density = 0; density < 3; density++) {
+                int w = sizes[s][0], h = sizes[s][1], ms = w + 5;
+                pt_image img = make_image(w, h, 2);
+                uint8_t *mask = calloc((size_t)ms * h, 1);
+                /* Runs and blobs of mask, some touching the borders; rows left clear. */
+                for (int y = 0; y < h; y++)
+                    for (int x = 0; x < w; x++)
+                        if (y % 5 != 2)
+                            mask[y * ms + x] = (int)(rng() % 4) < density + (x < 3 || x > w - 3);
+                pt_image out = img;
+                out.buf = malloc((size_t)img.stride * h);
+                memcpy(out.buf, img.buf, (size_t)img.stride * h);
+                void *scratch = malloc(pt_reflection_fill_scratch_bytes(w, h));
+                pt_reflection_fill(&out, mask, ms, searches[q], scratch);
+                int bad = 0;
+                for (int y = 0; y < h; y++)
+                    for (int x = 0; x < w; x++) {
+                        int want = mask[y * ms + x] ? brute_fill(&img, mask, ms, x, y, searches[q])
+                                                    : img.buf[y * img.stride + x];
+                        bad += out.buf[y * out.stride + x] != want;
+                    }
+                PT_CHECK(bad == 0, "reflection fill %dx%d search %d density %d: %d pixels differ",
+                         w, h, searches[q], density, bad);
+                free(scratch);
+                free(out.buf);
+                free(mask);
+                free(img.buf);
+            }
+}
+
 static void test_reflection_removed_pupil_flat(void)
 {
     int w = 160, h = 120;
@@ -209,6 +268,7 @@ int main(void)
     test_morphology_matches_brute_force();
     test_gaussian_matches_direct_convolution();
     test_median_matches_brute_force();
+    test_reflection_fill_matches_brute_force();
     test_reflection_removed_pupil_flat();
     return PT_TEST_SUMMARY("preprocess");
 }
