@@ -18,6 +18,18 @@
 
 static int team_size(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
 
+/* One entry of the range pass. */
+static inline void range_step(double v, long k, double *lo, double *hi, int *integer, long *first_bad)
+{
+    if (!isfinite(v)) {
+        *first_bad = k < *first_bad ? k : *first_bad;
+        return;
+    }
+    *lo = v < *lo ? v : *lo;
+    *hi = v > *hi ? v : *hi;
+    *integer &= v == floor(v);
+}
+
 pt_status pt_auction_scale(const pt_assign_problem *p, int threads, pt_auction_scaling *s, pt_error *err)
 {
     memset(s, 0, sizeof *s);
@@ -31,18 +43,16 @@ pt_status pt_auction_scale(const pt_assign_problem *p, int threads, pt_auction_s
     int integer = 1, team = team_size(threads);
     long first_bad = entries; /* the first entry that is not finite */
     /* Independent per entry: a team of threads for large problems (threads =
-     * 1: the sequential baseline stays sequential). */
-#pragma omp parallel for num_threads(team) if (team > 1 && entries >= PARALLEL_ENTRIES) \
-    reduction(min : lo, first_bad) reduction(max : hi) reduction(& : integer)
-    for (long k = 0; k < entries; k++) {
-        double v = sign * p->cost[k];
-        if (!isfinite(v)) {
-            first_bad = k < first_bad ? k : first_bad;
-            continue;
-        }
-        lo = v < lo ? v : lo;
-        hi = v > hi ? v : hi;
-        integer &= v == floor(v);
+     * 1: the sequential baseline stays sequential). Small problems skip the
+     * OpenMP runtime altogether: the tracker solves thousands a frame. */
+    if (team > 1 && entries >= PARALLEL_ENTRIES) {
+#pragma omp parallel for num_threads(team) reduction(min : lo, first_bad) reduction(max : hi) \
+    reduction(& : integer)
+        for (long k = 0; k < entries; k++)
+            range_step(sign * p->cost[k], k, &lo, &hi, &integer, &first_bad);
+    } else {
+        for (long k = 0; k < entries; k++)
+            range_step(sign * p->cost[k], k, &lo, &hi, &integer, &first_bad);
     }
     if (first_bad < entries)
         return pt_error_set(err, PT_ERR_PARAM, "", "cost matrix entry %ld is not finite", first_bad);
@@ -72,45 +82,56 @@ static inline int64_t scaled(const pt_auction_scaling *s, double cost)
     return (int64_t)floor((s->sign * cost - s->lo) * s->quantum + 0.5) * s->scale;
 }
 
-/* Rows of persons [first, first + count) where persons are the problem's rows. */
-#define CONVERT_ROWS(TYPE)                                                                         \
-    do {                                                                                           \
-        TYPE *out = dst;                                                                           \
-        _Pragma("omp parallel for num_threads(team) if (parallel) schedule(static)")               \
-        for (int i = 0; i < count; i++) {                                                          \
-            const double *src = p->cost + (size_t)(first + i) * p->cols;                           \
-            TYPE *row = out + (size_t)i * s->objects;                                              \
-            for (int c = 0; c < p->cols; c++)                                                      \
-                row[c] = (TYPE)scaled(s, src[c]);                                                  \
-        }                                                                                          \
-    } while (0)
+/* Benefit row i of the chunk (person first + i) into out. */
+static void convert_row(const pt_assign_problem *p, const pt_auction_scaling *s, int first, int i, void *out)
+{
+    if (!s->transposed) {
+        /* Persons are the problem's rows. */
+        const double *src = p->cost + (size_t)(first + i) * p->cols;
+        if (s->narrow)
+            for (int c = 0; c < p->cols; c++)
+                ((int32_t *)out)[c] = (int32_t)scaled(s, src[c]);
+        else
+            for (int c = 0; c < p->cols; c++)
+                ((int64_t *)out)[c] = scaled(s, src[c]);
+    }
+}
 
-/* Persons are the problem's columns: benefit row i is cost column first + i.
- * Each thread takes a band of cost rows, so reads stay contiguous. */
-#define CONVERT_COLUMNS(TYPE)                                                                      \
-    do {                                                                                           \
-        TYPE *out = dst;                                                                           \
-        _Pragma("omp parallel for num_threads(team) if (parallel) schedule(static)")               \
-        for (int r = 0; r < p->rows; r++) {                                                        \
-            const double *src = p->cost + (size_t)r * p->cols + first;                             \
-            for (int i = 0; i < count; i++)                                                        \
-                out[(size_t)i * s->objects + r] = (TYPE)scaled(s, src[i]);                         \
-        }                                                                                          \
-    } while (0)
+/* Persons are the problem's columns: cost row r gives entry r of every
+ * benefit row of the chunk, so reads stay contiguous. */
+static void convert_cost_row(const pt_assign_problem *p, const pt_auction_scaling *s, int first, int count, int r,
+                             void *dst)
+{
+    const double *src = p->cost + (size_t)r * p->cols + first;
+    if (s->narrow)
+        for (int i = 0; i < count; i++)
+            ((int32_t *)dst)[(size_t)i * s->objects + r] = (int32_t)scaled(s, src[i]);
+    else
+        for (int i = 0; i < count; i++)
+            ((int64_t *)dst)[(size_t)i * s->objects + r] = scaled(s, src[i]);
+}
 
 void pt_auction_convert(const pt_assign_problem *p, const pt_auction_scaling *s, int first, int count,
                         void *dst, int threads)
 {
     int team = team_size(threads);
     int parallel = team > 1 && (long)count * s->objects >= PARALLEL_ENTRIES;
-    if (!s->transposed && s->narrow)
-        CONVERT_ROWS(int32_t);
-    else if (!s->transposed)
-        CONVERT_ROWS(int64_t);
-    else if (s->narrow)
-        CONVERT_COLUMNS(int32_t);
-    else
-        CONVERT_COLUMNS(int64_t);
+    size_t row_bytes = (s->narrow ? sizeof(int32_t) : sizeof(int64_t)) * (size_t)s->objects;
+    if (!s->transposed && parallel) {
+#pragma omp parallel for num_threads(team) schedule(static)
+        for (int i = 0; i < count; i++)
+            convert_row(p, s, first, i, (char *)dst + (size_t)i * row_bytes);
+    } else if (!s->transposed) {
+        for (int i = 0; i < count; i++)
+            convert_row(p, s, first, i, (char *)dst + (size_t)i * row_bytes);
+    } else if (parallel) {
+#pragma omp parallel for num_threads(team) schedule(static)
+        for (int r = 0; r < p->rows; r++)
+            convert_cost_row(p, s, first, count, r, dst);
+    } else {
+        for (int r = 0; r < p->rows; r++)
+            convert_cost_row(p, s, first, count, r, dst);
+    }
 }
 
 pt_status pt_auction_benefits_make(const pt_assign_problem *p, pt_auction_benefits *b, int threads,
