@@ -226,10 +226,10 @@ int pt_cmd_assign(int argc, char **argv)
                 maximize ? "max" : "min", backend, ms);
         if (is_cuda)
             fprintf(stderr,
-                    "cuda: prepare %.2f ms, upload %.2f ms, kernel %.2f ms, copy back %.2f ms, %ld phases, %ld bids, "
-                    "%d x %d threads, %d-bit benefits\n",
-                    gpu.prepare_ms, gpu.upload_ms, gpu.kernel_ms, gpu.copy_ms, gpu.phases, gpu.bids, gpu.blocks,
-                    gpu.threads_per_block, gpu.narrow ? 32 : 64);
+                    "cuda: prepare %.2f ms (range pass %.2f), upload %.2f ms, kernel %.2f ms, copy back %.2f ms, "
+                    "%ld phases, %ld bids, %d x %d threads, %d-bit benefits\n",
+                    gpu.prepare_ms, gpu.range_ms, gpu.upload_ms, gpu.kernel_ms, gpu.copy_ms, gpu.phases, gpu.bids,
+                    gpu.blocks, gpu.threads_per_block, gpu.benefit_bits);
     }
     pt_assign_result_free(&r);
     pt_assign_problem_free(&p);

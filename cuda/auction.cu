@@ -35,11 +35,16 @@
 
 #define FULL_MASK 0xffffffffu
 /* Threads serving one person; each loads ITEMS objects per pass before using them. */
-#define BID_THREADS 256
-#define ITEMS 8
+#ifndef BID_THREADS
+#define BID_THREADS 1024
+#endif
+#ifndef ITEMS
+#define ITEMS 4
+#endif
 
 struct phase_args {
-    const void *benefit; /* persons x n, int32_t or int64_t */
+    const void *benefit; /* persons x n: uint16_t (times scale), int32_t or int64_t */
+    long long scale;     /* of uint16_t benefits */
     int persons, n;      /* real persons; objects = persons + dummies */
     unsigned long long *words;
     int bidder_bits;
@@ -96,6 +101,8 @@ __device__ __forceinline__ top2 block_scan(const phase_args &a, int person, top2
         for (int k = 0; k < ITEMS; k++) {
             int j = base + k * BID_THREADS;
             benefit[k] = (row && j < n) ? (long long)__ldg(row + j) : 0ll;
+            if constexpr (sizeof(T) == 2)
+                benefit[k] *= a.scale;
             price[k] = j < n ? (long long)(__ldcg(a.words + j) >> bits) : 0ll;
         }
 #pragma unroll
@@ -293,7 +300,8 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
     /* Load every kernel now (CUDA loads modules lazily, at first launch), so a
      * warm-up call on any problem leaves module loading out of later solves. */
     cudaFuncAttributes attr;
-    if (cudaFuncGetAttributes(&attr, auction_phase<int32_t>) != cudaSuccess ||
+    if (cudaFuncGetAttributes(&attr, auction_phase<uint16_t>) != cudaSuccess ||
+        cudaFuncGetAttributes(&attr, auction_phase<int32_t>) != cudaSuccess ||
         cudaFuncGetAttributes(&attr, auction_phase<int64_t>) != cudaSuccess ||
         cudaFuncGetAttributes(&attr, release_owners) != cudaSuccess ||
         cudaFuncGetAttributes(&attr, collect_owners) != cudaSuccess) {
@@ -306,8 +314,9 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
     pt_status st = pt_auction_scale(p, 0, &s, err);
     if (st)
         return st;
+    stats->range_ms = 1000.0 * (omp_get_wtime() - prepare_start);
     const int n = s.objects, bidder_bits = bits_for((uint64_t)n + 1);
-    const size_t width = s.narrow ? sizeof(int32_t) : sizeof(int64_t);
+    const size_t width = pt_auction_width(&s);
     /* persons + dummies = n, each stored by the object that owns it. */
     int *object_of = (int *)malloc(sizeof(int) * (size_t)n);
     device_state d;
@@ -340,6 +349,7 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
 
         phase_args args;
         args.benefit = d.benefit;
+        args.scale = (long long)s.scale;
         args.persons = s.persons;
         args.n = n;
         args.words = d.words;
@@ -350,10 +360,13 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         args.overflow = d.flags + 1;
         args.bids = d.bids;
         int blocks = 0;
-        TRY(s.narrow ? phase_blocks<int32_t>(n, &blocks) : phase_blocks<int64_t>(n, &blocks));
+        TRY(s.compact  ? phase_blocks<uint16_t>(n, &blocks)
+            : s.narrow ? phase_blocks<int32_t>(n, &blocks)
+                       : phase_blocks<int64_t>(n, &blocks));
         TRY(cudaEventRecord(d.start));
-        TRY(s.narrow ? run_phases<int32_t>(&args, s.eps_start, blocks, &stats->phases)
-                     : run_phases<int64_t>(&args, s.eps_start, blocks, &stats->phases));
+        TRY(s.compact  ? run_phases<uint16_t>(&args, s.eps_start, blocks, &stats->phases)
+            : s.narrow ? run_phases<int32_t>(&args, s.eps_start, blocks, &stats->phases)
+                       : run_phases<int64_t>(&args, s.eps_start, blocks, &stats->phases));
         TRY(cudaEventRecord(d.solved));
         TRY(cudaEventSynchronize(d.solved));
         TRY(cudaGetLastError());
@@ -362,7 +375,7 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         stats->kernel_ms = kernel_ms;
         stats->blocks = blocks;
         stats->threads_per_block = BID_THREADS;
-        stats->narrow = s.narrow;
+        stats->benefit_bits = 8 * (int)width;
 
         double copy_start = omp_get_wtime();
         collect_owners<<<(n + 255) / 256, 256>>>(d.words, n, (1ull << bidder_bits) - 1ull, d.object_of);

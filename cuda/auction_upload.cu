@@ -37,7 +37,7 @@ void pt_auction_staging_free(pt_auction_staging *staging)
 cudaError_t pt_auction_upload(const pt_assign_problem *p, const pt_auction_scaling *s, void *device_benefit,
                               pt_auction_staging *staging, cudaStream_t stream)
 {
-    size_t width = s->narrow ? sizeof(int32_t) : sizeof(int64_t), row_bytes = width * (size_t)s->objects;
+    size_t row_bytes = pt_auction_width(s) * (size_t)s->objects;
     int rows_per_chunk = (int)(staging->bytes / row_bytes);
     char *dst = (char *)device_benefit;
     for (int first = 0, chunk = 0; first < s->persons; first += rows_per_chunk, chunk++) {
@@ -47,7 +47,10 @@ cudaError_t pt_auction_upload(const pt_assign_problem *p, const pt_auction_scali
         /* The buffer's previous chunk must have left before it is overwritten. */
         if (chunk >= PT_AUCTION_STAGING_BUFFERS && (e = cudaEventSynchronize(staging->uploaded[slot])) != cudaSuccess)
             return e;
-        pt_auction_convert(p, s, first, count, staging->buffer[slot], 0);
+        if (s->compact)
+            pt_auction_convert_compact(p, s, first, count, (uint16_t *)staging->buffer[slot], 0);
+        else
+            pt_auction_convert(p, s, first, count, staging->buffer[slot], 0);
         if ((e = cudaMemcpyAsync(dst + (size_t)first * row_bytes, staging->buffer[slot], (size_t)count * row_bytes,
                                  cudaMemcpyHostToDevice, stream)) != cudaSuccess ||
             (e = cudaEventRecord(staging->uploaded[slot], stream)) != cudaSuccess)

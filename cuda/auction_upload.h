@@ -18,6 +18,12 @@ typedef struct {
     size_t bytes; /* of each buffer */
 } pt_auction_staging;
 
+/* Bytes per benefit on the device: 2 (unscaled, when s->compact), 4 or 8. */
+static inline size_t pt_auction_width(const pt_auction_scaling *s)
+{
+    return s->compact ? sizeof(uint16_t) : s->narrow ? sizeof(int32_t) : sizeof(int64_t);
+}
+
 /* Pinned buffers large enough for row_bytes; free with pt_auction_staging_free
  * (also after a failure). */
 cudaError_t pt_auction_staging_alloc(pt_auction_staging *staging, size_t row_bytes);

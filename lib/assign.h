@@ -83,11 +83,13 @@ pt_status pt_assign_auction_omp(const pt_assign_problem *p, int threads,
  * stats may be NULL. */
 typedef struct {
     double prepare_ms; /* host: range pass, device and pinned staging buffers */
+    double range_ms;   /* the range pass alone (part of prepare_ms) */
     double upload_ms;  /* costs converted to benefits in chunks, overlapped with their upload */
     double kernel_ms;  /* the epsilon phases (events) */
     double copy_ms;    /* the assignment back */
     long phases, bids;
-    int blocks, threads_per_block, narrow; /* narrow: 32-bit benefits */
+    int blocks, threads_per_block;
+    int benefit_bits; /* 16 (unscaled, scaled on the device), 32 or 64 */
 } pt_auction_gpu_stats;
 pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assign_result *res,
                                  pt_auction_gpu_stats *stats, pt_error *err);
@@ -128,7 +130,8 @@ typedef struct {
     int persons, objects, transposed; /* as in pt_auction_benefits */
     double sign, lo, quantum;
     int64_t scale, max_benefit, eps_start;
-    int narrow; /* max_benefit fits int32_t */
+    int narrow;  /* max_benefit fits int32_t */
+    int compact; /* the unscaled values round((sign * cost - lo) * quantum) fit uint16_t */
 } pt_auction_scaling;
 
 /* One pass over the costs: range, integrality, finiteness (PT_ERR_PARAM
@@ -139,6 +142,10 @@ pt_status pt_auction_scale(const pt_assign_problem *p, int threads, pt_auction_s
  * entries, int32_t when s->narrow, else int64_t). */
 void pt_auction_convert(const pt_assign_problem *p, const pt_auction_scaling *s, int first, int count,
                         void *dst, int threads);
+/* The same rows unscaled, as uint16_t (only when s->compact): a quarter of
+ * the 64-bit bytes, so the GPU keeps a 4096 x 4096 matrix in its L2 cache. */
+void pt_auction_convert_compact(const pt_assign_problem *p, const pt_auction_scaling *s, int first, int count,
+                                uint16_t *dst, int threads);
 
 /* Both steps into a new buffer; threads as for pt_auction_scale. */
 pt_status pt_auction_benefits_make(const pt_assign_problem *p, pt_auction_benefits *b, int threads,

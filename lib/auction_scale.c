@@ -68,6 +68,7 @@ pt_status pt_auction_scale(const pt_assign_problem *p, int threads, pt_auction_s
     /* The largest entry is the one at hi: it decides the width before filling. */
     s->max_benefit = (int64_t)floor(range * quantum + 0.5) * s->scale;
     s->narrow = s->max_benefit <= INT32_MAX;
+    s->compact = s->max_benefit / s->scale <= UINT16_MAX;
     /* About a quarter of the unscaled cost range: measured on uniform and
      * tracking-like problems of n = 2000..4096, this and a factor of 8 per
      * phase need 1.8x (uniform) to 3x (tracking) fewer bids than starting at
@@ -77,10 +78,12 @@ pt_status pt_auction_scale(const pt_assign_problem *p, int threads, pt_auction_s
     return PT_OK;
 }
 
-static inline int64_t scaled(const pt_auction_scaling *s, double cost)
+static inline int64_t unscaled(const pt_auction_scaling *s, double cost)
 {
-    return (int64_t)floor((s->sign * cost - s->lo) * s->quantum + 0.5) * s->scale;
+    return (int64_t)floor((s->sign * cost - s->lo) * s->quantum + 0.5);
 }
+
+static inline int64_t scaled(const pt_auction_scaling *s, double cost) { return unscaled(s, cost) * s->scale; }
 
 /* Benefit row i of the chunk (person first + i) into out. */
 static void convert_row(const pt_assign_problem *p, const pt_auction_scaling *s, int first, int i, void *out)
@@ -131,6 +134,43 @@ void pt_auction_convert(const pt_assign_problem *p, const pt_auction_scaling *s,
     } else {
         for (int r = 0; r < p->rows; r++)
             convert_cost_row(p, s, first, count, r, dst);
+    }
+}
+
+static void compact_row(const pt_assign_problem *p, const pt_auction_scaling *s, int first, int i, uint16_t *out)
+{
+    const double *src = p->cost + (size_t)(first + i) * p->cols;
+    for (int c = 0; c < p->cols; c++)
+        out[c] = (uint16_t)unscaled(s, src[c]);
+}
+
+static void compact_cost_row(const pt_assign_problem *p, const pt_auction_scaling *s, int first, int count, int r,
+                             uint16_t *dst)
+{
+    const double *src = p->cost + (size_t)r * p->cols + first;
+    for (int i = 0; i < count; i++)
+        dst[(size_t)i * s->objects + r] = (uint16_t)unscaled(s, src[i]);
+}
+
+void pt_auction_convert_compact(const pt_assign_problem *p, const pt_auction_scaling *s, int first, int count,
+                                uint16_t *dst, int threads)
+{
+    int team = team_size(threads);
+    int parallel = team > 1 && (long)count * s->objects >= PARALLEL_ENTRIES;
+    if (!s->transposed && parallel) {
+#pragma omp parallel for num_threads(team) schedule(static)
+        for (int i = 0; i < count; i++)
+            compact_row(p, s, first, i, dst + (size_t)i * s->objects);
+    } else if (!s->transposed) {
+        for (int i = 0; i < count; i++)
+            compact_row(p, s, first, i, dst + (size_t)i * s->objects);
+    } else if (parallel) {
+#pragma omp parallel for num_threads(team) schedule(static)
+        for (int r = 0; r < p->rows; r++)
+            compact_cost_row(p, s, first, count, r, dst);
+    } else {
+        for (int r = 0; r < p->rows; r++)
+            compact_cost_row(p, s, first, count, r, dst);
     }
 }
 

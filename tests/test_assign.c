@@ -280,6 +280,19 @@ static void test_chunked_conversion(void)
         PT_CHECK(chunks && expect && s.narrow == (whole.benefit32 != NULL) && s.transposed == (k % 2 == 1) &&
                      !memcmp(chunks, expect, row * (size_t)s.persons),
                  "%dx%d: chunked conversion equals the whole", shapes[k][0], shapes[k][1]);
+        /* Unscaled 16-bit rows times the scale are the same benefits. */
+        PT_CHECK(s.compact == (k < 2), "%dx%d: 16-bit rows exactly when the range fits", shapes[k][0], shapes[k][1]);
+        uint16_t *compact = s.compact ? malloc(sizeof(uint16_t) * (size_t)s.persons * s.objects) : NULL;
+        int same = compact != NULL;
+        for (int first = 0, count = 1; compact && first < s.persons; first += count, count++) {
+            int rows = s.persons - first < count ? s.persons - first : count;
+            pt_auction_convert_compact(&p, &s, first, rows, compact + (size_t)first * s.objects, 0);
+        }
+        for (size_t e = 0; same && e < (size_t)s.persons * s.objects; e++)
+            same = (int64_t)compact[e] * s.scale == (int64_t)whole.benefit32[e];
+        PT_CHECK(!s.compact || same, "%dx%d: 16-bit rows times the scale equal the benefits", shapes[k][0],
+                 shapes[k][1]);
+        free(compact);
         free(chunks);
         pt_auction_benefits_free(&whole);
         pt_assign_problem_free(&p);

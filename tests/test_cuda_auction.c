@@ -15,7 +15,7 @@
 #include "pt_test.h"
 
 typedef struct {
-    int problems, mismatches, failures, many_block_runs, wide_runs;
+    int problems, mismatches, failures, many_block_runs, wide_runs, compact_runs;
 } tally;
 
 /* Solves p on the GPU and exactly; returns 0 when either fails. */
@@ -68,14 +68,15 @@ static void check_problem(tally *t, int rows, int cols, pt_assign_dist dist, lon
                 (unsigned long long)seed, gpu, exact);
     }
     t->many_block_runs += stats.blocks >= 64;
-    t->wide_runs += !stats.narrow;
+    t->wide_runs += stats.benefit_bits == 64;
+    t->compact_runs += stats.benefit_bits == 16;
     pt_assign_problem_free(&p);
 }
 
 /* >= 200 small and medium problems: square and rectangular, both distributions. */
 static void test_random_integer(int quick)
 {
-    tally t = {0, 0, 0, 0, 0};
+    tally t = {0, 0, 0, 0, 0, 0};
     int count = quick ? 40 : 240;
     for (int k = 0; k < count; k++) {
         int rows = 1 + (int)((k * 37u) % 96), cols;
@@ -101,7 +102,7 @@ static void test_large(int quick)
     static const int sizes[][2] = {{511, 511}, {512, 512}, {513, 513}, {512, 600}, {700, 650},
                                    {1000, 1000}, {1024, 1100}, {1500, 1200}, {1536, 1536}};
     int count = quick ? 4 : (int)(sizeof sizes / sizeof sizes[0]);
-    tally t = {0, 0, 0, 0, 0};
+    tally t = {0, 0, 0, 0, 0, 0};
     for (int s = 0; s < count; s++)
         for (int v = 0; v < 3; v++) {
             pt_assign_dist dist = v == 1 ? PT_ASSIGN_TRACKING : PT_ASSIGN_UNIFORM;
@@ -118,12 +119,28 @@ static void test_large(int quick)
 /* Costs up to 2^30: benefits scaled by n + 1 need 64 bits. */
 static void test_wide_costs(void)
 {
-    tally t = {0, 0, 0, 0, 0};
+    tally t = {0, 0, 0, 0, 0, 0};
     check_problem(&t, 300, 300, PT_ASSIGN_UNIFORM, 1L << 30, 0, 91);
     check_problem(&t, 600, 640, PT_ASSIGN_UNIFORM, 1L << 30, 1, 92);
     PT_CHECK(t.failures == 0 && t.mismatches == 0, "wide costs: %d failures, %d mismatches", t.failures,
              t.mismatches);
     PT_CHECK(t.wide_runs == 2, "64-bit benefits used (%d of 2)", t.wide_runs);
+}
+
+/* Each benefit width on the device: 16-bit unscaled rows (range below 2^16),
+ * 32-bit scaled (range 100 000) and 64-bit (test_wide_costs). */
+static void test_benefit_widths(void)
+{
+    tally t = {0, 0, 0, 0, 0, 0};
+    check_problem(&t, 400, 400, PT_ASSIGN_UNIFORM, 65536, 0, 81);
+    check_problem(&t, 500, 470, PT_ASSIGN_UNIFORM, 65536, 1, 82);
+    int compact = t.compact_runs;
+    check_problem(&t, 400, 400, PT_ASSIGN_UNIFORM, 100000, 0, 83);
+    check_problem(&t, 470, 500, PT_ASSIGN_UNIFORM, 100000, 1, 84);
+    PT_CHECK(t.failures == 0 && t.mismatches == 0, "widths: %d failures, %d mismatches", t.failures, t.mismatches);
+    PT_CHECK(compact == 2 && t.compact_runs == 2 && t.wide_runs == 0,
+             "range 2^16 in 16 bits, 100 000 in 32 bits (%d, %d 16-bit runs; %d 64-bit)", compact, t.compact_runs,
+             t.wide_runs);
 }
 
 /* Real costs: within the quantisation bound of the exact optimum. */
@@ -191,6 +208,7 @@ int main(void)
     test_hand_checked();
     test_random_integer(quick);
     test_wide_costs();
+    test_benefit_widths();
     test_real_costs();
     test_large(quick);
     return PT_TEST_SUMMARY("cuda_auction");
