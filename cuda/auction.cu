@@ -54,10 +54,10 @@ struct phase_args {
     unsigned long long *bids;
 };
 
-/* Best (value, object, benefit of that object) and second-best value. */
+/* Best (value, object, benefit and owner of that object as read) and second-best value. */
 struct top2 {
     long long v1, v2, b1;
-    int best;
+    int best, owner1;
 };
 
 /* Merges a partner's top two: best value with the lowest object index, the
@@ -70,6 +70,7 @@ __device__ __forceinline__ void merge(top2 &t, const top2 &o)
         t.v1 = o.v1;
         t.b1 = o.b1;
         t.best = o.best;
+        t.owner1 = o.owner1;
     } else {
         t.v2 = t.v2 > o.v1 ? t.v2 : o.v1;
     }
@@ -83,19 +84,26 @@ __device__ __forceinline__ void warp_merge(top2 &t)
         o.v2 = __shfl_xor_sync(FULL_MASK, t.v2, off);
         o.b1 = __shfl_xor_sync(FULL_MASK, t.b1, off);
         o.best = __shfl_xor_sync(FULL_MASK, t.best, off);
+        o.owner1 = __shfl_xor_sync(FULL_MASK, t.owner1, off);
         merge(t, o);
     }
 }
 
-/* The block's top two of person's row at the current prices; valid in thread 0. */
+/* The block's top two of person's row at the current prices; valid in thread 0.
+ * patch_word (for patch_object, -1: none) is a bid of this block that may not
+ * have reached the words yet: the higher of it and the word read is used,
+ * never above the object's true word, so the values stay safe (see top). */
 template <typename T>
-__device__ __forceinline__ top2 block_scan(const phase_args &a, int person, top2 *s_warp)
+__device__ __forceinline__ top2 block_scan(const phase_args &a, int person, int patch_object,
+                                           unsigned long long patch_word, top2 *s_warp)
 {
     const int n = a.n, bits = a.bidder_bits;
+    const unsigned long long owner_mask = (1ull << bits) - 1ull;
     const T *row = person < a.persons ? static_cast<const T *>(a.benefit) + (size_t)person * n : NULL;
-    top2 t = {LLONG_MIN, LLONG_MIN, 0, INT_MAX};
+    top2 t = {LLONG_MIN, LLONG_MIN, 0, INT_MAX, -1};
     for (int base = threadIdx.x; base < n; base += BID_THREADS * ITEMS) {
-        long long benefit[ITEMS], price[ITEMS];
+        long long benefit[ITEMS];
+        unsigned long long word[ITEMS];
         /* All loads first, so ITEMS of them are in flight at once. */
 #pragma unroll
         for (int k = 0; k < ITEMS; k++) {
@@ -103,18 +111,20 @@ __device__ __forceinline__ top2 block_scan(const phase_args &a, int person, top2
             benefit[k] = (row && j < n) ? (long long)__ldg(row + j) : 0ll;
             if constexpr (sizeof(T) == 2)
                 benefit[k] *= a.scale;
-            price[k] = j < n ? (long long)(__ldcg(a.words + j) >> bits) : 0ll;
+            word[k] = j < n ? __ldcg(a.words + j) : 0ull;
         }
 #pragma unroll
         for (int k = 0; k < ITEMS; k++) {
             int j = base + k * BID_THREADS;
-            long long v = benefit[k] - price[k];
+            unsigned long long w = (j == patch_object && patch_word > word[k]) ? patch_word : word[k];
+            long long v = benefit[k] - (long long)(w >> bits);
             if (j < n) {
                 if (v > t.v1) {
                     t.v2 = t.v1;
                     t.v1 = v;
                     t.b1 = benefit[k];
                     t.best = j;
+                    t.owner1 = (int)(w & owner_mask) - 1;
                 } else if (v > t.v2) {
                     t.v2 = v;
                 }
@@ -130,56 +140,107 @@ __device__ __forceinline__ top2 block_scan(const phase_args &a, int person, top2
         if (lane < BID_THREADS / 32)
             t = s_warp[lane];
         else
-            t = top2{LLONG_MIN, LLONG_MIN, 0, INT_MAX};
+            t = top2{LLONG_MIN, LLONG_MIN, 0, INT_MAX, -1};
         warp_merge(t);
     }
     return t;
 }
 
+/* A person nobody serves yet: the one put back in spare, else the phase's next. */
+__device__ __forceinline__ int take_person(const phase_args &a, int &spare)
+{
+    if (spare >= 0) {
+        int person = spare;
+        spare = -1;
+        return person;
+    }
+    int k = atomicAdd(a.next_person, 1);
+    return k < a.n ? k : -2;
+}
+
 /* One epsilon phase: blocks take persons from next_person and follow each
- * one's chain of evictions until a bid lands on a free object. */
+ * one's chain of evictions until a bid lands on a free object.
+ *
+ * The bid's atomicMax is issued after the next barrier and its result read
+ * after the next scan, so its round trip hides behind that scan: the block
+ * scans, meanwhile, the person the bid should evict (the owner of the object
+ * as read; a new person when it was free). When the bid lost, or someone
+ * else took the object in between, that scan is dropped and the right person
+ * scanned. Thread 0 keeps this state; a new person taken for a dropped guess
+ * goes to spare and is served next. */
 template <typename T> __global__ void __launch_bounds__(BID_THREADS) auction_phase(phase_args a)
 {
     __shared__ top2 s_warp[BID_THREADS / 32];
-    __shared__ int s_person;
+    __shared__ int s_person, s_patch_object;
+    __shared__ unsigned long long s_patch_word;
     if (__ldcg(a.overflow))
         return; /* an earlier phase failed */
     const unsigned long long owner_mask = (1ull << a.bidder_bits) - 1ull;
-    int current = -1; /* thread 0: the person this block serves; -1 = take the next */
-    unsigned long long my_bids = 0;
+    /* Thread 0 only: the bid in flight and the guess being scanned. */
+    int spare = -1, guess = -1, guess_new = 0, pending = 0, pend_object = -1, pend_person = -1;
+    unsigned long long pend_word = 0, pend_old = 0, my_bids = 0;
+    if (threadIdx.x == 0) {
+        s_person = take_person(a, spare);
+        s_patch_object = -1;
+        s_patch_word = 0;
+    }
+    __syncthreads();
     for (;;) {
-        if (threadIdx.x == 0) {
-            if (current == -1) {
-                int k = atomicAdd(a.next_person, 1);
-                current = k < a.n ? k : -2;
-            }
-            s_person = current;
-        }
-        __syncthreads();
-        const int person = s_person;
+        const int person = s_person, patch_object = s_patch_object;
+        const unsigned long long patch_word = s_patch_word;
         if (person < 0)
             break;
-        top2 t = block_scan<T>(a, person, s_warp);
+        if (threadIdx.x == 0 && pending)
+            pend_old = atomicMax(a.words + pend_object, pend_word);
+        top2 t = block_scan<T>(a, person, patch_object, patch_word, s_warp);
         if (threadIdx.x == 0) {
-            /* With one object there is no second best: raise by eps alone. */
-            long long bid = (a.n > 1 ? t.b1 - t.v2 : t.b1 - t.v1) + a.eps;
-            my_bids++;
-            if (bid > a.price_limit) {
-                atomicExch(a.overflow, 1);
-                current = -2;
-            } else {
-                unsigned long long word =
-                    ((unsigned long long)bid << a.bidder_bits) | (unsigned long long)(person + 1);
-                unsigned long long old = atomicMax(a.words + t.best, word);
-                /* Won: serve the evicted owner (or the next person); lost: bid again. */
-                if (old < word)
-                    current = (int)(old & owner_mask) - 1;
+            int next = -2, valid = 1;
+            if (pending) {
+                /* Won: the evicted owner is next (none: a new person); lost: the bidder again. */
+                int won = pend_old < pend_word;
+                int actual = won ? (int)(pend_old & owner_mask) - 1 : pend_person;
+                int right = guess_new ? (won && actual == -1) : (actual == guess);
+                pending = 0;
+                if (!right) {
+                    valid = 0;
+                    if (guess_new)
+                        spare = guess;
+                    next = actual >= 0 ? actual : take_person(a, spare);
+                }
             }
+            if (valid) {
+                /* With one object there is no second best: raise by eps alone. */
+                long long bid = (a.n > 1 ? t.b1 - t.v2 : t.b1 - t.v1) + a.eps;
+                my_bids++;
+                if (bid > a.price_limit) {
+                    atomicExch(a.overflow, 1);
+                    next = -2;
+                } else {
+                    unsigned long long word =
+                        ((unsigned long long)bid << a.bidder_bits) | (unsigned long long)(person + 1);
+                    guess_new = t.owner1 < 0;
+                    guess = guess_new ? take_person(a, spare) : t.owner1;
+                    if (guess >= 0) {
+                        pending = 1;
+                        pend_word = word;
+                        pend_object = t.best;
+                        pend_person = person;
+                        next = guess;
+                    } else {
+                        /* No one left to guess: settle the bid now. */
+                        unsigned long long old = atomicMax(a.words + t.best, word);
+                        int evicted = (int)(old & owner_mask) - 1;
+                        next = old >= word ? person : evicted >= 0 ? evicted : -2;
+                    }
+                }
+            }
+            s_person = next;
+            s_patch_object = pending ? pend_object : -1;
+            s_patch_word = pend_word;
         }
-        /* No barrier here: thread 0 rewrites s_person only after the scan's
-         * barrier, which every thread passes after reading it, and the other
-         * warps rewrite s_warp only after the next iteration's first barrier,
-         * which thread 0 reaches once warp 0 has read s_warp. */
+        /* s_person and the patch are read at the top of the loop and rewritten
+         * after the next scan's barrier; s_warp is rewritten after this one. */
+        __syncthreads();
     }
     if (threadIdx.x == 0 && my_bids)
         atomicAdd(a.bids, my_bids);
