@@ -17,7 +17,7 @@ static void usage(FILE *out)
             "Solve the linear assignment problem of a dense cost matrix (CSV, one matrix row\n"
             "per line, no header) by the auction algorithm with epsilon-scaling.\n"
             "  -b seq|omp|cuda|exact  back end (default omp); exact = shortest augmenting path\n"
-            "                         (Jonker-Volgenant); cuda also prints kernel time and rounds\n"
+            "                         (Jonker-Volgenant); cuda also prints its stage times and bids\n"
             "  -j N                   threads for -b omp (default: all cores)\n"
             "  --min | --max          minimise cost (default) or maximise utility\n"
             "  --random N             random N x N problem instead of a file (--cols M: N x M)\n"
@@ -226,10 +226,10 @@ int pt_cmd_assign(int argc, char **argv)
                 maximize ? "max" : "min", backend, ms);
         if (is_cuda)
             fprintf(stderr,
-                    "cuda: prepare %.2f ms, kernel %.2f ms, copies %.2f ms, %ld rounds, %ld bids, %d x %d threads, %s, "
-                    "%d-bit benefits\n",
-                    gpu.prepare_ms, gpu.kernel_ms, gpu.copy_ms, gpu.rounds, gpu.bids, gpu.blocks, gpu.threads_per_block,
-                    gpu.grid_sync ? "grid barriers" : "one block", gpu.narrow ? 32 : 64);
+                    "cuda: prepare %.2f ms (range pass %.2f), upload %.2f ms, kernel %.2f ms, copy back %.2f ms, "
+                    "%ld phases, %ld bids, %d x %d threads, %d-bit benefits\n",
+                    gpu.prepare_ms, gpu.range_ms, gpu.upload_ms, gpu.kernel_ms, gpu.copy_ms, gpu.phases, gpu.bids,
+                    gpu.blocks, gpu.threads_per_block, gpu.benefit_bits);
     }
     pt_assign_result_free(&r);
     pt_assign_problem_free(&p);

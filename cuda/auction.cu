@@ -1,31 +1,27 @@
 /* GPU auction for the linear assignment problem (see lib/assign.h).
  *
- * Jacobi bidding: in each round every unassigned person bids at once against
- * the same prices. A warp serves one person: its lanes read the person's
- * benefit row coalesced, keep the best and second-best value, and merge them
- * with shuffles. The bid is packed with the bidder into one 64-bit word,
- * price << bidder_bits | person + 1, raised on the object's word with
- * atomicMax (ties go to the higher person); there is no n x n bid matrix.
- * After a barrier each object with a bid takes its winner, evicts the
- * previous owner and sets its price. Epsilon-scaling runs on the device too:
- * the whole auction is one kernel, synchronised by __syncthreads when the
- * problem fits one block (n <= PT_AUCTION_CUDA_BLOCK_MAX) and by grid
- * barriers of a cooperative launch beyond, so the host never polls a round.
- * Once at most TAIL_BIDDERS persons are unassigned, block 0 finishes the
- * phase Gauss-Seidel style: one bid at a time, the best and second-best
- * object found by the whole block, applied at once (the long tail of a phase
- * is chains of single bids; a barrier per Jacobi round would dominate).
+ * Asynchronous bidding (Bertsekas and Castanon's asynchronous auction, as
+ * omp/auction.c does on threads): every object has one 64-bit word,
+ * price << bidder_bits | owner + 1. A block serves one person at a time: its
+ * threads scan the person's benefit row against the words' prices, merge the
+ * best and second-best value, and thread 0 raises the best object's word with
+ * atomicMax. If the bid is above the old word the object is won and the
+ * block carries on with the person it evicted (none: it takes the next
+ * person of the phase from a counter); if not, the price moved on since the
+ * scan and the person bids again. There are no rounds and no barriers
+ * between blocks, so the long chains of evictions that end each phase run
+ * side by side (a Jacobi auction spends most of its time in rounds of one or
+ * two bidders, each paying a grid barrier).
  *
- * Races: a person bids for one object only, and only unassigned persons bid,
- * so in the award pass object j writes owner[j], prices[j], bid_words[j],
- * object_of[winner] and object_of[previous owner] -- disjoint across objects
- * (the previous owner held j and did not bid). Bid and award passes are
- * separated by barriers; the unassigned counter is double-buffered by phase
- * parity so resetting it for the next phase cannot race with threads still
- * reading the last round's value; the loops test a stop flag written only
- * in award passes, never the overflow flag bids write. Mutable state is
- * read with __ldcg (L2) so no stale L1 line survives a grid barrier. */
-#include <cooperative_groups.h>
+ * Why stale prices are safe: within a phase prices only rise. A bid computed
+ * from prices read earlier is best_benefit - second_value + eps, with
+ * second_value at least the true second-best value, so on winning the person
+ * is within eps of its best object (eps-complementary slackness) whatever
+ * the other prices became; a bid the price has overtaken fails atomicMax and
+ * is recomputed. Each success raises the object's word, and words are
+ * bounded, so a phase ends; the last phase at eps = 1 with benefits scaled by
+ * n + 1 gives the optimum. One kernel per epsilon phase, all queued on one
+ * stream: the host waits once at the end. */
 #include <cuda_runtime.h>
 
 #include <limits.h>
@@ -35,283 +31,241 @@
 #include <string.h>
 
 #include "../lib/assign.h"
-
-namespace cg = cooperative_groups;
+#include "auction_upload.h"
 
 #define FULL_MASK 0xffffffffu
-#define GRID_BLOCK 1024
+/* Threads serving one person; each loads ITEMS objects per pass before using them. */
+#ifndef BID_THREADS
+#define BID_THREADS 1024
+#endif
+#ifndef ITEMS
+#define ITEMS 4
+#endif
 
-struct auction_args {
-    const void *benefit; /* persons x n, int32_t or int64_t */
+struct phase_args {
+    const void *benefit; /* persons x n: uint16_t (times scale), int32_t or int64_t */
+    long long scale;     /* of uint16_t benefits */
     int persons, n;      /* real persons; objects = persons + dummies */
-    long long *prices;
-    int *owner, *object_of;
-    unsigned long long *bid_words;
-    int *unassigned; /* [2]: by phase parity */
-    int *overflow; /* set by a bid above price_limit (bid pass) */
-    int *stop;     /* overflow as seen by the award pass: the flag the loops test */
-    long long *counters; /* [0] rounds, [1] bids */
-    long long eps_start;
+    unsigned long long *words;
     int bidder_bits;
-    long long price_limit;
+    long long eps, price_limit;
+    int *next_person; /* the phase's next person nobody has taken */
+    int *overflow;    /* a bid above price_limit: the solve fails */
+    unsigned long long *bids;
 };
 
-template <bool GRID> __device__ __forceinline__ void sync_all()
-{
-    if constexpr (GRID)
-        cg::this_grid().sync();
-    else
-        __syncthreads();
-}
+/* Best (value, object, benefit and owner of that object as read) and second-best value. */
+struct top2 {
+    long long v1, v2, b1;
+    int best, owner1;
+};
 
-/* Merges (v1, best, v2) with a partner lane's: best value with the lowest
- * object index, and the second-best value of the four. Symmetric, so after
- * the xor butterfly every lane holds the same result. */
-__device__ __forceinline__ void merge_top2(long long &v1, int &best, long long &v2, long long o1, int ob,
-                                           long long o2)
+/* Merges a partner's top two: best value with the lowest object index, the
+ * second-best of the four values. Symmetric, so after an xor butterfly every
+ * lane holds the same result. */
+__device__ __forceinline__ void merge(top2 &t, const top2 &o)
 {
-    if (o1 > v1 || (o1 == v1 && ob < best)) {
-        v2 = v1 > o2 ? v1 : o2;
-        v1 = o1;
-        best = ob;
+    if (o.v1 > t.v1 || (o.v1 == t.v1 && o.best < t.best)) {
+        t.v2 = t.v1 > o.v2 ? t.v1 : o.v2;
+        t.v1 = o.v1;
+        t.b1 = o.b1;
+        t.best = o.best;
+        t.owner1 = o.owner1;
     } else {
-        v2 = v2 > o1 ? v2 : o1;
+        t.v2 = t.v2 > o.v1 ? t.v2 : o.v1;
     }
 }
 
-/* Next epsilon, as pt_auction_next_eps on the host. */
-__device__ __forceinline__ long long next_eps(long long eps)
+__device__ __forceinline__ void warp_merge(top2 &t)
 {
-    if (eps <= 1)
-        return 0;
-    return eps / PT_AUCTION_EPS_FACTOR > 1 ? eps / PT_AUCTION_EPS_FACTOR : 1;
+    for (int off = 16; off > 0; off >>= 1) {
+        top2 o;
+        o.v1 = __shfl_xor_sync(FULL_MASK, t.v1, off);
+        o.v2 = __shfl_xor_sync(FULL_MASK, t.v2, off);
+        o.b1 = __shfl_xor_sync(FULL_MASK, t.b1, off);
+        o.best = __shfl_xor_sync(FULL_MASK, t.best, off);
+        o.owner1 = __shfl_xor_sync(FULL_MASK, t.owner1, off);
+        merge(t, o);
+    }
 }
 
-/* Bid pass over every unassigned person, a warp per person: warp `warp` of
- * `warps` looks at persons 32 at a time; each lane scans every 32nd object. */
+/* The block's top two of person's row at the current prices; valid in thread 0.
+ * patch_word (for patch_object, -1: none) is a bid of this block that may not
+ * have reached the words yet: the higher of it and the word read is used,
+ * never above the object's true word, so the values stay safe (see top). */
 template <typename T>
-__device__ __forceinline__ void bid_pass(const auction_args &a, long long eps, int warp, int warps, int lane,
-                                         long long &my_bids)
+__device__ __forceinline__ top2 block_scan(const phase_args &a, int person, int patch_object,
+                                           unsigned long long patch_word, top2 *s_warp)
 {
-    const int n = a.n, persons = a.persons;
-    const T *benefit = static_cast<const T *>(a.benefit);
-    for (int base = warp * 32; base < n; base += warps * 32) {
-        int i = base + lane;
-        unsigned pending = __ballot_sync(FULL_MASK, i < n && __ldcg(a.object_of + i) < 0);
-        while (pending) {
-            int person = base + __ffs(pending) - 1;
-            pending &= pending - 1;
-            long long v1 = LLONG_MIN, v2 = LLONG_MIN;
-            int best = INT_MAX;
-            if (person < persons) {
-                const T *row = benefit + (size_t)person * n;
-                for (int j = lane; j < n; j += 32) {
-                    long long v = (long long)__ldg(row + j) - __ldcg(a.prices + j);
-                    if (v > v1) {
-                        v2 = v1;
-                        v1 = v;
-                        best = j;
-                    } else if (v > v2) {
-                        v2 = v;
-                    }
-                }
-            } else {
-                /* A dummy person values every object at 0. */
-                for (int j = lane; j < n; j += 32) {
-                    long long v = -__ldcg(a.prices + j);
-                    if (v > v1) {
-                        v2 = v1;
-                        v1 = v;
-                        best = j;
-                    } else if (v > v2) {
-                        v2 = v;
-                    }
-                }
-            }
-            for (int off = 16; off > 0; off >>= 1) {
-                long long o1 = __shfl_xor_sync(FULL_MASK, v1, off);
-                long long o2 = __shfl_xor_sync(FULL_MASK, v2, off);
-                int ob = __shfl_xor_sync(FULL_MASK, best, off);
-                merge_top2(v1, best, v2, o1, ob, o2);
-            }
-            if (lane == 0) {
-                long long bid = __ldcg(a.prices + best) + (n > 1 ? v1 - v2 : 0) + eps;
-                if (bid > a.price_limit)
-                    atomicExch(a.overflow, 1);
-                else
-                    atomicMax(a.bid_words + best,
-                              ((unsigned long long)bid << a.bidder_bits) | (unsigned long long)(person + 1));
-                my_bids++;
-            }
-        }
-    }
-}
-
-/* Award pass: every object with a bid goes to its highest bidder. */
-__device__ __forceinline__ void award_pass(const auction_args &a, int *unassigned, int first, int stride)
-{
-    const unsigned long long bidder_mask = (1ull << a.bidder_bits) - 1ull;
-    /* overflow is written during bid passes, so loops must not test it: a
-     * thread late to the test could leave while others bid. stop is written
-     * here only, and tested only between an award pass and the next bid pass. */
-    if (first == 0 && __ldcg(a.overflow))
-        *a.stop = 1;
-    for (int j = first; j < a.n; j += stride) {
-        unsigned long long word = __ldcg(a.bid_words + j);
-        if (!word)
-            continue;
-        int person = (int)(word & bidder_mask) - 1;
-        int previous = __ldcg(a.owner + j);
-        if (previous >= 0)
-            a.object_of[previous] = -1;
-        else
-            atomicSub(unassigned, 1);
-        a.owner[j] = person;
-        a.object_of[person] = j;
-        a.prices[j] = (long long)(word >> a.bidder_bits);
-        a.bid_words[j] = 0ull;
-    }
-}
-
-/* A phase's last few bidders (at most this many) are served by block 0
- * alone, Gauss-Seidel: one bid at a time, found by the whole block and
- * applied at once. The tail of a phase is long chains of single bids
- * (n = 4096 uniform: ~20 000 Jacobi rounds, all but ~120 of them with <= 64
- * bidders), where a barrier per round and one warp's latency-bound scan of a
- * whole row would dominate. */
-#define TAIL_BIDDERS 64
-#define MAX_WARPS 32
-
-/* Block-wide best and second-best value of person; the result is valid in thread 0. */
-template <typename T>
-__device__ __forceinline__ void block_scan(const auction_args &a, int person, long long &v1, int &best,
-                                           long long &v2, long long *s_v1, long long *s_v2, int *s_best)
-{
-    const int n = a.n, lane = threadIdx.x & 31, wid = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+    const int n = a.n, bits = a.bidder_bits;
+    const unsigned long long owner_mask = (1ull << bits) - 1ull;
     const T *row = person < a.persons ? static_cast<const T *>(a.benefit) + (size_t)person * n : NULL;
-    v1 = LLONG_MIN;
-    v2 = LLONG_MIN;
-    best = INT_MAX;
-    for (int j = threadIdx.x; j < n; j += blockDim.x) {
-        long long v = (row ? (long long)__ldg(row + j) : 0ll) - __ldcg(a.prices + j);
-        if (v > v1) {
-            v2 = v1;
-            v1 = v;
-            best = j;
-        } else if (v > v2) {
-            v2 = v;
+    top2 t = {LLONG_MIN, LLONG_MIN, 0, INT_MAX, -1};
+    for (int base = threadIdx.x; base < n; base += BID_THREADS * ITEMS) {
+        long long benefit[ITEMS];
+        unsigned long long word[ITEMS];
+        /* All loads first, so ITEMS of them are in flight at once. */
+#pragma unroll
+        for (int k = 0; k < ITEMS; k++) {
+            int j = base + k * BID_THREADS;
+            benefit[k] = (row && j < n) ? (long long)__ldg(row + j) : 0ll;
+            if constexpr (sizeof(T) == 2)
+                benefit[k] *= a.scale;
+            word[k] = j < n ? __ldcg(a.words + j) : 0ull;
         }
-    }
-    for (int off = 16; off > 0; off >>= 1)
-        merge_top2(v1, best, v2, __shfl_xor_sync(FULL_MASK, v1, off), __shfl_xor_sync(FULL_MASK, best, off),
-                   __shfl_xor_sync(FULL_MASK, v2, off));
-    if (lane == 0) {
-        s_v1[wid] = v1;
-        s_v2[wid] = v2;
-        s_best[wid] = best;
-    }
-    __syncthreads();
-    if (wid == 0) {
-        v1 = lane < nwarps ? s_v1[lane] : LLONG_MIN;
-        v2 = lane < nwarps ? s_v2[lane] : LLONG_MIN;
-        best = lane < nwarps ? s_best[lane] : INT_MAX;
-        for (int off = 16; off > 0; off >>= 1)
-            merge_top2(v1, best, v2, __shfl_xor_sync(FULL_MASK, v1, off),
-                       __shfl_xor_sync(FULL_MASK, best, off), __shfl_xor_sync(FULL_MASK, v2, off));
-    }
-}
-
-/* Block 0 finishes the phase: collects the <= TAIL_BIDDERS unassigned
- * persons on a shared stack, then bids for the top one at a time; an
- * evicted owner takes the winner's place on the stack. */
-template <typename T>
-__device__ void tail_gauss_seidel(const auction_args &a, long long eps, int *unassigned, long long &my_bids)
-{
-    __shared__ int stack[TAIL_BIDDERS];
-    __shared__ int top;
-    __shared__ long long s_v1[MAX_WARPS], s_v2[MAX_WARPS];
-    __shared__ int s_best[MAX_WARPS];
-    if (threadIdx.x == 0)
-        top = 0;
-    __syncthreads();
-    for (int i = threadIdx.x; i < a.n; i += blockDim.x)
-        if (__ldcg(a.object_of + i) < 0) {
-            int at = atomicAdd(&top, 1);
-            if (at < TAIL_BIDDERS) /* always: at most TAIL_BIDDERS are unassigned here */
-                stack[at] = i;
-        }
-    __syncthreads();
-    if (threadIdx.x == 0 && top > TAIL_BIDDERS)
-        top = TAIL_BIDDERS;
-    __syncthreads();
-    while (top > 0) {
-        int person = stack[top - 1];
-        long long v1, v2;
-        int best;
-        block_scan<T>(a, person, v1, best, v2, s_v1, s_v2, s_best);
-        if (threadIdx.x == 0) {
-            long long bid = __ldcg(a.prices + best) + (a.n > 1 ? v1 - v2 : 0) + eps;
-            my_bids++;
-            if (bid > a.price_limit) {
-                *a.overflow = 1;
-                *a.stop = 1;
-                top = 0;
-            } else {
-                int previous = __ldcg(a.owner + best);
-                a.owner[best] = person;
-                a.object_of[person] = best;
-                a.prices[best] = bid;
-                if (previous >= 0) {
-                    a.object_of[previous] = -1;
-                    stack[top - 1] = previous;
-                } else {
-                    top--;
-                    atomicSub(unassigned, 1);
+#pragma unroll
+        for (int k = 0; k < ITEMS; k++) {
+            int j = base + k * BID_THREADS;
+            unsigned long long w = (j == patch_object && patch_word > word[k]) ? patch_word : word[k];
+            long long v = benefit[k] - (long long)(w >> bits);
+            if (j < n) {
+                if (v > t.v1) {
+                    t.v2 = t.v1;
+                    t.v1 = v;
+                    t.b1 = benefit[k];
+                    t.best = j;
+                    t.owner1 = (int)(w & owner_mask) - 1;
+                } else if (v > t.v2) {
+                    t.v2 = v;
                 }
             }
         }
-        __syncthreads(); /* the bid is applied and top updated before anyone reads them */
     }
+    warp_merge(t);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (lane == 0)
+        s_warp[warp] = t;
+    __syncthreads();
+    if (warp == 0) {
+        if (lane < BID_THREADS / 32)
+            t = s_warp[lane];
+        else
+            t = top2{LLONG_MIN, LLONG_MIN, 0, INT_MAX, -1};
+        warp_merge(t);
+    }
+    return t;
 }
 
-template <typename T, bool GRID> __global__ void __launch_bounds__(1024) auction_kernel(auction_args a)
+/* A person nobody serves yet: the one put back in spare, else the phase's next. */
+__device__ __forceinline__ int take_person(const phase_args &a, int &spare)
 {
-    const int n = a.n;
-    const int tid = blockIdx.x * blockDim.x + threadIdx.x, nthreads = gridDim.x * blockDim.x;
-    const int lane = threadIdx.x & 31, warp = tid >> 5, warps = nthreads >> 5;
-    long long my_bids = 0, rounds = 0;
-    int phase = 0;
-    for (long long eps = a.eps_start; eps > 0; eps = next_eps(eps), phase++) {
-        int *unassigned = a.unassigned + (phase & 1);
-        /* Each phase restarts the assignment but keeps the prices. */
-        for (int j = tid; j < n; j += nthreads) {
-            a.owner[j] = -1;
-            a.object_of[j] = -1;
-            a.bid_words[j] = 0ull;
-        }
-        if (tid == 0)
-            *unassigned = n;
-        sync_all<GRID>();
-        /* Every thread reads the counter between the award pass's barrier and
-         * the next bid pass's, where nobody writes it; it only falls within a
-         * phase, so a late reader during block 0's tail still sees <= the tail. */
-        while (__ldcg(unassigned) > TAIL_BIDDERS && !__ldcg(a.stop)) {
-            bid_pass<T>(a, eps, warp, warps, lane, my_bids);
-            sync_all<GRID>();
-            award_pass(a, unassigned, tid, nthreads);
-            sync_all<GRID>();
-            rounds++;
-        }
-        if (blockIdx.x == 0 && !__ldcg(a.stop))
-            tail_gauss_seidel<T>(a, eps, unassigned, my_bids);
-        sync_all<GRID>();
-        if (__ldcg(a.stop))
-            break;
+    if (spare >= 0) {
+        int person = spare;
+        spare = -1;
+        return person;
     }
-    if (my_bids)
-        atomicAdd((unsigned long long *)a.counters + 1, (unsigned long long)my_bids);
-    if (tid == 0)
-        a.counters[0] = rounds;
+    int k = atomicAdd(a.next_person, 1);
+    return k < a.n ? k : -2;
+}
+
+/* One epsilon phase: blocks take persons from next_person and follow each
+ * one's chain of evictions until a bid lands on a free object.
+ *
+ * The bid's atomicMax is issued after the next barrier and its result read
+ * after the next scan, so its round trip hides behind that scan: the block
+ * scans, meanwhile, the person the bid should evict (the owner of the object
+ * as read; a new person when it was free). When the bid lost, or someone
+ * else took the object in between, that scan is dropped and the right person
+ * scanned. Thread 0 keeps this state; a new person taken for a dropped guess
+ * goes to spare and is served next. */
+template <typename T> __global__ void __launch_bounds__(BID_THREADS) auction_phase(phase_args a)
+{
+    __shared__ top2 s_warp[BID_THREADS / 32];
+    __shared__ int s_person, s_patch_object;
+    __shared__ unsigned long long s_patch_word;
+    if (__ldcg(a.overflow))
+        return; /* an earlier phase failed */
+    const unsigned long long owner_mask = (1ull << a.bidder_bits) - 1ull;
+    /* Thread 0 only: the bid in flight and the guess being scanned. */
+    int spare = -1, guess = -1, guess_new = 0, pending = 0, pend_object = -1, pend_person = -1;
+    unsigned long long pend_word = 0, pend_old = 0, my_bids = 0;
+    if (threadIdx.x == 0) {
+        s_person = take_person(a, spare);
+        s_patch_object = -1;
+        s_patch_word = 0;
+    }
+    __syncthreads();
+    for (;;) {
+        const int person = s_person, patch_object = s_patch_object;
+        const unsigned long long patch_word = s_patch_word;
+        if (person < 0)
+            break;
+        if (threadIdx.x == 0 && pending)
+            pend_old = atomicMax(a.words + pend_object, pend_word);
+        top2 t = block_scan<T>(a, person, patch_object, patch_word, s_warp);
+        if (threadIdx.x == 0) {
+            int next = -2, valid = 1;
+            if (pending) {
+                /* Won: the evicted owner is next (none: a new person); lost: the bidder again. */
+                int won = pend_old < pend_word;
+                int actual = won ? (int)(pend_old & owner_mask) - 1 : pend_person;
+                int right = guess_new ? (won && actual == -1) : (actual == guess);
+                pending = 0;
+                if (!right) {
+                    valid = 0;
+                    if (guess_new)
+                        spare = guess;
+                    next = actual >= 0 ? actual : take_person(a, spare);
+                }
+            }
+            if (valid) {
+                /* With one object there is no second best: raise by eps alone. */
+                long long bid = (a.n > 1 ? t.b1 - t.v2 : t.b1 - t.v1) + a.eps;
+                my_bids++;
+                if (bid > a.price_limit) {
+                    atomicExch(a.overflow, 1);
+                    next = -2;
+                } else {
+                    unsigned long long word =
+                        ((unsigned long long)bid << a.bidder_bits) | (unsigned long long)(person + 1);
+                    guess_new = t.owner1 < 0;
+                    guess = guess_new ? take_person(a, spare) : t.owner1;
+                    if (guess >= 0) {
+                        pending = 1;
+                        pend_word = word;
+                        pend_object = t.best;
+                        pend_person = person;
+                        next = guess;
+                    } else {
+                        /* No one left to guess: settle the bid now. */
+                        unsigned long long old = atomicMax(a.words + t.best, word);
+                        int evicted = (int)(old & owner_mask) - 1;
+                        next = old >= word ? person : evicted >= 0 ? evicted : -2;
+                    }
+                }
+            }
+            s_person = next;
+            s_patch_object = pending ? pend_object : -1;
+            s_patch_word = pend_word;
+        }
+        /* s_person and the patch are read at the top of the loop and rewritten
+         * after the next scan's barrier; s_warp is rewritten after this one. */
+        __syncthreads();
+    }
+    if (threadIdx.x == 0 && my_bids)
+        atomicAdd(a.bids, my_bids);
+}
+
+/* Before each phase: every object loses its owner but keeps its price. */
+__global__ void release_owners(unsigned long long *words, int n, unsigned long long owner_mask, int *next_person)
+{
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j < n)
+        words[j] &= ~owner_mask;
+    if (j == 0)
+        *next_person = 0;
+}
+
+/* After the last phase: each person's object from the owners (-1 where none). */
+__global__ void collect_owners(const unsigned long long *words, int n, unsigned long long owner_mask,
+                               int *object_of)
+{
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j < n) {
+        int owner = (int)(words[j] & owner_mask) - 1;
+        if (owner >= 0)
+            object_of[owner] = j;
+    }
 }
 
 static int bits_for(uint64_t value)
@@ -322,28 +276,31 @@ static int bits_for(uint64_t value)
     return bits;
 }
 
+static long long next_eps(long long eps) { return (long long)pt_auction_next_eps((int64_t)eps); }
+
 /* Device buffers of one solve; freed together. */
 typedef struct {
     void *benefit;
-    long long *prices, *counters;
-    int *owner, *object_of, *flags; /* flags: unassigned[2], overflow, stop */
-    unsigned long long *bid_words;
-    cudaEvent_t start, stop;
+    unsigned long long *words, *bids;
+    int *object_of, *flags; /* flags: next_person, overflow */
+    cudaEvent_t start, uploaded, solved;
+    pt_auction_staging staging;
 } device_state;
 
 static void device_free(device_state *d)
 {
+    pt_auction_staging_free(&d->staging);
     cudaFree(d->benefit);
-    cudaFree(d->prices);
-    cudaFree(d->counters);
-    cudaFree(d->owner);
+    cudaFree(d->words);
+    cudaFree(d->bids);
     cudaFree(d->object_of);
     cudaFree(d->flags);
-    cudaFree(d->bid_words);
     if (d->start)
         cudaEventDestroy(d->start);
-    if (d->stop)
-        cudaEventDestroy(d->stop);
+    if (d->uploaded)
+        cudaEventDestroy(d->uploaded);
+    if (d->solved)
+        cudaEventDestroy(d->solved);
 }
 
 #define TRY(call)                                                                                  \
@@ -356,36 +313,37 @@ static void device_free(device_state *d)
         }                                                                                          \
     } while (0)
 
-/* Launches the kernel for benefit type T; block mode or cooperative grid. */
-template <typename T>
-static cudaError_t launch(auction_args *args, int grid_mode, int *blocks_out, int *threads_out)
+/* Blocks for a phase: as many as stay resident (more only queue), at most one per person. */
+template <typename T> static cudaError_t phase_blocks(int n, int *blocks)
 {
-    if (!grid_mode) {
-        int threads = ((args->n + 31) / 32) * 32;
-        threads = threads < 64 ? 64 : threads > 1024 ? 1024 : threads;
-        *blocks_out = 1;
-        *threads_out = threads;
-        auction_kernel<T, false><<<1, threads>>>(*args);
-        return cudaGetLastError();
-    }
-    int device = 0, sms = 0, per_sm = 0, coop = 0;
+    int device = 0, sms = 0, per_sm = 0;
     cudaError_t e;
     if ((e = cudaGetDevice(&device)) != cudaSuccess ||
-        (e = cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, device)) != cudaSuccess ||
         (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess ||
-        (e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, auction_kernel<T, true>, GRID_BLOCK, 0)) !=
+        (e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, auction_phase<T>, BID_THREADS, 0)) !=
             cudaSuccess)
         return e;
-    if (!coop || per_sm < 1)
-        return cudaErrorCooperativeLaunchTooLarge;
-    /* One warp per person at most; more blocks only slow the grid barriers. */
-    int wanted = (args->n + GRID_BLOCK / 32 - 1) / (GRID_BLOCK / 32);
-    int blocks = per_sm * sms < wanted ? per_sm * sms : wanted;
-    *blocks_out = blocks;
-    *threads_out = GRID_BLOCK;
-    void *params[] = {args};
-    return cudaLaunchCooperativeKernel((const void *)auction_kernel<T, true>, dim3(blocks), dim3(GRID_BLOCK),
-                                       params, 0, 0);
+    int resident = sms * (per_sm > 0 ? per_sm : 1);
+    *blocks = n < resident ? n : resident;
+    return cudaSuccess;
+}
+
+/* Queues every epsilon phase. */
+template <typename T> static cudaError_t run_phases(phase_args *args, long long eps_start, int blocks, long *phases)
+{
+    const unsigned long long owner_mask = (1ull << args->bidder_bits) - 1ull;
+    const int n = args->n, grid = (n + 255) / 256;
+    *phases = 0;
+    for (long long eps = eps_start; eps > 0; eps = next_eps(eps)) {
+        release_owners<<<grid, 256>>>(args->words, n, owner_mask, args->next_person);
+        args->eps = eps;
+        auction_phase<T><<<blocks, BID_THREADS>>>(*args);
+        cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess)
+            return e;
+        (*phases)++;
+    }
+    return cudaSuccess;
 }
 
 extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assign_result *res,
@@ -400,26 +358,27 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
     if (probe != cudaSuccess || count < 1)
         return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda", "no usable CUDA GPU: %s",
                             probe != cudaSuccess ? cudaGetErrorString(probe) : "none found");
-    /* Load every kernel variant now (CUDA loads modules lazily, at first
-     * launch), so a warm-up call on any problem leaves module loading out of
-     * later solves. */
+    /* Load every kernel now (CUDA loads modules lazily, at first launch), so a
+     * warm-up call on any problem leaves module loading out of later solves. */
     cudaFuncAttributes attr;
-    if (cudaFuncGetAttributes(&attr, auction_kernel<int32_t, false>) != cudaSuccess ||
-        cudaFuncGetAttributes(&attr, auction_kernel<int32_t, true>) != cudaSuccess ||
-        cudaFuncGetAttributes(&attr, auction_kernel<int64_t, false>) != cudaSuccess ||
-        cudaFuncGetAttributes(&attr, auction_kernel<int64_t, true>) != cudaSuccess) {
+    if (cudaFuncGetAttributes(&attr, auction_phase<uint16_t>) != cudaSuccess ||
+        cudaFuncGetAttributes(&attr, auction_phase<int32_t>) != cudaSuccess ||
+        cudaFuncGetAttributes(&attr, auction_phase<int64_t>) != cudaSuccess ||
+        cudaFuncGetAttributes(&attr, release_owners) != cudaSuccess ||
+        cudaFuncGetAttributes(&attr, collect_owners) != cudaSuccess) {
         cudaError_t e = cudaGetLastError();
         return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda", "cannot load the auction kernels: %s",
                             cudaGetErrorString(e));
     }
     double prepare_start = omp_get_wtime();
-    pt_auction_benefits b;
-    pt_status st = pt_auction_benefits_make(p, &b, 0, err);
+    pt_auction_scaling s;
+    pt_status st = pt_auction_scale(p, 0, &s, err);
     if (st)
         return st;
-    int n = b.objects, bidder_bits = bits_for((uint64_t)n + 1);
-    size_t entries = (size_t)b.persons * (size_t)n;
-    int narrow = b.benefit32 != NULL; /* half the bytes per bid scan */
+    stats->range_ms = 1000.0 * (omp_get_wtime() - prepare_start);
+    const int n = s.objects, bidder_bits = bits_for((uint64_t)n + 1);
+    const size_t width = pt_auction_width(&s);
+    /* persons + dummies = n, each stored by the object that owns it. */
     int *object_of = (int *)malloc(sizeof(int) * (size_t)n);
     device_state d;
     memset(&d, 0, sizeof d);
@@ -428,85 +387,86 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         goto done;
     }
     {
-        size_t bytes = entries * (narrow ? sizeof(int32_t) : sizeof(int64_t));
         TRY(cudaEventCreate(&d.start));
-        TRY(cudaEventCreate(&d.stop));
-        TRY(cudaMalloc(&d.benefit, bytes));
-        TRY(cudaMalloc((void **)&d.prices, sizeof(long long) * (size_t)n));
-        TRY(cudaMalloc((void **)&d.counters, sizeof(long long) * 2));
-        TRY(cudaMalloc((void **)&d.owner, sizeof(int) * (size_t)n));
+        TRY(cudaEventCreate(&d.uploaded));
+        TRY(cudaEventCreate(&d.solved));
+        TRY(cudaMalloc(&d.benefit, width * (size_t)s.persons * (size_t)n));
+        TRY(cudaMalloc((void **)&d.words, sizeof(unsigned long long) * (size_t)n));
+        TRY(cudaMalloc((void **)&d.bids, sizeof(unsigned long long)));
         TRY(cudaMalloc((void **)&d.object_of, sizeof(int) * (size_t)n));
-        TRY(cudaMalloc((void **)&d.flags, sizeof(int) * 4));
-        TRY(cudaMalloc((void **)&d.bid_words, sizeof(unsigned long long) * (size_t)n));
-        TRY(cudaMemset(d.prices, 0, sizeof(long long) * (size_t)n));
-        TRY(cudaMemset(d.counters, 0, sizeof(long long) * 2));
-        TRY(cudaMemset(d.flags, 0, sizeof(int) * 4));
+        TRY(cudaMalloc((void **)&d.flags, sizeof(int) * 2));
+        TRY(pt_auction_staging_alloc(&d.staging, width * (size_t)n));
+        TRY(cudaMemset(d.words, 0, sizeof(unsigned long long) * (size_t)n)); /* prices start at 0 */
+        TRY(cudaMemset(d.bids, 0, sizeof(unsigned long long)));
+        TRY(cudaMemset(d.object_of, 0xff, sizeof(int) * (size_t)n));
+        TRY(cudaMemset(d.flags, 0, sizeof(int) * 2));
         stats->prepare_ms = 1000.0 * (omp_get_wtime() - prepare_start);
-        cudaEvent_t copy_start = d.start;
-        TRY(cudaEventRecord(copy_start));
-        TRY(cudaMemcpy(d.benefit, narrow ? (const void *)b.benefit32 : (const void *)b.benefit, bytes,
-                       cudaMemcpyHostToDevice));
-        TRY(cudaEventRecord(d.stop));
-        TRY(cudaEventSynchronize(d.stop));
-        float copy_ms = 0.0f;
-        TRY(cudaEventElapsedTime(&copy_ms, d.start, d.stop));
-        stats->copy_ms = copy_ms;
 
-        auction_args args;
+        double upload_start = omp_get_wtime();
+        TRY(pt_auction_upload(p, &s, d.benefit, &d.staging, 0));
+        TRY(cudaEventRecord(d.uploaded));
+        TRY(cudaEventSynchronize(d.uploaded));
+        stats->upload_ms = 1000.0 * (omp_get_wtime() - upload_start);
+
+        phase_args args;
         args.benefit = d.benefit;
-        args.persons = b.persons;
+        args.scale = (long long)s.scale;
+        args.persons = s.persons;
         args.n = n;
-        args.prices = d.prices;
-        args.owner = d.owner;
-        args.object_of = d.object_of;
-        args.bid_words = d.bid_words;
-        args.unassigned = d.flags;
-        args.overflow = d.flags + 2;
-        args.stop = d.flags + 3;
-        args.counters = d.counters;
-        args.eps_start = b.eps_start;
+        args.words = d.words;
         args.bidder_bits = bidder_bits;
+        args.eps = s.eps_start;
         args.price_limit = (long long)(((uint64_t)1 << (63 - bidder_bits)) - 1);
-        int grid_mode = n > PT_AUCTION_CUDA_BLOCK_MAX;
+        args.next_person = d.flags;
+        args.overflow = d.flags + 1;
+        args.bids = d.bids;
+        int blocks = 0;
+        TRY(s.compact  ? phase_blocks<uint16_t>(n, &blocks)
+            : s.narrow ? phase_blocks<int32_t>(n, &blocks)
+                       : phase_blocks<int64_t>(n, &blocks));
         TRY(cudaEventRecord(d.start));
-        TRY(narrow ? launch<int32_t>(&args, grid_mode, &stats->blocks, &stats->threads_per_block)
-                   : launch<int64_t>(&args, grid_mode, &stats->blocks, &stats->threads_per_block));
-        TRY(cudaEventRecord(d.stop));
-        TRY(cudaEventSynchronize(d.stop));
+        TRY(s.compact  ? run_phases<uint16_t>(&args, s.eps_start, blocks, &stats->phases)
+            : s.narrow ? run_phases<int32_t>(&args, s.eps_start, blocks, &stats->phases)
+                       : run_phases<int64_t>(&args, s.eps_start, blocks, &stats->phases));
+        TRY(cudaEventRecord(d.solved));
+        TRY(cudaEventSynchronize(d.solved));
         TRY(cudaGetLastError());
         float kernel_ms = 0.0f;
-        TRY(cudaEventElapsedTime(&kernel_ms, d.start, d.stop));
+        TRY(cudaEventElapsedTime(&kernel_ms, d.start, d.solved));
         stats->kernel_ms = kernel_ms;
-        stats->grid_sync = grid_mode;
-        stats->narrow = narrow;
+        stats->blocks = blocks;
+        stats->threads_per_block = BID_THREADS;
+        stats->benefit_bits = 8 * (int)width;
 
+        double copy_start = omp_get_wtime();
+        collect_owners<<<(n + 255) / 256, 256>>>(d.words, n, (1ull << bidder_bits) - 1ull, d.object_of);
+        TRY(cudaGetLastError());
         int overflow = 0;
-        long long counters[2] = {0, 0};
-        TRY(cudaEventRecord(d.start));
+        unsigned long long bids = 0;
         TRY(cudaMemcpy(object_of, d.object_of, sizeof(int) * (size_t)n, cudaMemcpyDeviceToHost));
-        TRY(cudaMemcpy(&overflow, d.flags + 2, sizeof(int), cudaMemcpyDeviceToHost));
-        TRY(cudaMemcpy(counters, d.counters, sizeof counters, cudaMemcpyDeviceToHost));
-        TRY(cudaEventRecord(d.stop));
-        TRY(cudaEventSynchronize(d.stop));
-        TRY(cudaEventElapsedTime(&copy_ms, d.start, d.stop));
-        stats->copy_ms += copy_ms;
-        stats->rounds = (long)counters[0];
-        stats->bids = (long)counters[1];
+        TRY(cudaMemcpy(&overflow, d.flags + 1, sizeof(int), cudaMemcpyDeviceToHost));
+        TRY(cudaMemcpy(&bids, d.bids, sizeof bids, cudaMemcpyDeviceToHost));
+        stats->copy_ms = 1000.0 * (omp_get_wtime() - copy_start);
+        stats->bids = (long)bids;
         if (overflow) {
             st = pt_error_set(err, PT_ERR_PARAM, "",
                               "auction prices exceed the packed 64-bit bid word (n = %d); use -b seq or exact", n);
             goto done;
         }
-        for (int i = 0; i < b.persons; i++)
+        for (int i = 0; i < s.persons; i++)
             if (object_of[i] < 0 || object_of[i] >= n) {
                 st = pt_error_set(err, PT_ERR_INTERNAL, "-b cuda", "GPU auction left person %d unassigned", i);
                 goto done;
             }
+        pt_auction_benefits b;
+        memset(&b, 0, sizeof b);
+        b.persons = s.persons;
+        b.objects = n;
+        b.transposed = s.transposed;
         pt_auction_result_fill(p, &b, object_of, res);
     }
 done:
     device_free(&d);
     free(object_of);
-    pt_auction_benefits_free(&b);
     return st;
 }

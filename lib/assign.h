@@ -71,20 +71,29 @@ pt_status pt_assign_auction(const pt_assign_problem *p, pt_assign_result *res, p
 pt_status pt_assign_auction_omp(const pt_assign_problem *p, int threads,
                                 pt_assign_result *res, pt_error *err);
 
-/* The same on the GPU (cuda/auction.cu): Jacobi bidding with the bid and
- * bidder packed in one 64-bit word per object raised with atomicMax, every
- * epsilon phase and round inside one kernel (one block and __syncthreads up
- * to PT_AUCTION_CUDA_BLOCK_MAX objects, else a cooperative launch and grid
- * barriers), so the host waits once. PT_ERR_UNAVAILABLE without a usable GPU
- * (or when built without CUDA: cuda/none_auction.c). stats may be NULL. */
+/* The same on the GPU (cuda/auction.cu), bidding asynchronously like the
+ * OpenMP auction: each block of threads serves one person at a time (the
+ * whole block scans its benefit row), raises the object's packed
+ * price << bidder_bits | person + 1 word with atomicMax and carries on with
+ * the person it evicted, so chains of evictions run side by side on many
+ * blocks with no barrier between bids; each bid's atomic is in flight while
+ * the block scans the person it should evict. One kernel per epsilon phase,
+ * queued without host waits. The costs are converted in chunks on host
+ * threads into pinned staging buffers while earlier chunks upload, as 16-bit
+ * unscaled values when the cost range fits (scaled on the device), else 32-
+ * or 64-bit benefits. PT_ERR_UNAVAILABLE
+ * without a usable GPU (or when built without CUDA: cuda/none_auction.c).
+ * stats may be NULL. */
 typedef struct {
-    double kernel_ms; /* the solving kernel alone (events) */
-    double copy_ms;   /* benefits to the device and the assignment back */
-    double prepare_ms; /* host: integer benefits from the costs, device buffers */
-    long rounds, bids;
-    int blocks, threads_per_block, grid_sync, narrow; /* narrow: 32-bit benefits */
+    double prepare_ms; /* host: range pass, device and pinned staging buffers */
+    double range_ms;   /* the range pass alone (part of prepare_ms) */
+    double upload_ms;  /* costs converted to benefits in chunks, overlapped with their upload */
+    double kernel_ms;  /* the epsilon phases (events) */
+    double copy_ms;    /* the assignment back */
+    long phases, bids;
+    int blocks, threads_per_block;
+    int benefit_bits; /* 16 (unscaled, scaled on the device), 32 or 64 */
 } pt_auction_gpu_stats;
-#define PT_AUCTION_CUDA_BLOCK_MAX 512
 pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assign_result *res,
                                  pt_auction_gpu_stats *stats, pt_error *err);
 
@@ -95,7 +104,7 @@ typedef struct {
     /* NULL: always usable; else PT_OK or PT_ERR_UNAVAILABLE with the reason. */
     pt_status (*available)(pt_error *err);
     /* The tracker solves gated clusters smaller than this (entries) with the
-     * sequential auction: below it a launch or a thread team costs more than the solve. */
+     * exact solver: below it a launch or a thread team costs more than the solve. */
     long tracker_min_entries;
 } pt_assign_backend;
 
@@ -118,7 +127,30 @@ typedef struct {
     int64_t eps_start;    /* first epsilon of the scaling (>= 1) */
 } pt_auction_benefits;
 
-/* threads: the team that converts large problems (0 = all cores, 1 = this thread). */
+/* How costs become integer benefits (lib/auction_scale.c): benefit =
+ * round((sign * cost - lo) * quantum) * scale, scale = objects + 1. */
+typedef struct {
+    int persons, objects, transposed; /* as in pt_auction_benefits */
+    double sign, lo, quantum;
+    int64_t scale, max_benefit, eps_start;
+    int narrow;  /* max_benefit fits int32_t */
+    int compact; /* the unscaled values round((sign * cost - lo) * quantum) fit uint16_t */
+} pt_auction_scaling;
+
+/* One pass over the costs: range, integrality, finiteness (PT_ERR_PARAM
+ * naming the first entry that is not finite) and the scaling. threads: the
+ * team for large problems (0 = all cores, 1 = this thread). */
+pt_status pt_auction_scale(const pt_assign_problem *p, int threads, pt_auction_scaling *s, pt_error *err);
+/* Benefit rows of persons [first, first + count) into dst (count * objects
+ * entries, int32_t when s->narrow, else int64_t). */
+void pt_auction_convert(const pt_assign_problem *p, const pt_auction_scaling *s, int first, int count,
+                        void *dst, int threads);
+/* The same rows unscaled, as uint16_t (only when s->compact): a quarter of
+ * the 64-bit bytes, so the GPU keeps a 4096 x 4096 matrix in its L2 cache. */
+void pt_auction_convert_compact(const pt_assign_problem *p, const pt_auction_scaling *s, int first, int count,
+                                uint16_t *dst, int threads);
+
+/* Both steps into a new buffer; threads as for pt_auction_scale. */
 pt_status pt_auction_benefits_make(const pt_assign_problem *p, pt_auction_benefits *b, int threads,
                                    pt_error *err);
 void pt_auction_benefits_free(pt_auction_benefits *b);

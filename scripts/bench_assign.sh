@@ -52,12 +52,12 @@ ms_of() { sed -n 's/^total .*, \([0-9.]*\) ms)$/\1/p' "$1"; }
 echo "Assignment: $(nproc) CPU cores; $(nvidia-smi -L 2>/dev/null | head -1 || echo 'no GPU')"
 echo "Command: scripts/bench_assign.sh (pupiltrack assign --random N --dist D --seed 1; scipy $("$PYTHON" -c 'import scipy; print(scipy.__version__)' 2>/dev/null || echo n/a))"
 echo
-echo "| costs | n | seq ms | omp ms | cuda ms (kernel) | cuda rounds | scipy ms | scipy / cuda | totals |"
+echo "| costs | n | seq ms | omp ms | cuda ms (kernel) | cuda bids | scipy ms | scipy / cuda | totals |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"
 for dist in $DISTS; do
     for n in $SIZES; do
         echo "assign $dist n=$n ..." >&2
-        seq_ms="-"; omp_ms="-"; cuda_ms="-"; rounds="-"; scipy_ms="-"; ratio="-"
+        seq_ms="-"; omp_ms="-"; cuda_ms="-"; bids="-"; scipy_ms="-"; ratio="-"
         totals=""; agree=1
         npy_opt=""
         [ $have_scipy -eq 1 ] && npy_opt="--save-npy $WORK/m.npy"
@@ -78,7 +78,7 @@ for dist in $DISTS; do
             omp) omp_ms=$ms ;;
             cuda)
                 kern=$(sed -n 's/^cuda: .*kernel \([0-9.]*\) ms.*/\1/p' "$WORK/err")
-                rounds=$(sed -n 's/^cuda: .* \([0-9]*\) rounds.*/\1/p' "$WORK/err")
+                bids=$(sed -n 's/^cuda: .* \([0-9]*\) bids.*/\1/p' "$WORK/err")
                 cuda_ms="$ms ($kern)" ;;
             esac
         done
@@ -98,7 +98,7 @@ for dist in $DISTS; do
         distinct=$(echo $totals | tr ' ' '\n' | sort -u | grep -c .)
         if [ $agree -eq 1 ] && [ "$distinct" -eq 1 ]; then verdict="equal ($(echo $totals | cut -d' ' -f1))"
         else verdict="DIFFER:$totals"; fi
-        echo "| $dist | $n | $seq_ms | $omp_ms | $cuda_ms | $rounds | $scipy_ms | $ratio | $verdict |"
+        echo "| $dist | $n | $seq_ms | $omp_ms | $cuda_ms | $bids | $scipy_ms | $ratio | $verdict |"
     done
 done
 

@@ -254,6 +254,51 @@ static void test_generator(void)
     pt_assign_problem_free(&c);
 }
 
+/* Benefit rows converted a chunk at a time (as the GPU back end stages them)
+ * equal the whole conversion: 32- and 64-bit, persons as rows or as columns. */
+static void test_chunked_conversion(void)
+{
+    const int shapes[4][2] = {{300, 310}, {330, 250}, {260, 300}, {310, 240}};
+    for (int k = 0; k < 4; k++) {
+        pt_assign_problem p;
+        pt_error err;
+        pt_assign_random(&p, shapes[k][0], shapes[k][1], PT_ASSIGN_UNIFORM, k >= 2 ? 1L << 30 : 500,
+                         60 + (uint64_t)k, &err);
+        p.maximize = k & 1;
+        pt_auction_benefits whole;
+        pt_auction_scaling s;
+        PT_CHECK(pt_auction_benefits_make(&p, &whole, 1, &err) == PT_OK && pt_auction_scale(&p, 0, &s, &err) == PT_OK,
+                 "benefits and scaling");
+        size_t width = s.narrow ? sizeof(int32_t) : sizeof(int64_t), row = width * (size_t)s.objects;
+        char *chunks = malloc(row * (size_t)s.persons);
+        /* Uneven chunks: 1, 2, 3, ... rows, the last one cut short. */
+        for (int first = 0, count = 1; chunks && first < s.persons; first += count, count++) {
+            int rows = s.persons - first < count ? s.persons - first : count;
+            pt_auction_convert(&p, &s, first, rows, chunks + (size_t)first * row, 0);
+        }
+        const void *expect = s.narrow ? (const void *)whole.benefit32 : (const void *)whole.benefit;
+        PT_CHECK(chunks && expect && s.narrow == (whole.benefit32 != NULL) && s.transposed == (k % 2 == 1) &&
+                     !memcmp(chunks, expect, row * (size_t)s.persons),
+                 "%dx%d: chunked conversion equals the whole", shapes[k][0], shapes[k][1]);
+        /* Unscaled 16-bit rows times the scale are the same benefits. */
+        PT_CHECK(s.compact == (k < 2), "%dx%d: 16-bit rows exactly when the range fits", shapes[k][0], shapes[k][1]);
+        uint16_t *compact = s.compact ? malloc(sizeof(uint16_t) * (size_t)s.persons * s.objects) : NULL;
+        int same = compact != NULL;
+        for (int first = 0, count = 1; compact && first < s.persons; first += count, count++) {
+            int rows = s.persons - first < count ? s.persons - first : count;
+            pt_auction_convert_compact(&p, &s, first, rows, compact + (size_t)first * s.objects, 0);
+        }
+        for (size_t e = 0; same && e < (size_t)s.persons * s.objects; e++)
+            same = (int64_t)compact[e] * s.scale == (int64_t)whole.benefit32[e];
+        PT_CHECK(!s.compact || same, "%dx%d: 16-bit rows times the scale equal the benefits", shapes[k][0],
+                 shapes[k][1]);
+        free(compact);
+        free(chunks);
+        pt_auction_benefits_free(&whole);
+        pt_assign_problem_free(&p);
+    }
+}
+
 int main(void)
 {
     test_hand_checked();
@@ -262,5 +307,6 @@ int main(void)
     test_random_problems();
     test_wide_costs();
     test_parallel_conversion();
+    test_chunked_conversion();
     return PT_TEST_SUMMARY("assign");
 }

@@ -1,5 +1,5 @@
 /* The GPU auction against the exact solver: on random integer problems of
- * many sizes (one-block and grid-barrier kernels), shapes (square, fewer or
+ * many sizes (a few bidding blocks up to hundreds), shapes (square, fewer or
  * more rows than columns), cost distributions (uniform, tracking-like, few
  * distinct values so ties abound, a range wide enough for 64-bit benefits),
  * minimising and maximising, the GPU total equals the exact optimum. For
@@ -15,7 +15,7 @@
 #include "pt_test.h"
 
 typedef struct {
-    int problems, mismatches, failures, grid_runs, block_runs, wide_runs;
+    int problems, mismatches, failures, many_block_runs, wide_runs, compact_runs;
 } tally;
 
 /* Solves p on the GPU and exactly; returns 0 when either fails. */
@@ -67,9 +67,9 @@ static void check_problem(tally *t, int rows, int cols, pt_assign_dist dist, lon
                 dist == PT_ASSIGN_TRACKING ? "tracking" : "uniform", range, maximize ? "max" : "min",
                 (unsigned long long)seed, gpu, exact);
     }
-    t->grid_runs += stats.grid_sync;
-    t->block_runs += !stats.grid_sync;
-    t->wide_runs += !stats.narrow;
+    t->many_block_runs += stats.blocks >= 64;
+    t->wide_runs += stats.benefit_bits == 64;
+    t->compact_runs += stats.benefit_bits == 16;
     pt_assign_problem_free(&p);
 }
 
@@ -94,10 +94,9 @@ static void test_random_integer(int quick)
     PT_CHECK(t.problems == count, "generated %d of %d problems", t.problems, count);
     PT_CHECK(t.failures == 0, "%d GPU or exact solves failed", t.failures);
     PT_CHECK(t.mismatches == 0, "%d GPU totals differ from the exact optimum", t.mismatches);
-    PT_CHECK(t.block_runs == t.problems, "every n <= %d problem ran in one block", PT_AUCTION_CUDA_BLOCK_MAX);
 }
 
-/* Around the one-block limit and beyond it: the grid-barrier kernel. */
+/* Larger problems: hundreds of blocks bid at once, so stale prices and lost bids abound. */
 static void test_large(int quick)
 {
     static const int sizes[][2] = {{511, 511}, {512, 512}, {513, 513}, {512, 600}, {700, 650},
@@ -110,11 +109,11 @@ static void test_large(int quick)
             long range = v == 2 ? 7 : 0; /* v = 2: heavy ties */
             check_problem(&t, sizes[s][0], sizes[s][1], dist, range, v == 1, 7000 + (uint64_t)(10 * s + v));
         }
-    printf("large: %d problems (%d grid, %d one block), %d mismatches, %d failures\n", t.problems,
-           t.grid_runs, t.block_runs, t.mismatches, t.failures);
+    printf("large: %d problems (%d on >= 64 blocks), %d mismatches, %d failures\n", t.problems,
+           t.many_block_runs, t.mismatches, t.failures);
     PT_CHECK(t.failures == 0 && t.mismatches == 0, "large problems: %d failures, %d mismatches", t.failures,
              t.mismatches);
-    PT_CHECK(t.grid_runs > 0, "the grid-barrier kernel ran");
+    PT_CHECK(t.many_block_runs > 0, "some problems ran on >= 64 bidding blocks");
 }
 
 /* Costs up to 2^30: benefits scaled by n + 1 need 64 bits. */
@@ -126,6 +125,22 @@ static void test_wide_costs(void)
     PT_CHECK(t.failures == 0 && t.mismatches == 0, "wide costs: %d failures, %d mismatches", t.failures,
              t.mismatches);
     PT_CHECK(t.wide_runs == 2, "64-bit benefits used (%d of 2)", t.wide_runs);
+}
+
+/* Each benefit width on the device: 16-bit unscaled rows (range below 2^16),
+ * 32-bit scaled (range 100 000) and 64-bit (test_wide_costs). */
+static void test_benefit_widths(void)
+{
+    tally t = {0, 0, 0, 0, 0, 0};
+    check_problem(&t, 400, 400, PT_ASSIGN_UNIFORM, 65536, 0, 81);
+    check_problem(&t, 500, 470, PT_ASSIGN_UNIFORM, 65536, 1, 82);
+    int compact = t.compact_runs;
+    check_problem(&t, 400, 400, PT_ASSIGN_UNIFORM, 100000, 0, 83);
+    check_problem(&t, 470, 500, PT_ASSIGN_UNIFORM, 100000, 1, 84);
+    PT_CHECK(t.failures == 0 && t.mismatches == 0, "widths: %d failures, %d mismatches", t.failures, t.mismatches);
+    PT_CHECK(compact == 2 && t.compact_runs == 2 && t.wide_runs == 0,
+             "range 2^16 in 16 bits, 100 000 in 32 bits (%d, %d 16-bit runs; %d 64-bit)", compact, t.compact_runs,
+             t.wide_runs);
 }
 
 /* Real costs: within the quantisation bound of the exact optimum. */
@@ -193,6 +208,7 @@ int main(void)
     test_hand_checked();
     test_random_integer(quick);
     test_wide_costs();
+    test_benefit_widths();
     test_real_costs();
     test_large(quick);
     return PT_TEST_SUMMARY("cuda_auction");

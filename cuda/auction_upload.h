@@ -1,0 +1,37 @@
+/* Benefits to the GPU auction: converted on host threads chunk by chunk into
+ * pinned staging buffers, each chunk uploaded while the next is converted
+ * (cuda/auction_upload.cu). Internal to cuda/auction*.cu. */
+#ifndef PT_CUDA_AUCTION_UPLOAD_H
+#define PT_CUDA_AUCTION_UPLOAD_H
+
+#include <cuda_runtime.h>
+
+#include "../lib/assign.h"
+
+/* Staging buffers in flight, and the bytes of each (at least one benefit row). */
+#define PT_AUCTION_STAGING_BUFFERS 3
+#define PT_AUCTION_STAGING_BYTES (4u << 20)
+
+typedef struct {
+    void *buffer[PT_AUCTION_STAGING_BUFFERS]; /* pinned host memory */
+    cudaEvent_t uploaded[PT_AUCTION_STAGING_BUFFERS];
+    size_t bytes; /* of each buffer */
+} pt_auction_staging;
+
+/* Bytes per benefit on the device: 2 (unscaled, when s->compact), 4 or 8. */
+static inline size_t pt_auction_width(const pt_auction_scaling *s)
+{
+    return s->compact ? sizeof(uint16_t) : s->narrow ? sizeof(int32_t) : sizeof(int64_t);
+}
+
+/* Pinned buffers large enough for row_bytes; free with pt_auction_staging_free
+ * (also after a failure). */
+cudaError_t pt_auction_staging_alloc(pt_auction_staging *staging, size_t row_bytes);
+void pt_auction_staging_free(pt_auction_staging *staging);
+
+/* Writes every benefit row of p (scaling s) to device_benefit, persons x
+ * objects, queued on stream; returns after the last chunk is queued. */
+cudaError_t pt_auction_upload(const pt_assign_problem *p, const pt_auction_scaling *s, void *device_benefit,
+                              pt_auction_staging *staging, cudaStream_t stream);
+
+#endif
