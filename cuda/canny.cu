@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "hough_internal.h"
+#include "union_find.cuh"
 
 #define TILE 32
 #define ROWS_PER_PASS 8
@@ -169,36 +170,6 @@ __global__ void canny_suppress(pt_cuda_buffers b, pt_hough_dev d)
     d.label[base + i] = st ? i : -1;
 }
 
-__device__ static int find_root(const int32_t *label, int i)
-{
-    int next = ((volatile const int32_t *)label)[i];
-    while (next != i) {
-        i = next;
-        next = ((volatile const int32_t *)label)[i];
-    }
-    return i;
-}
-
-/* Lock-free union: the larger root is pointed at the smaller. */
-__device__ static void unite(int32_t *label, int a, int b)
-{
-    for (;;) {
-        a = find_root(label, a);
-        b = find_root(label, b);
-        if (a == b)
-            return;
-        if (a > b) {
-            int t = a;
-            a = b;
-            b = t;
-        }
-        int old = atomicMin(&label[b], a);
-        if (old == b)
-            return;
-        b = old;
-    }
-}
-
 /* Each candidate joins its candidate neighbours left, up-left, up, up-right. */
 __global__ void canny_union(pt_cuda_buffers b, pt_hough_dev d)
 {
@@ -215,14 +186,14 @@ __global__ void canny_union(pt_cuda_buffers b, pt_hough_dev d)
     if (!state[i])
         return;
     if (x > 0 && state[i - 1])
-        unite(label, i, i - 1);
+        pt_uf_unite(label, i, i - 1);
     if (y > 0) {
         if (x > 0 && state[i - w - 1])
-            unite(label, i, i - w - 1);
+            pt_uf_unite(label, i, i - w - 1);
         if (state[i - w])
-            unite(label, i, i - w);
+            pt_uf_unite(label, i, i - w);
         if (x + 1 < w && state[i - w + 1])
-            unite(label, i, i - w + 1);
+            pt_uf_unite(label, i, i - w + 1);
     }
 }
 
@@ -243,7 +214,7 @@ __global__ void canny_flatten(pt_cuda_buffers b, pt_hough_dev d)
     if (!(d.state[base + i] & 3))
         return;
     int32_t *label = d.label + base;
-    int root = find_root(label, i);
+    int root = pt_uf_find(label, i);
     ((volatile int32_t *)label)[i] = root;
 }
 

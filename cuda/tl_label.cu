@@ -16,45 +16,13 @@
  * root of a blob is its first pixel in raster order: the order in which
  * omp/labeling.c numbers blobs, which its tie-breaks depend on. */
 #include "tl_internal.h"
+#include "union_find.cuh"
 
 #define TILE 32
 #define TILE_ROWS 8
 #define TILE_PER_THREAD (TILE / TILE_ROWS)
 #define FLAT_THREADS 256
 #define TOUCHES 0x80000000u
-
-/* Root of i: follow parents until a label is its own parent. */
-static __device__ __forceinline__ int32_t find_root(const volatile int32_t *l, int32_t i)
-{
-    int32_t p = l[i];
-    while (p != i) {
-        i = p;
-        p = l[i];
-    }
-    return i;
-}
-
-/* Join the trees of a and b: the larger root goes under the smaller; when
- * another thread moved that root first, try again from where it went. */
-static __device__ void unite(int32_t *l, int32_t a, int32_t b)
-{
-    const volatile int32_t *vl = l;
-    for (;;) {
-        a = find_root(vl, a);
-        b = find_root(vl, b);
-        if (a == b)
-            return;
-        if (a > b) {
-            int32_t c = a;
-            a = b;
-            b = c;
-        }
-        int32_t old = atomicMin(&l[b], a);
-        if (old == b)
-            return;
-        b = old;
-    }
-}
 
 __global__ void __launch_bounds__(TILE *TILE_ROWS)
     tl_local(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs, int first)
@@ -101,11 +69,11 @@ __global__ void __launch_bounds__(TILE *TILE_ROWS)
         bool up_a = tx > 0 && ((up >> (tx - 1)) & 1u), up_b = (up >> tx) & 1u;
         bool up_c = tx + 1 < TILE && ((up >> (tx + 1)) & 1u);
         if (up_b && (run_start || !up_a))
-            unite(s, i, i - TILE);
+            pt_uf_unite(s, i, i - TILE);
         if (!up_b && run_start && up_a)
-            unite(s, i, i - TILE - 1);
+            pt_uf_unite(s, i, i - TILE - 1);
         if (!up_b && run_end && up_c)
-            unite(s, i, i - TILE + 1);
+            pt_uf_unite(s, i, i - TILE + 1);
     }
     __syncthreads();
     int32_t *labels = d.labels + slot * d.cap;
@@ -120,7 +88,7 @@ __global__ void __launch_bounds__(TILE *TILE_ROWS)
             labels[at] = -1;
             continue;
         }
-        int32_t root = find_root(s, i);
+        int32_t root = pt_uf_find(s, i);
         labels[at] = (y0 + root / TILE) * job.w + x0 + root % TILE;
         if (root == i) { /* the global roots are among the tile roots */
             sizes[at] = 0;
@@ -155,7 +123,7 @@ __global__ void __launch_bounds__(2 * TILE)
             continue;
         int32_t ni = ny * w + nx;
         if (labels[ni] >= 0)
-            unite(labels, i, ni);
+            pt_uf_unite(labels, i, ni);
     }
 }
 
@@ -179,7 +147,7 @@ __global__ void __launch_bounds__(FLAT_THREADS)
     bool fg = l >= 0;
     int32_t root = -1;
     if (fg) {
-        root = find_root(labels, l);
+        root = pt_uf_find(labels, l);
         if (root != l)
             labels[i] = root;
     }
