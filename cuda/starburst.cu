@@ -98,7 +98,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
     __shared__ pt_circle fit_circle;
     __shared__ pt_ellipse fit_ellipse;
     __shared__ double best_conf;
-    __shared__ sb_select_shared select;
+    __shared__ sb_select_shared work;
 
     int j = first_job + blockIdx.x;
     const pt_cuda_eye_job job = b.jobs[j];
@@ -243,7 +243,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
         pt_ellipse ee;
         pt_image view = {dims.width, dims.height, p.pitch, (uint8_t *)c.buf};
         double conf = select_step(&p, &job, &view, pts, n, s,
-                                  b.scratch_idx + (size_t)j * p.points_per_eye, &select, &cc, &ee);
+                                  b.scratch_idx + (size_t)j * p.points_per_eye, &work, &cc, &ee);
         if (threadIdx.x == 0) {
             shared_found = 1;
             /* the most pupil-like fit of all iterations, as on the CPU (in
@@ -307,7 +307,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
 #define SELECT_THREADS 512
 __global__ void __launch_bounds__(SELECT_THREADS) starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks)
 {
-    __shared__ sb_select_shared select;
+    __shared__ sb_select_shared work;
     __shared__ int best_row;
     int j = blockIdx.x;
     pt_cuda_sb_state *st = b.state + j;
@@ -341,7 +341,7 @@ __global__ void __launch_bounds__(SELECT_THREADS) starburst_select(pt_cuda_param
     pt_circle cc;
     pt_ellipse ee;
     double conf = select_step(&p, &job, &view, pts, n, s,
-                              b.scratch_idx + (size_t)j * p.points_per_eye, &select, &cc, &ee);
+                              b.scratch_idx + (size_t)j * p.points_per_eye, &work, &cc, &ee);
     if (threadIdx.x != 0)
         return;
     if (conf > st->best_conf) {

@@ -40,17 +40,20 @@ static __device__ int select_row_better(int ov, int ro, int mv, int mr)
     return ro >= 0 && (ov > mv || (ov == mv && (mr < 0 || ro < mr)));
 }
 
-/* Ordered compaction over the block: the flagged k of [0, n) (flag(k) read
- * by each thread for its k) into list, in increasing k. Returns the count
- * to every thread. All threads call it. */
-template <typename Flag>
-static __device__ int select_compact(int n, Flag flag, int *list, sb_select_shared *S)
+/* Ordered compaction over the block: for k in [0, n), pick(k, &value)
+ * says whether k is kept and what to write; the kept values go to list in
+ * increasing k. Every thread reads (pick) before any writes in each tile of
+ * blockDim.x, and a value never moves to a higher place, so list may be
+ * what pick reads (compaction in place). Returns the count to every
+ * thread. All threads call it. */
+template <typename Pick>
+static __device__ int select_compact(int n, Pick pick, int *list, sb_select_shared *S)
 {
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
     int count = 0;
     for (int tile = 0; tile < n; tile += blockDim.x) {
-        int k = tile + threadIdx.x;
-        int in = k < n && flag(k);
+        int k = tile + threadIdx.x, value = 0;
+        int in = k < n && pick(k, &value);
         unsigned ballot = __ballot_sync(0xffffffffu, in);
         if (lane == 0)
             S->warp_a[warp] = __popc(ballot);
@@ -61,11 +64,35 @@ static __device__ int select_compact(int n, Flag flag, int *list, sb_select_shar
             total += S->warp_a[w];
         }
         if (in)
-            list[count + before + __popc(ballot & ((1u << lane) - 1u))] = k;
+            list[count + before + __popc(ballot & ((1u << lane) - 1u))] = value;
         count += total;
         __syncthreads();
     }
     return count;
+}
+
+/* Sums of a and b over the block, to every thread. */
+static __device__ void select_sum2(int *a, int *b, sb_select_shared *S)
+{
+    int x = *a, y = *b;
+    for (int o = 16; o > 0; o >>= 1) {
+        x += __shfl_xor_sync(0xffffffffu, x, o);
+        y += __shfl_xor_sync(0xffffffffu, y, o);
+    }
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    if (lane == 0) {
+        S->warp_a[warp] = x;
+        S->warp_b[warp] = y;
+    }
+    __syncthreads();
+    x = y = 0;
+    for (int w = 0; w < warps; w++) {
+        x += S->warp_a[w];
+        y += S->warp_b[w];
+    }
+    __syncthreads();
+    *a = x;
+    *b = y;
 }
 
 /* The RANSAC model refitted once on its inliers (pts/idx, count), kept when
@@ -151,6 +178,66 @@ static __device__ int select_refit_row(const pt_cuda_params *p, const pt_point *
     return row;
 }
 
+/* pt_sb_refit_finish over the block, from its pieces (lib/starburst_refit.h):
+ * the candidates kept by the best row's ellipse (compacted in place, in
+ * order), the refit and its checks on thread 0, the two vote counts over
+ * the n points one per thread. Returns 1 and *out (to every thread) when
+ * the ellipse is credible. */
+static __device__ int select_refit_finish(const pt_sb_config *k, const pt_circle *c,
+                                          const pt_point *pts, int n, int *cand, int m,
+                                          double min_r, double max_r, const uint32_t *values,
+                                          int row, sb_select_shared *S, pt_ellipse *out)
+{
+    if (threadIdx.x == 0) {
+        pt_ellipse e;
+        S->total_a = pt_sb_refit_row_fit(values, row, pts, cand, m, min_r, max_r, &e);
+        S->ellipse = e;
+    }
+    __syncthreads();
+    if (!S->total_a) {
+        __syncthreads();
+        return 0;
+    }
+    pt_ellipse e = S->ellipse;
+    pt_ellipse_frame f;
+    pt_sb_ellipse_frame(&e, &f);
+    int count = select_compact(
+        m,
+        [&](int j, int *v) {
+            *v = cand[j];
+            return pt_sb_refit_keep(k, &f, pts[*v].x, pts[*v].y);
+        },
+        cand, S);
+    if (threadIdx.x == 0) {
+        pt_ellipse refit;
+        if (pt_fit_ellipse(pts, cand, count, &refit) &&
+            pt_ransac_ellipse_in_range(&refit, min_r, max_r))
+            e = refit;
+        S->total_a = pt_sb_refit_credible(k, c, &e);
+        S->ellipse = e;
+    }
+    __syncthreads();
+    int credible = S->total_a;
+    e = S->ellipse;
+    __syncthreads();
+    if (!credible)
+        return 0;
+    /* the ellipse must hold at least as many points as the circle within ransac_inlier */
+    pt_sb_ellipse_frame(&e, &f);
+    int circle_votes = 0, ellipse_votes = 0;
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+        int cv, ev;
+        pt_sb_refit_point_votes(k, c, &f, pts[i].x, pts[i].y, &cv, &ev);
+        circle_votes += cv;
+        ellipse_votes += ev;
+    }
+    select_sum2(&circle_votes, &ellipse_votes, S);
+    if (ellipse_votes < circle_votes)
+        return 0;
+    *out = e;
+    return 1;
+}
+
 /* pt_confidence_ellipse of e over the block: its samples one per thread,
  * the two counts summed (integers: any order gives the serial sums). */
 static __device__ double select_confidence(const pt_image *view, const pt_ellipse *e,
@@ -166,22 +253,7 @@ static __device__ double select_confidence(const pt_image *view, const pt_ellips
             dark_inside += dark;
         }
     }
-    for (int o = 16; o > 0; o >>= 1) {
-        valid += __shfl_xor_sync(0xffffffffu, valid, o);
-        dark_inside += __shfl_xor_sync(0xffffffffu, dark_inside, o);
-    }
-    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-    if (lane == 0) {
-        S->warp_a[warp] = valid;
-        S->warp_b[warp] = dark_inside;
-    }
-    __syncthreads();
-    valid = dark_inside = 0;
-    for (int w = 0; w < warps; w++) {
-        valid += S->warp_a[w];
-        dark_inside += S->warp_b[w];
-    }
-    __syncthreads();
+    select_sum2(&valid, &dark_inside, S);
     return axes ? pt_confidence_from_counts(valid, dark_inside) : 0.0;
 }
 
@@ -222,12 +294,21 @@ static __device__ double select_step(const pt_cuda_params *p, const pt_cuda_eye_
         pt_ellipse_frame_init(&e, &f);
         double band = p->inlier;
         count = select_compact(
-            n, [&](int k) { return pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= band; },
+            n,
+            [&](int j, int *v) {
+                *v = j;
+                return pt_ellipse_frame_distance(&f, pts[j].x, pts[j].y) <= band;
+            },
             idx, S);
     } else {
         const pt_sb_config *k = &p->sb;
         count = select_compact(
-            n, [&](int j) { return pt_sb_circle_inlier(k, &c, pts[j].x, pts[j].y); }, idx, S);
+            n,
+            [&](int j, int *v) {
+                *v = j;
+                return pt_sb_circle_inlier(k, &c, pts[j].x, pts[j].y);
+            },
+            idx, S);
     }
     if (threadIdx.x == 0) {
         select_refit_inliers(p, pts, idx, count, min_r, max_r, &c, &e);
@@ -242,21 +323,22 @@ static __device__ double select_step(const pt_cuda_params *p, const pt_cuda_eye_
          * rows over the block, the best row finished on thread 0 */
         const pt_sb_config *k = &p->sb;
         int m = select_compact(
-            n, [&](int j) { return pt_sb_refit_candidate(k, &c, pts[j].x, pts[j].y); }, idx, S);
+            n,
+            [&](int j, int *v) {
+                *v = j;
+                return pt_sb_refit_candidate(k, &c, pts[j].x, pts[j].y);
+            },
+            idx, S);
         if (m >= PT_SB_REFIT_SAMPLE) {
             int row = select_refit_row(p, pts, idx, m, min_r, max_r, S);
-            pt_ellipse best, refined;
-            if (threadIdx.x == 0 && row >= 0 &&
-                pt_sb_refit_row_fit(p->ransac_values, row, pts, idx, m, min_r, max_r, &best) &&
-                pt_sb_refit_finish(k, &c, pts, n, idx, m, min_r, max_r, best, &refined)) {
-                S->ellipse = refined;
-                S->circle.cx = refined.cx;
-                S->circle.cy = refined.cy;
-                S->circle.r = 0.5 * (refined.a + refined.b);
+            pt_ellipse refined;
+            if (row >= 0 && select_refit_finish(k, &c, pts, n, idx, m, min_r, max_r,
+                                                p->ransac_values, row, S, &refined)) {
+                e = refined;
+                c.cx = refined.cx;
+                c.cy = refined.cy;
+                c.r = 0.5 * (refined.a + refined.b);
             }
-            __syncthreads();
-            c = S->circle;
-            e = S->ellipse;
         }
     }
     *cc = c;
