@@ -123,7 +123,8 @@ static __device__ void select_refit_inliers(const pt_cuda_params *p, const pt_po
  * groups of L threads (a power of two, L x rows <= blockDim.x when the
  * block allows) take rows g, g + G, ...; each thread of a group fits the
  * row (the same fit) and counts its share of the m candidates. Returns the
- * best row (-1: none) to every thread. */
+ * best row (-1: none) to every thread, and leaves its ellipse in
+ * S->ellipse. */
 static __device__ int select_refit_row(const pt_cuda_params *p, const pt_point *pts,
                                        const int *cand, int m, double min_r, double max_r,
                                        sb_select_shared *S)
@@ -135,6 +136,7 @@ static __device__ int select_refit_row(const pt_cuda_params *p, const pt_point *
     int groups = blockDim.x / lanes, g = threadIdx.x / lanes, q = threadIdx.x % lanes;
     int lo = q * m / lanes, hi = (q + 1) * m / lanes;
     int best_votes = -1, best_row = -1;
+    pt_ellipse best_e = {0, 0, 0, 0, 0};
     for (int base = 0; base < rows; base += groups) {
         int r = base + g, ok = 0, votes = 0;
         pt_ellipse e;
@@ -147,8 +149,10 @@ static __device__ int select_refit_row(const pt_cuda_params *p, const pt_point *
         if (ok && votes > best_votes) {
             best_votes = votes;
             best_row = r;
+            best_e = e;
         }
     }
+    int mine = best_row;
     for (int o = 16; o > 0; o >>= 1) {
         int ov = __shfl_down_sync(0xffffffffu, best_votes, o);
         int orow = __shfl_down_sync(0xffffffffu, best_row, o);
@@ -174,30 +178,22 @@ static __device__ int select_refit_row(const pt_cuda_params *p, const pt_point *
     }
     __syncthreads();
     int row = S->total_a;
+    if (row >= 0 && mine == row && q == 0) /* the one group that fitted the best row */
+        S->ellipse = best_e;
     __syncthreads();
     return row;
 }
 
-/* pt_sb_refit_finish over the block, from its pieces (lib/starburst_refit.h):
- * the candidates kept by the best row's ellipse (compacted in place, in
- * order), the refit and its checks on thread 0, the two vote counts over
- * the n points one per thread. Returns 1 and *out (to every thread) when
- * the ellipse is credible. */
+/* pt_sb_refit_finish over the block, from its pieces (lib/starburst_refit.h),
+ * given the best row's ellipse in S->ellipse (select_refit_row): the
+ * candidates it keeps (compacted in place, in order), the refit and its
+ * checks on thread 0, the two vote counts over the n points one per thread.
+ * Returns 1 and *out (to every thread) when the ellipse is credible. */
 static __device__ int select_refit_finish(const pt_sb_config *k, const pt_circle *c,
                                           const pt_point *pts, int n, int *cand, int m,
-                                          double min_r, double max_r, const uint32_t *values,
-                                          int row, sb_select_shared *S, pt_ellipse *out)
+                                          double min_r, double max_r, sb_select_shared *S,
+                                          pt_ellipse *out)
 {
-    if (threadIdx.x == 0) {
-        pt_ellipse e;
-        S->total_a = pt_sb_refit_row_fit(values, row, pts, cand, m, min_r, max_r, &e);
-        S->ellipse = e;
-    }
-    __syncthreads();
-    if (!S->total_a) {
-        __syncthreads();
-        return 0;
-    }
     pt_ellipse e = S->ellipse;
     pt_ellipse_frame f;
     pt_sb_ellipse_frame(&e, &f);
@@ -332,8 +328,8 @@ static __device__ double select_step(const pt_cuda_params *p, const pt_cuda_eye_
         if (m >= PT_SB_REFIT_SAMPLE) {
             int row = select_refit_row(p, pts, idx, m, min_r, max_r, S);
             pt_ellipse refined;
-            if (row >= 0 && select_refit_finish(k, &c, pts, n, idx, m, min_r, max_r,
-                                                p->ransac_values, row, S, &refined)) {
+            if (row >= 0 &&
+                select_refit_finish(k, &c, pts, n, idx, m, min_r, max_r, S, &refined)) {
                 e = refined;
                 c.cx = refined.cx;
                 c.cy = refined.cy;
