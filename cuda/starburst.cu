@@ -2,8 +2,10 @@
  * arithmetic as omp/starburst.c so the two back ends agree: start point (the
  * darkest window, a fixed point, or the previous frame's centre), first-stage
  * rays, second-stage rays back towards the start, RANSAC over the shared
- * sample table (one sample per thread, best chosen on the device), refit on
- * the inliers, iterate until the centre moves less than converge_px. The
+ * sample table (one sample per thread, best chosen on the device), then the
+ * select step (starburst_select.cuh, shared with the throughput pipeline's
+ * starburst_select below): refit on the inliers, circle mode's refinement,
+ * confidence; iterate until the centre moves less than converge_px. The
  * host never synchronises inside a frame. Edge points are compacted in ray
  * order with warp ballots, so RANSAC sees them in the CPU's order. */
 #include "starburst_device.cuh"

@@ -8,9 +8,11 @@
  * ordered compactions (ballots), the refinement's rows go to groups of
  * threads that split each row's votes over the candidates (integer counts,
  * so any split sums to the serial count), the confidence samples go one per
- * thread. The serial pieces (the fits over the inliers, pt_sb_refit_finish)
- * run on thread 0 over points kept in shared memory. Include after
- * lib/confidence.c (device code). */
+ * thread, and pt_sb_refit_finish runs as its pieces: the per-point tests
+ * over the block, the refit and the checks on thread 0. The other serial
+ * pieces (the best row's fit, the refit on its inliers) run on thread 0 too,
+ * over points kept in shared memory. Include after lib/confidence.c (device
+ * code). */
 #ifndef PT_STARBURST_SELECT_CUH
 #define PT_STARBURST_SELECT_CUH
 
@@ -28,7 +30,7 @@ typedef struct {
     pt_point pts[SELECT_SHARED_POINTS]; /* the job's points, when they fit */
     int idx[SELECT_SHARED_POINTS];      /* inliers, then the refinement's candidates */
     int warp_a[SELECT_MAX_WARPS], warp_b[SELECT_MAX_WARPS];
-    int total_a, total_b;
+    int total_a; /* a value for every thread: a row, a flag */
     pt_circle circle;
     pt_ellipse ellipse;
 } sb_select_shared;
