@@ -6,9 +6,9 @@
  * (15-bit weights, 8 fractional bits between passes, both passes in one
  * shared-memory tile) or exact median. One
  * launch covers every frame of a chunk (blockIdx.z = frame). Reflections are
- * filled by a block per 32 x 32 tile searching in shared memory, into a work
- * plane that the Gaussian reads for masked pixels, or in place in the raw
- * planes before the median or no smoothing.
+ * filled by a block per 32 x 32 tile searching bit masks in shared memory,
+ * into a work plane that the Gaussian reads for masked pixels, or in place
+ * in the raw planes before the median or no smoothing.
  *
  * The morphology passes work on packed bytes (__vminu4/__vmaxu4: four pixels
  * per instruction) and need O(log r) operations per pixel: the column pass
@@ -233,22 +233,62 @@ morph_rows(const uint8_t *__restrict__ src, uint8_t *__restrict__ dst,
  * gets the inverse-distance weighted mean of the nearest unmasked pixel in
  * each of the four directions (left, right, up, down) within max_search,
  * a direction that reaches the image's edge first giving none. A block per
- * tile of 32 x 32 pixels; a tile without a masked pixel (most) leaves at
- * once; otherwise the mask state (unmasked, masked, outside the image) of
- * the tile's rows and columns, extended by max_search each way, goes to
- * shared memory, where each masked pixel's thread searches; the weighted
- * mean is the serial code's arithmetic. Masked pixels are written to out, the others are
- * left alone: with out = img the fill is in place (it reads unmasked pixels
- * only, which nobody writes, so the order does not matter). */
+ * tile of 32 x 32 pixels; a tile without a masked pixel leaves at once;
+ * otherwise the tile's rows and columns, extended by max_search each way,
+ * go to shared memory as bit masks (warp ballots): "stops" (unmasked or
+ * outside the image) and "outside". The nearest stop in a direction is then
+ * a find-first-set over a few words instead of a walk of up to max_search
+ * steps (a tenth of a frame's pixels are masked, in blobs tens of pixels
+ * wide); it gives the serial search's answer: the first stop at distance d
+ * is a fill value when unmasked, none when outside. The weighted mean is
+ * the serial code's arithmetic. Masked pixels are written to out, the
+ * others are left alone: with out = img the fill is in place (it reads
+ * unmasked pixels only, which nobody writes, so the order does not matter).
+ * A max_search beyond FILL_MAX_HALO searches global memory step by step. */
 #define FILL_TILE 32
 #define FILL_THREADS_Y 8
-#define FILL_MAX_HALO 160 /* larger max_search: the searches read global memory */
+#define FILL_MAX_HALO 160
+#define FILL_WORDS ((FILL_TILE + 2 * FILL_MAX_HALO + 31) / 32) /* bit-mask words per line */
 
 static int fill_halo(int max_search) { return max_search <= FILL_MAX_HALO ? max_search : 0; }
 
-static size_t fill_smem(int max_search)
+/* Distance to the nearest stop below position p (bits of stop, within lim),
+ * 0 when there is none or it is outside the image. */
+__device__ __forceinline__ int fill_before(const unsigned *stop, const unsigned *out, int p,
+                                           int lim)
 {
-    return (size_t)2 * FILL_TILE * (FILL_TILE + 2 * fill_halo(max_search));
+    int q = p - 1;
+    for (int wi = q >> 5; wi >= 0; wi--) {
+        unsigned word = stop[wi];
+        if (wi == q >> 5)
+            word &= 0xffffffffu >> (31 - (q & 31));
+        if (word) {
+            int c = 32 * wi + 31 - __clz(word), d = p - c;
+            return d > lim || (out[c >> 5] >> (c & 31) & 1u) ? 0 : d;
+        }
+        if (32 * wi <= p - lim)
+            return 0;
+    }
+    return 0;
+}
+
+/* The same above position p, words [0, nw). */
+__device__ __forceinline__ int fill_after(const unsigned *stop, const unsigned *out, int p,
+                                          int lim, int nw)
+{
+    int q = p + 1;
+    for (int wi = q >> 5; wi < nw; wi++) {
+        unsigned word = stop[wi];
+        if (wi == q >> 5)
+            word &= 0xffffffffu << (q & 31);
+        if (word) {
+            int c = 32 * wi + __ffs(word) - 1, d = c - p;
+            return d > lim || (out[c >> 5] >> (c & 31) & 1u) ? 0 : d;
+        }
+        if (32 * wi + 31 >= p + lim)
+            return 0;
+    }
+    return 0;
 }
 
 __global__ void __launch_bounds__(FILL_TILE * FILL_THREADS_Y)
@@ -256,14 +296,15 @@ reflection_fill(const uint8_t *img_planes, const uint8_t *__restrict__ mask,
                 uint8_t *out_planes, const pt_cuda_frame_dims *dims, int pitch, size_t plane,
                 int max_search, int halo)
 {
-    extern __shared__ uint8_t fill_state[];
+    /* line l's bits (row l of the tile: x0 - H + c; column l: y0 - H + c) */
+    __shared__ unsigned row_stop[FILL_TILE * FILL_WORDS], row_out[FILL_TILE * FILL_WORDS];
+    __shared__ unsigned col_stop[FILL_TILE * FILL_WORDS], col_out[FILL_TILE * FILL_WORDS];
     int f = blockIdx.z;
     int w = dims[f].width, h = dims[f].height;
     int x0 = blockIdx.x * FILL_TILE, y0 = blockIdx.y * FILL_TILE;
     if (x0 >= w || y0 >= h)
         return;
     const int tx = threadIdx.x, ty = threadIdx.y;
-    const int tid = ty * FILL_TILE + tx, threads = FILL_TILE * FILL_THREADS_Y;
     const uint8_t *img = img_planes + f * plane, *m = mask + f * plane;
     uint8_t *out = out_planes + f * plane;
     int x = x0 + tx, mine = 0;
@@ -274,18 +315,25 @@ reflection_fill(const uint8_t *img_planes, const uint8_t *__restrict__ mask,
     }
     if (!__syncthreads_or(mine))
         return;
-    const int H = halo, span = FILL_TILE + 2 * H;
-    uint8_t *rows = fill_state;                   /* FILL_TILE x span: (x0 - H + c, y0 + r) */
-    uint8_t *cols = fill_state + FILL_TILE * span; /* span x FILL_TILE: (x0 + q, y0 - H + c) */
+    const int H = halo, span = FILL_TILE + 2 * H, nw = (span + 31) >> 5;
     if (H) {
-        for (int k = tid; k < FILL_TILE * span; k += threads) {
-            int r = k / span, c = k - r * span;
-            int xx = x0 - H + c, yy = y0 + r;
-            rows[k] = (xx < 0 || xx >= w || yy >= h) ? 2 : m[(size_t)yy * pitch + xx] != 0;
-            int q = k % FILL_TILE, cc = k / FILL_TILE;
-            xx = x0 + q;
-            yy = y0 - H + cc;
-            cols[k] = (xx >= w || yy < 0 || yy >= h) ? 2 : m[(size_t)yy * pitch + xx] != 0;
+        /* warp ty builds words (line, wi) of the rows, then of the columns: lane
+         * tx holds position c = 32 wi + tx (beyond span: outside, never reached) */
+        const int pairs = FILL_TILE * nw;
+#pragma unroll 4
+        for (int k = ty; k < 2 * pairs; k += FILL_THREADS_Y) {
+            int vertical = k >= pairs, pair = vertical ? k - pairs : k;
+            int line = pair / nw, wi = pair - line * nw, c = 32 * wi + tx;
+            int xx = vertical ? x0 + line : x0 - H + c, yy = vertical ? y0 - H + c : y0 + line;
+            int state = (c >= span || xx < 0 || xx >= w || yy < 0 || yy >= h)
+                            ? 2
+                            : m[(size_t)yy * pitch + xx] != 0;
+            unsigned stop = __ballot_sync(0xffffffffu, state != 1);
+            unsigned outside = __ballot_sync(0xffffffffu, state == 2);
+            if (tx == 0) {
+                (vertical ? col_stop : row_stop)[line * FILL_WORDS + wi] = stop;
+                (vertical ? col_out : row_out)[line * FILL_WORDS + wi] = outside;
+            }
         }
     }
     __syncthreads();
@@ -298,24 +346,25 @@ reflection_fill(const uint8_t *img_planes, const uint8_t *__restrict__ mask,
         double sum = 0, weight = 0;
         for (int k = 0; k < 4; k++) {
             int found = 0;
-            for (int d = 1; d <= max_search; d++) {
-                int state;
-                if (H)
-                    state = k == 0   ? rows[r * span + H + tx - d]
-                            : k == 1 ? rows[r * span + H + tx + d]
-                            : k == 2 ? cols[(H + r - d) * FILL_TILE + tx]
-                                     : cols[(H + r + d) * FILL_TILE + tx];
-                else {
+            if (H) {
+                int line = (k < 2 ? r : tx) * FILL_WORDS;
+                const unsigned *stop = (k < 2 ? row_stop : col_stop) + line;
+                const unsigned *outside = (k < 2 ? row_out : col_out) + line;
+                int p = H + (k < 2 ? tx : r);
+                found = (k & 1) ? fill_after(stop, outside, p, max_search, nw)
+                                : fill_before(stop, outside, p, max_search);
+            } else {
+                for (int d = 1; d <= max_search; d++) {
                     int xx = x + d * dx[k], yy = y + d * dy[k];
-                    state = (xx < 0 || yy < 0 || xx >= w || yy >= h)
-                                ? 2
-                                : m[(size_t)yy * pitch + xx] != 0;
-                }
-                if (state == 2)
-                    break;
-                if (state == 0) {
-                    found = d;
-                    break;
+                    int state = (xx < 0 || yy < 0 || xx >= w || yy >= h)
+                                    ? 2
+                                    : m[(size_t)yy * pitch + xx] != 0;
+                    if (state == 2)
+                        break;
+                    if (state == 0) {
+                        found = d;
+                        break;
+                    }
                 }
             }
             if (found) {
@@ -584,9 +633,9 @@ extern "C" cudaError_t pt_cuda_preprocess(const pt_cuda_params *p, const pt_cuda
             int gauss = p->smooth == PT_SMOOTH_GAUSSIAN && (p->smooth_size | 1) > 1;
             dim3 fgrid((max_width + FILL_TILE - 1) / FILL_TILE,
                        (max_height + FILL_TILE - 1) / FILL_TILE, frames);
-            reflection_fill<<<fgrid, dim3(FILL_TILE, FILL_THREADS_Y), fill_smem(max_search),
-                              stream>>>(b->raw, b->mask, gauss ? b->work_a : b->raw, b->dims,
-                                        pitch, plane, max_search, fill_halo(max_search));
+            reflection_fill<<<fgrid, dim3(FILL_TILE, FILL_THREADS_Y), 0, stream>>>(
+                b->raw, b->mask, gauss ? b->work_a : b->raw, b->dims, pitch, plane, max_search,
+                fill_halo(max_search));
             if (gauss)
                 fill_mask = b->mask;
         }

@@ -2,16 +2,18 @@
  * arithmetic as omp/starburst.c so the two back ends agree: start point (the
  * darkest window, a fixed point, or the previous frame's centre), first-stage
  * rays, second-stage rays back towards the start, RANSAC over the shared
- * sample table (one sample per thread, best chosen on the device), refit on
- * the inliers, iterate until the centre moves less than converge_px. The
+ * sample table (one sample per thread, best chosen on the device), then the
+ * select step (starburst_select.cuh, shared with the throughput pipeline's
+ * starburst_select below): refit on the inliers, circle mode's refinement,
+ * confidence; iterate until the centre moves less than converge_px. The
  * host never synchronises inside a frame. Edge points are compacted in ray
  * order with warp ballots, so RANSAC sees them in the CPU's order. */
 #include "starburst_device.cuh"
 
-#include "../lib/starburst_refit.h"
-
 /* The shared confidence measure, compiled here as device code. */
 #include "../lib/confidence.c"
+
+#include "starburst_select.cuh"
 
 #define SB_THREADS 256
 #define SB_WARPS (SB_THREADS / 32)
@@ -87,55 +89,6 @@ __device__ pt_point darkest_point(const uint8_t *img, int pitch, const pt_cuda_e
     return p;
 }
 
-/* Circle mode's ellipse refinement (lib/starburst_refit.h), split over
- * threads: this thread's rows first, first + stride, ... of the short RANSAC
- * over the candidates; *row = its best (most votes, the lowest of equals),
- * -1 if none fits. */
-__device__ int refit_rows(const pt_cuda_params *p, const pt_point *pts, const int *cand, int m,
-                          double min_r, double max_r, int first, int stride, int *row)
-{
-    int rows = pt_sb_refit_rows(p->ransac_rows, p->sample_size);
-    int best_votes = -1;
-    *row = -1;
-    for (int s = first; s < rows && m >= PT_SB_REFIT_SAMPLE; s += stride) {
-        pt_ellipse e;
-        if (!pt_sb_refit_row_fit(p->ransac_values, s, pts, cand, m, min_r, max_r, &e))
-            continue;
-        int votes = pt_sb_refit_votes(&e, p->sb.inlier, pts, cand, m);
-        if (votes > best_votes) {
-            best_votes = votes;
-            *row = s;
-        }
-    }
-    return best_votes;
-}
-
-/* Whether row (votes ov, ro) beats (mv, mr) in the refinement's order. */
-__device__ int refit_better(int ov, int ro, int mv, int mr)
-{
-    return ro >= 0 && (ov > mv || (ov == mv && (mr < 0 || ro < mr)));
-}
-
-/* The refinement's last step from the best row (pt_sb_circle_ellipse's tail):
- * 1 and the ellipse when credible. cand holds the m candidates. */
-__device__ int refit_finish(const pt_cuda_params *p, const pt_circle *cc, const pt_point *pts,
-                            int n, int *cand, int m, double min_r, double max_r, int row,
-                            pt_ellipse *out)
-{
-    pt_ellipse e;
-    if (row < 0 || !pt_sb_refit_row_fit(p->ransac_values, row, pts, cand, m, min_r, max_r, &e))
-        return 0;
-    return pt_sb_refit_finish(&p->sb, cc, pts, n, cand, m, min_r, max_r, e, out);
-}
-
-__device__ void refit_adopt(const pt_ellipse *e, pt_circle *cc, pt_ellipse *ee)
-{
-    *ee = *e;
-    cc->cx = e->cx;
-    cc->cy = e->cy;
-    cc->r = 0.5 * (e->a + e->b);
-}
-
 __global__ void __launch_bounds__(SB_THREADS)
 starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_previous *previous)
 {
@@ -144,10 +97,10 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
     __shared__ pt_point shared_start;
     __shared__ unsigned long long shared_key;
     __shared__ int best_votes[SB_THREADS], best_sample[SB_THREADS];
-    __shared__ pt_circle fit_circle, iter_circle;
-    __shared__ pt_ellipse fit_ellipse, iter_ellipse;
+    __shared__ pt_circle fit_circle;
+    __shared__ pt_ellipse fit_ellipse;
     __shared__ double best_conf;
-    __shared__ int refit_m;
+    __shared__ sb_select_shared work;
 
     int j = first_job + blockIdx.x;
     const pt_cuda_eye_job job = b.jobs[j];
@@ -281,79 +234,22 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
             }
             __syncthreads();
         }
-        int *inl = b.scratch_idx + (size_t)j * p.points_per_eye;
+        int s = best_sample[0];
+        if (s < 0) {
+            if (threadIdx.x == 0)
+                shared_found = 0;
+            break;
+        }
+        /* the fit of row s, its refit and refinement, its confidence */
+        pt_circle cc;
+        pt_ellipse ee;
+        pt_image view = {dims.width, dims.height, p.pitch, (uint8_t *)c.buf};
+        double conf = select_step(&p, &job, &view, pts, n, s,
+                                  b.scratch_idx + (size_t)j * p.points_per_eye, &work, &cc, &ee);
         if (threadIdx.x == 0) {
-            int s = best_sample[0];
-            shared_found = s >= 0;
-            shared_done = 0;
-            refit_m = 0;
-            if (s >= 0) {
-                pt_circle cc = {0, 0, 0};
-                pt_ellipse ee = {0, 0, 0, 0, 0};
-                sample_fit(&p, pts, n, s, job.min_r, job.max_r, &cc, &ee);
-                /* Refit once on the inliers of the best sample. */
-                int count = 0;
-                if (p.ellipse) {
-                    pt_ellipse_frame f;
-                    pt_ellipse_frame_init(&ee, &f);
-                    for (int k = 0; k < n; k++)
-                        if (pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= p.inlier)
-                            inl[count++] = k;
-                    pt_ellipse refit;
-                    if (pt_fit_ellipse(pts, inl, count, &refit) &&
-                        pt_ransac_ellipse_in_range(&refit, job.min_r, job.max_r))
-                        ee = refit;
-                    cc.cx = ee.cx;
-                    cc.cy = ee.cy;
-                    cc.r = 0.5 * (ee.a + ee.b);
-                } else {
-                    for (int k = 0; k < n; k++)
-                        if (pt_sb_circle_inlier(&p.sb, &cc, pts[k].x, pts[k].y))
-                            inl[count++] = k;
-                    pt_circle refit;
-                    if (pt_fit_circle(pts, inl, count, &refit) &&
-                        pt_ransac_circle_in_range(&refit, job.min_r, job.max_r))
-                        cc = refit;
-                    pt_ellipse_from_circle(&cc, &ee);
-                    /* the refinement's candidates, for every thread's rows */
-                    if (p.sb.circle_refit == PT_SB_REFIT_ELLIPSE)
-                        for (int k = 0; k < n; k++)
-                            if (pt_sb_refit_candidate(&p.sb, &cc, pts[k].x, pts[k].y))
-                                inl[refit_m++] = k;
-                }
-                iter_circle = cc;
-                iter_ellipse = ee;
-            }
-        }
-        __syncthreads();
-        if (refit_m >= PT_SB_REFIT_SAMPLE) {
-            /* circle mode's ellipse refinement: rows over the block, then the best */
-            int row;
-            best_votes[threadIdx.x] = refit_rows(&p, pts, inl, refit_m, job.min_r, job.max_r,
-                                                 threadIdx.x, SB_THREADS, &row);
-            best_sample[threadIdx.x] = row;
-            __syncthreads();
-            for (int stride = SB_THREADS / 2; stride > 0; stride >>= 1) {
-                if (threadIdx.x < stride &&
-                    refit_better(best_votes[threadIdx.x + stride], best_sample[threadIdx.x + stride],
-                                 best_votes[threadIdx.x], best_sample[threadIdx.x])) {
-                    best_votes[threadIdx.x] = best_votes[threadIdx.x + stride];
-                    best_sample[threadIdx.x] = best_sample[threadIdx.x + stride];
-                }
-                __syncthreads();
-            }
-        }
-        if (threadIdx.x == 0 && shared_found) {
-            pt_circle cc = iter_circle;
-            pt_ellipse ee = iter_ellipse, refined;
-            if (refit_m >= PT_SB_REFIT_SAMPLE &&
-                refit_finish(&p, &cc, pts, n, inl, refit_m, job.min_r, job.max_r,
-                             best_sample[0], &refined))
-                refit_adopt(&refined, &cc, &ee);
+            shared_found = 1;
             /* the most pupil-like fit of all iterations, as on the CPU (in
              * circle mode ee is the circle or its refined ellipse) */
-            pt_image view = {dims.width, dims.height, p.pitch, (uint8_t *)c.buf};
-            double conf = pt_confidence_ellipse(&view, &ee);
             if (conf > best_conf) {
                 best_conf = conf;
                 fit_circle = cc;
@@ -405,162 +301,51 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
 
 /* ---- the throughput pipeline's steps that need the confidence measure ---- */
 
-/* Warp per job: the best row over the RANSAC blocks, refit on its inliers
- * (found by the warp, kept in point order), the confidence, the most
- * confident fit so far, the next start and convergence: thread 0's work in
- * starburst_kernel, with the same arithmetic. */
-#define SELECT_SHARED_POINTS 2048
-__global__ void starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks)
+/* Block per job: the best row over the RANSAC blocks, then select_step
+ * (the fit, the refit on its inliers, circle mode's refinement, the
+ * confidence) over the block; thread 0 keeps the most confident fit so far
+ * and decides the next start and convergence: starburst_kernel's work after
+ * its RANSAC, with the same arithmetic. */
+#define SELECT_THREADS 512
+__global__ void __launch_bounds__(SELECT_THREADS) starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks)
 {
-    __shared__ pt_point inlier_pts[SELECT_SHARED_POINTS];
-    __shared__ pt_circle best_circle;
-    __shared__ pt_ellipse best_ellipse;
+    __shared__ sb_select_shared work;
     __shared__ int best_row;
-    int j = blockIdx.x, lane = threadIdx.x;
+    int j = blockIdx.x;
     pt_cuda_sb_state *st = b.state + j;
     if (!st->active)
         return;
     const pt_cuda_eye_job job = b.jobs[j];
     const pt_cuda_frame_dims dims = b.dims[job.frame];
     int n = st->n;
-    if (n < p.sample_size) { /* too few edges: the job ends without a fit */
-        if (lane == 0) {
+    if (threadIdx.x == 0) {
+        int best_votes = -1, s = -1;
+        for (int k = 0; n >= p.sample_size && k < nblocks; k++) {
+            int2 v = b.partials[(size_t)j * b.partials_per_job + k];
+            if (select_row_better(v.x, v.y, best_votes, s)) {
+                best_votes = v.x;
+                s = v.y;
+            }
+        }
+        best_row = s;
+    }
+    __syncthreads();
+    int s = best_row;
+    if (s < 0) { /* too few edges, or no row gave a model: the job ends without a fit */
+        if (threadIdx.x == 0) {
             st->found = 0;
             st->active = 0;
         }
         return;
     }
     const pt_point *pts = b.points + (size_t)j * p.points_per_eye;
-    if (lane == 0) {
-        int best_votes = -1, s = -1;
-        for (int k = 0; k < nblocks; k++) {
-            int2 v = b.partials[(size_t)j * b.partials_per_job + k];
-            if (v.y >= 0 && (v.x > best_votes || (v.x == best_votes && (s < 0 || v.y < s)))) {
-                best_votes = v.x;
-                s = v.y;
-            }
-        }
-        pt_circle cc = {0, 0, 0};
-        pt_ellipse ee = {0, 0, 0, 0, 0};
-        if (s >= 0)
-            sample_fit(&p, pts, n, s, job.min_r, job.max_r, &cc, &ee);
-        best_row = s;
-        best_circle = cc;
-        best_ellipse = ee;
-    }
-    __syncwarp();
-    if (best_row < 0) {
-        if (lane == 0) {
-            st->found = 0;
-            st->active = 0;
-        }
-        return;
-    }
-    pt_circle cc = best_circle;
-    pt_ellipse ee = best_ellipse;
-    pt_ellipse_frame f;
-    if (p.ellipse)
-        pt_ellipse_frame_init(&ee, &f);
-    /* The inliers in point order: as points in shared memory (the refit's
-     * passes over them then wait on shared, not global, loads), or as
-     * indices when there are too many. */
-    int *inl = b.scratch_idx + (size_t)j * p.points_per_eye;
-    int in_shared = n <= SELECT_SHARED_POINTS;
-    int count = 0;
-    for (int base = 0; base < n; base += 32) {
-        int k = base + lane, in = 0;
-        pt_point q = {0, 0};
-        if (k < n) {
-            q = pts[k];
-            in = p.ellipse ? pt_ellipse_frame_distance(&f, q.x, q.y) <= p.inlier
-                           : pt_sb_circle_inlier(&p.sb, &cc, q.x, q.y);
-        }
-        unsigned ballot = __ballot_sync(0xffffffffu, in);
-        int at = count + __popc(ballot & ((1u << lane) - 1u));
-        if (in && in_shared)
-            inlier_pts[at] = q;
-        else if (in)
-            inl[at] = k;
-        count += __popc(ballot);
-    }
-    __syncwarp();
-    const pt_point *fit_pts = in_shared ? inlier_pts : pts;
-    const int *fit_idx = in_shared ? NULL : inl;
-    if (lane == 0) {
-        if (p.ellipse) {
-            pt_ellipse refit;
-            if (pt_fit_ellipse(fit_pts, fit_idx, count, &refit) &&
-                pt_ransac_ellipse_in_range(&refit, job.min_r, job.max_r))
-                ee = refit;
-            cc.cx = ee.cx;
-            cc.cy = ee.cy;
-            cc.r = 0.5 * (ee.a + ee.b);
-        } else {
-            pt_circle refit;
-            if (pt_fit_circle(fit_pts, fit_idx, count, &refit) &&
-                pt_ransac_circle_in_range(&refit, job.min_r, job.max_r))
-                cc = refit;
-            pt_ellipse_from_circle(&cc, &ee);
-        }
-        best_circle = cc;
-        best_ellipse = ee;
-    }
-    __syncwarp();
-    if (!p.ellipse && p.sb.circle_refit == PT_SB_REFIT_ELLIPSE) {
-        /* circle mode's ellipse refinement: candidates in point order, rows over the warp */
-        pt_circle rc = best_circle;
-        int m = 0;
-        for (int base = 0; base < n; base += 32) {
-            int k = base + lane;
-            int in = k < n && pt_sb_refit_candidate(&p.sb, &rc, pts[k].x, pts[k].y);
-            unsigned ballot = __ballot_sync(0xffffffffu, in);
-            if (in)
-                inl[m + __popc(ballot & ((1u << lane) - 1u))] = k;
-            m += __popc(ballot);
-        }
-        __syncwarp();
-        int row, votes = refit_rows(&p, pts, inl, m, job.min_r, job.max_r, lane, 32, &row);
-        for (int off = 16; off > 0; off >>= 1) {
-            int ov = __shfl_down_sync(0xffffffffu, votes, off);
-            int orow = __shfl_down_sync(0xffffffffu, row, off);
-            if (refit_better(ov, orow, votes, row)) {
-                votes = ov;
-                row = orow;
-            }
-        }
-        pt_ellipse refined;
-        if (lane == 0 && m >= PT_SB_REFIT_SAMPLE &&
-            refit_finish(&p, &rc, pts, n, inl, m, job.min_r, job.max_r, row, &refined)) {
-            refit_adopt(&refined, &rc, &best_ellipse);
-            best_circle = rc;
-        }
-        __syncwarp();
-    }
-    /* The confidence (pt_confidence_ellipse, or _circle = the ellipse with
-     * a = b = r, theta 0: what pt_ellipse_from_circle gave; in circle mode
-     * best_ellipse is that, or the refined ellipse the circle reports) with
-     * its samples spread over the warp; the counts do not depend on the order. */
-    pt_ellipse outline = best_ellipse;
     pt_image view = {dims.width, dims.height, p.pitch, b.smoothed + job.frame * p.plane};
-    double ct = 0, stt = 0;
-    int axes = pt_confidence_axes(&outline, &ct, &stt);
-    int valid = 0, dark_inside = 0;
-    for (int k = lane; axes && k < PT_CONFIDENCE_SAMPLES; k += 32) {
-        int dark = 0;
-        if (pt_confidence_sample(&view, &outline, ct, stt, k, &dark)) {
-            valid++;
-            dark_inside += dark;
-        }
-    }
-    for (int o = 16; o > 0; o >>= 1) { /* integer sums over the warp (sm_75 too) */
-        valid += __shfl_xor_sync(0xffffffffu, valid, o);
-        dark_inside += __shfl_xor_sync(0xffffffffu, dark_inside, o);
-    }
-    if (lane != 0)
+    pt_circle cc;
+    pt_ellipse ee;
+    double conf = select_step(&p, &job, &view, pts, n, s,
+                              b.scratch_idx + (size_t)j * p.points_per_eye, &work, &cc, &ee);
+    if (threadIdx.x != 0)
         return;
-    cc = best_circle;
-    ee = best_ellipse;
-    double conf = axes ? pt_confidence_from_counts(valid, dark_inside) : 0.0;
     if (conf > st->best_conf) {
         st->best_conf = conf;
         st->circle = cc;
@@ -617,7 +402,7 @@ __global__ void starburst_finish(pt_cuda_params p, pt_cuda_buffers b, int jobs)
 extern "C" cudaError_t pt_cuda_starburst_select(const pt_cuda_params *p, const pt_cuda_buffers *b,
                                                 int jobs, int nblocks, cudaStream_t stream)
 {
-    starburst_select<<<jobs, 32, 0, stream>>>(*p, *b, nblocks);
+    starburst_select<<<jobs, SELECT_THREADS, 0, stream>>>(*p, *b, nblocks);
     return cudaGetLastError();
 }
 

@@ -7,11 +7,13 @@
  *   per iteration (launched max_iterations times; finished jobs return at once):
  *     rays       block per first-stage ray: warp 0 casts it, the others
  *                its second-stage rays (pt_sb_cast_warp)
- *     ransac     block per 256 rows of the sample table per job, each
+ *     ransac     block per 128 rows (32 with --ellipse) of the sample table
+ *                per job, a row's votes split over its threads, each block
  *                compacting the found edges in ray order itself (a separate
  *                compact launch when they do not fit in shared memory)
- *     select     (starburst.cu) warp per job: best row, refit on inliers,
- *                confidence (the most confident fit is kept), convergence
+ *     select     (starburst.cu) block per job: best row, refit on inliers,
+ *                circle mode's refinement, confidence (the most confident
+ *                fit is kept), convergence
  *   finish       (starburst.cu) the result
  *
  * Every value is computed by the same device functions, in the same order per
@@ -236,11 +238,21 @@ __global__ void __launch_bounds__(PIPE_THREADS) compact(pt_cuda_params p, pt_cud
     }
 }
 
-/* Block per 256 rows of the sample table per job: the best row of the block
- * (most votes, ties to the lowest row) -> partials. FUSED: every block
- * compacts the job's edges into shared memory itself (block 0 also writes
- * them and their number out for the select step, which ends a job with
- * fewer than sample_size points); otherwise compact() did it. */
+/* Threads per RANSAC row: each fits the row (the same fit) and counts the
+ * votes of its share of the points (integer counts: any split sums to the
+ * serial count). Ellipse votes (pt_ellipse_frame_distance, four iterations
+ * of square roots and divisions per point) are worth splitting further. */
+static __host__ __device__ int ransac_lanes(const pt_cuda_params *p)
+{
+    return p->ellipse ? 8 : 2;
+}
+
+/* Block per PIPE_THREADS / ransac_lanes rows of the sample table per job:
+ * the best row of the block (most votes, ties to the lowest row) ->
+ * partials. FUSED: every block compacts the job's edges into shared memory
+ * itself (block 0 also writes them and their number out for the select
+ * step, which ends a job with fewer than sample_size points); otherwise
+ * compact() did it. */
 template <bool FUSED>
 __global__ void __launch_bounds__(PIPE_THREADS) ransac(pt_cuda_params p, pt_cuda_buffers b)
 {
@@ -270,18 +282,22 @@ __global__ void __launch_bounds__(PIPE_THREADS) ransac(pt_cuda_params p, pt_cuda
             pts = shared_pts;
         }
     }
-    int s = blockIdx.x * PIPE_THREADS + threadIdx.x;
-    int votes = -1, row = -1;
+    int lanes = ransac_lanes(&p), q = threadIdx.x % lanes;
+    int s = blockIdx.x * (PIPE_THREADS / lanes) + threadIdx.x / lanes;
+    int votes = 0, ok = 0;
     if (s < p.ransac_rows) {
         pt_circle cc;
         pt_ellipse ee;
         if (sample_fit(&p, pts, n, s, job.min_r, job.max_r, &cc, &ee)) {
-            votes = count_votes(pts, n, &cc, &ee, p.ellipse, &p.sb);
-            row = s;
+            int lo = q * n / lanes, hi = (q + 1) * n / lanes;
+            votes = count_votes(pts + lo, hi - lo, &cc, &ee, p.ellipse, &p.sb);
+            ok = 1;
         }
     }
-    best_votes[threadIdx.x] = votes;
-    best_row[threadIdx.x] = row;
+    for (int o = 1; o < lanes; o <<= 1)
+        votes += __shfl_xor_sync(0xffffffffu, votes, o);
+    best_votes[threadIdx.x] = ok ? votes : -1;
+    best_row[threadIdx.x] = ok ? s : -1;
     __syncthreads();
     for (int stride = PIPE_THREADS / 2; stride > 0; stride >>= 1) {
         if (threadIdx.x < stride) {
@@ -300,7 +316,8 @@ __global__ void __launch_bounds__(PIPE_THREADS) ransac(pt_cuda_params p, pt_cuda
 
 extern "C" int pt_cuda_ransac_blocks(const pt_cuda_params *p)
 {
-    return (p->ransac_rows + PIPE_THREADS - 1) / PIPE_THREADS;
+    int rows_per_block = PIPE_THREADS / ransac_lanes(p);
+    return (p->ransac_rows + rows_per_block - 1) / rows_per_block;
 }
 
 extern "C" cudaError_t pt_cuda_starburst_pipeline(const pt_cuda_params *p,

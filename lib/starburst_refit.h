@@ -94,14 +94,45 @@ static inline PT_HD int pt_sb_refit_votes(const pt_ellipse *e, double band, cons
     return votes;
 }
 
+/* The last step's pieces, each a function so the CUDA back end can spread
+ * the per-point ones over threads and still compute what
+ * pt_sb_refit_finish computes. */
+
+/* Whether point (x, y) is an inlier of the best row's ellipse (frame f):
+ * the candidates kept for the refit. */
+static inline PT_HD int pt_sb_refit_keep(const pt_sb_config *k, const pt_ellipse_frame *f,
+                                         double x, double y)
+{
+    return pt_ellipse_frame_distance(f, x, y) <= k->inlier;
+}
+
+/* The refit ellipse's credibility against circle c, votes aside: a - b >
+ * ransac_inlier (a rounder ellipse is a circle within the noise: small
+ * pupils keep their circle), a / b <= PT_SB_REFIT_RATIO, the centre within
+ * PT_SB_REFIT_SHIFT x r of the circle's. */
+static inline PT_HD int pt_sb_refit_credible(const pt_sb_config *k, const pt_circle *c,
+                                             const pt_ellipse *e)
+{
+    return !(e->a - e->b <= k->inlier || e->a > PT_SB_REFIT_RATIO * e->b ||
+             pt_sb_dist(e->cx, e->cy, c->cx, c->cy) > PT_SB_REFIT_SHIFT * c->r);
+}
+
+/* Point (x, y)'s votes: within ransac_inlier of circle c (*circle_vote) and
+ * of the ellipse (frame f, *ellipse_vote). */
+static inline PT_HD void pt_sb_refit_point_votes(const pt_sb_config *k, const pt_circle *c,
+                                                 const pt_ellipse_frame *f, double x, double y,
+                                                 int *circle_vote, int *ellipse_vote)
+{
+    *circle_vote = pt_circle_distance(c, x, y) <= k->inlier;
+    *ellipse_vote = pt_ellipse_frame_distance(f, x, y) <= k->inlier;
+}
+
 /* The last step, given the best row's ellipse e: refit on its inliers among
  * the candidates (cand is overwritten: the inliers are a subsequence, written
  * in place), then the credibility checks: both axes in [min_r, max_r],
- * a - b > ransac_inlier (a rounder ellipse is a circle within the noise:
- * small pupils keep their circle), a / b <= PT_SB_REFIT_RATIO, the centre
- * within PT_SB_REFIT_SHIFT x r of the circle's, and at least as many of the
- * n points within ransac_inlier of the ellipse as of the circle. Returns 1
- * and the ellipse when credible. */
+ * pt_sb_refit_credible, and at least as many of the n points within
+ * ransac_inlier of the ellipse as of the circle. Returns 1 and the ellipse
+ * when credible. */
 static inline PT_HD int pt_sb_refit_finish(const pt_sb_config *k, const pt_circle *c,
                                            const pt_point *pts, int n, int *cand, int m,
                                            double min_r, double max_r, pt_ellipse e,
@@ -112,22 +143,23 @@ static inline PT_HD int pt_sb_refit_finish(const pt_sb_config *k, const pt_circl
     int count = 0;
     for (int j = 0; j < m; j++) {
         int i = cand[j];
-        if (pt_ellipse_frame_distance(&f, pts[i].x, pts[i].y) <= k->inlier)
+        if (pt_sb_refit_keep(k, &f, pts[i].x, pts[i].y))
             cand[count++] = i;
     }
     pt_ellipse refit;
     if (pt_fit_ellipse(pts, cand, count, &refit) &&
         pt_ransac_ellipse_in_range(&refit, min_r, max_r))
         e = refit;
-    if (e.a - e.b <= k->inlier || e.a > PT_SB_REFIT_RATIO * e.b ||
-        pt_sb_dist(e.cx, e.cy, c->cx, c->cy) > PT_SB_REFIT_SHIFT * c->r)
+    if (!pt_sb_refit_credible(k, c, &e))
         return 0;
     /* the ellipse must hold at least as many points as the circle within ransac_inlier */
     pt_sb_ellipse_frame(&e, &f);
     int circle_votes = 0, ellipse_votes = 0;
     for (int i = 0; i < n; i++) {
-        circle_votes += pt_circle_distance(c, pts[i].x, pts[i].y) <= k->inlier;
-        ellipse_votes += pt_ellipse_frame_distance(&f, pts[i].x, pts[i].y) <= k->inlier;
+        int cv, ev;
+        pt_sb_refit_point_votes(k, c, &f, pts[i].x, pts[i].y, &cv, &ev);
+        circle_votes += cv;
+        ellipse_votes += ev;
     }
     if (ellipse_votes < circle_votes)
         return 0;
