@@ -45,9 +45,15 @@ long pt_reflection_mask(const pt_image *img, int kernel, int threshold, int dila
     return count;
 }
 
+/* The fill's distances down, rounded up so the column trackers after them are aligned. */
+static size_t fill_down_bytes(int width, int height)
+{
+    return ((size_t)width * height * sizeof(uint16_t) + 15) & ~(size_t)15;
+}
+
 size_t pt_reflection_fill_scratch_bytes(int width, int height)
 {
-    return (size_t)width * height * sizeof(uint16_t) + (size_t)width * sizeof(int);
+    return fill_down_bytes(width, height) + (size_t)width * sizeof(int);
 }
 
 /* Whether any pixel of the mask row is set. */
@@ -94,7 +100,7 @@ PT_VECTOR_CLONES void pt_reflection_fill(pt_image *img, const uint8_t *mask, int
 {
     int w = img->width, h = img->height;
     uint16_t *down = (uint16_t *)scratch;
-    int *col = (int *)(down + (size_t)w * h);
+    int *col = (int *)((char *)scratch + fill_down_bytes(w, h));
     if (max_search > 65535)
         max_search = 65535;
     set_row(col, w, -1);
