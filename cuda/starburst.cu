@@ -120,6 +120,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
     c.edge_level = p.sb.edge_level;
     c.max_step = p.sb.max_step;
     c.edge_offset = p.sb.edge_offset;
+    c.edge_fraction = p.sb.edge_fraction;
     pt_point *pts = b.points + (size_t)j * p.points_per_eye;
     pt_cuda_eye_result *out = b.results + j;
 
@@ -430,6 +431,7 @@ extern "C" cudaError_t pt_cuda_starburst(const pt_cuda_params *p, const pt_cuda_
         q.sb.inlier = q.inlier;
         q.sb.max_step = 0.0;
         q.sb.edge_offset = 0.0;
+        q.sb.edge_fraction = 0.0;
         q.sb.circle_refit = PT_SB_REFIT_CIRCLE;
     }
     if (q.sequence) {

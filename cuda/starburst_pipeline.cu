@@ -121,6 +121,7 @@ static __device__ pt_sb_view job_view(const pt_cuda_params &p, const pt_cuda_buf
     c.edge_level = p.sb.edge_level;
     c.max_step = p.sb.max_step;
     c.edge_offset = p.sb.edge_offset;
+    c.edge_fraction = p.sb.edge_fraction;
     return c;
 }
 

@@ -41,6 +41,8 @@ const pt_param_def pt_starburst_param_defs[] = {
      "reflections along rays: a narrow bright spot is walked over; a step rising more than this gives no point; 0 = off"},
     {"edge_offset", PT_PARAM_DOUBLE, SB(edge_offset), 0, -16, 16, NULL, PT_ALG_STARBURST,
      "px each edge point is moved back along its ray (towards the dark side), for ground truth drawn inside the border"},
+    {"edge_fraction", PT_PARAM_DOUBLE, SB(edge_fraction), 0, 0, 0.95, NULL, PT_ALG_STARBURST,
+     "edge point where the grey level crosses this share of the step from its dark to its bright side (0.5 = midpoint, smaller = towards the dark side; 0.15 matches meye-dev's masks); 0 = off (edge_level)"},
     {"circle_refit", PT_PARAM_CHOICE, SB(circle_refit), PT_SB_REFIT_ELLIPSE, 0, 1, refit_choices,
      PT_ALG_STARBURST,
      "circle fits: report the refitted RANSAC circle, or the centre and mean radius (a+b)/2 of an ellipse refined from its points when credible (elliptical pupils)"},

@@ -23,6 +23,7 @@ typedef struct {
     double circle_tolerance;/* circle votes: inlier band widened to this share of r */
     double glint_step;      /* a step rising more than this is a reflection; 0 = off */
     double edge_offset;     /* px edge points are moved towards the dark side */
+    double edge_fraction;   /* > 0: edge where the grey level crosses this share of the step */
     int circle_refit;       /* PT_SB_REFIT_*: circle mode's final estimate */
 } pt_starburst_params;
 

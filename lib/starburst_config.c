@@ -21,5 +21,6 @@ void pt_sb_config_resolve(const pt_config *cfg, pt_sb_config *out)
     out->inlier = cfg->pre.ransac_inlier;
     out->max_step = sb->glint_step > 0 ? sb->glint_step : 0.0;
     out->edge_offset = sb->edge_offset;
+    out->edge_fraction = sb->edge_fraction > 0 && sb->edge_fraction < 1 ? sb->edge_fraction : 0.0;
     out->circle_refit = sb->circle_refit;
 }

@@ -111,6 +111,7 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
     c.edge_level = k.edge_level;
     c.max_step = k.max_step;
     c.edge_offset = k.edge_offset;
+    c.edge_fraction = k.edge_fraction;
     if (in->roi.width < 3 || in->roi.height < 3 || !in->ransac)
         return PT_OK;
 

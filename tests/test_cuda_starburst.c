@@ -22,6 +22,8 @@
 static int prepare_w, prepare_h;
 /* Second-stage rays per first-stage ray (0: the default). */
 static int stage2_rays;
+/* Starburst's edge_fraction (0: the default, off). */
+static double edge_fraction;
 
 static void run(const pt_backend *b, const pt_track_options *opt, pt_image **frames, int n,
                 pt_result *res)
@@ -30,6 +32,7 @@ static void run(const pt_backend *b, const pt_track_options *opt, pt_image **fra
     pt_config_default(&cfg);
     if (stage2_rays)
         cfg.starburst.stage2_rays = stage2_rays;
+    cfg.starburst.edge_fraction = edge_fraction;
     run_backend(b, &cfg, opt, prepare_w, prepare_h, frames, n, res);
 }
 
@@ -126,5 +129,12 @@ int main(void)
     stage2_rays = 110;
     compare("monocular circle 320x256, 110 second-stage rays", &opt, 40 / div, 320, 256, 109);
     stage2_rays = 0;
+    /* edges placed on a grey level of the step (pt_sb_level_crossing) */
+    edge_fraction = 0.15;
+    compare("monocular circle 128x128, edge_fraction 0.15", &opt, 100 / div, 128, 128, 110);
+    opt.ellipse = 1;
+    compare("monocular ellipse 320x256, edge_fraction 0.15", &opt, 100 / div, 320, 256, 111);
+    opt.ellipse = 0;
+    edge_fraction = 0.0;
     return PT_TEST_SUMMARY("cuda_starburst");
 }

@@ -88,6 +88,40 @@ static void test_edges(void)
     PT_CHECK(!pt_sb_cast(&c, 0, 0, 1, 0, 50, &e), "short ray: no edge");
 }
 
+/* edge_fraction: the edge where the grey level crosses that share of the
+ * step, on a symmetric blurred step 40 -> 140 with its midpoint at x = 60. */
+static void test_edge_fraction(void)
+{
+    uint8_t buf[200];
+    pt_sb_view c = profile_view(buf, 200, 60, -1);
+    static const uint8_t step[] = {40, 45, 60, 90, 120, 135, 140};
+    for (int x = 0; x < 200; x++)
+        buf[x] = x < 57 ? 40 : (x < 64 ? step[x - 57] : 140);
+    pt_point e;
+    PT_CHECK(pt_sb_cast(&c, 0, 0, 1, 0, 199, &e), "edge found (steepest point)");
+    PT_CHECK_NEAR(e.x, 60.0, 1e-4, "steepest point at the midpoint");
+    c.edge_fraction = 0.5;
+    PT_CHECK(pt_sb_cast(&c, 0, 0, 1, 0, 199, &e), "edge found (fraction 0.5)");
+    PT_CHECK_NEAR(e.x, 60.0, 1e-4, "fraction 0.5: the midpoint");
+    c.edge_fraction = 0.25; /* level 65: between 60 at x = 59 and 90 at x = 60 */
+    PT_CHECK(pt_sb_cast(&c, 0, 0, 1, 0, 199, &e), "edge found (fraction 0.25)");
+    PT_CHECK_NEAR(e.x, 59.0 + 5.0 / 30.0, 1e-4, "fraction 0.25: interpolated crossing");
+    c.edge_fraction = 0.1; /* level 50: between 45 at x = 58 and 60 at x = 59 */
+    PT_CHECK(pt_sb_cast(&c, 0, 0, 1, 0, 199, &e), "edge found (fraction 0.1)");
+    PT_CHECK_NEAR(e.x, 58.0 + 5.0 / 15.0, 1e-4, "fraction 0.1: interpolated crossing");
+    c.edge_fraction = 0.75; /* level 115: between 90 at x = 60 and 120 at x = 61 (forward) */
+    PT_CHECK(pt_sb_cast(&c, 0, 0, 1, 0, 199, &e), "edge found (fraction 0.75)");
+    PT_CHECK_NEAR(e.x, 60.0 + 25.0 / 30.0, 1e-4, "fraction 0.75: crossing beyond the steepest point");
+    c.edge_fraction = 0.25;
+    c.edge_offset = 1.0;
+    PT_CHECK(pt_sb_cast(&c, 0, 0, 1, 0, 199, &e), "edge found (fraction and offset)");
+    PT_CHECK_NEAR(e.x, 58.0 + 5.0 / 30.0, 1e-4, "edge_offset applies after the crossing");
+    /* a ray starting inside the step's span: no crossing, the steepest point stays */
+    c.edge_offset = 0.0;
+    PT_CHECK(pt_sb_cast(&c, 58, 0, 1, 0, 140, &e), "edge found from inside the step");
+    PT_CHECK(e.x >= 58.0f && e.x <= 61.0f, "edge within the step: %.2f", e.x);
+}
+
 static void test_band(void)
 {
     pt_sb_config k;
@@ -111,6 +145,7 @@ int main(void)
     test_cos_sin();
     test_stage2();
     test_edges();
+    test_edge_fraction();
     test_band();
     return PT_TEST_SUMMARY("starburst_ray");
 }

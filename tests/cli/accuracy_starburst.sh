@@ -41,15 +41,22 @@ MEYE=${PT_MEYE_DIR:-../shared/data/meye-dev}
 if [ -f "$MEYE/gt.csv" ]; then
     "$PT" track -a starburst -o "$TMP/acc_yc.csv" "$MEYE/png" 2>/dev/null
     "$PT" track -a starburst -p edge_offset=1.5 -o "$TMP/acc_yo.csv" "$MEYE/png" 2>/dev/null
+    "$PT" track -a starburst -p edge_fraction=0.15 -o "$TMP/acc_yf.csv" "$MEYE/png" 2>/dev/null
     y10=$(acc_rate "$MEYE/gt.csv" "$TMP/acc_yc.csv" "$R10")
     y5=$(acc_rate "$MEYE/gt.csv" "$TMP/acc_yc.csv" "$P5")
     o10=$(acc_rate "$MEYE/gt.csv" "$TMP/acc_yo.csv" "$R10")
-    echo "starburst accuracy, meye-dev: within 10 % $y10, within 5 px $y5, edge_offset=1.5 within 10 % $o10 (darkest blob: 36.9 / 94.9)"
+    f10=$(acc_rate "$MEYE/gt.csv" "$TMP/acc_yf.csv" "$R10")
+    f5=$(acc_rate "$MEYE/gt.csv" "$TMP/acc_yf.csv" "$P5")
+    echo "starburst accuracy, meye-dev: within 10 % $y10, within 5 px $y5, edge_offset=1.5 within 10 % $o10, edge_fraction=0.15 within 10 % $f10 / 5 px $f5 (darkest blob: 36.9 / 94.9)"
     acc_check "meye-dev within 5 px" "$y5" 97 97
     acc_check "meye-dev within 5 px beats darkest blob" "$y5" 94.9 94.9
     # the masks' convention (1.5 px inside the border) makes the default's
     # relative error meaningless there; edge_offset=1.5 matches it
     acc_check "meye-dev edge_offset=1.5 within 10 %" "$o10" 53.5 70
+    # the edge on 15 % of the step (towards the dark side), measured in blur
+    # widths rather than px: the masks' convention without a pixel constant
+    acc_check "meye-dev edge_fraction=0.15 within 10 %" "$f10" 71 70
+    acc_check "meye-dev edge_fraction=0.15 within 5 px" "$f5" 97 97
 else
     echo "SKIP: starburst meye-dev accuracy ($MEYE/gt.csv not found; set PT_MEYE_DIR)"
 fi
