@@ -97,30 +97,6 @@ static __device__ void select_sum2(int *a, int *b, sb_select_shared *S)
     *b = y;
 }
 
-/* The RANSAC model refitted once on its inliers (pts/idx, count), kept when
- * the fit succeeds within [min_r, max_r]; then circle and ellipse derived
- * from each other as pt_ransac_circle/_ellipse report them. */
-static __device__ void select_refit_inliers(const pt_cuda_params *p, const pt_point *pts,
-                                            const int *idx, int count, double min_r,
-                                            double max_r, pt_circle *cc, pt_ellipse *ee)
-{
-    if (p->ellipse) {
-        pt_ellipse refit;
-        if (pt_fit_ellipse(pts, idx, count, &refit) &&
-            pt_ransac_ellipse_in_range(&refit, min_r, max_r))
-            *ee = refit;
-        cc->cx = ee->cx;
-        cc->cy = ee->cy;
-        cc->r = 0.5 * (ee->a + ee->b);
-    } else {
-        pt_circle refit;
-        if (pt_fit_circle(pts, idx, count, &refit) &&
-            pt_ransac_circle_in_range(&refit, min_r, max_r))
-            *cc = refit;
-        pt_ellipse_from_circle(cc, ee);
-    }
-}
-
 /* The best refinement row (pt_sb_circle_ellipse's loop) over the block:
  * groups of L threads (a power of two, L x rows <= blockDim.x when the
  * block allows) take rows g, g + G, ...; each thread of a group fits the
@@ -309,7 +285,7 @@ static __device__ double select_step(const pt_cuda_params *p, const pt_cuda_eye_
             idx, S);
     }
     if (threadIdx.x == 0) {
-        select_refit_inliers(p, pts, idx, count, min_r, max_r, &c, &e);
+        pt_ransac_refit_inliers(p->ellipse, pts, idx, count, min_r, max_r, &c, &e);
         S->circle = c;
         S->ellipse = e;
     }

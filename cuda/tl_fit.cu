@@ -215,28 +215,6 @@ static __device__ int warp_fit_circle(const pt_point *pts, const int *idx, int n
     return pt_fit_circle_from_moments(Mxx, Myy, Mxy, Mxz, Myz, Mzz, mx, my, scale, out);
 }
 
-/* The refit of pt_ransac_circle / pt_ransac_ellipse on the inliers
- * (pts[idx[k]], or pts[k] when idx is NULL), kept when in range. */
-static __device__ void serial_refit(int ellipse, const pt_point *pts, const int *idx, int count,
-                                    double min_r, double max_r, pt_circle *c, pt_ellipse *e)
-{
-    if (ellipse) {
-        pt_ellipse refit;
-        if (pt_fit_ellipse(pts, idx, count, &refit) &&
-            pt_ransac_ellipse_in_range(&refit, min_r, max_r))
-            *e = refit;
-        c->cx = e->cx;
-        c->cy = e->cy;
-        c->r = 0.5 * (e->a + e->b);
-    } else {
-        pt_circle refit;
-        if (pt_fit_circle(pts, idx, count, &refit) &&
-            pt_ransac_circle_in_range(&refit, min_r, max_r))
-            *c = refit;
-        pt_ellipse_from_circle(c, e);
-    }
-}
-
 __global__ void __launch_bounds__(32)
     tl_select(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs, int first)
 {
@@ -310,7 +288,7 @@ __global__ void __launch_bounds__(32)
             idx = NULL;
         }
         if (lane == 0)
-            serial_refit(d.ellipse, from, idx, count, job.min_r, job.max_r, &c, &e);
+            pt_ransac_refit_inliers(d.ellipse, from, idx, count, job.min_r, job.max_r, &c, &e);
     }
     __syncwarp();
     if (lane == 0) {

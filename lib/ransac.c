@@ -138,14 +138,12 @@ int pt_ransac_circle(const pt_point *pts, int n, const pt_ransac_table *t, int s
     for (int k = 0; k < n; k++)
         if (pt_circle_distance(&best, pts[k].x, pts[k].y) <= inlier_px)
             scratch_idx[inliers++] = k;
-    pt_circle refit;
-    if (pt_fit_circle(pts, scratch_idx, inliers, &refit) &&
-        pt_ransac_circle_in_range(&refit, min_r, max_r))
-        best = refit;
+    out->circle = best;
+    pt_ransac_refit_inliers(0, pts, scratch_idx, inliers, min_r, max_r, &out->circle,
+                            &out->ellipse);
+    best = out->circle;
     out->found = 1;
     out->sample = best_s;
-    out->circle = best;
-    pt_ellipse_from_circle(&best, &out->ellipse);
     out->votes = circle_votes(pts, n, &best, inlier_px);
     return 1;
 }
@@ -184,16 +182,12 @@ int pt_ransac_ellipse(const pt_point *pts, int n, const pt_ransac_table *t,
     for (int k = 0; k < n; k++)
         if (pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= inlier_px)
             scratch_idx[inliers++] = k;
-    pt_ellipse refit;
-    if (pt_fit_ellipse(pts, scratch_idx, inliers, &refit) &&
-        pt_ransac_ellipse_in_range(&refit, min_r, max_r))
-        best = refit;
+    out->ellipse = best;
+    pt_ransac_refit_inliers(1, pts, scratch_idx, inliers, min_r, max_r, &out->circle,
+                            &out->ellipse);
+    best = out->ellipse;
     out->found = 1;
     out->sample = best_s;
-    out->ellipse = best;
-    out->circle.cx = best.cx;
-    out->circle.cy = best.cy;
-    out->circle.r = 0.5 * (best.a + best.b);
     out->votes = ellipse_votes(pts, n, &best, inlier_px);
     return 1;
 }

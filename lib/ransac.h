@@ -99,6 +99,31 @@ static inline PT_HD int pt_ransac_ellipse_in_range(const pt_ellipse *e, double m
     return e->a >= min_r && e->a <= max_r && e->b >= min_r && e->b <= max_r;
 }
 
+/* Step 2 on its own, for both back ends: the model (circle *c or, with
+ * ellipse, *e) refitted on its inliers pts[idx[0..count)] (pts[0..count)
+ * when idx is NULL), kept when the fit succeeds within [min_r, max_r]; then
+ * the other shape derived from it as pt_ransac_circle / _ellipse report it. */
+static inline PT_HD void pt_ransac_refit_inliers(int ellipse, const pt_point *pts, const int *idx,
+                                                 int count, double min_r, double max_r,
+                                                 pt_circle *c, pt_ellipse *e)
+{
+    if (ellipse) {
+        pt_ellipse refit;
+        if (pt_fit_ellipse(pts, idx, count, &refit) &&
+            pt_ransac_ellipse_in_range(&refit, min_r, max_r))
+            *e = refit;
+        c->cx = e->cx;
+        c->cy = e->cy;
+        c->r = 0.5 * (e->a + e->b);
+    } else {
+        pt_circle refit;
+        if (pt_fit_circle(pts, idx, count, &refit) &&
+            pt_ransac_circle_in_range(&refit, min_r, max_r))
+            *c = refit;
+        pt_ellipse_from_circle(c, e);
+    }
+}
+
 typedef struct {
     int found;
     int votes;  /* inliers of the final model */
