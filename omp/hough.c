@@ -32,8 +32,10 @@
 #define HOUGH_AIM_COS 0.8660254
 /* gradient voting: radius window, +- this share of the radius */
 #define HOUGH_RADIUS_BAND 0.1
-/* gradient voting: radii scoring this share of the best are candidates */
-#define HOUGH_RADIUS_KEEP 0.3
+/* gradient voting: radii scoring this share of the best are candidates (the
+ * pupil inside a strong iris outline, its centre off the iris's, may score
+ * a fifth of the iris) */
+#define HOUGH_RADIUS_KEEP 0.15
 #define HOUGH_CANDIDATES 6
 
 typedef struct {
