@@ -32,6 +32,7 @@ typedef struct {
     int table_radii;              /* sampled: offsets for radii 0 .. table_radii-1 */
     int ellipse;
     int refit;                    /* circle mode with hough_refit=ellipse */
+    double edge_offset;           /* hough_edge_offset */
     int ransac_samples;           /* cfg->pre.ransac_samples */
     double ransac_inlier;
     size_t job_px;                /* plane elements per job */

@@ -69,7 +69,16 @@ typedef struct {
     const int32_t *xy;
     const float *ux, *uy;
     int n, x0, y0;
+    double offset; /* hough_edge_offset */
 } edge_view;
+
+/* Edge i as the refinement sees it: full frame, moved by e->offset px
+ * towards its dark side (omp/hough.c edge_point()). */
+__device__ static inline void edge_point(const edge_view *e, int i, double *x, double *y)
+{
+    *x = (double)((e->xy[i] & 0xffff) + e->x0) + e->offset * e->ux[i];
+    *y = (double)((e->xy[i] >> 16) + e->y0) + e->offset * e->uy[i];
+}
 
 /* Which points a gather keeps. */
 enum { GATHER_ANNULUS, GATHER_NEAR_ELLIPSE };
@@ -85,8 +94,7 @@ __device__ static int gather(const edge_view *e, int mode, const pt_circle *c, d
         int i = t0 + threadIdx.x, keep = 0;
         double x = 0.0, y = 0.0;
         if (i < e->n) {
-            x = (e->xy[i] & 0xffff) + e->x0;
-            y = (e->xy[i] >> 16) + e->y0;
+            edge_point(e, i, &x, &y);
             if (mode == GATHER_ANNULUS) {
                 double dx = c->cx - x, dy = c->cy - y;
                 float d2 = reject_dist2(c->cx, c->cy, x, y);
@@ -121,8 +129,9 @@ __device__ static double support(const edge_view *e, const pt_circle *c, double 
 {
     int mine = 0;
     for (int i = threadIdx.x; i < e->n; i += THREADS) {
-        double dx = c->cx - ((e->xy[i] & 0xffff) + e->x0);
-        double dy = c->cy - ((e->xy[i] >> 16) + e->y0);
+        double x, y;
+        edge_point(e, i, &x, &y);
+        double dx = c->cx - x, dy = c->cy - y;
         float d2 = reject_dist2(dx, dy, 0.0, 0.0);
         if (reject_ring(d2, c->r - band, c->r + band) ||
             reject_aim(e->ux[i], e->uy[i], dx, dy, d2, AIM_COS))
@@ -164,7 +173,8 @@ __global__ void __launch_bounds__(THREADS) refine_start(pt_cuda_buffers b, pt_ho
         return;
     const pt_cuda_eye_job job = b.jobs[j];
     size_t e0 = (size_t)j * d.s.edge_cap;
-    edge_view e = {d.exy + e0, d.eux + e0, d.euy + e0, d.edge_count[j], job.x0, job.y0};
+    edge_view e = {d.exy + e0, d.eux + e0, d.euy + e0, d.edge_count[j], job.x0, job.y0,
+                   d.s.edge_offset};
     pt_circle peak = d.cand[(size_t)j * PT_HOUGH_CANDIDATES + k];
     int m = gather(&e, GATHER_ANNULUS, &peak, ANNULUS_IN * peak.r, ANNULUS_OUT * peak.r, NULL,
                    0.0, d.pts + e0, &sh);
@@ -357,7 +367,8 @@ __global__ void __launch_bounds__(THREADS) refine_circle(pt_cuda_params p, pt_cu
         return;
     const pt_cuda_eye_job job = b.jobs[j];
     size_t e0 = (size_t)j * d.s.edge_cap;
-    edge_view e = {d.exy + e0, d.eux + e0, d.euy + e0, d.edge_count[j], job.x0, job.y0};
+    edge_view e = {d.exy + e0, d.eux + e0, d.euy + e0, d.edge_count[j], job.x0, job.y0,
+                   d.s.edge_offset};
     pt_circle peak = st->peak, circle = peak;
     ransac_pick(&p, &d, j, 0, fmax(REFINE_PX, REFINE_SHARE * peak.r), job.min_r, job.max_r, &sh);
     if (sh.found)
@@ -390,7 +401,8 @@ __global__ void __launch_bounds__(THREADS) refine_ellipse(pt_cuda_params p, pt_c
         return;
     const pt_cuda_eye_job job = b.jobs[j];
     size_t e0 = (size_t)j * d.s.edge_cap;
-    edge_view e = {d.exy + e0, d.eux + e0, d.euy + e0, d.edge_count[j], job.x0, job.y0};
+    edge_view e = {d.exy + e0, d.eux + e0, d.euy + e0, d.edge_count[j], job.x0, job.y0,
+                   d.s.edge_offset};
     pt_point *pts = d.pts + e0;
     pt_circle circle = st->circle;
     pt_ellipse el = {0, 0, 0, 0, 0};

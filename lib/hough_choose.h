@@ -8,8 +8,10 @@
  * What tells them apart is the inside: the pupil is the darkest region of
  * the eye, the inside of the iris circle is mostly iris. So the choice
  * first keeps the credible candidates (value at least PT_HOUGH_CHOICE_KEEP
- * of the best), then those whose inside is within PT_HOUGH_DARK_MARGIN grey
- * levels of the darkest of them, and of these takes the most credible. */
+ * of the best), then those whose inside is nearly as dark as the darkest of
+ * them (at most 5/4 of its grey level + PT_HOUGH_DARK_MARGIN: the iris of
+ * the synthetic and meye-dev eyes is at least 1.5 times as bright as the
+ * pupil), and of these takes the most credible. */
 #ifndef PT_HOUGH_CHOOSE_H
 #define PT_HOUGH_CHOOSE_H
 
@@ -24,7 +26,7 @@
 #define PT_HOUGH_INSIDE_ANGLES 16  /* samples per ring */
 #define PT_HOUGH_INSIDE_SAMPLES (PT_HOUGH_INSIDE_RINGS * PT_HOUGH_INSIDE_ANGLES)
 #define PT_HOUGH_CHOICE_KEEP 0.5   /* candidates at least this share of the best value */
-#define PT_HOUGH_DARK_MARGIN 25    /* grey levels above the darkest inside still eligible */
+#define PT_HOUGH_DARK_MARGIN 5     /* grey levels beyond 5/4 of the darkest inside */
 
 /* Median grey level of the samples inside ellipse e (rings at 0.45, 0.6 and
  * 0.75 of its axes; bright reflections and a lid over part of the pupil
@@ -78,7 +80,7 @@ static inline PT_HD int pt_hough_choose(int n, const int *ok, const double *valu
     int chosen = -1;
     for (int k = 0; k < n; k++)
         if (ok[k] && value[k] >= PT_HOUGH_CHOICE_KEEP * best &&
-            inside[k] <= darkest + PT_HOUGH_DARK_MARGIN &&
+            4 * inside[k] <= 5 * darkest + 4 * PT_HOUGH_DARK_MARGIN &&
             (chosen < 0 || value[k] > value[chosen]))
             chosen = k;
     return chosen;

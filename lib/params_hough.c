@@ -35,6 +35,10 @@ const pt_param_def pt_hough_param_defs[] = {
      "circle mode's estimate: ellipse = the circle refined by a short RANSAC ellipse over "
      "the edges around it, its centre and mean radius (a+b)/2 when credible "
      "(elliptical pupils); circle = the RANSAC circle"},
+    {"hough_edge_offset", PT_PARAM_DOUBLE, offsetof(pt_config, hough.edge_offset), 0, 0, 10,
+     NULL, PT_ALG_HOUGH,
+     "edge points moved this many px towards the dark side before the fits (0: the "
+     "gradient maximum; meye-dev's masks lie about 1.5 px inside it)"},
 };
 const int pt_hough_param_count =
     (int)(sizeof pt_hough_param_defs / sizeof pt_hough_param_defs[0]);

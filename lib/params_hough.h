@@ -16,6 +16,8 @@ typedef struct {
     double vote_spread;    /* sampled: votes within +- this many degrees of the edge's
                               dark direction; 180 = the whole circle (the paper) */
     int refit;             /* PT_HOUGH_REFIT_*: circle mode's final estimate */
+    double edge_offset;    /* refinement's edge points moved this many px towards
+                              the dark side */
 } pt_hough_params;
 
 #endif

@@ -44,7 +44,18 @@ typedef struct {
     float *ux, *uy; /* unit vector towards the dark side */
     float *angle;   /* its direction, degrees in [0, 360) */
     float *mag;     /* gradient magnitude (the weight of its gradient votes) */
+    double offset;  /* hough_edge_offset: the refinement's points moved this far
+                       towards the dark side */
 } edge_list;
+
+/* Edge i as the refinement sees it (full frame, moved by e->offset px
+ * towards its dark side; cuda/hough_refine.cu edge_point() alike). */
+static inline void edge_point(const edge_list *e, int i, int x_off, int y_off, double *x,
+                              double *y)
+{
+    *x = (double)(e->x[i] + x_off) + e->offset * e->ux[i];
+    *y = (double)(e->y[i] + y_off) + e->offset * e->uy[i];
+}
 
 /* Offsets of the sampled votes for every tested radius, computed once per call. */
 typedef struct {
@@ -345,8 +356,9 @@ static double circle_support(const edge_list *e, int x_off, int y_off, const pt_
 {
     int n = 0;
     for (int i = 0; i < e->count; i++) {
-        double dx = c->cx - (e->x[i] + x_off), dy = c->cy - (e->y[i] + y_off);
-        double d = hypot(dx, dy);
+        double x, y;
+        edge_point(e, i, x_off, y_off, &x, &y);
+        double dx = c->cx - x, dy = c->cy - y, d = hypot(dx, dy);
         n += fabs(d - c->r) <= band && e->ux[i] * dx + e->uy[i] * dy >= HOUGH_AIM_COS * d;
     }
     double s = n / fmax(2.0 * M_PI * c->r, 1.0);
@@ -360,7 +372,8 @@ static int near_ellipse(const edge_list *e, int x_off, int y_off, const pt_ellip
     pt_ellipse_frame_init(el, &frame);
     int n = 0;
     for (int i = 0; i < e->count; i++) {
-        double x = e->x[i] + x_off, y = e->y[i] + y_off;
+        double x, y;
+        edge_point(e, i, x_off, y_off, &x, &y);
         if (pt_ellipse_frame_distance(&frame, x, y) <= band) {
             pts[n].x = (float)x;
             pts[n].y = (float)y;
@@ -379,7 +392,8 @@ static int around_peak(const edge_list *e, int x_off, int y_off, const pt_circle
     const double cos45 = 0.70710678;
     int n = 0;
     for (int i = 0; i < e->count; i++) {
-        double x = e->x[i] + x_off, y = e->y[i] + y_off;
+        double x, y;
+        edge_point(e, i, x_off, y_off, &x, &y);
         double dx = c->cx - x, dy = c->cy - y, d = hypot(dx, dy);
         if (d < r_in || d > r_out || e->ux[i] * dx + e->uy[i] * dy < cos45 * d)
             continue;
@@ -495,6 +509,7 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
     edge_list edges;
     if (collect_edges(&canny, arena, &edges, err))
         return err->status;
+    edges.offset = p->edge_offset;
     if (edges.count < 3)
         return PT_OK;
     for (int i = 0; ov && i < edges.count; i++)
