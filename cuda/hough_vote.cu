@@ -14,7 +14,6 @@
 #include <math.h>
 
 #include "hough_internal.h"
-#include "../lib/hough_radii.h"
 #include "hough_reject.cuh"
 
 #define THREADS 256
@@ -186,21 +185,25 @@ __global__ void gradient_candidates(pt_cuda_buffers b, pt_hough_dev d)
     }
     if (threadIdx.x != 0)
         return;
+    double best_score = 0.0;
     for (int r = min_r; r <= max_r; r++) {
         int band = (int)ceil(RADIUS_BAND * r);
         double sum = 0.0;
         for (int k = r - band; k <= r + band; k++)
             sum += k >= 0 && k <= max_r ? hist[k] : 0.0f;
         score[r] = sum / (2.0 * M_PI * r);
+        best_score = fmax(best_score, score[r]);
     }
-    int radii[PT_HOUGH_CANDIDATES];
-    int count = pt_hough_pick_radii(score, min_r, max_r, RADIUS_KEEP, PT_HOUGH_CANDIDATES, radii);
+    int count = 0;
     pt_circle *cand = d.cand + (size_t)j * PT_HOUGH_CANDIDATES;
-    for (int k = 0; k < count; k++) {
-        cand[k].cx = px + job.x0;
-        cand[k].cy = py + job.y0;
-        cand[k].r = radii[k];
-    }
+    for (int r = min_r; r <= max_r && count < PT_HOUGH_CANDIDATES; r++)
+        if (score[r] >= RADIUS_KEEP * best_score && (r == min_r || score[r] > score[r - 1]) &&
+            (r == max_r || score[r] >= score[r + 1])) {
+            cand[count].cx = px + job.x0;
+            cand[count].cy = py + job.y0;
+            cand[count].r = r;
+            count++;
+        }
     d.ncand[j] = count;
 }
 

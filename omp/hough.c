@@ -15,7 +15,6 @@
 #include "../lib/confidence.h"
 #include "../lib/fit.h"
 #include "../lib/hough_choose.h"
-#include "../lib/hough_radii.h"
 #include "../lib/hough_refit.h"
 #include "../lib/ransac.h"
 #include "canny.h"
@@ -327,23 +326,26 @@ static int gradient_peak(const edge_list *e, int min_r, int max_r, int step, int
         hist[k] += e->mag[i];
     }
     /* score[r] in hist's place after the histogram is summed into bands */
+    double best_score = 0.0;
     for (int r = min_r; r <= max_r; r++) {
         int band = (int)ceil(HOUGH_RADIUS_BAND * r);
         double n = 0.0;
         for (int k = r - band; k <= r + band; k++)
             n += k >= 0 && k <= max_r ? hist[k] : 0.0f;
         score[r] = n / (2.0 * M_PI * r);
+        best_score = fmax(best_score, score[r]);
     }
     /* The pupil lies inside the iris, whose concentric outline may score as
-     * well: the strongest local maxima, each refined and weighed by refine(). */
-    int radii[HOUGH_CANDIDATES];
-    int count = pt_hough_pick_radii(score, min_r, max_r, HOUGH_RADIUS_KEEP, HOUGH_CANDIDATES,
-                                    radii);
-    for (int k = 0; k < count; k++) {
-        peak[k].cx = px;
-        peak[k].cy = py;
-        peak[k].r = radii[k];
-    }
+     * well: the smallest radius whose score is a local maximum and near the best. */
+    int count = 0;
+    for (int r = min_r; r <= max_r && count < HOUGH_CANDIDATES; r++)
+        if (score[r] >= HOUGH_RADIUS_KEEP * best_score &&
+            (r == min_r || score[r] > score[r - 1]) && (r == max_r || score[r] >= score[r + 1])) {
+            peak[count].cx = px;
+            peak[count].cy = py;
+            peak[count].r = r;
+            count++;
+        }
     return count;
 }
 

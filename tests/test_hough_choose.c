@@ -1,12 +1,10 @@
-/* The Canny-Hough detector's shared steps (lib/hough_radii.h,
- * lib/hough_choose.h, lib/hough_refit.h): the candidate radii, the darkness
- * inside an outline, the choice of the pupil over the concentric iris, and
- * when circle mode takes an ellipse. */
+/* The Canny-Hough detector's shared final steps (lib/hough_choose.h,
+ * lib/hough_refit.h): the darkness inside an outline, the choice of the
+ * pupil over the concentric iris, and when circle mode takes an ellipse. */
 #include <math.h>
 #include <string.h>
 
 #include "../lib/hough_choose.h"
-#include "../lib/hough_radii.h"
 #include "../lib/hough_refit.h"
 #include "pt_test.h"
 
@@ -71,32 +69,8 @@ static void test_refit_credible(void)
     PT_CHECK(r.cx == 105 && r.cy == 98 && r.r == 50.5, "centre and mean radius");
 }
 
-static void test_pick_radii(void)
-{
-    /* maxima at 12 (0.5), 20 (0.05: under keep), 30 (1.0), 40 (0.2), 50 (0.3) */
-    double score[61];
-    for (int r = 0; r <= 60; r++)
-        score[r] = 0.0;
-    const int at[5] = {12, 20, 30, 40, 50};
-    const double height[5] = {0.5, 0.05, 1.0, 0.2, 0.3};
-    for (int k = 0; k < 5; k++) {
-        score[at[k] - 1] = score[at[k] + 1] = height[k] / 2;
-        score[at[k]] = height[k];
-    }
-    int radii[6];
-    int n = pt_hough_pick_radii(score, 5, 60, 0.15, 6, radii);
-    PT_CHECK(n == 4 && radii[0] == 12 && radii[1] == 30 && radii[2] == 40 && radii[3] == 50,
-             "maxima above keep, increasing: %d (%d %d %d %d)", n, radii[0], radii[1], radii[2],
-             radii[3]);
-    /* two wanted: the two strongest, still in increasing radius */
-    n = pt_hough_pick_radii(score, 5, 60, 0.15, 2, radii);
-    PT_CHECK(n == 2 && radii[0] == 12 && radii[1] == 30, "the strongest two: %d (%d %d)", n,
-             radii[0], radii[1]);
-}
-
 int main(void)
 {
-    test_pick_radii();
     test_inside_level();
     test_choose();
     test_refit_credible();
