@@ -145,6 +145,8 @@ static cudaError_t hough_create(const pt_config *cfg, int ellipse, const pt_cuda
     if (s->angles < 1)
         s->angles = 1;
     s->ellipse = ellipse;
+    s->refit = !ellipse && hp->refit == PT_HOUGH_REFIT_ELLIPSE;
+    s->edge_offset = hp->edge_offset;
     s->ransac_samples = cfg->pre.ransac_samples;
     s->ransac_inlier = cfg->pre.ransac_inlier;
     s->job_px = (size_t)width * height;

@@ -31,6 +31,8 @@ typedef struct {
     int angles;                   /* sampled: samples per circle */
     int table_radii;              /* sampled: offsets for radii 0 .. table_radii-1 */
     int ellipse;
+    int refit;                    /* circle mode with hough_refit=ellipse */
+    double edge_offset;           /* hough_edge_offset */
     int ransac_samples;           /* cfg->pre.ransac_samples */
     double ransac_inlier;
     size_t job_px;                /* plane elements per job */
@@ -51,6 +53,7 @@ typedef struct {
 typedef struct {
     int ok;       /* refine succeeded */
     double value; /* confidence x support (gradient voting's choice) */
+    int inside;   /* pt_hough_inside_level of its outline */
     pt_circle circle;
     pt_ellipse ellipse;
 } pt_hough_task;

@@ -12,6 +12,8 @@
 #include "hough_reject.cuh"
 
 #include "../lib/fit.h"
+#include "../lib/hough_choose.h"
+#include "../lib/hough_refit.h"
 #include "../lib/pt_result.h"
 #include "../lib/ransac.h"
 
@@ -67,7 +69,16 @@ typedef struct {
     const int32_t *xy;
     const float *ux, *uy;
     int n, x0, y0;
+    double offset; /* hough_edge_offset */
 } edge_view;
+
+/* Edge i as the refinement sees it: full frame, moved by e->offset px
+ * towards its dark side (omp/hough.c edge_point()). */
+__device__ static inline void edge_point(const edge_view *e, int i, double *x, double *y)
+{
+    *x = (double)((e->xy[i] & 0xffff) + e->x0) + e->offset * e->ux[i];
+    *y = (double)((e->xy[i] >> 16) + e->y0) + e->offset * e->uy[i];
+}
 
 /* Which points a gather keeps. */
 enum { GATHER_ANNULUS, GATHER_NEAR_ELLIPSE };
@@ -83,8 +94,7 @@ __device__ static int gather(const edge_view *e, int mode, const pt_circle *c, d
         int i = t0 + threadIdx.x, keep = 0;
         double x = 0.0, y = 0.0;
         if (i < e->n) {
-            x = (e->xy[i] & 0xffff) + e->x0;
-            y = (e->xy[i] >> 16) + e->y0;
+            edge_point(e, i, &x, &y);
             if (mode == GATHER_ANNULUS) {
                 double dx = c->cx - x, dy = c->cy - y;
                 float d2 = reject_dist2(c->cx, c->cy, x, y);
@@ -119,8 +129,9 @@ __device__ static double support(const edge_view *e, const pt_circle *c, double 
 {
     int mine = 0;
     for (int i = threadIdx.x; i < e->n; i += THREADS) {
-        double dx = c->cx - ((e->xy[i] & 0xffff) + e->x0);
-        double dy = c->cy - ((e->xy[i] >> 16) + e->y0);
+        double x, y;
+        edge_point(e, i, &x, &y);
+        double dx = c->cx - x, dy = c->cy - y;
         float d2 = reject_dist2(dx, dy, 0.0, 0.0);
         if (reject_ring(d2, c->r - band, c->r + band) ||
             reject_aim(e->ux[i], e->uy[i], dx, dy, d2, AIM_COS))
@@ -162,7 +173,8 @@ __global__ void __launch_bounds__(THREADS) refine_start(pt_cuda_buffers b, pt_ho
         return;
     const pt_cuda_eye_job job = b.jobs[j];
     size_t e0 = (size_t)j * d.s.edge_cap;
-    edge_view e = {d.exy + e0, d.eux + e0, d.euy + e0, d.edge_count[j], job.x0, job.y0};
+    edge_view e = {d.exy + e0, d.eux + e0, d.euy + e0, d.edge_count[j], job.x0, job.y0,
+                   d.s.edge_offset};
     pt_circle peak = d.cand[(size_t)j * PT_HOUGH_CANDIDATES + k];
     int m = gather(&e, GATHER_ANNULUS, &peak, ANNULUS_IN * peak.r, ANNULUS_OUT * peak.r, NULL,
                    0.0, d.pts + e0, &sh);
@@ -311,32 +323,40 @@ __device__ static void ransac_pick(const pt_cuda_params *p, const pt_hough_dev *
     __syncthreads();
 }
 
-/* The candidate's value for the choice (confidence x support) -> its task. */
+/* The candidate's task: ok, the circle it reports (out), its ellipse (el:
+ * the circle as one when circle mode keeps the circle), and for the choice
+ * its value (confidence of el x edge support of the RANSAC circle) and the
+ * darkness inside el. */
 __device__ static void finish_task(const pt_cuda_params *p, const pt_cuda_buffers *b,
                                    const pt_hough_dev *d, int j, int k, const edge_view *e,
-                                   int ok, const pt_circle *circle, const pt_ellipse *el,
-                                   refine_shared *sh)
+                                   int ok, const pt_circle *circle, const pt_circle *out,
+                                   const pt_ellipse *el, refine_shared *sh)
 {
     double value = 0.0;
+    int inside = 0;
     if (ok && d->s.gradient) {
         const pt_cuda_eye_job job = b->jobs[j];
         pt_image img = frame_image(p, b, &job);
         double s = support(e, circle, fmax(REFINE_PX, REFINE_SHARE * circle->r), sh);
-        value = (d->s.ellipse ? hough_confidence_ellipse(&img, el)
-                              : hough_confidence_circle(&img, circle)) * s;
+        if (threadIdx.x == 0) {
+            value = hough_confidence_ellipse(&img, el) * s;
+            inside = pt_hough_inside_level(&img, el);
+        }
     }
     if (threadIdx.x == 0) {
         pt_hough_task *t = &d->task[(size_t)j * PT_HOUGH_CANDIDATES + k];
         t->ok = ok;
         t->value = value;
-        t->circle = *circle;
+        t->inside = inside;
+        t->circle = *out;
         t->ellipse = *el;
     }
 }
 
 /* Block per job after the circle RANSAC: the circle (the peak when RANSAC
- * found nothing); without --ellipse the candidate is done, with it the
- * annulus points around the circle for the ellipse RANSAC. */
+ * found nothing); in circle mode with hough_refit=circle the candidate is
+ * done, otherwise the annulus points around the circle for the ellipse
+ * RANSAC. */
 __global__ void __launch_bounds__(THREADS) refine_circle(pt_cuda_params p, pt_cuda_buffers b,
                                                          pt_hough_dev d, int k)
 {
@@ -347,14 +367,16 @@ __global__ void __launch_bounds__(THREADS) refine_circle(pt_cuda_params p, pt_cu
         return;
     const pt_cuda_eye_job job = b.jobs[j];
     size_t e0 = (size_t)j * d.s.edge_cap;
-    edge_view e = {d.exy + e0, d.eux + e0, d.euy + e0, d.edge_count[j], job.x0, job.y0};
+    edge_view e = {d.exy + e0, d.eux + e0, d.euy + e0, d.edge_count[j], job.x0, job.y0,
+                   d.s.edge_offset};
     pt_circle peak = st->peak, circle = peak;
     ransac_pick(&p, &d, j, 0, fmax(REFINE_PX, REFINE_SHARE * peak.r), job.min_r, job.max_r, &sh);
     if (sh.found)
         circle = sh.circle;
-    pt_ellipse none = {0, 0, 0, 0, 0};
-    if (!d.s.ellipse) {
-        finish_task(&p, &b, &d, j, k, &e, 1, &circle, &none, &sh);
+    if (!d.s.ellipse && !d.s.refit) {
+        pt_ellipse as_ellipse;
+        pt_ellipse_from_circle(&circle, &as_ellipse);
+        finish_task(&p, &b, &d, j, k, &e, 1, &circle, &circle, &as_ellipse, &sh);
         return;
     }
     int n = gather(&e, GATHER_ANNULUS, &circle, ANNULUS_IN * circle.r, ANNULUS_OUT * circle.r,
@@ -366,7 +388,9 @@ __global__ void __launch_bounds__(THREADS) refine_circle(pt_cuda_params p, pt_cu
 }
 
 /* Block per job after the ellipse RANSAC: two refits on the points near
- * the ellipse, then the candidate's value. */
+ * the ellipse, then the candidate's value. Circle mode with
+ * hough_refit=ellipse keeps its circle unless the ellipse is credible
+ * (lib/hough_refit.h), then reports its centre and mean radius. */
 __global__ void __launch_bounds__(THREADS) refine_ellipse(pt_cuda_params p, pt_cuda_buffers b,
                                                           pt_hough_dev d, int k)
 {
@@ -377,7 +401,8 @@ __global__ void __launch_bounds__(THREADS) refine_ellipse(pt_cuda_params p, pt_c
         return;
     const pt_cuda_eye_job job = b.jobs[j];
     size_t e0 = (size_t)j * d.s.edge_cap;
-    edge_view e = {d.exy + e0, d.eux + e0, d.euy + e0, d.edge_count[j], job.x0, job.y0};
+    edge_view e = {d.exy + e0, d.eux + e0, d.euy + e0, d.edge_count[j], job.x0, job.y0,
+                   d.s.edge_offset};
     pt_point *pts = d.pts + e0;
     pt_circle circle = st->circle;
     pt_ellipse el = {0, 0, 0, 0, 0};
@@ -398,7 +423,15 @@ __global__ void __launch_bounds__(THREADS) refine_ellipse(pt_cuda_params p, pt_c
             __syncthreads();
         }
     }
-    finish_task(&p, &b, &d, j, k, &e, ok, &circle, &el, &sh);
+    pt_circle out = circle;
+    if (d.s.refit) {
+        if (ok && pt_hough_refit_credible(&circle, &el))
+            out = pt_hough_refit_circle(&el);
+        else
+            pt_ellipse_from_circle(&circle, &el);
+        ok = 1;
+    }
+    finish_task(&p, &b, &d, j, k, &e, ok, &circle, &out, &el, &sh);
 }
 
 /* Thread per job: the chosen candidate, its confidence, the result. */
@@ -412,14 +445,18 @@ __global__ void hough_finish(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d
     res.status = PT_DETECT_NOTFOUND;
     int nc = d.overflow[j] ? 0 : d.ncand[j], best = -1;
     const pt_hough_task *task = d.task + (size_t)j * PT_HOUGH_CANDIDATES;
-    double best_value = -1.0;
-    for (int k = 0; k < nc; k++)
-        if (task[k].ok && (!d.s.gradient || task[k].value > best_value)) {
-            best_value = task[k].value;
-            best = k;
-            if (!d.s.gradient)
-                break;
+    if (d.s.gradient) {
+        int ok[PT_HOUGH_CANDIDATES], inside[PT_HOUGH_CANDIDATES];
+        double value[PT_HOUGH_CANDIDATES];
+        for (int k = 0; k < nc; k++) {
+            ok[k] = task[k].ok;
+            value[k] = task[k].value;
+            inside[k] = task[k].inside;
         }
+        best = pt_hough_choose(nc, ok, value, inside);
+    } else if (nc > 0 && task[0].ok) {
+        best = 0;
+    }
     if (best >= 0) {
         const pt_cuda_eye_job job = b.jobs[j];
         pt_image img = frame_image(&p, &b, &job);
@@ -431,8 +468,9 @@ __global__ void hough_finish(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d
             res.circle.r = 0.5 * (el.a + el.b);
             res.confidence = hough_confidence_ellipse(&img, &el);
         } else {
+            /* the circle, or the ellipse whose centre and mean radius it took */
             res.circle = task[best].circle;
-            res.confidence = hough_confidence_circle(&img, &res.circle);
+            res.confidence = hough_confidence_ellipse(&img, &task[best].ellipse);
         }
         if (res.confidence >= PT_CONFIDENCE_MIN) {
             res.has_circle = 1;
@@ -452,7 +490,7 @@ cudaError_t pt_cuda_hough_refine(const pt_hough_dev *d, const pt_cuda_params *p,
         refine_start<<<jobs, THREADS, 0, stream>>>(*b, *d, k);
         ransac_rows<<<rows_grid, RANSAC_ROWS, 0, stream>>>(*p, *b, *d, 0);
         refine_circle<<<jobs, THREADS, 0, stream>>>(*p, *b, *d, k);
-        if (d->s.ellipse) {
+        if (d->s.ellipse || d->s.refit) {
             ransac_rows<<<rows_grid, RANSAC_ROWS, 0, stream>>>(*p, *b, *d, 1);
             refine_ellipse<<<jobs, THREADS, 0, stream>>>(*p, *b, *d, k);
         }

@@ -20,7 +20,7 @@
 #define VOTE_BLOCKS 32 /* blocks per job of the edge loops */
 #define AIM_COS 0.8660254
 #define RADIUS_BAND 0.1
-#define RADIUS_KEEP 0.3
+#define RADIUS_KEEP 0.15 /* omp/hough.c HOUGH_RADIUS_KEEP */
 
 __device__ static inline int edge_x(int32_t xy) { return xy & 0xffff; }
 __device__ static inline int edge_y(int32_t xy) { return xy >> 16; }

@@ -4,6 +4,7 @@
 #include "pt_params.h"
 
 static const char *const hough_vote_names[] = {"sampled", "gradient", NULL};
+static const char *const hough_refit_names[] = {"circle", "ellipse", NULL};
 
 const pt_param_def pt_hough_param_defs[] = {
     {"hough_angle_step", PT_PARAM_DOUBLE, offsetof(pt_config, hough.angle_step), 3.6, 0.1,
@@ -29,6 +30,15 @@ const pt_param_def pt_hough_param_defs[] = {
      NULL, PT_ALG_HOUGH,
      "sampled votes only within +- this many degrees of the edge's dark side; "
      "180 = the whole circle (the paper)"},
+    {"hough_refit", PT_PARAM_CHOICE, offsetof(pt_config, hough.refit), PT_HOUGH_REFIT_ELLIPSE, 0,
+     1, hough_refit_names, PT_ALG_HOUGH,
+     "circle mode's estimate: ellipse = the circle refined by a short RANSAC ellipse over "
+     "the edges around it, its centre and mean radius (a+b)/2 when credible "
+     "(elliptical pupils); circle = the RANSAC circle"},
+    {"hough_edge_offset", PT_PARAM_DOUBLE, offsetof(pt_config, hough.edge_offset), 0, 0, 10,
+     NULL, PT_ALG_HOUGH,
+     "edge points moved this many px towards the dark side before the fits (0: the "
+     "gradient maximum; meye-dev's masks lie about 1.5 px inside it)"},
 };
 const int pt_hough_param_count =
     (int)(sizeof pt_hough_param_defs / sizeof pt_hough_param_defs[0]);

@@ -2,6 +2,8 @@
 #define PT_PARAMS_HOUGH_H
 
 enum { PT_HOUGH_VOTE_SAMPLED = 0, PT_HOUGH_VOTE_GRADIENT = 1 };
+/* circle mode's final estimate (hough_refit) */
+enum { PT_HOUGH_REFIT_CIRCLE = 0, PT_HOUGH_REFIT_ELLIPSE = 1 };
 
 typedef struct {
     double angle_step;     /* degrees between votes around each edge pixel */
@@ -13,6 +15,9 @@ typedef struct {
     int cell;              /* gradient: accumulator cell side in px; 0 = auto */
     double vote_spread;    /* sampled: votes within +- this many degrees of the edge's
                               dark direction; 180 = the whole circle (the paper) */
+    int refit;             /* PT_HOUGH_REFIT_*: circle mode's final estimate */
+    double edge_offset;    /* refinement's edge points moved this many px towards
+                              the dark side */
 } pt_hough_params;
 
 #endif

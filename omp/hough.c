@@ -14,6 +14,9 @@
 
 #include "../lib/confidence.h"
 #include "../lib/fit.h"
+#include "../lib/hough_choose.h"
+#include "../lib/hough_refit.h"
+#include "../lib/ransac.h"
 #include "canny.h"
 #include "detect.h"
 
@@ -29,8 +32,10 @@
 #define HOUGH_AIM_COS 0.8660254
 /* gradient voting: radius window, +- this share of the radius */
 #define HOUGH_RADIUS_BAND 0.1
-/* gradient voting: radii scoring this share of the best are candidates */
-#define HOUGH_RADIUS_KEEP 0.3
+/* gradient voting: radii scoring this share of the best are candidates (the
+ * pupil inside a strong iris outline, its centre off the iris's, may score
+ * a fifth of the iris) */
+#define HOUGH_RADIUS_KEEP 0.15
 #define HOUGH_CANDIDATES 6
 
 typedef struct {
@@ -39,7 +44,18 @@ typedef struct {
     float *ux, *uy; /* unit vector towards the dark side */
     float *angle;   /* its direction, degrees in [0, 360) */
     float *mag;     /* gradient magnitude (the weight of its gradient votes) */
+    double offset;  /* hough_edge_offset: the refinement's points moved this far
+                       towards the dark side */
 } edge_list;
+
+/* Edge i as the refinement sees it (full frame, moved by e->offset px
+ * towards its dark side; cuda/hough_refine.cu edge_point() alike). */
+static inline void edge_point(const edge_list *e, int i, int x_off, int y_off, double *x,
+                              double *y)
+{
+    *x = (double)(e->x[i] + x_off) + e->offset * e->ux[i];
+    *y = (double)(e->y[i] + y_off) + e->offset * e->uy[i];
+}
 
 /* Offsets of the sampled votes for every tested radius, computed once per call. */
 typedef struct {
@@ -340,8 +356,9 @@ static double circle_support(const edge_list *e, int x_off, int y_off, const pt_
 {
     int n = 0;
     for (int i = 0; i < e->count; i++) {
-        double dx = c->cx - (e->x[i] + x_off), dy = c->cy - (e->y[i] + y_off);
-        double d = hypot(dx, dy);
+        double x, y;
+        edge_point(e, i, x_off, y_off, &x, &y);
+        double dx = c->cx - x, dy = c->cy - y, d = hypot(dx, dy);
         n += fabs(d - c->r) <= band && e->ux[i] * dx + e->uy[i] * dy >= HOUGH_AIM_COS * d;
     }
     double s = n / fmax(2.0 * M_PI * c->r, 1.0);
@@ -355,7 +372,8 @@ static int near_ellipse(const edge_list *e, int x_off, int y_off, const pt_ellip
     pt_ellipse_frame_init(el, &frame);
     int n = 0;
     for (int i = 0; i < e->count; i++) {
-        double x = e->x[i] + x_off, y = e->y[i] + y_off;
+        double x, y;
+        edge_point(e, i, x_off, y_off, &x, &y);
         if (pt_ellipse_frame_distance(&frame, x, y) <= band) {
             pts[n].x = (float)x;
             pts[n].y = (float)y;
@@ -374,7 +392,8 @@ static int around_peak(const edge_list *e, int x_off, int y_off, const pt_circle
     const double cos45 = 0.70710678;
     int n = 0;
     for (int i = 0; i < e->count; i++) {
-        double x = e->x[i] + x_off, y = e->y[i] + y_off;
+        double x, y;
+        edge_point(e, i, x_off, y_off, &x, &y);
         double dx = c->cx - x, dy = c->cy - y, d = hypot(dx, dy);
         if (d < r_in || d > r_out || e->ux[i] * dx + e->uy[i] * dy < cos45 * d)
             continue;
@@ -387,10 +406,14 @@ static int around_peak(const edge_list *e, int x_off, int y_off, const pt_circle
 
 /* Least-squares refinement of the Hough peak on the edge points within
  * HOUGH_REFINE_PX of it. An ellipse is first found by RANSAC among the
- * candidates around the peak, then refitted on the points near it. */
+ * candidates around the peak, then refitted on the points near it. Circle
+ * mode with hough_refit=ellipse runs the ellipse's steps too and, when the
+ * ellipse is credible (lib/hough_refit.h), reports its centre and mean
+ * radius in *out (else the circle). *circle: the RANSAC circle; *el: the
+ * ellipse, or the circle as one when circle mode keeps the circle. */
 static int refine(const edge_list *e, const pt_eye_input *in, const pt_config *cfg,
                   const pt_circle *peak, int ellipse, pt_point *pts, int *idx,
-                  pt_circle *circle, pt_ellipse *el)
+                  pt_circle *circle, pt_ellipse *el, pt_circle *out)
 {
     const pt_roi *roi = &in->roi;
     for (int i = 0; i < e->count; i++)
@@ -409,24 +432,32 @@ static int refine(const edge_list *e, const pt_eye_input *in, const pt_config *c
                          fmax(HOUGH_REFINE_PX, HOUGH_REFINE_SHARE * peak->r), in->min_radius,
                          in->max_radius, idx, &cfit))
         *circle = cfit.circle;
-    if (!ellipse)
+    *out = *circle;
+    pt_ellipse_from_circle(circle, el);
+    int refit = !ellipse && cfg->hough.refit == PT_HOUGH_REFIT_ELLIPSE;
+    if (!ellipse && !refit)
         return 1;
     int n = around_peak(e, roi->x0, roi->y0, circle, HOUGH_ANNULUS_IN * circle->r, HOUGH_ANNULUS_OUT * circle->r, pts);
     pt_ransac_fit fit;
     if (!in->ransac ||
         !pt_ransac_ellipse(pts, n, in->ransac, cfg->pre.ransac_samples,
                            cfg->pre.ransac_inlier, in->min_radius, in->max_radius, idx, &fit))
-        return 0;
-    *el = fit.ellipse;
+        return refit; /* circle mode keeps its circle */
+    pt_ellipse found = fit.ellipse;
     for (int i = 0; i < e->count; i++)
         idx[i] = i;
     for (int pass = 0; pass < 2; pass++) {
         pt_ellipse next;
-        n = near_ellipse(e, roi->x0, roi->y0, el, HOUGH_REFINE_PX, pts);
+        n = near_ellipse(e, roi->x0, roi->y0, &found, HOUGH_REFINE_PX, pts);
         if (!pt_fit_ellipse(pts, idx, n, &next))
             break;
-        *el = next;
+        found = next;
     }
+    if (refit && !pt_hough_refit_credible(circle, &found))
+        return 1;
+    *el = found;
+    if (refit)
+        *out = pt_hough_refit_circle(&found);
     return 1;
 }
 
@@ -478,6 +509,7 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
     edge_list edges;
     if (collect_edges(&canny, arena, &edges, err))
         return err->status;
+    edges.offset = p->edge_offset;
     if (edges.count < 3)
         return PT_OK;
     for (int i = 0; ov && i < edges.count; i++)
@@ -491,7 +523,8 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
                        err)))
         return err->status;
     size_t pixels = (size_t)w * (size_t)h;
-    pt_circle peak = {0, 0, 0};
+    pt_circle peak = {0, 0, 0}, circle;
+    pt_ellipse el;
     if (gradient) {
         float *acc = pt_arena_alloc(arena, pixels * sizeof *acc);
         float *hist = pt_arena_alloc(arena, (size_t)(max_r + 2) * sizeof *hist);
@@ -505,25 +538,33 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
         int *cidx = pt_arena_alloc(arena, (size_t)edges.count * sizeof *cidx);
         if (!cpts || !cidx)
             return pt_error_set(err, PT_ERR_NOMEM, "", "hough: out of memory");
-        /* Each candidate radius refined; the one most credible as a pupil
-         * (confidence x edge support of its outline) wins, ties the smaller. */
-        double best_value = -1.0;
+        /* Each candidate radius refined; the choice (lib/hough_choose.h)
+         * weighs how credible each outline is (confidence x edge support)
+         * and how dark its inside (the pupil, not the iris around it). */
+        int ok[HOUGH_CANDIDATES], inside[HOUGH_CANDIDATES];
+        double value[HOUGH_CANDIDATES];
+        pt_circle fit_circle[HOUGH_CANDIDATES], fit_out[HOUGH_CANDIDATES];
+        pt_ellipse fit_ellipse[HOUGH_CANDIDATES];
         for (int k = 0; k < nc; k++) {
-            pt_circle c = cand[k], fitted;
+            pt_circle c = cand[k];
             c.cx += roi.x0;
             c.cy += roi.y0;
-            pt_ellipse fe;
-            if (!refine(&edges, in, cfg, &c, opt->ellipse, cpts, cidx, &fitted, &fe))
+            ok[k] = refine(&edges, in, cfg, &c, opt->ellipse, cpts, cidx, &fit_circle[k],
+                           &fit_ellipse[k], &fit_out[k]);
+            value[k] = inside[k] = 0;
+            if (!ok[k])
                 continue;
-            double value = (opt->ellipse ? pt_confidence_ellipse(img, &fe)
-                                         : pt_confidence_circle(img, &fitted)) *
-                           circle_support(&edges, roi.x0, roi.y0, &fitted,
-                                          fmax(HOUGH_REFINE_PX, HOUGH_REFINE_SHARE * fitted.r));
-            if (value > best_value) {
-                best_value = value;
-                peak = c;
-            }
+            const pt_circle *fc = &fit_circle[k];
+            value[k] = pt_confidence_ellipse(img, &fit_ellipse[k]) *
+                       circle_support(&edges, roi.x0, roi.y0, fc,
+                                      fmax(HOUGH_REFINE_PX, HOUGH_REFINE_SHARE * fc->r));
+            inside[k] = pt_hough_inside_level(img, &fit_ellipse[k]);
         }
+        int chosen = pt_hough_choose(nc, ok, value, inside);
+        if (chosen < 0)
+            return PT_OK;
+        circle = fit_out[chosen];
+        el = fit_ellipse[chosen];
         if (nc == 0)
             return PT_OK;
     } else {
@@ -574,16 +615,15 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
     }
     if (best_score <= 0.0)
         return PT_OK;
-    }
 
     pt_point *pts = pt_arena_alloc(arena, (size_t)edges.count * sizeof *pts);
     int *idx = pt_arena_alloc(arena, (size_t)edges.count * sizeof *idx);
     if (!pts || !idx)
         return pt_error_set(err, PT_ERR_NOMEM, "", "hough: out of memory");
-    pt_circle circle;
-    pt_ellipse el;
-    if (!refine(&edges, in, cfg, &peak, opt->ellipse, pts, idx, &circle, &el))
+    pt_circle ransac_circle;
+    if (!refine(&edges, in, cfg, &peak, opt->ellipse, pts, idx, &ransac_circle, &el, &circle))
         return PT_OK;
+    }
     if (opt->ellipse) {
         res->ellipse = el;
         res->circle.cx = el.cx;
@@ -591,8 +631,9 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
         res->circle.r = 0.5 * (el.a + el.b);
         res->confidence = pt_confidence_ellipse(img, &el);
     } else {
+        /* el: the circle, or the ellipse whose centre and mean radius it took */
         res->circle = circle;
-        res->confidence = pt_confidence_circle(img, &circle);
+        res->confidence = pt_confidence_ellipse(img, &el);
     }
     if (res->confidence < PT_CONFIDENCE_MIN)
         return PT_OK;

@@ -2,8 +2,8 @@
  * the same synthetic frames: same status per frame and eye, centre and
  * radius within 0.5 px, on at least 99 % of all eyes compared (the issue's
  * criterion; each case on 99 % too, or all but one eye), for gradient and sampled
- * voting, circle and ellipse, monocular and binocular, at 320x256 and
- * 1280x1024. Both use the same Canny arithmetic and RANSAC sample table;
+ * voting, circle (refined by an ellipse, hough_refit=ellipse, or not) and
+ * ellipse, monocular and binocular, at 320x256 and 1280x1024. Both use the same Canny arithmetic and RANSAC sample table;
  * the GPU's accumulator sums floats in another order (atomics), so a near
  * tie between two centres or radii may go the other way.
  * Skips (passing) when no usable GPU is present. */
@@ -26,6 +26,8 @@ static agreement all;
 /* Back ends prepared for frames of prepare_w x prepare_h (0: the frames'
  * size), as track prepares for the largest frame seen so far. */
 static int prepare_w, prepare_h;
+/* circle mode's estimate for the cases (PT_HOUGH_REFIT_*) */
+static int refit = PT_HOUGH_REFIT_ELLIPSE;
 
 static void run(const pt_backend *b, const pt_config *cfg, const pt_track_options *opt,
                 pt_image **frames, int n, pt_result *res)
@@ -41,6 +43,7 @@ static void compare(const char *what, int vote, double angle_step, int ellipse, 
     pt_config_default(&cfg);
     cfg.hough.vote = vote;
     cfg.hough.angle_step = angle_step;
+    cfg.hough.refit = refit;
     pt_track_options opt;
     memset(&opt, 0, sizeof opt);
     opt.algorithm = PT_ALG_HOUGH;
@@ -104,6 +107,10 @@ int main(void)
     const int G = PT_HOUGH_VOTE_GRADIENT, S = PT_HOUGH_VOTE_SAMPLED;
     compare("gradient circle 320x256", G, 3.6, 0, 0, 300 / div, 320, 256, 201);
     compare("gradient ellipse 320x256", G, 3.6, 1, 0, 100 / div, 320, 256, 202);
+    refit = PT_HOUGH_REFIT_CIRCLE;
+    compare("gradient circle 320x256, hough_refit=circle", G, 3.6, 0, 0, 100 / div, 320, 256,
+            210);
+    refit = PT_HOUGH_REFIT_ELLIPSE;
     compare("gradient binocular circle 640x256", G, 3.6, 0, 1, 100 / div, 640, 256, 203);
     if (!quick)
         compare("gradient circle 1280x1024", G, 3.6, 0, 0, 40, 1280, 1024, 204);

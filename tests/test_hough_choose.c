@@ -1,0 +1,78 @@
+/* The Canny-Hough detector's shared final steps (lib/hough_choose.h,
+ * lib/hough_refit.h): the darkness inside an outline, the choice of the
+ * pupil over the concentric iris, and when circle mode takes an ellipse. */
+#include <math.h>
+#include <string.h>
+
+#include "../lib/hough_choose.h"
+#include "../lib/hough_refit.h"
+#include "pt_test.h"
+
+/* A synthetic eye: grey 200, an iris disc of radius 60 at 120, a pupil
+ * disc of radius 20 at 30, both centred at (100, 100); one bright
+ * reflection inside the pupil. */
+static pt_image *eye(void)
+{
+    pt_image *img = pt_image_create(200, 200);
+    for (int y = 0; y < 200; y++)
+        for (int x = 0; x < 200; x++) {
+            double d = hypot(x - 100.0, y - 100.0);
+            img->buf[(size_t)y * img->stride + x] = d < 20 ? 30 : d < 60 ? 120 : 200;
+        }
+    for (int y = 108; y < 113; y++)
+        for (int x = 90; x < 95; x++)
+            img->buf[(size_t)y * img->stride + x] = 255;
+    return img;
+}
+
+static void test_inside_level(void)
+{
+    pt_image *img = eye();
+    pt_ellipse pupil = {100, 100, 20, 20, 0}, iris = {100, 100, 60, 60, 0};
+    PT_CHECK(pt_hough_inside_level(img, &pupil) == 30, "pupil inside: %d",
+             pt_hough_inside_level(img, &pupil));
+    PT_CHECK(pt_hough_inside_level(img, &iris) == 120, "iris inside: %d",
+             pt_hough_inside_level(img, &iris));
+    pt_ellipse away = {-500, -500, 20, 20, 0};
+    PT_CHECK(pt_hough_inside_level(img, &away) == 255, "outside the image: 255");
+    pt_image_destroy(img);
+}
+
+static void test_choose(void)
+{
+    /* the iris outline more credible than the pupil's: the pupil still wins */
+    int ok[3] = {1, 1, 1}, inside[3] = {30, 32, 120};
+    double value[3] = {0.7, 0.8, 0.9};
+    PT_CHECK(pt_hough_choose(3, ok, value, inside) == 1, "the most credible dark one");
+    /* a dark candidate far less credible than the best is not eligible */
+    double weak[3] = {0.2, 0.3, 0.9};
+    PT_CHECK(pt_hough_choose(3, ok, weak, inside) == 2, "weak dark ones ignored");
+    /* refinements that failed never win; none at all: -1 */
+    int some[3] = {0, 0, 1};
+    PT_CHECK(pt_hough_choose(3, some, value, inside) == 2, "only ok candidates");
+    int none[3] = {0, 0, 0};
+    PT_CHECK(pt_hough_choose(3, none, value, inside) == -1, "none ok");
+    /* ties go to the lower index (the smaller radius) */
+    double tie[3] = {0.8, 0.8, 0.1};
+    PT_CHECK(pt_hough_choose(3, ok, tie, inside) == 0, "ties to the smaller");
+}
+
+static void test_refit_credible(void)
+{
+    pt_circle c = {100, 100, 50};
+    pt_ellipse near = {105, 98, 55, 46, 30}, off = {130, 100, 55, 46, 30},
+               flat = {100, 100, 80, 40, 0};
+    PT_CHECK(pt_hough_refit_credible(&c, &near), "a nearby ellipse of ratio 1.2");
+    PT_CHECK(!pt_hough_refit_credible(&c, &off), "centre shifted 0.6 r");
+    PT_CHECK(!pt_hough_refit_credible(&c, &flat), "ratio 2");
+    pt_circle r = pt_hough_refit_circle(&near);
+    PT_CHECK(r.cx == 105 && r.cy == 98 && r.r == 50.5, "centre and mean radius");
+}
+
+int main(void)
+{
+    test_inside_level();
+    test_choose();
+    test_refit_credible();
+    return PT_TEST_SUMMARY("hough_choose");
+}
