@@ -58,6 +58,18 @@ static inline PT_HD int pt_sb_refit_candidate(const pt_sb_config *k, const pt_ci
     return pt_circle_distance(c, x, y) <= PT_SB_REFIT_SELECT * pt_sb_circle_band(k, c->r);
 }
 
+/* The candidates of circle c among pts[0..n), in point order, into cand;
+ * returns their count. */
+static inline PT_HD int pt_sb_refit_candidates(const pt_sb_config *k, const pt_circle *c,
+                                               const pt_point *pts, int n, int *cand)
+{
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (pt_sb_refit_candidate(k, c, pts[i].x, pts[i].y))
+            cand[m++] = i;
+    return m;
+}
+
 /* Row s's ellipse through 5 candidates (cand[0..m) index pts): 0 when its
  * indices repeat, the fit fails or an axis leaves [min_r, max_r]. */
 static inline PT_HD int pt_sb_refit_row_fit(const uint32_t *values, int s, const pt_point *pts,
@@ -176,10 +188,7 @@ static inline PT_HD int pt_sb_circle_ellipse(const pt_sb_config *k, const pt_poi
                                              int samples, int sample_size, double min_r,
                                              double max_r, int *cand, pt_ellipse *out)
 {
-    int m = 0;
-    for (int i = 0; i < n; i++)
-        if (pt_sb_refit_candidate(k, c, pts[i].x, pts[i].y))
-            cand[m++] = i;
+    int m = pt_sb_refit_candidates(k, c, pts, n, cand);
     if (m < PT_SB_REFIT_SAMPLE)
         return 0;
     int rows = pt_sb_refit_rows(samples, sample_size);

@@ -65,10 +65,7 @@ static pt_sb_config config(void)
 static int split_refine(const pt_sb_config *k, const pt_point *pts, int n, const pt_circle *c,
                         const pt_ransac_table *t, int stride, int *cand, pt_ellipse *out)
 {
-    int m = 0;
-    for (int i = 0; i < n; i++)
-        if (pt_sb_refit_candidate(k, c, pts[i].x, pts[i].y))
-            cand[m++] = i;
+    int m = pt_sb_refit_candidates(k, c, pts, n, cand);
     if (m < PT_SB_REFIT_SAMPLE)
         return 0;
     int rows = pt_sb_refit_rows(t->samples, t->sample_size);
