@@ -73,21 +73,33 @@ void pt_ransac_table_free(pt_ransac_table *t)
     t->sample_size = 0;
 }
 
-static int circle_votes(const pt_point *pts, int n, const pt_circle *c, double inlier_px)
+/* Votes (points within inlier_px of the outline). With beat >= 0 the count
+ * stops once it can no longer exceed beat and returns at most beat: a sample
+ * that cannot beat the best so far needs no exact count (the choice, the
+ * first sample with the most votes, stays the same). beat < 0: exact. */
+static int circle_votes(const pt_point *pts, int n, const pt_circle *c, double inlier_px,
+                        int beat)
 {
     int votes = 0;
-    for (int k = 0; k < n; k++)
+    for (int k = 0; k < n; k++) {
         votes += pt_circle_distance(c, pts[k].x, pts[k].y) <= inlier_px;
+        if (beat >= 0 && votes + (n - 1 - k) <= beat)
+            return votes;
+    }
     return votes;
 }
 
-static int ellipse_votes(const pt_point *pts, int n, const pt_ellipse *e, double inlier_px)
+static int ellipse_votes(const pt_point *pts, int n, const pt_ellipse *e, double inlier_px,
+                         int beat)
 {
     pt_ellipse_frame f;
     pt_ellipse_frame_init(e, &f);
     int votes = 0;
-    for (int k = 0; k < n; k++)
-        votes += pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= inlier_px;
+    for (int k = 0; k < n; k++) {
+        votes += pt_ellipse_frame_within(&f, pts[k].x, pts[k].y, inlier_px);
+        if (beat >= 0 && votes + (n - 1 - k) <= beat)
+            return votes;
+    }
     return votes;
 }
 
@@ -125,7 +137,7 @@ int pt_ransac_circle(const pt_point *pts, int n, const pt_ransac_table *t, int s
         pt_circle c;
         if (!pt_fit_circle(pts, idx, k_size, &c) || !pt_ransac_circle_in_range(&c, min_r, max_r))
             continue;
-        int votes = circle_votes(pts, n, &c, inlier_px);
+        int votes = circle_votes(pts, n, &c, inlier_px, best_votes);
         if (votes > best_votes) {
             best_votes = votes;
             best_s = s;
@@ -144,7 +156,7 @@ int pt_ransac_circle(const pt_point *pts, int n, const pt_ransac_table *t, int s
     best = out->circle;
     out->found = 1;
     out->sample = best_s;
-    out->votes = circle_votes(pts, n, &best, inlier_px);
+    out->votes = circle_votes(pts, n, &best, inlier_px, -1);
     return 1;
 }
 
@@ -167,7 +179,7 @@ int pt_ransac_ellipse(const pt_point *pts, int n, const pt_ransac_table *t,
         if (!pt_fit_ellipse(pts, idx, k_size, &e) ||
             !pt_ransac_ellipse_in_range(&e, min_r, max_r))
             continue;
-        int votes = ellipse_votes(pts, n, &e, inlier_px);
+        int votes = ellipse_votes(pts, n, &e, inlier_px, best_votes);
         if (votes > best_votes) {
             best_votes = votes;
             best_s = s;
@@ -180,7 +192,7 @@ int pt_ransac_ellipse(const pt_point *pts, int n, const pt_ransac_table *t,
     pt_ellipse_frame_init(&best, &f);
     int inliers = 0;
     for (int k = 0; k < n; k++)
-        if (pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= inlier_px)
+        if (pt_ellipse_frame_within(&f, pts[k].x, pts[k].y, inlier_px))
             scratch_idx[inliers++] = k;
     out->ellipse = best;
     pt_ransac_refit_inliers(1, pts, scratch_idx, inliers, min_r, max_r, &out->circle,
@@ -188,6 +200,6 @@ int pt_ransac_ellipse(const pt_point *pts, int n, const pt_ransac_table *t,
     best = out->ellipse;
     out->found = 1;
     out->sample = best_s;
-    out->votes = ellipse_votes(pts, n, &best, inlier_px);
+    out->votes = ellipse_votes(pts, n, &best, inlier_px, -1);
     return 1;
 }

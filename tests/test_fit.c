@@ -388,6 +388,53 @@ static void test_distances(void)
     PT_CHECK(worst < 1e-3, "ellipse distance within 1e-3 px of the reference (worst %g)", worst);
 }
 
+/* pt_ellipse_frame_within gives exactly pt_ellipse_frame_distance(...) <= d:
+ * points everywhere, and many close to both sides of the band's edges,
+ * where the fast bound must not reject wrongly; degenerate shapes too. */
+static void test_within(void)
+{
+    const pt_ellipse shapes[] = {{50, 40, 30, 10, 0},    {50, 40, 30, 10, 90},
+                                 {0, 0, 20, 19, 33},     {7, 3, 60, 6, 170},
+                                 {100, 100, 12, 12, 0},  {-5, 9, 200, 20, 45},
+                                 {640, 512, 180, 150, 12}, {3, 3, 1e-3, 5, 0},
+                                 {0, 0, 0, 4, 0},        {1, 1, 5, -2, 0}};
+    const double bands[] = {0.5, 1.0, 2.0, 3.5, 10.0};
+    long mismatches = 0, tested = 0, far = 0;
+    for (unsigned si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
+        const pt_ellipse *e = &shapes[si];
+        pt_ellipse_frame f;
+        pt_ellipse_frame_init(e, &f);
+        double th = e->theta * PI / 180.0;
+        for (unsigned bi = 0; bi < sizeof bands / sizeof bands[0]; bi++) {
+            double d = bands[bi];
+            for (int k = 0; k < 4000; k++) {
+                double t = 2 * PI * uniform01();
+                double ox = fabs(e->a) * cos(t), oy = fabs(e->b) * sin(t);
+                double nx = fabs(e->b) * cos(t), ny = fabs(e->a) * sin(t);
+                double nl = sqrt(nx * nx + ny * ny);
+                double off;
+                if (k % 4 == 0) /* anywhere out to twice the size */
+                    off = (2.0 * uniform01() - 1.0) * (fabs(e->a) + fabs(e->b) + d);
+                else /* just inside or outside the band's two edges */
+                    off = (k % 2 ? d : -d) + (uniform01() - 0.5) * 1e-3 * (k % 3 ? 1.0 : 1e-6);
+                double u = ox + (nl > 0 ? off * nx / nl : off), v = oy + (nl > 0 ? off * ny / nl : 0);
+                double x = e->cx + u * cos(th) - v * sin(th), y = e->cy + u * sin(th) + v * cos(th);
+                int full = pt_ellipse_frame_distance(&f, x, y) <= d;
+                mismatches += pt_ellipse_frame_within(&f, x, y, d) != full;
+                far += !full;
+                tested++;
+            }
+        }
+    }
+    PT_CHECK(mismatches == 0, "within == distance <= d: %ld of %ld points differ", mismatches,
+             tested);
+    PT_CHECK(far > tested / 10, "the test points include points outside the band (%ld)", far);
+    pt_ellipse_frame nan_frame = {NAN, 0, 1, 0, 10, 8};
+    PT_CHECK(pt_ellipse_frame_within(&nan_frame, 1, 1, 2) ==
+                 (pt_ellipse_frame_distance(&nan_frame, 1, 1) <= 2),
+             "NaN centre: same answer as the full test");
+}
+
 int main(void)
 {
     test_circle_exact_lattice();
@@ -399,5 +446,6 @@ int main(void)
     test_noisy();
     test_degenerate();
     test_distances();
+    test_within();
     return PT_TEST_SUMMARY("fit");
 }

@@ -252,6 +252,82 @@ static void test_ransac_rules(void)
     pt_ransac_table_free(&t);
 }
 
+/* The vote counts stop early when a sample cannot beat the best so far, and
+ * ellipse votes skip clearly distant points with a bound: the results must
+ * equal the header's semantics counted in full. Reference: the plain loop
+ * (every vote counted by distance), on point sets with outliers, clutter
+ * and near-ties. */
+static int reference_best(const pt_point *p, int n, const pt_ransac_table *t, int rows,
+                          double inlier, double min_r, double max_r, int ellipse)
+{
+    int idx[PT_RANSAC_MAX_SAMPLE_SIZE], best_votes = -1, best_s = -1;
+    for (int s = 0; s < rows; s++) {
+        if (!pt_ransac_sample_indices(t->values, t->sample_size, s, n, idx))
+            continue;
+        pt_circle c = {0, 0, 0};
+        pt_ellipse e = {0, 0, 0, 0, 0};
+        if (ellipse ? !pt_fit_ellipse(p, idx, t->sample_size, &e) ||
+                          !pt_ransac_ellipse_in_range(&e, min_r, max_r)
+                    : !pt_fit_circle(p, idx, t->sample_size, &c) ||
+                          !pt_ransac_circle_in_range(&c, min_r, max_r))
+            continue;
+        int votes = 0;
+        for (int k = 0; k < n; k++)
+            votes += (ellipse ? pt_ellipse_distance(&e, p[k].x, p[k].y)
+                              : pt_circle_distance(&c, p[k].x, p[k].y)) <= inlier;
+        if (votes > best_votes) {
+            best_votes = votes;
+            best_s = s;
+        }
+    }
+    return best_s;
+}
+
+static void test_ransac_pruned_equals_full(void)
+{
+    pt_ransac_table t;
+    pt_error err;
+    PT_CHECK(pt_ransac_table_create(&t, 300, 5, PT_RANSAC_SEED, &err) == PT_OK, "table");
+    static pt_point p[400];
+    static int scratch[400];
+    int differ = 0, cases = 0;
+    for (int trial = 0; trial < 24; trial++) {
+        int n = 40 + 15 * trial;
+        double cx = 200 + 3 * trial, cy = 150 - 2 * trial, a = 20 + 2 * trial;
+        double b = a * (0.6 + 0.015 * trial), th = 17.0 * trial * PI / 180.0;
+        double share = 0.3 + 0.025 * trial; /* points on the outline */
+        for (int k = 0; k < n; k++) {
+            if (k < share * n) {
+                double s = 2 * PI * uniform01(), u = a * cos(s), v = b * sin(s);
+                p[k].x = (float)(cx + u * cos(th) - v * sin(th) + gauss(0.7));
+                p[k].y = (float)(cy + u * sin(th) + v * cos(th) + gauss(0.7));
+            } else {
+                p[k].x = (float)(cx - 2 * a + 4 * a * uniform01());
+                p[k].y = (float)(cy - 2 * a + 4 * a * uniform01());
+            }
+        }
+        for (int ellipse = 0; ellipse < 2; ellipse++) {
+            double inlier = trial % 3 == 0 ? 0.5 : (trial % 3 == 1 ? 1.5 : 4.0);
+            pt_ransac_fit fit;
+            int found = ellipse ? pt_ransac_ellipse(p, n, &t, 300, inlier, 3, 400, scratch, &fit)
+                                : pt_ransac_circle(p, n, &t, 300, inlier, 3, 400, scratch, &fit);
+            int want = reference_best(p, n, &t, 300, inlier, 3, 400, ellipse);
+            cases++;
+            differ += (found ? fit.sample : -1) != want;
+            if (found) { /* the final count is exact */
+                int votes = 0;
+                for (int k = 0; k < n; k++)
+                    votes += (ellipse ? pt_ellipse_distance(&fit.ellipse, p[k].x, p[k].y)
+                                      : pt_circle_distance(&fit.circle, p[k].x, p[k].y)) <= inlier;
+                differ += votes != fit.votes;
+            }
+        }
+    }
+    PT_CHECK(differ == 0, "pruned RANSAC equals the full count: %d differences in %d cases",
+             differ, cases);
+    pt_ransac_table_free(&t);
+}
+
 int main(void)
 {
     test_table_determinism();
@@ -261,5 +337,6 @@ int main(void)
     test_ransac_circle_outliers();
     test_ransac_ellipse_outliers();
     test_ransac_rules();
+    test_ransac_pruned_equals_full();
     return PT_TEST_SUMMARY("ransac");
 }
