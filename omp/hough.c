@@ -349,32 +349,91 @@ static int gradient_peak(const edge_list *e, int min_r, int max_r, int step, int
     return count;
 }
 
+/* Edge points are listed by row (collect_edges), so the edges whose
+ * refinement point (edge_point) lies within reach rows of y (full frame)
+ * are one index range [*i0, *i1): the per-candidate loops below visit only
+ * those. A 1 px margin beyond edge_point's offset keeps the range a superset
+ * of the points any test with that reach can accept. */
+static void edge_rows(const edge_list *e, int y_off, double y, double reach, int *i0, int *i1)
+{
+    double pad = reach + fabs(e->offset) + 1.0;
+    double lo = floor(y - pad) - y_off, hi = ceil(y + pad) - y_off;
+    if (!(lo <= hi)) { /* NaN */
+        *i0 = 0;
+        *i1 = e->count;
+        return;
+    }
+    int ylo = lo < -1.0 ? -1 : lo > (double)INT32_MAX - 1 ? INT32_MAX - 1 : (int)lo;
+    int yhi = hi < -1.0 ? -1 : hi > (double)INT32_MAX - 1 ? INT32_MAX - 1 : (int)hi;
+    /* first edge with row >= ylo, first with row > yhi */
+    int a = 0, b = e->count;
+    while (a < b) {
+        int m = a + (b - a) / 2;
+        if (e->y[m] < ylo)
+            a = m + 1;
+        else
+            b = m;
+    }
+    *i0 = a;
+    b = e->count;
+    while (a < b) {
+        int m = a + (b - a) / 2;
+        if (e->y[m] <= yhi)
+            a = m + 1;
+        else
+            b = m;
+    }
+    *i1 = a;
+}
+
+/* 1 when the distance whose square is d2 lies surely below lo or above hi
+ * (a 1 px margin over any rounding): those points fail a test of
+ * lo <= distance <= hi whatever its own rounding, and skip it. */
+static inline int outside_ring(double d2, double lo, double hi)
+{
+    double l = lo - 1.0, h = hi + 1.0;
+    return (l > 0.0 && d2 < l * l) || d2 > h * h;
+}
+
 /* Edges within band of the circle that face its centre, per px of its
  * circumference, at most 1. */
 static double circle_support(const edge_list *e, int x_off, int y_off, const pt_circle *c,
                              double band)
 {
-    int n = 0;
-    for (int i = 0; i < e->count; i++) {
+    int n = 0, i0, i1;
+    edge_rows(e, y_off, c->cy, c->r + band, &i0, &i1);
+    for (int i = i0; i < i1; i++) {
         double x, y;
         edge_point(e, i, x_off, y_off, &x, &y);
-        double dx = c->cx - x, dy = c->cy - y, d = hypot(dx, dy);
+        double dx = c->cx - x, dy = c->cy - y;
+        if (outside_ring(dx * dx + dy * dy, c->r - band, c->r + band))
+            continue;
+        double d = hypot(dx, dy);
         n += fabs(d - c->r) <= band && e->ux[i] * dx + e->uy[i] * dy >= HOUGH_AIM_COS * d;
     }
     double s = n / fmax(2.0 * M_PI * c->r, 1.0);
     return s > 1.0 ? 1.0 : s;
 }
 
+/* Edge points (full frame) within band of the ellipse's outline, in edge
+ * order. pt_ellipse_frame_within answers as pt_ellipse_frame_distance <=
+ * band does; the outline lies between b and a from the centre, so points
+ * surely outside that ring widened by band are skipped first. */
 static int near_ellipse(const edge_list *e, int x_off, int y_off, const pt_ellipse *el,
                         double band, pt_point *pts)
 {
     pt_ellipse_frame frame;
     pt_ellipse_frame_init(el, &frame);
-    int n = 0;
-    for (int i = 0; i < e->count; i++) {
+    double a = el->a > el->b ? el->a : el->b, b = el->a > el->b ? el->b : el->a;
+    int n = 0, i0, i1;
+    edge_rows(e, y_off, el->cy, a + band, &i0, &i1);
+    for (int i = i0; i < i1; i++) {
         double x, y;
         edge_point(e, i, x_off, y_off, &x, &y);
-        if (pt_ellipse_frame_distance(&frame, x, y) <= band) {
+        double dx = x - el->cx, dy = y - el->cy;
+        if (outside_ring(dx * dx + dy * dy, b - band, a + band))
+            continue;
+        if (pt_ellipse_frame_within(&frame, x, y, band)) {
             pts[n].x = (float)x;
             pts[n].y = (float)y;
             n++;
@@ -390,11 +449,16 @@ static int around_peak(const edge_list *e, int x_off, int y_off, const pt_circle
                        double r_in, double r_out, pt_point *pts)
 {
     const double cos45 = 0.70710678;
-    int n = 0;
-    for (int i = 0; i < e->count; i++) {
+    int n = 0, i0, i1;
+    edge_rows(e, y_off, c->cy, r_out, &i0, &i1);
+    for (int i = i0; i < i1; i++) {
         double x, y;
         edge_point(e, i, x_off, y_off, &x, &y);
-        double dx = c->cx - x, dy = c->cy - y, d = hypot(dx, dy);
+        double dx = c->cx - x, dy = c->cy - y;
+        /* a negative aim fails the 45 degree test for any distance */
+        if (outside_ring(dx * dx + dy * dy, r_in, r_out) || e->ux[i] * dx + e->uy[i] * dy < 0.0)
+            continue;
+        double d = hypot(dx, dy);
         if (d < r_in || d > r_out || e->ux[i] * dx + e->uy[i] * dy < cos45 * d)
             continue;
         pts[n].x = (float)x;
