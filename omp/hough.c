@@ -468,6 +468,29 @@ static int around_peak(const edge_list *e, int x_off, int y_off, const pt_circle
     return n;
 }
 
+/* The ellipse of the annulus points pts[0..n): RANSAC, then refitted twice
+ * on the edge points within HOUGH_REFINE_PX of it (pts is overwritten).
+ * Returns 0 when RANSAC found none. */
+static int annulus_ellipse(const edge_list *e, const pt_eye_input *in, const pt_config *cfg,
+                           pt_point *pts, int n, int *idx, pt_ellipse *found)
+{
+    const pt_roi *roi = &in->roi;
+    pt_ransac_fit fit;
+    if (!in->ransac ||
+        !pt_ransac_ellipse(pts, n, in->ransac, cfg->pre.ransac_samples,
+                           cfg->pre.ransac_inlier, in->min_radius, in->max_radius, idx, &fit))
+        return 0;
+    *found = fit.ellipse;
+    for (int pass = 0; pass < 2; pass++) {
+        pt_ellipse next;
+        n = near_ellipse(e, roi->x0, roi->y0, found, HOUGH_REFINE_PX, pts);
+        if (!pt_fit_ellipse(pts, NULL, n, &next))
+            break;
+        *found = next;
+    }
+    return 1;
+}
+
 /* Least-squares refinement of the Hough peak on the edge points within
  * HOUGH_REFINE_PX of it. An ellipse is first found by RANSAC among the
  * candidates around the peak, then refitted on the points near it. Circle
@@ -480,8 +503,6 @@ static int refine(const edge_list *e, const pt_eye_input *in, const pt_config *c
                   pt_circle *circle, pt_ellipse *el, pt_circle *out)
 {
     const pt_roi *roi = &in->roi;
-    for (int i = 0; i < e->count; i++)
-        idx[i] = i;
     /* The peak of an elliptical pupil lies off its centre (normals of an
      * ellipse miss the centre), and edges of reflections or lids lie near it:
      * a RANSAC circle among the edges around the peak that face it, with an
@@ -501,22 +522,11 @@ static int refine(const edge_list *e, const pt_eye_input *in, const pt_config *c
     int refit = !ellipse && cfg->hough.refit == PT_HOUGH_REFIT_ELLIPSE;
     if (!ellipse && !refit)
         return 1;
-    int n = around_peak(e, roi->x0, roi->y0, circle, HOUGH_ANNULUS_IN * circle->r, HOUGH_ANNULUS_OUT * circle->r, pts);
-    pt_ransac_fit fit;
-    if (!in->ransac ||
-        !pt_ransac_ellipse(pts, n, in->ransac, cfg->pre.ransac_samples,
-                           cfg->pre.ransac_inlier, in->min_radius, in->max_radius, idx, &fit))
+    int n = around_peak(e, roi->x0, roi->y0, circle, HOUGH_ANNULUS_IN * circle->r,
+                        HOUGH_ANNULUS_OUT * circle->r, pts);
+    pt_ellipse found;
+    if (!annulus_ellipse(e, in, cfg, pts, n, idx, &found))
         return refit; /* circle mode keeps its circle */
-    pt_ellipse found = fit.ellipse;
-    for (int i = 0; i < e->count; i++)
-        idx[i] = i;
-    for (int pass = 0; pass < 2; pass++) {
-        pt_ellipse next;
-        n = near_ellipse(e, roi->x0, roi->y0, &found, HOUGH_REFINE_PX, pts);
-        if (!pt_fit_ellipse(pts, idx, n, &next))
-            break;
-        found = next;
-    }
     if (refit && !pt_hough_refit_credible(circle, &found))
         return 1;
     *el = found;
