@@ -491,6 +491,29 @@ static int annulus_ellipse(const edge_list *e, const pt_eye_input *in, const pt_
     return 1;
 }
 
+/* Ellipse mode's refinement of the RANSAC circle, and circle mode's with
+ * hough_refit=ellipse: the annulus ellipse; circle mode reports its centre
+ * and mean radius in *out when it is credible (lib/hough_refit.h), *el the
+ * ellipse then. Returns 0 when ellipse mode found no ellipse. */
+static int ellipse_stage(const edge_list *e, const pt_eye_input *in, const pt_config *cfg,
+                         int ellipse, pt_point *pts, int *idx, const pt_circle *circle,
+                         pt_ellipse *el, pt_circle *out)
+{
+    const pt_roi *roi = &in->roi;
+    int refit = !ellipse;
+    int n = around_peak(e, roi->x0, roi->y0, circle, HOUGH_ANNULUS_IN * circle->r,
+                        HOUGH_ANNULUS_OUT * circle->r, pts);
+    pt_ellipse found;
+    if (!annulus_ellipse(e, in, cfg, pts, n, idx, &found))
+        return refit; /* circle mode keeps its circle */
+    if (refit && !pt_hough_refit_credible(circle, &found))
+        return 1;
+    *el = found;
+    if (refit)
+        *out = pt_hough_refit_circle(&found);
+    return 1;
+}
+
 /* Least-squares refinement of the Hough peak on the edge points within
  * HOUGH_REFINE_PX of it. An ellipse is first found by RANSAC among the
  * candidates around the peak, then refitted on the points near it. Circle
@@ -522,17 +545,7 @@ static int refine(const edge_list *e, const pt_eye_input *in, const pt_config *c
     int refit = !ellipse && cfg->hough.refit == PT_HOUGH_REFIT_ELLIPSE;
     if (!ellipse && !refit)
         return 1;
-    int n = around_peak(e, roi->x0, roi->y0, circle, HOUGH_ANNULUS_IN * circle->r,
-                        HOUGH_ANNULUS_OUT * circle->r, pts);
-    pt_ellipse found;
-    if (!annulus_ellipse(e, in, cfg, pts, n, idx, &found))
-        return refit; /* circle mode keeps its circle */
-    if (refit && !pt_hough_refit_credible(circle, &found))
-        return 1;
-    *el = found;
-    if (refit)
-        *out = pt_hough_refit_circle(&found);
-    return 1;
+    return ellipse_stage(e, in, cfg, ellipse, pts, idx, circle, el, out);
 }
 
 /* Side of the gradient-vote accumulator's cells: hough_cell, or auto: one
