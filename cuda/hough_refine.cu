@@ -356,7 +356,7 @@ __device__ static void finish_task(const pt_cuda_params *p, const pt_cuda_buffer
 /* Block per job after the circle RANSAC: the circle (the peak when RANSAC
  * found nothing); in circle mode with hough_refit=circle the candidate is
  * done, otherwise the annulus points around the circle for the ellipse
- * RANSAC. */
+ * RANSAC (at most PT_HOUGH_ELLIPSE_POINTS: pt_hough_thin_annulus). */
 __global__ void __launch_bounds__(THREADS) refine_circle(pt_cuda_params p, pt_cuda_buffers b,
                                                          pt_hough_dev d, int k)
 {
@@ -381,8 +381,10 @@ __global__ void __launch_bounds__(THREADS) refine_circle(pt_cuda_params p, pt_cu
     }
     int n = gather(&e, GATHER_ANNULUS, &circle, ANNULUS_IN * circle.r, ANNULUS_OUT * circle.r,
                    NULL, 0.0, d.pts + e0, &sh);
+    /* the ellipse RANSAC's points thinned as omp/hough.c does (one thread:
+     * the compaction is in place) */
     if (threadIdx.x == 0) {
-        st->n = n;
+        st->n = pt_hough_thin_annulus(d.pts + e0, n);
         st->circle = circle;
     }
 }

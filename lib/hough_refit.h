@@ -20,6 +20,8 @@
 
 #define PT_HOUGH_REFIT_RATIO 1.5  /* a / b above this is not taken for a pupil */
 #define PT_HOUGH_REFIT_SHIFT 0.35 /* the ellipse centre within this x r of the circle's */
+/* the ellipse RANSAC votes with at most this many annulus points */
+#define PT_HOUGH_ELLIPSE_POINTS 800
 
 /* Whether ellipse e may stand for circle c's pupil (exact operations only). */
 static inline PT_HD int pt_hough_refit_credible(const pt_circle *c, const pt_ellipse *e)
@@ -36,6 +38,22 @@ static inline PT_HD pt_circle pt_hough_refit_circle(const pt_ellipse *e)
     c.cy = e->cy;
     c.r = 0.5 * (e->a + e->b);
     return c;
+}
+
+/* The annulus points pts[0..n) the ellipse RANSAC samples and votes with,
+ * thinned in place to every k-th (k = ceil(n / PT_HOUGH_ELLIPSE_POINTS))
+ * when there are more than PT_HOUGH_ELLIPSE_POINTS: the RANSAC costs rows x
+ * points, and a large pupil's outline (or one among many other edges) needs
+ * no more to be found; the refits that follow take every edge near the
+ * ellipse. Keeps the points' order. Returns the new count. */
+static inline PT_HD int pt_hough_thin_annulus(pt_point *pts, int n)
+{
+    if (n <= PT_HOUGH_ELLIPSE_POINTS)
+        return n;
+    int stride = (n + PT_HOUGH_ELLIPSE_POINTS - 1) / PT_HOUGH_ELLIPSE_POINTS, m = 0;
+    for (int k = 0; k < n; k += stride)
+        pts[m++] = pts[k];
+    return m;
 }
 
 #endif

@@ -503,6 +503,7 @@ static int ellipse_stage(const edge_list *e, const pt_eye_input *in, const pt_co
     int refit = !ellipse;
     int n = around_peak(e, roi->x0, roi->y0, circle, HOUGH_ANNULUS_IN * circle->r,
                         HOUGH_ANNULUS_OUT * circle->r, pts);
+    n = pt_hough_thin_annulus(pts, n);
     pt_ellipse found;
     if (!annulus_ellipse(e, in, cfg, pts, n, idx, &found))
         return refit; /* circle mode keeps its circle */
