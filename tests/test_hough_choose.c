@@ -69,10 +69,35 @@ static void test_refit_credible(void)
     PT_CHECK(r.cx == 105 && r.cy == 98 && r.r == 50.5, "centre and mean radius");
 }
 
+/* The ellipse RANSAC's annulus points: kept whole up to the cap, else every
+ * k-th in order, k = ceil(n / cap), so never more than the cap. */
+static void test_thin_annulus(void)
+{
+    enum { N = 2 * PT_HOUGH_ELLIPSE_POINTS + 5 };
+    static pt_point pts[N];
+    for (int k = 0; k < N; k++) {
+        pts[k].x = (float)k;
+        pts[k].y = (float)-k;
+    }
+    PT_CHECK(pt_hough_thin_annulus(pts, PT_HOUGH_ELLIPSE_POINTS) == PT_HOUGH_ELLIPSE_POINTS &&
+                 pts[PT_HOUGH_ELLIPSE_POINTS - 1].x == PT_HOUGH_ELLIPSE_POINTS - 1,
+             "at the cap: unchanged");
+    int m = pt_hough_thin_annulus(pts, N);
+    int ordered = 1;
+    for (int k = 0; k < m; k++)
+        ordered &= pts[k].x == (float)(3 * k) && pts[k].y == (float)(-3 * k);
+    PT_CHECK(m == (N + 2) / 3 && m <= PT_HOUGH_ELLIPSE_POINTS,
+             "2 cap + 5 points: every 3rd, %d kept", m);
+    PT_CHECK(ordered, "every 3rd point, in order");
+    pts[0].x = 7.0f;
+    PT_CHECK(pt_hough_thin_annulus(pts, 3) == 3 && pts[0].x == 7.0f, "a few points: unchanged");
+}
+
 int main(void)
 {
     test_inside_level();
     test_choose();
     test_refit_credible();
+    test_thin_annulus();
     return PT_TEST_SUMMARY("hough_choose");
 }
