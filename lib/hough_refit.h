@@ -21,7 +21,7 @@
 #define PT_HOUGH_REFIT_RATIO 1.5  /* a / b above this is not taken for a pupil */
 #define PT_HOUGH_REFIT_SHIFT 0.35 /* the ellipse centre within this x r of the circle's */
 /* the ellipse RANSAC votes with at most this many annulus points */
-#define PT_HOUGH_ELLIPSE_POINTS 800
+#define PT_HOUGH_ELLIPSE_POINTS 1200
 
 /* Whether ellipse e may stand for circle c's pupil (exact operations only). */
 static inline PT_HD int pt_hough_refit_credible(const pt_circle *c, const pt_ellipse *e)
