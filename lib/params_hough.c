@@ -30,11 +30,11 @@ const pt_param_def pt_hough_param_defs[] = {
      NULL, PT_ALG_HOUGH,
      "sampled votes only within +- this many degrees of the edge's dark side; "
      "180 = the whole circle (the paper)"},
-    {"hough_refit", PT_PARAM_CHOICE, offsetof(pt_config, hough.refit), PT_HOUGH_REFIT_CIRCLE, 0,
-     1, hough_refit_names, PT_ALG_HOUGH,
+    {"hough_refit", PT_PARAM_CHOICE, offsetof(pt_config, hough.refit), PT_HOUGH_REFIT_ELLIPSE,
+     0, 1, hough_refit_names, PT_ALG_HOUGH,
      "circle mode's estimate: ellipse = the circle refined by a short RANSAC ellipse over "
      "the edges around it, its centre and mean radius (a+b)/2 when credible "
-     "(elliptical pupils; about 9x slower); circle = the RANSAC circle"},
+     "(elliptical pupils); circle = the RANSAC circle (faster)"},
     {"hough_edge_offset", PT_PARAM_DOUBLE, offsetof(pt_config, hough.edge_offset), 0, 0, 10,
      NULL, PT_ALG_HOUGH,
      "edge points moved this many px towards the dark side before the fits (0: the "
