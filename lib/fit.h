@@ -55,6 +55,21 @@ static inline PT_HD double pt_fit_rms(const pt_point *pts, const int *idx, int n
     return sqrt(s / n);
 }
 
+/* The centring and scaling both fits start with: the mean (mx, my) and the
+ * RMS distance from it (scale, inv = 1 / scale). Returns 0 when the points
+ * are not finite or all coincide. */
+static inline PT_HD int pt_fit_normalise(const pt_point *pts, const int *idx, int n, double *mx,
+                                         double *my, double *scale, double *inv)
+{
+    if (!pt_fit_mean(pts, idx, n, mx, my))
+        return 0;
+    *scale = pt_fit_rms(pts, idx, n, *mx, *my);
+    if (!(*scale > 0.0) || !pt_fit_finite(*scale))
+        return 0;
+    *inv = 1.0 / *scale;
+    return 1;
+}
+
 /* ---- circle: Taubin algebraic fit ----------------------------------------- */
 
 /* The second half of pt_fit_circle: the circle from the mean moments of the
@@ -115,13 +130,9 @@ static inline PT_HD int pt_fit_circle(const pt_point *pts, const int *idx, int n
 {
     if (n < 3)
         return 0;
-    double mx, my;
-    if (!pt_fit_mean(pts, idx, n, &mx, &my))
+    double mx, my, scale, inv;
+    if (!pt_fit_normalise(pts, idx, n, &mx, &my, &scale, &inv))
         return 0;
-    double scale = pt_fit_rms(pts, idx, n, mx, my);
-    if (!(scale > 0.0) || !pt_fit_finite(scale))
-        return 0;
-    double inv = 1.0 / scale;
 
     double Mxx = 0, Myy = 0, Mxy = 0, Mxz = 0, Myz = 0, Mzz = 0;
     for (int k = 0; k < n; k++) {
@@ -268,13 +279,9 @@ static inline PT_HD int pt_fit_ellipse(const pt_point *pts, const int *idx, int 
 {
     if (n < 5)
         return 0;
-    double mx, my;
-    if (!pt_fit_mean(pts, idx, n, &mx, &my))
+    double mx, my, scale, inv;
+    if (!pt_fit_normalise(pts, idx, n, &mx, &my, &scale, &inv))
         return 0;
-    double scale = pt_fit_rms(pts, idx, n, mx, my);
-    if (!(scale > 0.0) || !pt_fit_finite(scale))
-        return 0;
-    double inv = 1.0 / scale;
 
     /* moments of degree 1..4 of the normalised data */
     double s_x = 0, s_y = 0, s_xx = 0, s_xy = 0, s_yy = 0;
