@@ -433,6 +433,7 @@ extern "C" cudaError_t pt_cuda_starburst(const pt_cuda_params *p, const pt_cuda_
         q.sb.edge_offset = 0.0;
         q.sb.edge_fraction = 0.0;
         q.sb.circle_refit = PT_SB_REFIT_CIRCLE;
+        q.sb.circle_votes = PT_SB_VOTES_BAND;
     }
     if (q.sequence) {
         /* Each eye starts where the previous frame's pupil was: in order. */

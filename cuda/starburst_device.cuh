@@ -37,7 +37,7 @@ static __device__ int count_votes(const pt_point *pts, int n, const pt_circle *c
             votes += pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= inlier;
     } else {
         for (int j = 0; j < n; j++)
-            votes += pt_sb_circle_inlier(k, c, pts[j].x, pts[j].y);
+            votes += pt_sb_circle_vote(k, c, pts[j].x, pts[j].y);
     }
     return votes;
 }

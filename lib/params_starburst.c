@@ -5,6 +5,7 @@
 
 static const char *const start_choices[] = {"dark", "centre", NULL};
 static const char *const refit_choices[] = {"circle", "ellipse", NULL};
+static const char *const votes_choices[] = {"inlier", "band", NULL};
 
 #define SB(field) offsetof(pt_config, starburst.field)
 
@@ -46,6 +47,9 @@ const pt_param_def pt_starburst_param_defs[] = {
     {"circle_refit", PT_PARAM_CHOICE, SB(circle_refit), PT_SB_REFIT_ELLIPSE, 0, 1, refit_choices,
      PT_ALG_STARBURST,
      "circle fits: report the refitted RANSAC circle, or the centre and mean radius (a+b)/2 of an ellipse refined from its points when credible (elliptical pupils)"},
+    {"circle_votes", PT_PARAM_CHOICE, SB(circle_votes), PT_SB_VOTES_INLIER, 0, 1, votes_choices,
+     PT_ALG_STARBURST,
+     "circle fits: RANSAC scores each sample's circle by the points within ransac_inlier of it (inlier), or within its circle band (band: wide bands favour large circles through lid edges and the iris); the refit takes the band either way"},
 };
 const int pt_starburst_param_count =
     (int)(sizeof pt_starburst_param_defs / sizeof pt_starburst_param_defs[0]);

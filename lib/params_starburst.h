@@ -8,6 +8,10 @@ enum { PT_START_DARK = 0, PT_START_CENTRE = 1 };
  * mean radius of an ellipse refined from it (lib/starburst_refit.h). */
 enum { PT_SB_REFIT_CIRCLE = 0, PT_SB_REFIT_ELLIPSE = 1 };
 
+/* Circle mode's RANSAC score of a sample's circle: the points within
+ * ransac_inlier of it, or within its circle band (circle_tolerance x r). */
+enum { PT_SB_VOTES_INLIER = 0, PT_SB_VOTES_BAND = 1 };
+
 typedef struct {
     int rays;               /* first-stage rays over 360 degrees */
     double edge_threshold;  /* grey-level step along a ray that counts as the pupil edge */
@@ -25,6 +29,7 @@ typedef struct {
     double edge_offset;     /* px edge points are moved towards the dark side */
     double edge_fraction;   /* > 0: edge where the grey level crosses this share of the step */
     int circle_refit;       /* PT_SB_REFIT_*: circle mode's final estimate */
+    int circle_votes;       /* PT_SB_VOTES_*: what a RANSAC circle sample is scored by */
 } pt_starburst_params;
 
 #endif

@@ -23,4 +23,5 @@ void pt_sb_config_resolve(const pt_config *cfg, pt_sb_config *out)
     out->edge_offset = sb->edge_offset;
     out->edge_fraction = sb->edge_fraction > 0 && sb->edge_fraction < 1 ? sb->edge_fraction : 0.0;
     out->circle_refit = sb->circle_refit;
+    out->circle_votes = sb->circle_votes;
 }
