@@ -6,6 +6,7 @@
 static const char *const start_choices[] = {"dark", "centre", NULL};
 static const char *const refit_choices[] = {"circle", "ellipse", NULL};
 static const char *const votes_choices[] = {"inlier", "band", NULL};
+static const char *const ellipse_fit_choices[] = {"circle", "direct", NULL};
 
 #define SB(field) offsetof(pt_config, starburst.field)
 
@@ -50,6 +51,9 @@ const pt_param_def pt_starburst_param_defs[] = {
     {"circle_votes", PT_PARAM_CHOICE, SB(circle_votes), PT_SB_VOTES_INLIER, 0, 1, votes_choices,
      PT_ALG_STARBURST,
      "circle fits: RANSAC scores each sample's circle by the points within ransac_inlier of it (inlier), or within its circle band (band: wide bands favour large circles through lid edges and the iris); the refit takes the band either way"},
+    {"ellipse_fit", PT_PARAM_CHOICE, SB(ellipse_fit), PT_SB_ELLIPSE_VIA_CIRCLE, 0, 1,
+     ellipse_fit_choices, PT_ALG_STARBURST,
+     "--ellipse: fit a RANSAC circle as circle mode does, then the ellipse through the points near it (circle), or a RANSAC ellipse over all points (direct: lid edges and reflections more often pull it flat)"},
 };
 const int pt_starburst_param_count =
     (int)(sizeof pt_starburst_param_defs / sizeof pt_starburst_param_defs[0]);

@@ -12,6 +12,10 @@ enum { PT_SB_REFIT_CIRCLE = 0, PT_SB_REFIT_ELLIPSE = 1 };
  * ransac_inlier of it, or within its circle band (circle_tolerance x r). */
 enum { PT_SB_VOTES_INLIER = 0, PT_SB_VOTES_BAND = 1 };
 
+/* --ellipse: a RANSAC circle (as circle mode) whose points give the ellipse
+ * (lib/starburst_refit.h), or a RANSAC ellipse over all the points. */
+enum { PT_SB_ELLIPSE_VIA_CIRCLE = 0, PT_SB_ELLIPSE_DIRECT = 1 };
+
 typedef struct {
     int rays;               /* first-stage rays over 360 degrees */
     double edge_threshold;  /* grey-level step along a ray that counts as the pupil edge */
@@ -30,6 +34,7 @@ typedef struct {
     double edge_fraction;   /* > 0: edge where the grey level crosses this share of the step */
     int circle_refit;       /* PT_SB_REFIT_*: circle mode's final estimate */
     int circle_votes;       /* PT_SB_VOTES_*: what a RANSAC circle sample is scored by */
+    int ellipse_fit;        /* PT_SB_ELLIPSE_*: how --ellipse fits */
 } pt_starburst_params;
 
 #endif

@@ -39,7 +39,16 @@ typedef struct {
                              step from its dark to its bright side (0: off) */
     int circle_refit;   /* PT_SB_REFIT_*: circle mode's final estimate */
     int circle_votes;   /* PT_SB_VOTES_*: RANSAC score of a sample's circle */
+    int ellipse_fit;    /* PT_SB_ELLIPSE_*: how --ellipse fits */
 } pt_sb_config;
+
+/* Whether RANSAC fits ellipses to the points: --ellipse (ellipse != 0) with
+ * ellipse_fit=direct. Otherwise it fits circles, and --ellipse reports the
+ * ellipse refined from the circle's points (pt_sb_config_mode). */
+static inline PT_HD int pt_sb_fits_ellipse(const pt_sb_config *k, int ellipse)
+{
+    return ellipse && k->ellipse_fit == PT_SB_ELLIPSE_DIRECT;
+}
 
 /* The gap used for an eye region whose size-based auto gap is auto_gap. */
 static inline PT_HD int pt_sb_gap(const pt_sb_config *k, int auto_gap)

@@ -97,6 +97,7 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
 
     pt_sb_config k;
     pt_sb_config_resolve(cfg, &k);
+    pt_sb_config_mode(&k, opt->ellipse);
     pt_sb_view c;
     c.buf = in->smoothed->buf;
     c.mask = cfg->pre.reflection == PT_REFLECTION_SKIP ? in->reflection_mask : NULL;
@@ -153,7 +154,7 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
         }
         if (n < in->ransac->sample_size)
             break;
-        int found = opt->ellipse
+        int found = pt_sb_fits_ellipse(&k, opt->ellipse)
                         ? pt_ransac_ellipse(pts, n, in->ransac, cfg->pre.ransac_samples,
                                             cfg->pre.ransac_inlier, in->min_radius,
                                             in->max_radius, scratch_idx, &fit)
