@@ -13,7 +13,7 @@ static const char *const ellipse_fit_choices[] = {"circle", "direct", NULL};
 const pt_param_def pt_starburst_param_defs[] = {
     {"rays", PT_PARAM_INT, SB(rays), 20, 3, 1024, NULL, PT_ALG_STARBURST,
      "first-stage rays cast over 360 degrees from the start point"},
-    {"edge_threshold", PT_PARAM_DOUBLE, SB(edge_threshold), 15, 1, 255, NULL,
+    {"edge_threshold", PT_PARAM_DOUBLE, SB(edge_threshold), 12, 1, 255, NULL,
      PT_ALG_STARBURST,
      "grey-level rise (pixel ahead - pixel behind) along a ray that marks the pupil edge"},
     {"stage2_rays", PT_PARAM_INT, SB(stage2_rays), 5, 0, 256, NULL, PT_ALG_STARBURST,
