@@ -28,7 +28,7 @@ typedef struct {
     int ray_length;         /* first-stage ray length, px; 0 = auto (1.5 x max radius) */
     int edge_gap;           /* half-distance of the rise along a ray, px; 0 = auto */
     double edge_level;      /* edge where the rise reaches this share of the step's steepest */
-    double circle_tolerance;/* circle votes: inlier band widened to this share of r */
+    double circle_tolerance;/* circle fits: refit band widened to this share of r */
     double glint_step;      /* a step rising more than this is a reflection; 0 = off */
     double edge_offset;     /* px edge points are moved towards the dark side */
     double edge_fraction;   /* > 0: edge where the grey level crosses this share of the step */
