@@ -250,6 +250,7 @@ static pt_status create_one(const pt_config *cfg, const pt_track_options *opt, i
     p->inlier = cfg->pre.ransac_inlier;
     p->points_per_eye = p->rays * (1 + p->rays2);
     pt_sb_config_resolve(cfg, &p->sb);
+    pt_sb_config_mode(&p->sb, opt->ellipse);
     *state = s;
 
     pt_ransac_table table;

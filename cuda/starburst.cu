@@ -215,7 +215,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
             pt_ellipse ee;
             if (!sample_fit(&p, pts, n, s, job.min_r, job.max_r, &cc, &ee))
                 continue;
-            int votes = count_votes(pts, n, &cc, &ee, p.ellipse, &p.sb);
+            int votes = count_votes(pts, n, &cc, &ee, pt_sb_fits_ellipse(&p.sb, p.ellipse), &p.sb);
             if (votes > my_votes) {
                 my_votes = votes;
                 my_sample = s;
@@ -433,6 +433,8 @@ extern "C" cudaError_t pt_cuda_starburst(const pt_cuda_params *p, const pt_cuda_
         q.sb.edge_offset = 0.0;
         q.sb.edge_fraction = 0.0;
         q.sb.circle_refit = PT_SB_REFIT_CIRCLE;
+        q.sb.circle_votes = PT_SB_VOTES_BAND;
+        q.sb.ellipse_fit = PT_SB_ELLIPSE_DIRECT;
     }
     if (q.sequence) {
         /* Each eye starts where the previous frame's pupil was: in order. */

@@ -37,7 +37,7 @@ static __device__ int count_votes(const pt_point *pts, int n, const pt_circle *c
             votes += pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= inlier;
     } else {
         for (int j = 0; j < n; j++)
-            votes += pt_sb_circle_inlier(k, c, pts[j].x, pts[j].y);
+            votes += pt_sb_circle_vote(k, c, pts[j].x, pts[j].y);
     }
     return votes;
 }
@@ -49,7 +49,7 @@ static __device__ int sample_fit(const pt_cuda_params *p, const pt_point *pts, i
     int idx[PT_RANSAC_MAX_SAMPLE_SIZE];
     if (!pt_ransac_sample_indices(p->ransac_values, p->sample_size, s, n, idx))
         return 0;
-    if (p->ellipse)
+    if (pt_sb_fits_ellipse(&p->sb, p->ellipse))
         return pt_fit_ellipse(pts, idx, p->sample_size, e) &&
                pt_ransac_ellipse_in_range(e, min_r, max_r);
     return pt_fit_circle(pts, idx, p->sample_size, c) &&

@@ -245,7 +245,7 @@ __global__ void __launch_bounds__(PIPE_THREADS) compact(pt_cuda_params p, pt_cud
  * of square roots and divisions per point) are worth splitting further. */
 static __host__ __device__ int ransac_lanes(const pt_cuda_params *p)
 {
-    return p->ellipse ? 8 : 2;
+    return pt_sb_fits_ellipse(&p->sb, p->ellipse) ? 8 : 2;
 }
 
 /* Block per PIPE_THREADS / ransac_lanes rows of the sample table per job:
@@ -291,7 +291,8 @@ __global__ void __launch_bounds__(PIPE_THREADS) ransac(pt_cuda_params p, pt_cuda
         pt_ellipse ee;
         if (sample_fit(&p, pts, n, s, job.min_r, job.max_r, &cc, &ee)) {
             int lo = q * n / lanes, hi = (q + 1) * n / lanes;
-            votes = count_votes(pts + lo, hi - lo, &cc, &ee, p.ellipse, &p.sb);
+            votes = count_votes(pts + lo, hi - lo, &cc, &ee,
+                                pt_sb_fits_ellipse(&p.sb, p.ellipse), &p.sb);
             ok = 1;
         }
     }

@@ -263,7 +263,8 @@ static __device__ double select_step(const pt_cuda_params *p, const pt_cuda_eye_
     pt_ellipse e = S->ellipse;
     /* the model's inliers, in point order, and the refit on them */
     int count;
-    if (p->ellipse) {
+    const int fits_ellipse = pt_sb_fits_ellipse(&p->sb, p->ellipse);
+    if (fits_ellipse) {
         pt_ellipse_frame f;
         pt_ellipse_frame_init(&e, &f);
         double band = p->inlier;
@@ -285,14 +286,14 @@ static __device__ double select_step(const pt_cuda_params *p, const pt_cuda_eye_
             idx, S);
     }
     if (threadIdx.x == 0) {
-        pt_ransac_refit_inliers(p->ellipse, pts, idx, count, min_r, max_r, &c, &e);
+        pt_ransac_refit_inliers(fits_ellipse, pts, idx, count, min_r, max_r, &c, &e);
         S->circle = c;
         S->ellipse = e;
     }
     __syncthreads();
     c = S->circle;
     e = S->ellipse;
-    if (!p->ellipse && p->sb.circle_refit == PT_SB_REFIT_ELLIPSE) {
+    if (!fits_ellipse && p->sb.circle_refit == PT_SB_REFIT_ELLIPSE) {
         /* circle mode's ellipse refinement: candidates in point order, the
          * rows over the block, the best row finished on thread 0 */
         const pt_sb_config *k = &p->sb;

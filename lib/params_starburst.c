@@ -5,13 +5,15 @@
 
 static const char *const start_choices[] = {"dark", "centre", NULL};
 static const char *const refit_choices[] = {"circle", "ellipse", NULL};
+static const char *const votes_choices[] = {"inlier", "band", NULL};
+static const char *const ellipse_fit_choices[] = {"circle", "direct", NULL};
 
 #define SB(field) offsetof(pt_config, starburst.field)
 
 const pt_param_def pt_starburst_param_defs[] = {
     {"rays", PT_PARAM_INT, SB(rays), 20, 3, 1024, NULL, PT_ALG_STARBURST,
      "first-stage rays cast over 360 degrees from the start point"},
-    {"edge_threshold", PT_PARAM_DOUBLE, SB(edge_threshold), 15, 1, 255, NULL,
+    {"edge_threshold", PT_PARAM_DOUBLE, SB(edge_threshold), 12, 1, 255, NULL,
      PT_ALG_STARBURST,
      "grey-level rise (pixel ahead - pixel behind) along a ray that marks the pupil edge"},
     {"stage2_rays", PT_PARAM_INT, SB(stage2_rays), 5, 0, 256, NULL, PT_ALG_STARBURST,
@@ -46,6 +48,12 @@ const pt_param_def pt_starburst_param_defs[] = {
     {"circle_refit", PT_PARAM_CHOICE, SB(circle_refit), PT_SB_REFIT_ELLIPSE, 0, 1, refit_choices,
      PT_ALG_STARBURST,
      "circle fits: report the refitted RANSAC circle, or the centre and mean radius (a+b)/2 of an ellipse refined from its points when credible (elliptical pupils)"},
+    {"circle_votes", PT_PARAM_CHOICE, SB(circle_votes), PT_SB_VOTES_INLIER, 0, 1, votes_choices,
+     PT_ALG_STARBURST,
+     "circle fits: RANSAC scores each sample's circle by the points within ransac_inlier of it (inlier), or within its circle band (band: wide bands favour large circles through lid edges and the iris); the refit takes the band either way"},
+    {"ellipse_fit", PT_PARAM_CHOICE, SB(ellipse_fit), PT_SB_ELLIPSE_VIA_CIRCLE, 0, 1,
+     ellipse_fit_choices, PT_ALG_STARBURST,
+     "--ellipse: fit a RANSAC circle as circle mode does, then the ellipse through the points near it (circle), or a RANSAC ellipse over all points (direct: lid edges and reflections more often pull it flat)"},
 };
 const int pt_starburst_param_count =
     (int)(sizeof pt_starburst_param_defs / sizeof pt_starburst_param_defs[0]);

@@ -8,6 +8,14 @@ enum { PT_START_DARK = 0, PT_START_CENTRE = 1 };
  * mean radius of an ellipse refined from it (lib/starburst_refit.h). */
 enum { PT_SB_REFIT_CIRCLE = 0, PT_SB_REFIT_ELLIPSE = 1 };
 
+/* Circle mode's RANSAC score of a sample's circle: the points within
+ * ransac_inlier of it, or within its circle band (circle_tolerance x r). */
+enum { PT_SB_VOTES_INLIER = 0, PT_SB_VOTES_BAND = 1 };
+
+/* --ellipse: a RANSAC circle (as circle mode) whose points give the ellipse
+ * (lib/starburst_refit.h), or a RANSAC ellipse over all the points. */
+enum { PT_SB_ELLIPSE_VIA_CIRCLE = 0, PT_SB_ELLIPSE_DIRECT = 1 };
+
 typedef struct {
     int rays;               /* first-stage rays over 360 degrees */
     double edge_threshold;  /* grey-level step along a ray that counts as the pupil edge */
@@ -20,11 +28,13 @@ typedef struct {
     int ray_length;         /* first-stage ray length, px; 0 = auto (1.5 x max radius) */
     int edge_gap;           /* half-distance of the rise along a ray, px; 0 = auto */
     double edge_level;      /* edge where the rise reaches this share of the step's steepest */
-    double circle_tolerance;/* circle votes: inlier band widened to this share of r */
+    double circle_tolerance;/* circle fits: refit band widened to this share of r */
     double glint_step;      /* a step rising more than this is a reflection; 0 = off */
     double edge_offset;     /* px edge points are moved towards the dark side */
     double edge_fraction;   /* > 0: edge where the grey level crosses this share of the step */
     int circle_refit;       /* PT_SB_REFIT_*: circle mode's final estimate */
+    int circle_votes;       /* PT_SB_VOTES_*: what a RANSAC circle sample is scored by */
+    int ellipse_fit;        /* PT_SB_ELLIPSE_*: how --ellipse fits */
 } pt_starburst_params;
 
 #endif

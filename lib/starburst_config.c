@@ -23,4 +23,12 @@ void pt_sb_config_resolve(const pt_config *cfg, pt_sb_config *out)
     out->edge_offset = sb->edge_offset;
     out->edge_fraction = sb->edge_fraction > 0 && sb->edge_fraction < 1 ? sb->edge_fraction : 0.0;
     out->circle_refit = sb->circle_refit;
+    out->circle_votes = sb->circle_votes;
+    out->ellipse_fit = sb->ellipse_fit;
+}
+
+void pt_sb_config_mode(pt_sb_config *k, int ellipse)
+{
+    if (ellipse && !pt_sb_fits_ellipse(k, ellipse))
+        k->circle_refit = PT_SB_REFIT_ELLIPSE;
 }

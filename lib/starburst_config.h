@@ -12,6 +12,11 @@ extern "C" {
 
 void pt_sb_config_resolve(const pt_config *cfg, pt_sb_config *out);
 
+/* The settings for --ellipse (ellipse != 0) or circle mode: --ellipse with
+ * ellipse_fit=circle refines its RANSAC circle into an ellipse whatever
+ * circle_refit says. Call after pt_sb_config_resolve. */
+void pt_sb_config_mode(pt_sb_config *k, int ellipse);
+
 #ifdef __cplusplus
 }
 #endif

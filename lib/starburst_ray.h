@@ -38,7 +38,17 @@ typedef struct {
     double edge_fraction; /* > 0: edge where the grey level crosses this share of the
                              step from its dark to its bright side (0: off) */
     int circle_refit;   /* PT_SB_REFIT_*: circle mode's final estimate */
+    int circle_votes;   /* PT_SB_VOTES_*: RANSAC score of a sample's circle */
+    int ellipse_fit;    /* PT_SB_ELLIPSE_*: how --ellipse fits */
 } pt_sb_config;
+
+/* Whether RANSAC fits ellipses to the points: --ellipse (ellipse != 0) with
+ * ellipse_fit=direct. Otherwise it fits circles, and --ellipse reports the
+ * ellipse refined from the circle's points (pt_sb_config_mode). */
+static inline PT_HD int pt_sb_fits_ellipse(const pt_sb_config *k, int ellipse)
+{
+    return ellipse && k->ellipse_fit == PT_SB_ELLIPSE_DIRECT;
+}
 
 /* The gap used for an eye region whose size-based auto gap is auto_gap. */
 static inline PT_HD int pt_sb_gap(const pt_sb_config *k, int auto_gap)
@@ -406,6 +416,22 @@ static inline PT_HD int pt_sb_circle_inlier(const pt_sb_config *k, const pt_circ
                                             double x, double y)
 {
     return pt_circle_distance(c, x, y) <= pt_sb_circle_band(k, c->r);
+}
+
+/* Whether point (x, y) votes for circle c, a RANSAC sample's circle: within
+ * ransac_inlier of it (PT_SB_VOTES_INLIER), or within its circle band
+ * (PT_SB_VOTES_BAND). A band that grows with r lets a large circle collect
+ * clutter: a straight lid edge stays within 0.1 r of a circle of radius r
+ * over a chord longer than r, and the iris outline is a circle too; at a fixed
+ * band the pupil's own border holds the most points. The best sample's
+ * refit still takes all points within the band (pt_sb_circle_inlier), so an
+ * elliptical pupil keeps both arcs. */
+static inline PT_HD int pt_sb_circle_vote(const pt_sb_config *k, const pt_circle *c, double x,
+                                          double y)
+{
+    if (k->circle_votes == PT_SB_VOTES_BAND)
+        return pt_sb_circle_inlier(k, c, x, y);
+    return pt_circle_distance(c, x, y) <= k->inlier;
 }
 
 /* Distance between two points with exact operations only (no hypot). */

@@ -25,8 +25,9 @@ static pt_point clamp_to_roi(const pt_sb_view *c, pt_point p)
     return p;
 }
 
-/* pt_ransac_circle's semantics (lib/ransac.h) with the inlier band of
- * pt_sb_circle_band: cuda/starburst.cu does the same in parallel. */
+/* pt_ransac_circle's semantics (lib/ransac.h), samples scored by
+ * pt_sb_circle_vote, the refit on the inlier band of pt_sb_circle_band:
+ * cuda/starburst.cu does the same in parallel. */
 static int ransac_circle_band(const pt_point *pts, int n, const pt_ransac_table *t, int rows,
                               const pt_sb_config *k, double min_r, double max_r, int *inl,
                               pt_ransac_fit *out)
@@ -49,7 +50,7 @@ static int ransac_circle_band(const pt_point *pts, int n, const pt_ransac_table 
             continue;
         int votes = 0;
         for (int j = 0; j < n; j++)
-            votes += pt_sb_circle_inlier(k, &c, pts[j].x, pts[j].y);
+            votes += pt_sb_circle_vote(k, &c, pts[j].x, pts[j].y);
         if (votes > best_votes) {
             best_votes = votes;
             best_s = s;
@@ -96,6 +97,7 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
 
     pt_sb_config k;
     pt_sb_config_resolve(cfg, &k);
+    pt_sb_config_mode(&k, opt->ellipse);
     pt_sb_view c;
     c.buf = in->smoothed->buf;
     c.mask = cfg->pre.reflection == PT_REFLECTION_SKIP ? in->reflection_mask : NULL;
@@ -152,7 +154,7 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
         }
         if (n < in->ransac->sample_size)
             break;
-        int found = opt->ellipse
+        int found = pt_sb_fits_ellipse(&k, opt->ellipse)
                         ? pt_ransac_ellipse(pts, n, in->ransac, cfg->pre.ransac_samples,
                                             cfg->pre.ransac_inlier, in->min_radius,
                                             in->max_radius, scratch_idx, &fit)

@@ -140,9 +140,52 @@ static void test_band(void)
     PT_CHECK(pt_sb_gap(&k, 4) == 2, "explicit gap wins");
 }
 
+/* A pupil of radius 50 (points 1 px in and out) under a straight lid edge
+ * y = -40: a circle of radius 250 touching the edge holds most of the edge
+ * within its band of 25 px and outvotes the pupil in band mode; within
+ * ransac_inlier the pupil wins. */
+static int count_votes(const pt_sb_config *k, const pt_circle *c, const pt_point *pts, int n)
+{
+    int votes = 0;
+    for (int i = 0; i < n; i++)
+        votes += pt_sb_circle_vote(k, c, pts[i].x, pts[i].y);
+    return votes;
+}
+
+static void test_circle_votes(void)
+{
+    pt_point pts[72];
+    int n = 0;
+    for (int i = 0; i < 24; i++) {
+        double c, s, r = i % 2 ? 51.0 : 49.0;
+        pt_sb_cos_sin(2.0 * 3.14159265358979323846 * i / 24, &c, &s);
+        pts[n].x = (float)(r * c);
+        pts[n++].y = (float)(r * s);
+    }
+    for (int x = -120; x <= 120; x += 6) {
+        pts[n].x = (float)x;
+        pts[n++].y = -40.0f;
+    }
+    pt_sb_config k;
+    memset(&k, 0, sizeof k);
+    k.inlier = 2.0;
+    k.circle_tol = 0.1;
+    pt_circle pupil = {0, 0, 50}, lid = {0, 210, 250};
+    k.circle_votes = PT_SB_VOTES_BAND;
+    int pb = count_votes(&k, &pupil, pts, n), lb = count_votes(&k, &lid, pts, n);
+    PT_CHECK(lb > pb, "band votes favour the large circle: %d vs %d", lb, pb);
+    k.circle_votes = PT_SB_VOTES_INLIER;
+    int pi = count_votes(&k, &pupil, pts, n), li = count_votes(&k, &lid, pts, n);
+    PT_CHECK(pi > li, "inlier votes favour the pupil: %d vs %d", pi, li);
+    PT_CHECK(pi == 24 + 2, "the pupil's points and the edge's two on it: %d", pi);
+    PT_CHECK(pt_sb_circle_vote(&k, &lid, 0, -42) && !pt_sb_circle_vote(&k, &lid, 0, -37),
+             "vote within ransac_inlier only");
+}
+
 int main(void)
 {
     test_cos_sin();
+    test_circle_votes();
     test_stage2();
     test_edges();
     test_edge_fraction();

@@ -27,13 +27,15 @@ me=$(acc_rate "$TMP/acc_mono/groundtruth.csv" "$TMP/acc_me.csv" "$R10")
 bc=$(acc_rate "$TMP/acc_bino/groundtruth.csv" "$TMP/acc_bc.csv" "$R10")
 be=$(acc_rate "$TMP/acc_bino/groundtruth.csv" "$TMP/acc_be.csv" "$R10")
 echo "starburst accuracy, synth within 10 %: mono circle $mc, mono ellipse $me, bino circle $bc, bino ellipse $be"
-acc_check "synth mono circle" "$mc" 92.5 95
-acc_check "synth mono ellipse" "$me" 95 95
-acc_check "synth bino circle" "$bc" 93 95
-acc_check "synth bino ellipse" "$be" 92 95
-# ellipse mode at least as accurate as circle mode on elliptical pupils; circle
-# mode's circle_refit=ellipse ends in an ellipse fit too, so the two may differ
-# by a frame either way (bino: 93.6 vs 94.1 %, one eye of 187): 1 point margin
+# measured (session 14): 96.9, 96.9, 95.2, 95.2 %; floors about 1 point under
+acc_check "synth mono circle" "$mc" 95.5 95
+acc_check "synth mono ellipse" "$me" 95.5 95
+acc_check "synth bino circle" "$bc" 94 95
+acc_check "synth bino ellipse" "$be" 94 95
+# ellipse mode at least as accurate as circle mode on elliptical pupils: both
+# fit the same RANSAC circle and refine it into an ellipse (ellipse_fit=circle),
+# but --ellipse is scored on both axes, so the two may differ by a frame
+# either way: 1 point margin
 acc_check "mono ellipse vs circle" "$me" "$(echo "$mc" | awk '{ print $1 - 1 }')" "$mc"
 acc_check "bino ellipse vs circle" "$be" "$(echo "$bc" | awk '{ print $1 - 1 }')" "$bc"
 
@@ -41,14 +43,17 @@ MEYE=${PT_MEYE_DIR:-../shared/data/meye-dev}
 if [ -f "$MEYE/gt.csv" ]; then
     "$PT" track -a starburst -o "$TMP/acc_yc.csv" "$MEYE/png" 2>/dev/null
     "$PT" track -a starburst -p edge_offset=1.5 -o "$TMP/acc_yo.csv" "$MEYE/png" 2>/dev/null
-    "$PT" track -a starburst -p edge_fraction=0.15 -o "$TMP/acc_yf.csv" "$MEYE/png" 2>/dev/null
+    # edge_threshold=15 (the default before session 14): at 12 this setting
+    # loses 2 points here (70.0 %)
+    "$PT" track -a starburst -p edge_fraction=0.15 -p edge_threshold=15 -o "$TMP/acc_yf.csv" "$MEYE/png" 2>/dev/null
     y10=$(acc_rate "$MEYE/gt.csv" "$TMP/acc_yc.csv" "$R10")
     y5=$(acc_rate "$MEYE/gt.csv" "$TMP/acc_yc.csv" "$P5")
     o10=$(acc_rate "$MEYE/gt.csv" "$TMP/acc_yo.csv" "$R10")
     f10=$(acc_rate "$MEYE/gt.csv" "$TMP/acc_yf.csv" "$R10")
     f5=$(acc_rate "$MEYE/gt.csv" "$TMP/acc_yf.csv" "$P5")
-    echo "starburst accuracy, meye-dev: within 10 % $y10, within 5 px $y5, edge_offset=1.5 within 10 % $o10, edge_fraction=0.15 within 10 % $f10 / 5 px $f5 (darkest blob: 36.9 / 94.9)"
-    acc_check "meye-dev within 5 px" "$y5" 97 97
+    echo "starburst accuracy, meye-dev: within 10 % $y10, within 5 px $y5, edge_offset=1.5 within 10 % $o10, edge_fraction=0.15 edge_threshold=15 within 10 % $f10 / 5 px $f5 (darkest blob: 36.9 / 94.9)"
+    # measured 98.7 % (session 14)
+    acc_check "meye-dev within 5 px" "$y5" 97.5 97
     acc_check "meye-dev within 5 px beats darkest blob" "$y5" 94.9 94.9
     # the masks' convention (1.5 px inside the border) makes the default's
     # relative error meaningless there; edge_offset=1.5 matches it
