@@ -349,6 +349,20 @@ static int gradient_peak(const edge_list *e, int min_r, int max_r, int step, int
     return count;
 }
 
+/* The index of the first edge whose row is y or more (edges are in row order). */
+static int first_edge_from_row(const edge_list *e, int y)
+{
+    int a = 0, b = e->count;
+    while (a < b) {
+        int m = a + (b - a) / 2;
+        if (e->y[m] < y)
+            a = m + 1;
+        else
+            b = m;
+    }
+    return a;
+}
+
 /* Edge points are listed by row (collect_edges), so the edges whose
  * refinement point (edge_point) lies within reach rows of y (full frame)
  * are one index range [*i0, *i1): the per-candidate loops below visit only
@@ -365,25 +379,8 @@ static void edge_rows(const edge_list *e, int y_off, double y, double reach, int
     }
     int ylo = lo < -1.0 ? -1 : lo > (double)INT32_MAX - 1 ? INT32_MAX - 1 : (int)lo;
     int yhi = hi < -1.0 ? -1 : hi > (double)INT32_MAX - 1 ? INT32_MAX - 1 : (int)hi;
-    /* first edge with row >= ylo, first with row > yhi */
-    int a = 0, b = e->count;
-    while (a < b) {
-        int m = a + (b - a) / 2;
-        if (e->y[m] < ylo)
-            a = m + 1;
-        else
-            b = m;
-    }
-    *i0 = a;
-    b = e->count;
-    while (a < b) {
-        int m = a + (b - a) / 2;
-        if (e->y[m] <= yhi)
-            a = m + 1;
-        else
-            b = m;
-    }
-    *i1 = a;
+    *i0 = first_edge_from_row(e, ylo);
+    *i1 = first_edge_from_row(e, yhi + 1);
 }
 
 /* 1 when the distance whose square is d2 lies surely below lo or above hi
@@ -454,12 +451,12 @@ static int around_peak(const edge_list *e, int x_off, int y_off, const pt_circle
     for (int i = i0; i < i1; i++) {
         double x, y;
         edge_point(e, i, x_off, y_off, &x, &y);
-        double dx = c->cx - x, dy = c->cy - y;
+        double dx = c->cx - x, dy = c->cy - y, aim = e->ux[i] * dx + e->uy[i] * dy;
         /* a negative aim fails the 45 degree test for any distance */
-        if (outside_ring(dx * dx + dy * dy, r_in, r_out) || e->ux[i] * dx + e->uy[i] * dy < 0.0)
+        if (outside_ring(dx * dx + dy * dy, r_in, r_out) || aim < 0.0)
             continue;
         double d = hypot(dx, dy);
-        if (d < r_in || d > r_out || e->ux[i] * dx + e->uy[i] * dy < cos45 * d)
+        if (d < r_in || d > r_out || aim < cos45 * d)
             continue;
         pts[n].x = (float)x;
         pts[n].y = (float)y;
