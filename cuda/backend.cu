@@ -58,6 +58,7 @@ typedef struct {
     pt_cuda_params params;
     const pt_cuda_detector *detector; /* NULL: Starburst */
     int width, height, eyes, chunk, nstreams, next_stream;
+    int last_copy; /* slot of the chunk copied last (-1: none yet) */
     stream_slot *slots;
     uint32_t *ransac_values; /* device copy of the shared table */
     pt_cuda_previous *previous;
@@ -115,6 +116,7 @@ static void free_slot(const pt_cuda_detector *det, stream_slot *s)
     cudaFree(s->dev.points);
     cudaFree(s->dev.scratch_idx);
     cudaFree(s->dev.cells);
+    cudaFree(s->dev.dark_key);
     cudaFree(s->dev.dims);
     cudaFree(s->dev.jobs);
     cudaFree(s->dev.results);
@@ -122,6 +124,7 @@ static void free_slot(const pt_cuda_detector *det, stream_slot *s)
     cudaFree(s->dev.slot_found);
     cudaFree(s->dev.state);
     cudaFree(s->dev.partials);
+    cudaFree(s->dev.partial_models);
     cudaFreeHost(s->host_frames);
     cudaFreeHost(s->host_dims);
     cudaFreeHost(s->host_jobs);
@@ -178,6 +181,8 @@ static pt_status alloc_slot(cuda_state *s, stream_slot *slot, pt_error *err)
     slot->dev.cells_per_job = (size_t)(s->width / 2 + 1) * (s->height / 2 + 1);
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.cells,
                                  slot->dev.cells_per_job * jobs * sizeof(uint32_t)));
+    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.dark_key, jobs * sizeof(unsigned long long)));
+    CUDA_OR_FAIL(err, cudaMemset(slot->dev.dark_key, 0xff, jobs * sizeof(unsigned long long)));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.dims, frames * sizeof(pt_cuda_frame_dims)));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.jobs, jobs * sizeof(pt_cuda_eye_job)));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.results, jobs * sizeof(pt_cuda_eye_result)));
@@ -187,6 +192,8 @@ static pt_status alloc_slot(cuda_state *s, stream_slot *slot, pt_error *err)
     slot->dev.partials_per_job = pt_cuda_ransac_blocks(&s->params);
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.partials,
                                  jobs * slot->dev.partials_per_job * sizeof(int2)));
+    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.partial_models,
+                                 jobs * slot->dev.partials_per_job * sizeof(pt_cuda_sb_model)));
     CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_frames, plane * frames));
     CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_dims, frames * sizeof(pt_cuda_frame_dims)));
     CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_jobs, jobs * sizeof(pt_cuda_eye_job)));
@@ -224,6 +231,7 @@ static pt_status create_one(const pt_config *cfg, const pt_track_options *opt, i
     s->width = width > 0 ? width : 1;
     s->height = height > 0 ? height : 1;
     s->eyes = opt->binocular ? 2 : 1;
+    s->last_copy = -1;
     /* --sequence runs frames in order on one stream, one frame per chunk step. */
     s->nstreams = opt->sequence ? 1 : (opt->streams > 0 ? opt->streams : DEFAULT_STREAMS);
     pt_cuda_params *p = &s->params;
@@ -437,6 +445,13 @@ static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const 
     }
     int jobs = count * s->eyes;
     CUDA_OR_FAIL(err, cudaEventRecord(slot->begin, slot->stream));
+    /* Copies go in launch order, one chunk after the other: chunks copied
+     * side by side on several streams share the link and all arrive late
+     * (four 84 MB chunks finish together after ~7 ms), while in order the
+     * first chunk's kernels start after its own copy. */
+    int index = (int)(slot - s->slots);
+    if (s->last_copy >= 0 && s->last_copy != index)
+        CUDA_OR_FAIL(err, cudaStreamWaitEvent(slot->stream, s->slots[s->last_copy].copied, 0));
     /* Frames already in pinned memory go straight to the GPU; others are
      * packed into the pinned staging buffer first, in parallel. */
     int pinned = 1;
@@ -472,6 +487,7 @@ static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const 
                                       jobs * sizeof(pt_cuda_eye_job), cudaMemcpyHostToDevice,
                                       slot->stream));
     CUDA_OR_FAIL(err, cudaEventRecord(slot->copied, slot->stream));
+    s->last_copy = index;
     chunk_stage stage = {p, &slot->dev, count, jobs, w, h, kernel, dilate, s->detector,
                          slot->detector};
     const int shape[6] = {count, jobs, w, h, kernel, dilate};

@@ -88,13 +88,22 @@ typedef struct {
     pt_sb_config sb;
 } pt_cuda_params;
 
+/* A RANSAC row's model, as sample_fit() gave it. */
+typedef struct {
+    pt_circle circle;
+    pt_ellipse ellipse;
+} pt_cuda_sb_model;
+
 /* Device buffers of one stream's chunk. */
 typedef struct {
     uint8_t *raw, *work_a, *work_b, *mask, *smoothed; /* raw: reflections get filled in place */
     pt_point *points;        /* points_per_eye per job */
     int *scratch_idx;        /* points_per_eye per job */
-    uint32_t *cells;         /* darkest-point cell sums, per job */
+    uint32_t *cells;         /* darkest-point cell sums, per job (--sequence kernel) */
     size_t cells_per_job;
+    /* darkest window per job (sum << 24 | cell index, the least wins;
+     * all ones between chunks): the pipeline's dark_windows -> start_jobs */
+    unsigned long long *dark_key;
     pt_cuda_frame_dims *dims;
     pt_cuda_eye_job *jobs;
     pt_cuda_eye_result *results;
@@ -103,6 +112,7 @@ typedef struct {
     uint8_t *slot_found;     /* points_per_eye per job */
     pt_cuda_sb_state *state; /* per job */
     int2 *partials;          /* per job: best (votes, row) of each RANSAC block */
+    pt_cuda_sb_model *partial_models; /* the model of each of those rows */
     int partials_per_job;
 } pt_cuda_buffers;
 
@@ -166,7 +176,7 @@ cudaError_t pt_cuda_starburst(const pt_cuda_params *p, const pt_cuda_buffers *b,
 
 /* starburst_pipeline.cu: the same detector as pt_cuda_starburst() for
  * independent frames (not --sequence), as three grid-wide launches per
- * iteration: warp per ray, block per 256 RANSAC rows, warp per job. */
+ * iteration: block per ray, blocks of RANSAC rows, block per job. */
 cudaError_t pt_cuda_starburst_pipeline(const pt_cuda_params *p, const pt_cuda_buffers *b,
                                        int jobs, int max_width, int max_height,
                                        cudaStream_t stream);

@@ -21,7 +21,7 @@
 #define TILE_X 32
 #define TILE_Y 8
 #define ROW_THREADS 256
-#define ROW_SPAN (4 * ROW_THREADS) /* pixels per row-pass block */
+#define ROW_SPAN_MAX (4 * ROW_THREADS) /* pixels per row-pass block, at most */
 
 template <bool MAX_OP> __device__ __forceinline__ unsigned op4(unsigned a, unsigned b)
 {
@@ -119,15 +119,18 @@ morph_cols_doubling(const uint8_t *__restrict__ src, uint8_t *__restrict__ dst,
     }
 }
 
-/* Row pass over a segment of ROW_SPAN pixels of ROW_LINES rows: each row's
- * segment and r pixels either side (rounded up to whole words, identity
- * outside the image) go to shared memory as words, with identity words
- * after them; log2(2r+1) doubling steps, then each thread makes four outputs
- * per row from two overlapping power-of-two windows. Several rows per block
- * keep more loads in flight and halve the barriers per pixel. With TOPHAT
- * the output is the reflection mask (raw - opened > threshold, as 0/1). */
-#define ROW_LINES 4
-#define ROW_ITEMS 6 /* words per thread and step: ROW_LINES * row_stride(127) <= 6 * 256 */
+/* Row pass over a segment of span pixels (row_span: the width split evenly,
+ * at most ROW_SPAN_MAX) of `lines` rows: each row's segment and r pixels
+ * either side (rounded up to whole words, identity outside the image) go to
+ * shared memory as words, with identity words after them; log2(2r+1)
+ * doubling steps, then each thread makes four outputs per row from two
+ * overlapping power-of-two windows. Several rows per block keep more loads
+ * in flight and share the barriers; an even split keeps blocks from working
+ * on padding (a fixed 1024-pixel span did 2048 pixels' work per 1280-pixel
+ * row). With TOPHAT the output is the reflection mask (raw - opened >
+ * threshold, as 0/1). */
+#define ROW_LINES_MAX 8
+#define ROW_ITEMS 6 /* words per thread and step: lines * row_stride(span, r) <= ROW_ITEMS * 256 */
 
 static __host__ __device__ int row_pow2(int r) /* the largest power of two <= 2r + 1 */
 {
@@ -137,25 +140,45 @@ static __host__ __device__ int row_pow2(int r) /* the largest power of two <= 2r
     return P;
 }
 
-static __host__ __device__ int row_words(int r) { return (ROW_SPAN + 2 * ((r + 3) & ~3)) / 4 + 1; }
+static __host__ __device__ int row_words(int span, int r) { return (span + 2 * ((r + 3) & ~3)) / 4 + 1; }
 
-static __host__ __device__ int row_stride(int r) { return row_words(r) + row_pow2(r) / 4 + 2; }
+static __host__ __device__ int row_stride(int span, int r)
+{
+    return row_words(span, r) + row_pow2(r) / 4 + 2;
+}
+
+/* Pixels per block: the width split into the fewest segments of at most
+ * ROW_SPAN_MAX, rounded up to 32. */
+static int row_span(int width)
+{
+    int blocks = (width + ROW_SPAN_MAX - 1) / ROW_SPAN_MAX;
+    int span = (width + blocks - 1) / blocks;
+    return (span + 31) & ~31;
+}
+
+/* Rows per block: as many as ROW_ITEMS words per thread hold, up to
+ * ROW_LINES_MAX (at least 4: 4 * row_stride(ROW_SPAN_MAX, 127) fits). */
+static int row_lines(int span, int r)
+{
+    int lines = ROW_ITEMS * ROW_THREADS / row_stride(span, r);
+    return lines < ROW_LINES_MAX ? lines : ROW_LINES_MAX;
+}
 
 template <bool MAX_OP, bool TOPHAT>
 __global__ void __launch_bounds__(ROW_THREADS)
 morph_rows(const uint8_t *__restrict__ src, uint8_t *__restrict__ dst,
            const uint8_t *__restrict__ raw, const pt_cuda_frame_dims *dims, int pitch,
-           size_t plane, int r, int threshold)
+           size_t plane, int r, int threshold, int span, int block_lines)
 {
     extern __shared__ unsigned words[];
-    int f = blockIdx.z, y0 = blockIdx.y * ROW_LINES;
+    int f = blockIdx.z, y0 = blockIdx.y * block_lines;
     int w = dims[f].width, h = dims[f].height;
-    int x0 = blockIdx.x * ROW_SPAN;
+    int x0 = blockIdx.x * span;
     if (y0 >= h || x0 >= w)
         return;
-    int lines = min(ROW_LINES, h - y0);
+    int lines = min(block_lines, h - y0);
     int R = (r + 3) & ~3; /* halo in whole words */
-    int nwords = row_words(r), stride = row_stride(r), P = row_pow2(r);
+    int nwords = row_words(span, r), stride = row_stride(span, r), P = row_pow2(r);
     int items = lines * stride;
     const unsigned id = MAX_OP ? 0u : 0xffffffffu;
     for (int k = threadIdx.x; k < items; k += ROW_THREADS) {
@@ -208,7 +231,7 @@ morph_rows(const uint8_t *__restrict__ src, uint8_t *__restrict__ dst,
         __syncthreads();
     }
     int x = x0 + 4 * threadIdx.x;
-    if (x >= w)
+    if (x >= w || 4 * (int)threadIdx.x >= span)
         return;
     /* Output byte x sits at offset R + 4t; its window [x-r, x+r] is the union
      * of the P-windows starting at offsets R + 4t - r and R + 4t + r - P + 1. */
@@ -234,23 +257,56 @@ morph_rows(const uint8_t *__restrict__ src, uint8_t *__restrict__ dst,
  * each of the four directions (left, right, up, down) within max_search,
  * a direction that reaches the image's edge first giving none. A block per
  * tile of 32 x 32 pixels; a tile without a masked pixel leaves at once;
- * otherwise the tile's rows and columns, extended by max_search each way,
- * go to shared memory as bit masks (warp ballots): "stops" (unmasked or
- * outside the image) and "outside". The nearest stop in a direction is then
- * a find-first-set over a few words instead of a walk of up to max_search
- * steps (a tenth of a frame's pixels are masked, in blobs tens of pixels
- * wide); it gives the serial search's answer: the first stop at distance d
- * is a fill value when unmasked, none when outside. The weighted mean is
- * the serial code's arithmetic. Masked pixels are written to out, the
- * others are left alone: with out = img the fill is in place (it reads
+ * otherwise the tile's rows and columns, extended by a halo of at least
+ * max_search each way (rounded up to whole 32-pixel words), go to shared
+ * memory as bit masks: "stops" (unmasked or outside the image) and
+ * "outside". The nearest stop in a direction is then a find-first-set over
+ * a few words instead of a walk of up to max_search steps (a tenth of a
+ * frame's pixels are masked, in blobs tens of pixels wide); it gives the
+ * serial search's answer: the first stop at distance d is a fill value when
+ * unmasked and d <= max_search, none when outside or farther. The weighted
+ * mean is the serial code's arithmetic. Masked pixels are written to out,
+ * the others are left alone: with out = img the fill is in place (it reads
  * unmasked pixels only, which nobody writes, so the order does not matter).
- * A max_search beyond FILL_MAX_HALO searches global memory step by step. */
+ *
+ * Every bit mask word comes from 32 bytes that one thread reads with two
+ * aligned 16-byte loads: a row word directly; the column words from 32
+ * consecutive rows of the tile's 32 columns, one row per lane, transposed
+ * by 32 warp ballots. (Reading a column band byte by byte, a lane per row,
+ * touched a memory sector per byte.) A max_search beyond FILL_MAX_HALO
+ * searches global memory step by step. */
 #define FILL_TILE 32
 #define FILL_THREADS_Y 8
 #define FILL_MAX_HALO 160
-#define FILL_WORDS ((FILL_TILE + 2 * FILL_MAX_HALO + 31) / 32) /* bit-mask words per line */
+#define FILL_WORDS (1 + 2 * FILL_MAX_HALO / 32) /* bit-mask words per line */
 
-static int fill_halo(int max_search) { return max_search <= FILL_MAX_HALO ? max_search : 0; }
+/* The halo in whole words (0: searched in global memory). */
+static int fill_halo(int max_search)
+{
+    return max_search <= FILL_MAX_HALO ? (max_search + 31) & ~31 : 0;
+}
+
+/* Bit i set where byte i of the 32 mask bytes at row + x (x a multiple of
+ * 32, the row's pitch a multiple of 16) is nonzero; bytes at or beyond
+ * width count as zero. */
+__device__ __forceinline__ unsigned mask_bits32(const uint8_t *row, int x, int width)
+{
+    unsigned bits = 0;
+    if (x + 32 <= width) {
+        const uint4 *v = (const uint4 *)(row + x);
+        uint4 a = v[0], b = v[1];
+        unsigned w[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+#pragma unroll
+        for (int k = 0; k < 8; k++) {
+            unsigned ones = __vcmpne4(w[k], 0u) & 0x01010101u;
+            bits |= ((ones * 0x01020408u) >> 24) << (4 * k);
+        }
+    } else {
+        for (int i = 0; i < 32 && x + i < width; i++)
+            bits |= (unsigned)(row[x + i] != 0) << i;
+    }
+    return bits;
+}
 
 /* Distance to the nearest stop below position p (bits of stop, within lim),
  * 0 when there is none or it is outside the image. */
@@ -315,25 +371,41 @@ reflection_fill(const uint8_t *img_planes, const uint8_t *__restrict__ mask,
     }
     if (!__syncthreads_or(mine))
         return;
-    const int H = halo, span = FILL_TILE + 2 * H, nw = (span + 31) >> 5;
+    const int H = halo, nw = 1 + 2 * H / 32;
     if (H) {
-        /* warp ty builds words (line, wi) of the rows, then of the columns: lane
-         * tx holds position c = 32 wi + tx (beyond span: outside, never reached) */
-        const int pairs = FILL_TILE * nw;
-#pragma unroll 4
-        for (int k = ty; k < 2 * pairs; k += FILL_THREADS_Y) {
-            int vertical = k >= pairs, pair = vertical ? k - pairs : k;
-            int line = pair / nw, wi = pair - line * nw, c = 32 * wi + tx;
-            int xx = vertical ? x0 + line : x0 - H + c, yy = vertical ? y0 - H + c : y0 + line;
-            int state = (c >= span || xx < 0 || xx >= w || yy < 0 || yy >= h)
-                            ? 2
-                            : m[(size_t)yy * pitch + xx] != 0;
-            unsigned stop = __ballot_sync(0xffffffffu, state != 1);
-            unsigned outside = __ballot_sync(0xffffffffu, state == 2);
-            if (tx == 0) {
-                (vertical ? col_stop : row_stop)[line * FILL_WORDS + wi] = stop;
-                (vertical ? col_out : row_out)[line * FILL_WORDS + wi] = outside;
+        /* Rows: thread (tx, ty) makes words wi = ty, ty + 8, ... of row tx. */
+        for (int wi = ty; wi < nw; wi += FILL_THREADS_Y) {
+            int yy = y0 + tx, xx = x0 - H + 32 * wi;
+            unsigned stop = ~0u, outside = ~0u;
+            if (yy < h && xx + 32 > 0 && xx < w) {
+                outside = 0;
+                if (xx < 0 || xx + 32 > w)
+                    for (int i = 0; i < 32; i++)
+                        outside |= (unsigned)(xx + i < 0 || xx + i >= w) << i;
+                unsigned masked = xx >= 0 ? mask_bits32(m + (size_t)yy * pitch, xx, w)
+                                          : 0u; /* xx < 0: the halo is whole words */
+                stop = ~masked | outside;
             }
+            row_stop[tx * FILL_WORDS + wi] = stop;
+            row_out[tx * FILL_WORDS + wi] = outside;
+        }
+        /* Columns: warp ty reads rows y0 - H + 32 g + lane of the tile's
+         * columns (bit c: column x0 + c) and transposes them by ballots. */
+        for (int g = ty; g < nw; g += FILL_THREADS_Y) {
+            int yy = y0 - H + 32 * g + tx;
+            int row_outside = yy < 0 || yy >= h;
+            unsigned masked = row_outside ? 0u : mask_bits32(m + (size_t)yy * pitch, x0, w);
+            unsigned outside = __ballot_sync(0xffffffffu, row_outside);
+            unsigned my_stop = 0;
+#pragma unroll 8
+            for (int c = 0; c < 32; c++) {
+                unsigned stop = __ballot_sync(0xffffffffu, !(masked >> c & 1u));
+                if (c == tx)
+                    my_stop = stop;
+            }
+            int col_outside = x0 + tx >= w;
+            col_stop[tx * FILL_WORDS + g] = col_outside ? ~0u : my_stop | outside;
+            col_out[tx * FILL_WORDS + g] = col_outside ? ~0u : outside;
         }
     }
     __syncthreads();
@@ -592,11 +664,11 @@ static void morph_square(const uint8_t *src, uint8_t *tmp, uint8_t *dst, const u
     } else {
         morph_cols<MAX_OP><<<cgrid, cblock, 0, stream>>>(src, tmp, b->dims, pitch, plane, r);
     }
-    dim3 rgrid((max_width + ROW_SPAN - 1) / ROW_SPAN, (max_height + ROW_LINES - 1) / ROW_LINES,
-               frames);
-    size_t smem = (size_t)ROW_LINES * row_stride(r) * sizeof(unsigned);
-    morph_rows<MAX_OP, TOPHAT><<<rgrid, ROW_THREADS, smem, stream>>>(tmp, dst, raw, b->dims, pitch,
-                                                                     plane, r, threshold);
+    int span = row_span(max_width), lines = row_lines(span, r);
+    dim3 rgrid((max_width + span - 1) / span, (max_height + lines - 1) / lines, frames);
+    size_t smem = (size_t)lines * row_stride(span, r) * sizeof(unsigned);
+    morph_rows<MAX_OP, TOPHAT><<<rgrid, ROW_THREADS, smem, stream>>>(
+        tmp, dst, raw, b->dims, pitch, plane, r, threshold, span, lines);
 }
 
 extern "C" cudaError_t pt_cuda_preprocess(const pt_cuda_params *p, const pt_cuda_buffers *b,

@@ -245,7 +245,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
         pt_circle cc;
         pt_ellipse ee;
         pt_image view = {dims.width, dims.height, p.pitch, (uint8_t *)c.buf};
-        double conf = select_step(&p, &job, &view, pts, n, s,
+        double conf = select_step(&p, &job, &view, pts, n, s, NULL,
                                   b.scratch_idx + (size_t)j * p.points_per_eye, &work, &cc, &ee);
         if (threadIdx.x == 0) {
             shared_found = 1;
@@ -302,8 +302,9 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
 
 /* ---- the throughput pipeline's steps that need the confidence measure ---- */
 
-/* Block per job: the best row over the RANSAC blocks, then select_step
- * (the fit, the refit on its inliers, circle mode's refinement, the
+/* Block per job: the best row over the RANSAC blocks and its model (as
+ * that block fitted it: the same function on the same points), then
+ * select_step (the refit on its inliers, circle mode's refinement, the
  * confidence) over the block; thread 0 keeps the most confident fit so far
  * and decides the next start and convergence: starburst_kernel's work after
  * its RANSAC, with the same arithmetic. */
@@ -312,6 +313,7 @@ __global__ void __launch_bounds__(SELECT_THREADS) starburst_select(pt_cuda_param
 {
     __shared__ sb_select_shared work;
     __shared__ int best_row;
+    __shared__ pt_cuda_sb_model model;
     int j = blockIdx.x;
     pt_cuda_sb_state *st = b.state + j;
     if (!st->active)
@@ -320,15 +322,18 @@ __global__ void __launch_bounds__(SELECT_THREADS) starburst_select(pt_cuda_param
     const pt_cuda_frame_dims dims = b.dims[job.frame];
     int n = st->n;
     if (threadIdx.x == 0) {
-        int best_votes = -1, s = -1;
+        int best_votes = -1, s = -1, from = -1;
         for (int k = 0; n >= p.sample_size && k < nblocks; k++) {
             int2 v = b.partials[(size_t)j * b.partials_per_job + k];
             if (select_row_better(v.x, v.y, best_votes, s)) {
                 best_votes = v.x;
                 s = v.y;
+                from = k;
             }
         }
         best_row = s;
+        if (s >= 0)
+            model = b.partial_models[(size_t)j * b.partials_per_job + from];
     }
     __syncthreads();
     int s = best_row;
@@ -343,7 +348,7 @@ __global__ void __launch_bounds__(SELECT_THREADS) starburst_select(pt_cuda_param
     pt_image view = {dims.width, dims.height, p.pitch, b.smoothed + job.frame * p.plane};
     pt_circle cc;
     pt_ellipse ee;
-    double conf = select_step(&p, &job, &view, pts, n, s,
+    double conf = select_step(&p, &job, &view, pts, n, s, &model,
                               b.scratch_idx + (size_t)j * p.points_per_eye, &work, &cc, &ee);
     if (threadIdx.x != 0)
         return;

@@ -2,18 +2,20 @@
  * cuda/starburst.cu (and omp/starburst.c) as grid-wide launches over every
  * (frame, eye) job of a chunk, so the whole GPU works on every stage:
  *
- *   dark_cells   block per row of darkest-window cells      (start = dark)
- *   start        block per job: start point, state
+ *   dark_windows DARK_BLOCKS blocks per job, rows of darkest windows (start = dark)
+ *   start        thread per job: start point, state
  *   per iteration (launched max_iterations times; finished jobs return at once):
  *     rays       block per first-stage ray: warp 0 casts it, the others
  *                its second-stage rays (pt_sb_cast_warp)
- *     ransac     block per 128 rows (32 with --ellipse) of the sample table
- *                per job, a row's votes split over its threads, each block
- *                compacting the found edges in ray order itself (a separate
- *                compact launch when they do not fit in shared memory)
- *     select     (starburst.cu) block per job: best row, refit on inliers,
- *                circle mode's refinement, confidence (the most confident
- *                fit is kept), convergence
+ *     ransac     block per 128 rows (32 with a RANSAC ellipse) of the sample
+ *                table per job, a row's votes split over its threads, each
+ *                block compacting the found edges in ray order itself (a
+ *                separate compact launch when they do not fit in shared
+ *                memory); the best row of each block and its model
+ *     select     (starburst.cu) block per job: best row (its model as
+ *                ransac fitted it), refit on inliers, circle mode's
+ *                refinement, confidence (the most confident fit is kept),
+ *                convergence
  *   finish       (starburst.cu) the result
  *
  * Every value is computed by the same device functions, in the same order per
@@ -24,71 +26,115 @@
 #define PIPE_WARPS (PIPE_THREADS / 32)
 #define RANSAC_SHARED_POINTS 2048
 
-/* Cell sums of the darkest-window search: block (cy, job) sums cell row cy. */
-__global__ void dark_cells(pt_cuda_params p, pt_cuda_buffers b)
+/* The darkest-window search of darkest_point() (cuda/starburst.cu,
+ * omp/backend.c start_point): cells of block = max(min_r, 2) px, windows of
+ * 2 x 2 cells (1 where the roi has a single cell row or column), the least
+ * sum wins, ties to the lowest cell index. Block (i, job) sums window rows
+ * cy = i, i + DARK_BLOCKS, ...: threads take (cell, row) items, each the sum of the cell's `block`
+ * bytes in that row (a warp reads consecutive cells of a row), and add them
+ * into the cell's sum in shared memory (integer sums: the same in any order;
+ * the lanes of a warp add to different cells); the windows of the row then
+ * come from adjacent cells, and the row's least key goes to the job's
+ * dark_key by atomicMin. Cells are taken DARK_TILE at a time, tiles
+ * overlapping by a cell so every window sees both of its cells. */
+#define DARK_THREADS 1024
+#define DARK_TILE 1024
+#define DARK_BLOCKS 64 /* per job */
+
+/* The least key of window row cy (every thread of the block calls it;
+ * the result is in each thread's share, reduced by the caller). */
+static __device__ unsigned long long dark_row(const uint8_t *img, int pitch, int block, int gw,
+                                              int ww, int nx, int rows, int cy,
+                                              uint32_t *cell_sum)
 {
-    int j = blockIdx.y, cy = blockIdx.x;
+    int per_tile = DARK_TILE - (ww - 1); /* windows per tile */
+    unsigned long long mine = ~0ull;
+    for (int c0 = 0; c0 < nx; c0 += per_tile) {
+        int cells = min(DARK_TILE, gw - c0);
+        for (int k = threadIdx.x; k < cells; k += DARK_THREADS)
+            cell_sum[k] = 0;
+        __syncthreads();
+        const uint8_t *tile = img + c0 * block;
+        for (int k = threadIdx.x; k < cells * rows; k += DARK_THREADS) {
+            int cell = k % cells, y = k / cells;
+            const uint8_t *px = tile + (size_t)y * pitch + cell * block;
+            uint32_t sum = 0;
+            for (int i = 0; i < block; i++)
+                sum += px[i];
+            atomicAdd(&cell_sum[cell], sum);
+        }
+        __syncthreads();
+        int windows = min(per_tile, nx - c0);
+        for (int k = threadIdx.x; k < windows; k += DARK_THREADS) {
+            unsigned long long s = (unsigned long long)cell_sum[k] + (ww > 1 ? cell_sum[k + 1] : 0u);
+            unsigned long long key = (s << 24) | (unsigned long long)(cy * gw + c0 + k);
+            mine = key < mine ? key : mine;
+        }
+        __syncthreads();
+    }
+    return mine;
+}
+
+__global__ void __launch_bounds__(DARK_THREADS) dark_windows(pt_cuda_params p, pt_cuda_buffers b)
+{
+    __shared__ uint32_t cell_sum[DARK_TILE];
+    __shared__ unsigned long long warp_best[DARK_THREADS / 32];
+    int j = blockIdx.y;
     const pt_cuda_eye_job job = b.jobs[j];
     int block = job.min_r < 2 ? 2 : job.min_r; /* as darkest_point() */
     int gw = job.w / block, gh = job.h / block;
-    if (job.start_mode != PT_CUDA_START_DARK || cy >= gh || gw < 1)
+    if (job.start_mode != PT_CUDA_START_DARK || gw < 1 || gh < 1)
         return;
-    const uint8_t *img = b.smoothed + job.frame * p.plane;
-    uint32_t *cells = b.cells + (size_t)j * b.cells_per_job;
-    for (int cx = threadIdx.x; cx < gw; cx += blockDim.x) {
-        uint32_t sum = 0;
-        for (int y = 0; y < block; y++) {
-            const uint8_t *row =
-                img + (size_t)(job.y0 + cy * block + y) * p.pitch + job.x0 + cx * block;
-            for (int i = 0; i < block; i++)
-                sum += row[i];
-        }
-        cells[(size_t)cy * gw + cx] = sum;
+    int ww = gw > 1 ? 2 : 1, wh = gh > 1 ? 2 : 1;
+    int nx = gw - ww + 1, ny = gh - wh + 1;
+    if ((int)blockIdx.x >= ny)
+        return;
+    unsigned long long mine = ~0ull;
+    for (int cy = blockIdx.x; cy < ny; cy += gridDim.x) {
+        const uint8_t *img =
+            b.smoothed + job.frame * p.plane + (size_t)(job.y0 + cy * block) * p.pitch + job.x0;
+        unsigned long long row = dark_row(img, p.pitch, block, gw, ww, nx, wh * block, cy, cell_sum);
+        mine = row < mine ? row : mine;
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+        unsigned long long other = __shfl_xor_sync(0xffffffffu, mine, o);
+        mine = other < mine ? other : mine;
+    }
+    if ((threadIdx.x & 31) == 0)
+        warp_best[threadIdx.x >> 5] = mine;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int w = 1; w < DARK_THREADS / 32; w++)
+            mine = warp_best[w] < mine ? warp_best[w] : mine;
+        atomicMin(b.dark_key + j, mine);
     }
 }
 
-/* The start point of every job, and its state. */
-__global__ void start_jobs(pt_cuda_params p, pt_cuda_buffers b)
+/* The start point of every job (from dark_key, which it resets for the
+ * next chunk), and its state. */
+__global__ void start_jobs(pt_cuda_params p, pt_cuda_buffers b, int jobs)
 {
-    __shared__ unsigned long long best_key;
-    int j = blockIdx.x;
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= jobs)
+        return;
     const pt_cuda_eye_job job = b.jobs[j];
     pt_point start = {(float)(job.x0 + (job.w - 1) / 2.0), (float)(job.y0 + (job.h - 1) / 2.0)};
+    unsigned long long key = b.dark_key[j];
+    b.dark_key[j] = ~0ull;
     if (job.start_mode == PT_CUDA_START_FIXED) {
         start.x = job.start_x;
         start.y = job.start_y;
     } else if (job.start_mode == PT_CUDA_START_DARK) {
-        /* As darkest_point() of starburst.cu, from the cells dark_cells() summed. */
         int block = job.min_r < 2 ? 2 : job.min_r;
         int gw = job.w / block, gh = job.h / block;
         if (gw >= 1 && gh >= 1) {
-            const uint32_t *cells = b.cells + (size_t)j * b.cells_per_job;
-            if (threadIdx.x == 0)
-                best_key = ~0ull;
-            __syncthreads();
             int ww = gw > 1 ? 2 : 1, wh = gh > 1 ? 2 : 1;
-            int nx = gw - ww + 1, ny = gh - wh + 1;
-            unsigned long long mine = ~0ull;
-            for (int k = threadIdx.x; k < nx * ny; k += blockDim.x) {
-                int cx = k % nx, cy = k / nx;
-                unsigned long long s = 0;
-                for (int jj = 0; jj < wh; jj++)
-                    for (int i = 0; i < ww; i++)
-                        s += cells[(size_t)(cy + jj) * gw + cx + i];
-                unsigned long long key = (s << 24) | (unsigned long long)(cy * gw + cx);
-                if (key < mine)
-                    mine = key;
-            }
-            atomicMin(&best_key, mine);
-            __syncthreads();
-            int index = (int)(best_key & 0xffffffull);
+            int index = (int)(key & 0xffffffull);
             int bx = index % gw, by = index / gw;
             start.x = (float)(job.x0 + bx * block + ww * block / 2.0 - 0.5);
             start.y = (float)(job.y0 + by * block + wh * block / 2.0 - 0.5);
         }
     }
-    if (threadIdx.x != 0)
-        return;
     pt_sb_view c;
     c.xmin = job.x0;
     c.ymin = job.y0;
@@ -286,9 +332,9 @@ __global__ void __launch_bounds__(PIPE_THREADS) ransac(pt_cuda_params p, pt_cuda
     int lanes = ransac_lanes(&p), q = threadIdx.x % lanes;
     int s = blockIdx.x * (PIPE_THREADS / lanes) + threadIdx.x / lanes;
     int votes = 0, ok = 0;
+    pt_circle cc = {0, 0, 0}; /* as the select step starts them */
+    pt_ellipse ee = {0, 0, 0, 0, 0};
     if (s < p.ransac_rows) {
-        pt_circle cc;
-        pt_ellipse ee;
         if (sample_fit(&p, pts, n, s, job.min_r, job.max_r, &cc, &ee)) {
             int lo = q * n / lanes, hi = (q + 1) * n / lanes;
             votes = count_votes(pts + lo, hi - lo, &cc, &ee,
@@ -312,14 +358,33 @@ __global__ void __launch_bounds__(PIPE_THREADS) ransac(pt_cuda_params p, pt_cuda
         }
         __syncthreads();
     }
+    size_t part = (size_t)j * b.partials_per_job + blockIdx.x;
     if (threadIdx.x == 0)
-        b.partials[(size_t)j * b.partials_per_job + blockIdx.x] = make_int2(best_votes[0], best_row[0]);
+        b.partials[part] = make_int2(best_votes[0], best_row[0]);
+    if (ok && q == 0 && s == best_row[0]) /* the row's model, for the select step */
+        b.partial_models[part] = pt_cuda_sb_model{cc, ee};
 }
 
 extern "C" int pt_cuda_ransac_blocks(const pt_cuda_params *p)
 {
     int rows_per_block = PIPE_THREADS / ransac_lanes(p);
     return (p->ransac_rows + rows_per_block - 1) / rows_per_block;
+}
+
+/* One iteration's launches: rays, RANSAC (compacting first when the edges
+ * do not fit in its shared memory), select. */
+static cudaError_t enqueue_iteration(const pt_cuda_params *p, const pt_cuda_buffers *b, int jobs,
+                                     cudaStream_t stream)
+{
+    int nblocks = pt_cuda_ransac_blocks(p);
+    rays<<<jobs * p->rays, 32 * rays_warps(p), 0, stream>>>(*p, *b);
+    if (p->rays * (1 + p->rays2) <= RANSAC_SHARED_POINTS) {
+        ransac<true><<<dim3(nblocks, jobs), PIPE_THREADS, 0, stream>>>(*p, *b);
+    } else {
+        compact<<<jobs, PIPE_THREADS, 0, stream>>>(*p, *b);
+        ransac<false><<<dim3(nblocks, jobs), PIPE_THREADS, 0, stream>>>(*p, *b);
+    }
+    return pt_cuda_starburst_select(p, b, jobs, nblocks, stream);
 }
 
 extern "C" cudaError_t pt_cuda_starburst_pipeline(const pt_cuda_params *p,
@@ -330,26 +395,15 @@ extern "C" cudaError_t pt_cuda_starburst_pipeline(const pt_cuda_params *p,
     if (jobs <= 0)
         return cudaSuccess;
     (void)max_width;
-    /* Cell rows: at most height / 2 (cells are at least 2 px). */
-    dim3 cells_grid(max_height / 2 + 1, jobs);
-    dark_cells<<<cells_grid, PIPE_THREADS, 0, stream>>>(*p, *b);
-    start_jobs<<<jobs, PIPE_THREADS, 0, stream>>>(*p, *b);
-    int nblocks = pt_cuda_ransac_blocks(p);
-    cudaError_t st = cudaSuccess;
+    (void)max_height;
+    dark_windows<<<dim3(DARK_BLOCKS, jobs), DARK_THREADS, 0, stream>>>(*p, *b);
+    start_jobs<<<(jobs + 127) / 128, 128, 0, stream>>>(*p, *b, jobs);
     int iterations = p->max_iterations > 0 ? p->max_iterations : 1;
-    int fused = p->rays * (1 + p->rays2) <= RANSAC_SHARED_POINTS;
-    for (int it = 0; it < iterations; it++) {
-        rays<<<jobs * p->rays, 32 * rays_warps(p), 0, stream>>>(*p, *b);
-        if (fused) {
-            ransac<true><<<dim3(nblocks, jobs), PIPE_THREADS, 0, stream>>>(*p, *b);
-        } else {
-            compact<<<jobs, PIPE_THREADS, 0, stream>>>(*p, *b);
-            ransac<false><<<dim3(nblocks, jobs), PIPE_THREADS, 0, stream>>>(*p, *b);
-        }
-        st = pt_cuda_starburst_select(p, b, jobs, nblocks, stream);
-        if (st != cudaSuccess)
-            return st;
-    }
+    cudaError_t st = cudaSuccess;
+    for (int it = 0; it < iterations && st == cudaSuccess; it++)
+        st = enqueue_iteration(p, b, jobs, stream);
+    if (st != cudaSuccess)
+        return st;
     st = cudaGetLastError();
     if (st != cudaSuccess)
         return st;

@@ -235,13 +235,15 @@ static __device__ double select_confidence(const pt_image *view, const pt_ellips
  * best over pts[0..n), global memory): every thread of the block calls it
  * with the same arguments (blockDim.x a multiple of 32, at most 1024).
  * scratch: n ints of global memory, used when n > SELECT_SHARED_POINTS.
+ * model: row s's model as sample_fit() gave it (from the RANSAC kernel;
+ * NULL: fitted here, on thread 0).
  * On return (to every thread) *cc / *ee: the iteration's circle and ellipse
  * (in circle mode ee is the circle or the refined ellipse it reports), and
  * the confidence of ee. */
 static __device__ double select_step(const pt_cuda_params *p, const pt_cuda_eye_job *job,
                                      const pt_image *view, const pt_point *gpts, int n, int s,
-                                     int *scratch, sb_select_shared *S, pt_circle *cc,
-                                     pt_ellipse *ee)
+                                     const pt_cuda_sb_model *model, int *scratch,
+                                     sb_select_shared *S, pt_circle *cc, pt_ellipse *ee)
 {
     int in_shared = n <= SELECT_SHARED_POINTS;
     const pt_point *pts = in_shared ? S->pts : gpts;
@@ -254,7 +256,12 @@ static __device__ double select_step(const pt_cuda_params *p, const pt_cuda_eye_
     if (threadIdx.x == 0) {
         pt_circle c = {0, 0, 0};
         pt_ellipse e = {0, 0, 0, 0, 0};
-        sample_fit(p, pts, n, s, min_r, max_r, &c, &e);
+        if (model) {
+            c = model->circle;
+            e = model->ellipse;
+        } else {
+            sample_fit(p, pts, n, s, min_r, max_r, &c, &e);
+        }
         S->circle = c;
         S->ellipse = e;
     }
