@@ -59,6 +59,16 @@ static void test_disc(void)
     PT_CHECK_NEAR(reported(&c, 0.25, 20.0, &cx), 19.0, 0.15, "0.25: one px inside");
     PT_CHECK_NEAR(reported(&c, 0.1, 20.0, &cx), 18.4, 0.15, "0.1: 1.6 px inside");
     PT_CHECK_NEAR(reported(&c, 0.75, 20.0, &cx), 21.0, 0.15, "0.75: one px outside");
+    /* a rotated ellipse frame reads the same normals of the same disc */
+    pt_sb_config k;
+    memset(&k, 0, sizeof k);
+    k.size_fraction = 0.25;
+    pt_circle circle = {CX, CY, 20.0};
+    pt_ellipse ellipse = {CX, CY, 20.0, 20.0, 37.0};
+    pt_sb_report_size(&c, &k, &circle, &ellipse);
+    PT_CHECK_NEAR(ellipse.a, 19.0, 0.15, "rotated frame: a");
+    PT_CHECK(ellipse.a == ellipse.b && ellipse.theta == 37.0 && ellipse.cx == CX,
+             "rotated frame: both axes move alike, angle and centre stay");
 }
 
 static void test_lid_and_flat(void)
