@@ -14,6 +14,7 @@
 #include "../lib/confidence.c"
 
 #include "starburst_select.cuh"
+#include "../lib/starburst_size.h"
 
 #define SB_THREADS 256
 #define SB_WARPS (SB_THREADS / 32)
@@ -277,6 +278,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
     out->status = PT_DETECT_NOTFOUND;
     out->confidence = 0;
     if (best_conf >= 0) {
+        pt_sb_report_size(&c, &p.sb, &fit_circle, &fit_ellipse);
         if (p.ellipse) {
             out->ellipse = fit_ellipse;
             out->circle.cx = fit_ellipse.cx;
@@ -388,14 +390,18 @@ __global__ void starburst_finish(pt_cuda_params p, pt_cuda_buffers b, int jobs)
     out->confidence = 0;
     if (!(st->best_conf >= 0))
         return;
+    pt_circle circle = st->circle;
+    pt_ellipse ellipse = st->ellipse;
+    pt_sb_view c = job_view(p, b, b.jobs[j]);
+    pt_sb_report_size(&c, &p.sb, &circle, &ellipse);
     if (p.ellipse) {
-        out->ellipse = st->ellipse;
-        out->circle.cx = st->ellipse.cx;
-        out->circle.cy = st->ellipse.cy;
-        out->circle.r = sqrt(st->ellipse.a * st->ellipse.b);
+        out->ellipse = ellipse;
+        out->circle.cx = ellipse.cx;
+        out->circle.cy = ellipse.cy;
+        out->circle.r = sqrt(ellipse.a * ellipse.b);
         out->has_ellipse = 1;
     } else {
-        out->circle = st->circle;
+        out->circle = circle;
     }
     out->confidence = st->best_conf;
     out->has_circle = 1;
@@ -437,6 +443,7 @@ extern "C" cudaError_t pt_cuda_starburst(const pt_cuda_params *p, const pt_cuda_
         q.sb.max_step = 0.0;
         q.sb.edge_offset = 0.0;
         q.sb.edge_fraction = 0.0;
+        q.sb.size_fraction = 0.0;
         q.sb.circle_refit = PT_SB_REFIT_CIRCLE;
         q.sb.circle_votes = PT_SB_VOTES_BAND;
         q.sb.ellipse_fit = PT_SB_ELLIPSE_DIRECT;

@@ -148,29 +148,6 @@ __global__ void start_jobs(pt_cuda_params p, pt_cuda_buffers b, int jobs)
     st->best_conf = -1.0;
 }
 
-static __device__ pt_sb_view job_view(const pt_cuda_params &p, const pt_cuda_buffers &b,
-                                      const pt_cuda_eye_job &job)
-{
-    const pt_cuda_frame_dims dims = b.dims[job.frame];
-    pt_sb_view c;
-    c.buf = b.smoothed + job.frame * p.plane;
-    c.mask = p.reflection == PT_REFLECTION_SKIP ? b.mask + job.frame * p.plane : NULL;
-    c.width = dims.width;
-    c.height = dims.height;
-    c.stride = p.pitch;
-    c.xmin = job.x0;
-    c.ymin = job.y0;
-    c.xmax = job.x0 + job.w - 1;
-    c.ymax = job.y0 + job.h - 1;
-    c.threshold = p.sb.threshold;
-    c.gap = pt_sb_gap(&p.sb, job.gap);
-    c.edge_level = p.sb.edge_level;
-    c.max_step = p.sb.max_step;
-    c.edge_offset = p.sb.edge_offset;
-    c.edge_fraction = p.sb.edge_fraction;
-    return c;
-}
-
 /* Block per first-stage ray i of job j: warp 0 casts it (slot i), then the
  * other warps cast its second-stage rays back towards the start, ray k at
  * slot rays + i * rays2 + k (not found when ray i found no edge). One launch

@@ -45,6 +45,8 @@ const pt_param_def pt_starburst_param_defs[] = {
      "px each edge point is moved back along its ray (towards the dark side), for ground truth drawn inside the border"},
     {"edge_fraction", PT_PARAM_DOUBLE, SB(edge_fraction), 0, 0, 0.95, NULL, PT_ALG_STARBURST,
      "edge point where the grey level crosses this share of the step from its dark to its bright side (0.5 = midpoint, smaller = towards the dark side; 0.15 matches meye-dev's masks); 0 = off (edge_level)"},
+    {"size_fraction", PT_PARAM_DOUBLE, SB(size_fraction), 0, 0, 0.95, NULL, PT_ALG_STARBURST,
+     "reported radius (axes) where the grey level across the fitted outline crosses this share of the step from dark to bright (median of 32 normals); the fit and its centre stay on the steepest edge points; 0 = off"},
     {"circle_refit", PT_PARAM_CHOICE, SB(circle_refit), PT_SB_REFIT_ELLIPSE, 0, 1, refit_choices,
      PT_ALG_STARBURST,
      "circle fits: report the refitted RANSAC circle, or the centre and mean radius (a+b)/2 of an ellipse refined from its points when credible (elliptical pupils)"},

@@ -37,6 +37,7 @@ typedef struct {
     double edge_offset; /* edge points moved this many px back towards the dark side */
     double edge_fraction; /* > 0: edge where the grey level crosses this share of the
                              step from its dark to its bright side (0: off) */
+    double size_fraction; /* > 0: the reported size moved there (lib/starburst_size.h) */
     int circle_refit;   /* PT_SB_REFIT_*: circle mode's final estimate */
     int circle_votes;   /* PT_SB_VOTES_*: RANSAC score of a sample's circle */
     int ellipse_fit;    /* PT_SB_ELLIPSE_*: how --ellipse fits */

@@ -10,6 +10,7 @@
 #include "../lib/starburst_config.h"
 #include "../lib/starburst_ray.h"
 #include "../lib/starburst_refit.h"
+#include "../lib/starburst_size.h"
 #include "detect.h"
 
 static pt_point clamp_to_roi(const pt_sb_view *c, pt_point p)
@@ -187,6 +188,7 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
         pt_overlay_add(ov, pts[k].x, pts[k].y);
     if (best_conf < 0)
         return PT_OK;
+    pt_sb_report_size(&c, &k, &best.circle, &best.ellipse);
 
     if (opt->ellipse) {
         res->ellipse = best.ellipse;

@@ -24,6 +24,8 @@ static int prepare_w, prepare_h;
 static int stage2_rays;
 /* Starburst's edge_fraction (0: the default, off). */
 static double edge_fraction;
+/* Starburst's size_fraction (0: the default, off). */
+static double size_fraction;
 
 static void run(const pt_backend *b, const pt_track_options *opt, pt_image **frames, int n,
                 pt_result *res)
@@ -33,6 +35,7 @@ static void run(const pt_backend *b, const pt_track_options *opt, pt_image **fra
     if (stage2_rays)
         cfg.starburst.stage2_rays = stage2_rays;
     cfg.starburst.edge_fraction = edge_fraction;
+    cfg.starburst.size_fraction = size_fraction;
     run_backend(b, &cfg, opt, prepare_w, prepare_h, frames, n, res);
 }
 
@@ -136,5 +139,16 @@ int main(void)
     compare("monocular ellipse 320x256, edge_fraction 0.15", &opt, 100 / div, 320, 256, 111);
     opt.ellipse = 0;
     edge_fraction = 0.0;
+    /* the reported size moved to a grey level of the step (pt_sb_report_size),
+     * in the batch pipeline's finish and in the sequence kernel's tail */
+    size_fraction = 0.2;
+    compare("monocular circle 128x128, size_fraction 0.2", &opt, 100 / div, 128, 128, 112);
+    opt.ellipse = 1;
+    compare("monocular ellipse 320x256, size_fraction 0.2", &opt, 100 / div, 320, 256, 113);
+    opt.ellipse = 0;
+    opt.sequence = 1;
+    compare("sequence circle 128x128, size_fraction 0.2", &opt, 60 / div, 128, 128, 114);
+    opt.sequence = 0;
+    size_fraction = 0.0;
     return PT_TEST_SUMMARY("cuda_starburst");
 }
