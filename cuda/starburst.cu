@@ -106,22 +106,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
     int j = first_job + blockIdx.x;
     const pt_cuda_eye_job job = b.jobs[j];
     const pt_cuda_frame_dims dims = b.dims[job.frame];
-    pt_sb_view c;
-    c.buf = b.smoothed + job.frame * p.plane;
-    c.mask = p.reflection == PT_REFLECTION_SKIP ? b.mask + job.frame * p.plane : NULL;
-    c.width = dims.width;
-    c.height = dims.height;
-    c.stride = p.pitch;
-    c.xmin = job.x0;
-    c.ymin = job.y0;
-    c.xmax = job.x0 + job.w - 1;
-    c.ymax = job.y0 + job.h - 1;
-    c.threshold = p.sb.threshold;
-    c.gap = pt_sb_gap(&p.sb, job.gap);
-    c.edge_level = p.sb.edge_level;
-    c.max_step = p.sb.max_step;
-    c.edge_offset = p.sb.edge_offset;
-    c.edge_fraction = p.sb.edge_fraction;
+    pt_sb_view c = job_view(p, b, job);
     pt_point *pts = b.points + (size_t)j * p.points_per_eye;
     pt_cuda_eye_result *out = b.results + j;
 
