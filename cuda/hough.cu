@@ -147,6 +147,8 @@ static cudaError_t hough_create(const pt_config *cfg, int ellipse, const pt_cuda
     s->ellipse = ellipse;
     s->refit = !ellipse && hp->refit == PT_HOUGH_REFIT_ELLIPSE;
     s->edge_offset = hp->edge_offset;
+    s->dark_spread = hp->dark_spread;
+    s->skip_glints = hp->glint_edges == PT_HOUGH_GLINT_EDGES_SKIP;
     s->ransac_samples = cfg->pre.ransac_samples;
     s->ransac_inlier = cfg->pre.ransac_inlier;
     s->job_px = (size_t)width * height;

@@ -33,6 +33,8 @@ typedef struct {
     int ellipse;
     int refit;                    /* circle mode with hough_refit=ellipse */
     double edge_offset;           /* hough_edge_offset */
+    int dark_spread;              /* hough_dark_spread (lib/hough_dark.h) */
+    int skip_glints;              /* hough_glint_edges=skip */
     int ransac_samples;           /* cfg->pre.ransac_samples */
     double ransac_inlier;
     size_t job_px;                /* plane elements per job */

@@ -13,6 +13,7 @@
 
 #include "../lib/fit.h"
 #include "../lib/hough_choose.h"
+#include "../lib/hough_dark.h"
 #include "../lib/hough_refit.h"
 #include "../lib/pt_result.h"
 #include "../lib/ransac.h"
@@ -84,9 +85,11 @@ __device__ static inline void edge_point(const edge_view *e, int i, double *x, d
 enum { GATHER_ANNULUS, GATHER_NEAR_ELLIPSE };
 
 /* Edge points (full frame) in edge order: around_peak() (between r_in and
- * r_out of c, facing it within 45 degrees) or near_ellipse() (within band). */
+ * r_out of c, facing it within 45 degrees, dark behind up to dark_limit:
+ * lib/hough_dark.h, not on mask when given) or near_ellipse() (within band). */
 __device__ static int gather(const edge_view *e, int mode, const pt_circle *c, double r_in,
-                             double r_out, const pt_ellipse_frame *frame, double band,
+                             double r_out, const pt_image *img, int dark_limit,
+                             const uint8_t *mask, const pt_ellipse_frame *frame, double band,
                              pt_point *pts, refine_shared *sh)
 {
     int n = 0;
@@ -98,10 +101,15 @@ __device__ static int gather(const edge_view *e, int mode, const pt_circle *c, d
             if (mode == GATHER_ANNULUS) {
                 double dx = c->cx - x, dy = c->cy - y;
                 float d2 = reject_dist2(c->cx, c->cy, x, y);
+                int xi = e->xy[i] & 0xffff, yi = e->xy[i] >> 16;
                 if (!reject_ring(d2, r_in, r_out) &&
+                    !(mask && mask[(size_t)(yi + e->y0) * img->stride + (xi + e->x0)]) &&
                     !reject_aim(e->ux[i], e->uy[i], dx, dy, d2, COS45)) {
                     double d = hypot(dx, dy);
                     keep = !(d < r_in || d > r_out || e->ux[i] * dx + e->uy[i] * dy < COS45 * d);
+                    if (keep && dark_limit < 255)
+                        keep = pt_hough_dark_behind(img, x, y, e->ux[i], e->uy[i],
+                                                    PT_HOUGH_DARK_REACH * c->r, dark_limit);
                 }
             } else {
                 /* the distance to a point of the outline, which lies between
@@ -160,8 +168,28 @@ __device__ static pt_image frame_image(const pt_cuda_params *p, const pt_cuda_bu
     return img;
 }
 
+/* gather()'s limit for the grey level behind an annulus point: circle c's
+ * inside level + spread (omp/hough.c dark_limit(); every thread alike). */
+__device__ static int dark_limit(const pt_image *img, const pt_circle *c, int spread)
+{
+    pt_ellipse as_ellipse;
+    pt_ellipse_from_circle(c, &as_ellipse);
+    return pt_hough_dark_limit(pt_hough_inside_level(img, &as_ellipse), spread);
+}
+
+/* gather()'s reflection mask (omp/hough.c glint_mask()): the job's frame
+ * plane of b->mask with hough_glint_edges=skip when reflection is not off. */
+__device__ static const uint8_t *glint_mask(const pt_cuda_params *p, const pt_cuda_buffers *b,
+                                            const pt_hough_dev *d, const pt_cuda_eye_job *job)
+{
+    if (!d->s.skip_glints || p->reflection == PT_REFLECTION_OFF)
+        return NULL;
+    return b->mask + (size_t)job->frame * p->plane;
+}
+
 /* Block per job: the candidate's annulus points (refine()'s first step). */
-__global__ void __launch_bounds__(THREADS) refine_start(pt_cuda_buffers b, pt_hough_dev d, int k)
+__global__ void __launch_bounds__(THREADS) refine_start(pt_cuda_params p, pt_cuda_buffers b,
+                                                        pt_hough_dev d, int k)
 {
     __shared__ refine_shared sh;
     int j = blockIdx.x;
@@ -176,7 +204,9 @@ __global__ void __launch_bounds__(THREADS) refine_start(pt_cuda_buffers b, pt_ho
     edge_view e = {d.exy + e0, d.eux + e0, d.euy + e0, d.edge_count[j], job.x0, job.y0,
                    d.s.edge_offset};
     pt_circle peak = d.cand[(size_t)j * PT_HOUGH_CANDIDATES + k];
-    int m = gather(&e, GATHER_ANNULUS, &peak, ANNULUS_IN * peak.r, ANNULUS_OUT * peak.r, NULL,
+    pt_image img = frame_image(&p, &b, &job);
+    int m = gather(&e, GATHER_ANNULUS, &peak, ANNULUS_IN * peak.r, ANNULUS_OUT * peak.r, &img,
+                   dark_limit(&img, &peak, d.s.dark_spread), glint_mask(&p, &b, &d, &job), NULL,
                    0.0, d.pts + e0, &sh);
     if (threadIdx.x == 0) {
         st->n = m;
@@ -379,7 +409,9 @@ __global__ void __launch_bounds__(THREADS) refine_circle(pt_cuda_params p, pt_cu
         finish_task(&p, &b, &d, j, k, &e, 1, &circle, &circle, &as_ellipse, &sh);
         return;
     }
+    pt_image img = frame_image(&p, &b, &job);
     int n = gather(&e, GATHER_ANNULUS, &circle, ANNULUS_IN * circle.r, ANNULUS_OUT * circle.r,
+                   &img, dark_limit(&img, &circle, d.s.dark_spread), glint_mask(&p, &b, &d, &job),
                    NULL, 0.0, d.pts + e0, &sh);
     /* the ellipse RANSAC's points thinned as omp/hough.c does (one thread:
      * the compaction is in place) */
@@ -415,7 +447,8 @@ __global__ void __launch_bounds__(THREADS) refine_ellipse(pt_cuda_params p, pt_c
         for (int pass = 0; pass < 2; pass++) {
             pt_ellipse_frame frame;
             pt_ellipse_frame_init(&el, &frame);
-            int n = gather(&e, GATHER_NEAR_ELLIPSE, NULL, 0.0, 0.0, &frame, REFINE_PX, pts, &sh);
+            int n = gather(&e, GATHER_NEAR_ELLIPSE, NULL, 0.0, 0.0, NULL, 255, NULL, &frame,
+                           REFINE_PX, pts, &sh);
             if (threadIdx.x == 0)
                 sh.found = pt_fit_ellipse(pts, NULL, n, &sh.ellipse);
             __syncthreads();
@@ -489,7 +522,7 @@ cudaError_t pt_cuda_hough_refine(const pt_hough_dev *d, const pt_cuda_params *p,
     int ranks = d->s.gradient ? PT_HOUGH_CANDIDATES : 1;
     dim3 rows_grid(d->partials_per_job, jobs);
     for (int k = 0; k < ranks; k++) {
-        refine_start<<<jobs, THREADS, 0, stream>>>(*b, *d, k);
+        refine_start<<<jobs, THREADS, 0, stream>>>(*p, *b, *d, k);
         ransac_rows<<<rows_grid, RANSAC_ROWS, 0, stream>>>(*p, *b, *d, 0);
         refine_circle<<<jobs, THREADS, 0, stream>>>(*p, *b, *d, k);
         if (d->s.ellipse || d->s.refit) {

@@ -5,6 +5,7 @@
 
 static const char *const hough_vote_names[] = {"sampled", "gradient", NULL};
 static const char *const hough_refit_names[] = {"circle", "ellipse", NULL};
+static const char *const hough_glint_names[] = {"keep", "skip", NULL};
 
 const pt_param_def pt_hough_param_defs[] = {
     {"hough_angle_step", PT_PARAM_DOUBLE, offsetof(pt_config, hough.angle_step), 3.6, 0.1,
@@ -39,6 +40,16 @@ const pt_param_def pt_hough_param_defs[] = {
      NULL, PT_ALG_HOUGH,
      "edge points moved this many px towards the dark side before the fits (0: the "
      "gradient maximum; meye-dev's masks lie about 1.5 px inside it)"},
+    {"hough_dark_spread", PT_PARAM_INT, offsetof(pt_config, hough.dark_spread), 12, 0, 255,
+     NULL, PT_ALG_HOUGH,
+     "the refinement fits only edge points with a pixel at most this many grey levels "
+     "above the candidate's inside at 0.1, 0.2 or 0.3 radius in on their dark side "
+     "(drops lashes, lid creases, the iris outline); 255 = every edge facing the centre"},
+    {"hough_glint_edges", PT_PARAM_CHOICE, offsetof(pt_config, hough.glint_edges),
+     PT_HOUGH_GLINT_EDGES_SKIP, 0, 1, hough_glint_names, PT_ALG_HOUGH,
+     "skip: the refinement's fits leave out edge pixels on the corneal reflection mask "
+     "(the filled-in reflection bends the pupil's border); keep: fit them too; no "
+     "effect with reflection=off"},
 };
 const int pt_hough_param_count =
     (int)(sizeof pt_hough_param_defs / sizeof pt_hough_param_defs[0]);

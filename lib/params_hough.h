@@ -4,6 +4,8 @@
 enum { PT_HOUGH_VOTE_SAMPLED = 0, PT_HOUGH_VOTE_GRADIENT = 1 };
 /* circle mode's final estimate (hough_refit) */
 enum { PT_HOUGH_REFIT_CIRCLE = 0, PT_HOUGH_REFIT_ELLIPSE = 1 };
+/* edge pixels on the reflection mask in the refinement (hough_glint_edges) */
+enum { PT_HOUGH_GLINT_EDGES_KEEP = 0, PT_HOUGH_GLINT_EDGES_SKIP = 1 };
 
 typedef struct {
     double angle_step;     /* degrees between votes around each edge pixel */
@@ -18,6 +20,11 @@ typedef struct {
     int refit;             /* PT_HOUGH_REFIT_*: circle mode's final estimate */
     double edge_offset;    /* refinement's edge points moved this many px towards
                               the dark side */
+    int dark_spread;       /* refinement keeps edge points whose dark side is at most
+                              this many grey levels above the candidate's inside;
+                              255 = no test */
+    int glint_edges;       /* PT_HOUGH_GLINT_EDGES_*: refinement skips edge pixels on
+                              the reflection mask */
 } pt_hough_params;
 
 #endif

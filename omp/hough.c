@@ -15,6 +15,7 @@
 #include "../lib/confidence.h"
 #include "../lib/fit.h"
 #include "../lib/hough_choose.h"
+#include "../lib/hough_dark.h"
 #include "../lib/hough_refit.h"
 #include "../lib/ransac.h"
 #include "canny.h"
@@ -441,10 +442,17 @@ static int near_ellipse(const edge_list *e, int x_off, int y_off, const pt_ellip
 
 /* Edge points (full-frame) between r_in and r_out from the peak centre whose
  * dark direction points at it within 45 degrees: the candidates of an ellipse
- * the circle peak only approximates. Returns their number. */
+ * the circle peak only approximates. Of these, those with skin or iris
+ * rather than pupil behind them are left out when dark_limit < 255
+ * (pt_hough_dark_behind, lib/hough_dark.h), and those on a corneal
+ * reflection when mask is given (the reflection mask, img's stride: the
+ * filled-in reflection bends the pupil's border outwards there). Returns
+ * their number. */
 static int around_peak(const edge_list *e, int x_off, int y_off, const pt_circle *c,
-                       double r_in, double r_out, pt_point *pts)
+                       double r_in, double r_out, const pt_image *img, int dark_limit,
+                       const uint8_t *mask, pt_point *pts)
 {
+    double reach = PT_HOUGH_DARK_REACH * c->r;
     const double cos45 = 0.70710678;
     int n = 0, i0, i1;
     edge_rows(e, y_off, c->cy, r_out, &i0, &i1);
@@ -455,14 +463,35 @@ static int around_peak(const edge_list *e, int x_off, int y_off, const pt_circle
         /* a negative aim fails the 45 degree test for any distance */
         if (outside_ring(dx * dx + dy * dy, r_in, r_out) || aim < 0.0)
             continue;
+        if (mask && mask[(size_t)(e->y[i] + y_off) * img->stride + (e->x[i] + x_off)])
+            continue;
         double d = hypot(dx, dy);
         if (d < r_in || d > r_out || aim < cos45 * d)
+            continue;
+        if (dark_limit < 255 &&
+            !pt_hough_dark_behind(img, x, y, e->ux[i], e->uy[i], reach, dark_limit))
             continue;
         pts[n].x = (float)x;
         pts[n].y = (float)y;
         n++;
     }
     return n;
+}
+
+/* around_peak()'s reflection mask: the frame's, with hough_glint_edges=skip
+ * when reflections were found (reflection not off); else none. */
+static const uint8_t *glint_mask(const pt_eye_input *in, const pt_config *cfg)
+{
+    return cfg->hough.glint_edges == PT_HOUGH_GLINT_EDGES_SKIP ? in->reflection_mask : NULL;
+}
+
+/* around_peak()'s limit for the grey level behind an edge point: circle c's
+ * inside level + spread (lib/hough_dark.h); 255 or more: no test. */
+static int dark_limit(const pt_image *img, const pt_circle *c, int spread)
+{
+    pt_ellipse as_ellipse;
+    pt_ellipse_from_circle(c, &as_ellipse);
+    return pt_hough_dark_limit(pt_hough_inside_level(img, &as_ellipse), spread);
 }
 
 /* The ellipse of the annulus points pts[0..n): RANSAC, then refitted twice
@@ -499,7 +528,9 @@ static int ellipse_stage(const edge_list *e, const pt_eye_input *in, const pt_co
     const pt_roi *roi = &in->roi;
     int refit = !ellipse;
     int n = around_peak(e, roi->x0, roi->y0, circle, HOUGH_ANNULUS_IN * circle->r,
-                        HOUGH_ANNULUS_OUT * circle->r, pts);
+                        HOUGH_ANNULUS_OUT * circle->r, in->smoothed,
+                        dark_limit(in->smoothed, circle, cfg->hough.dark_spread),
+                        glint_mask(in, cfg), pts);
     n = pt_hough_thin_annulus(pts, n);
     pt_ellipse found;
     if (!annulus_ellipse(e, in, cfg, pts, n, idx, &found))
@@ -531,7 +562,9 @@ static int refine(const edge_list *e, const pt_eye_input *in, const pt_config *c
      * outline stays whole, refitted on its inliers. */
     *circle = *peak;
     int m = around_peak(e, roi->x0, roi->y0, peak, HOUGH_ANNULUS_IN * peak->r,
-                        HOUGH_ANNULUS_OUT * peak->r, pts);
+                        HOUGH_ANNULUS_OUT * peak->r, in->smoothed,
+                        dark_limit(in->smoothed, peak, cfg->hough.dark_spread),
+                        glint_mask(in, cfg), pts);
     pt_ransac_fit cfit;
     if (in->ransac &&
         pt_ransac_circle(pts, m, in->ransac, cfg->pre.ransac_samples,
