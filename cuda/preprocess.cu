@@ -140,7 +140,10 @@ static __host__ __device__ int row_pow2(int r) /* the largest power of two <= 2r
     return P;
 }
 
-static __host__ __device__ int row_words(int span, int r) { return (span + 2 * ((r + 3) & ~3)) / 4 + 1; }
+static __host__ __device__ int row_words(int span, int r)
+{
+    return (span + 2 * ((r + 3) & ~3)) / 4 + 1;
+}
 
 static __host__ __device__ int row_stride(int span, int r)
 {

@@ -301,7 +301,8 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
  * the same speed within noise (24.0-24.3k against 23.7-23.8k frames/s at
  * batch 256, 27.5k against 28.1k at batch 1024), the same results. */
 #define SELECT_THREADS 256
-__global__ void __launch_bounds__(SELECT_THREADS, 2) starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks)
+__global__ void __launch_bounds__(SELECT_THREADS, 2)
+starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks)
 {
     __shared__ sb_select_shared work;
     __shared__ int best_row;

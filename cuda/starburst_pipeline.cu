@@ -2,7 +2,7 @@
  * cuda/starburst.cu (and omp/starburst.c) as grid-wide launches over every
  * (frame, eye) job of a chunk, so the whole GPU works on every stage:
  *
- *   dark_windows DARK_BLOCKS blocks per job, rows of darkest windows (start = dark)
+ *   dark_windows DARK_BLOCKS blocks per job: darkest window    (start = dark)
  *   start        thread per job: start point, state
  *   per iteration (launched max_iterations times; finished jobs return at once):
  *     rays       block per first-stage ray: warp 0 casts it, the others
@@ -30,13 +30,14 @@
  * omp/backend.c start_point): cells of block = max(min_r, 2) px, windows of
  * 2 x 2 cells (1 where the roi has a single cell row or column), the least
  * sum wins, ties to the lowest cell index. Block (i, job) sums window rows
- * cy = i, i + DARK_BLOCKS, ...: threads take (cell, row) items, each the sum of the cell's `block`
- * bytes in that row (a warp reads consecutive cells of a row), and add them
- * into the cell's sum in shared memory (integer sums: the same in any order;
- * the lanes of a warp add to different cells); the windows of the row then
- * come from adjacent cells, and the row's least key goes to the job's
- * dark_key by atomicMin. Cells are taken DARK_TILE at a time, tiles
- * overlapping by a cell so every window sees both of its cells. */
+ * cy = i, i + DARK_BLOCKS, ...: threads take (cell, row) items, each the
+ * sum of the cell's `block` bytes in that row (a warp reads consecutive
+ * cells of a row), and add them into the cell's sum in shared memory
+ * (integer sums: the same in any order; the lanes of a warp add to
+ * different cells); the windows of the row then come from adjacent cells,
+ * and the block's least key goes to the job's dark_key by atomicMin. Cells
+ * are taken DARK_TILE at a time, tiles overlapping by a cell so every
+ * window sees both of its cells. */
 #define DARK_THREADS 1024
 #define DARK_TILE 1024
 #define DARK_BLOCKS 64 /* per job */
@@ -66,7 +67,9 @@ static __device__ unsigned long long dark_row(const uint8_t *img, int pitch, int
         __syncthreads();
         int windows = min(per_tile, nx - c0);
         for (int k = threadIdx.x; k < windows; k += DARK_THREADS) {
-            unsigned long long s = (unsigned long long)cell_sum[k] + (ww > 1 ? cell_sum[k + 1] : 0u);
+            unsigned long long s = (unsigned long long)cell_sum[k];
+            if (ww > 1)
+                s += cell_sum[k + 1];
             unsigned long long key = (s << 24) | (unsigned long long)(cy * gw + c0 + k);
             mine = key < mine ? key : mine;
         }
@@ -93,7 +96,8 @@ __global__ void __launch_bounds__(DARK_THREADS) dark_windows(pt_cuda_params p, p
     for (int cy = blockIdx.x; cy < ny; cy += gridDim.x) {
         const uint8_t *img =
             b.smoothed + job.frame * p.plane + (size_t)(job.y0 + cy * block) * p.pitch + job.x0;
-        unsigned long long row = dark_row(img, p.pitch, block, gw, ww, nx, wh * block, cy, cell_sum);
+        unsigned long long row =
+            dark_row(img, p.pitch, block, gw, ww, nx, wh * block, cy, cell_sum);
         mine = row < mine ? row : mine;
     }
     for (int o = 16; o > 0; o >>= 1) {
