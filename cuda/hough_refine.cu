@@ -168,15 +168,6 @@ __device__ static pt_image frame_image(const pt_cuda_params *p, const pt_cuda_bu
     return img;
 }
 
-/* gather()'s limit for the grey level behind an annulus point: circle c's
- * inside level + spread (omp/hough.c dark_limit(); every thread alike). */
-__device__ static int dark_limit(const pt_image *img, const pt_circle *c, int spread)
-{
-    pt_ellipse as_ellipse;
-    pt_ellipse_from_circle(c, &as_ellipse);
-    return pt_hough_dark_limit(pt_hough_inside_level(img, &as_ellipse), spread);
-}
-
 /* gather()'s reflection mask (omp/hough.c glint_mask()): the job's frame
  * plane of b->mask with hough_glint_edges=skip when reflection is not off. */
 __device__ static const uint8_t *glint_mask(const pt_cuda_params *p, const pt_cuda_buffers *b,
@@ -205,9 +196,9 @@ __global__ void __launch_bounds__(THREADS) refine_start(pt_cuda_params p, pt_cud
                    d.s.edge_offset};
     pt_circle peak = d.cand[(size_t)j * PT_HOUGH_CANDIDATES + k];
     pt_image img = frame_image(&p, &b, &job);
+    int limit = pt_hough_dark_limit_circle(&img, &peak, d.s.dark_spread);
     int m = gather(&e, GATHER_ANNULUS, &peak, ANNULUS_IN * peak.r, ANNULUS_OUT * peak.r, &img,
-                   dark_limit(&img, &peak, d.s.dark_spread), glint_mask(&p, &b, &d, &job), NULL,
-                   0.0, d.pts + e0, &sh);
+                   limit, glint_mask(&p, &b, &d, &job), NULL, 0.0, d.pts + e0, &sh);
     if (threadIdx.x == 0) {
         st->n = m;
         st->peak = peak;
@@ -410,9 +401,9 @@ __global__ void __launch_bounds__(THREADS) refine_circle(pt_cuda_params p, pt_cu
         return;
     }
     pt_image img = frame_image(&p, &b, &job);
+    int limit = pt_hough_dark_limit_circle(&img, &circle, d.s.dark_spread);
     int n = gather(&e, GATHER_ANNULUS, &circle, ANNULUS_IN * circle.r, ANNULUS_OUT * circle.r,
-                   &img, dark_limit(&img, &circle, d.s.dark_spread), glint_mask(&p, &b, &d, &job),
-                   NULL, 0.0, d.pts + e0, &sh);
+                   &img, limit, glint_mask(&p, &b, &d, &job), NULL, 0.0, d.pts + e0, &sh);
     /* the ellipse RANSAC's points thinned as omp/hough.c does (one thread:
      * the compaction is in place) */
     if (threadIdx.x == 0) {

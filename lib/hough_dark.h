@@ -17,6 +17,8 @@
 
 #include <math.h>
 
+#include "fit.h"
+#include "hough_choose.h"
 #include "pt_hd.h"
 #include "pt_image.h"
 
@@ -29,6 +31,16 @@ static inline PT_HD int pt_hough_dark_limit(int inside_level, int spread)
 {
     int limit = inside_level + spread;
     return limit < 255 ? limit : 255;
+}
+
+/* pt_hough_dark_limit for candidate circle c of img: its inside level
+ * (pt_hough_inside_level of c as an ellipse) + spread. */
+static inline PT_HD int pt_hough_dark_limit_circle(const pt_image *img, const pt_circle *c,
+                                                   int spread)
+{
+    pt_ellipse as_ellipse;
+    pt_ellipse_from_circle(c, &as_ellipse);
+    return pt_hough_dark_limit(pt_hough_inside_level(img, &as_ellipse), spread);
 }
 
 /* Whether the point 1, 2, ... PT_HOUGH_DARK_STEPS steps of reach px in from

@@ -485,15 +485,6 @@ static const uint8_t *glint_mask(const pt_eye_input *in, const pt_config *cfg)
     return cfg->hough.glint_edges == PT_HOUGH_GLINT_EDGES_SKIP ? in->reflection_mask : NULL;
 }
 
-/* around_peak()'s limit for the grey level behind an edge point: circle c's
- * inside level + spread (lib/hough_dark.h); 255 or more: no test. */
-static int dark_limit(const pt_image *img, const pt_circle *c, int spread)
-{
-    pt_ellipse as_ellipse;
-    pt_ellipse_from_circle(c, &as_ellipse);
-    return pt_hough_dark_limit(pt_hough_inside_level(img, &as_ellipse), spread);
-}
-
 /* The ellipse of the annulus points pts[0..n): RANSAC, then refitted twice
  * on the edge points within HOUGH_REFINE_PX of it (pts is overwritten).
  * Returns 0 when RANSAC found none. */
@@ -529,7 +520,7 @@ static int ellipse_stage(const edge_list *e, const pt_eye_input *in, const pt_co
     int refit = !ellipse;
     int n = around_peak(e, roi->x0, roi->y0, circle, HOUGH_ANNULUS_IN * circle->r,
                         HOUGH_ANNULUS_OUT * circle->r, in->smoothed,
-                        dark_limit(in->smoothed, circle, cfg->hough.dark_spread),
+                        pt_hough_dark_limit_circle(in->smoothed, circle, cfg->hough.dark_spread),
                         glint_mask(in, cfg), pts);
     n = pt_hough_thin_annulus(pts, n);
     pt_ellipse found;
@@ -563,7 +554,7 @@ static int refine(const edge_list *e, const pt_eye_input *in, const pt_config *c
     *circle = *peak;
     int m = around_peak(e, roi->x0, roi->y0, peak, HOUGH_ANNULUS_IN * peak->r,
                         HOUGH_ANNULUS_OUT * peak->r, in->smoothed,
-                        dark_limit(in->smoothed, peak, cfg->hough.dark_spread),
+                        pt_hough_dark_limit_circle(in->smoothed, peak, cfg->hough.dark_spread),
                         glint_mask(in, cfg), pts);
     pt_ransac_fit cfit;
     if (in->ransac &&
