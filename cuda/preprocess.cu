@@ -17,6 +17,7 @@
  * words with __byte_perm and doubles likewise. The top-hat threshold is fused into the last
  * pass of the opening. */
 #include "cuda_internal.h"
+#include "morph_reg.cuh"
 
 #define TILE_X 32
 #define TILE_Y 8
@@ -658,7 +659,12 @@ static void morph_square(const uint8_t *src, uint8_t *tmp, uint8_t *dst, const u
     dim3 cblock(TILE_X, TILE_Y);
     dim3 cgrid((max_width + 16 * TILE_X - 1) / (16 * TILE_X), (max_height + TILE_Y - 1) / TILE_Y,
                frames);
-    if (r >= 2 && r <= 127) {
+    if (r >= CROW_MIN_R && r <= RROW_MAX_R) {
+        dim3 rblock(32, CROW_WARPS);
+        dim3 rgrid((max_width + 127) / 128, (max_height + CROW_WARPS * CROW_RUN - 1) / (CROW_WARPS * CROW_RUN),
+                   frames);
+        morph_cols_reg<MAX_OP><<<rgrid, rblock, 0, stream>>>(src, tmp, b->dims, pitch, plane, r);
+    } else if (r >= 2 && r <= 127) {
         dim3 dblock(COL_TW / 16, COL_THREADS_Y);
         dim3 dgrid((max_width + COL_TW - 1) / COL_TW, (max_height + COL_TH - 1) / COL_TH, frames);
         size_t smem = (size_t)(COL_TH + 2 * r) * COL_TW;
@@ -666,6 +672,13 @@ static void morph_square(const uint8_t *src, uint8_t *tmp, uint8_t *dst, const u
                                                                       plane, r);
     } else {
         morph_cols<MAX_OP><<<cgrid, cblock, 0, stream>>>(src, tmp, b->dims, pitch, plane, r);
+    }
+    if (r <= RROW_MAX_R) {
+        int segments = (max_width + RROW_PX - 1) / RROW_PX;
+        dim3 rgrid((segments * max_height + RROW_THREADS - 1) / RROW_THREADS, 1, frames);
+        morph_rows_reg<MAX_OP, TOPHAT><<<rgrid, RROW_THREADS, 0, stream>>>(
+            tmp, dst, raw, b->dims, pitch, plane, r, threshold, segments);
+        return;
     }
     int span = row_span(max_width), lines = row_lines(span, r);
     dim3 rgrid((max_width + span - 1) / span, (max_height + lines - 1) / lines, frames);
