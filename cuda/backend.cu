@@ -546,9 +546,21 @@ static pt_status track_one(cuda_state *s, pt_image *const *frames, int n, pt_res
             i++;
             continue;
         }
-        /* A chunk: up to `chunk` consecutive usable frames of the same size. */
+        /* A chunk: up to `chunk` consecutive usable frames of the same size.
+         * The pipeline fills and drains with half chunks: the call's first
+         * chunk, so kernels start after a shorter copy, and those of its
+         * last `chunk` frames, so its last kernels start sooner after the
+         * last copy; and a call has at least two chunks, so its copies
+         * overlap kernels (H100, bench: batch 256 24.4k -> 25.2k fps,
+         * batch 32 12.7k -> 14.9k; BENCHMARKS.md). */
+        int limit = s->chunk;
+        if (!s->opt.sequence && s->chunk >= 8 && (i == 0 || n - i <= s->chunk)) {
+            limit = s->chunk / 2;
+            if (limit > (n + 1) / 2)
+                limit = (n + 1) / 2;
+        }
         int count = 1;
-        while (count < s->chunk && i + count < n && frames[i + count] &&
+        while (count < limit && i + count < n && frames[i + count] &&
                frames[i + count]->buf && frames[i + count]->width == f->width &&
                frames[i + count]->height == f->height)
             count++;

@@ -138,11 +138,15 @@ typedef struct pt_cuda_detector {
 /* cuda/tl.cu: threshold-and-labeling (-a tl). */
 extern const pt_cuda_detector pt_cuda_detector_tl;
 
-/* stage_graph.cu: a stage of a chunk replayed from a CUDA graph. */
+/* stage_graph.cu: a stage of a chunk replayed from a CUDA graph, one per
+ * shape for the last PT_CUDA_GRAPH_CACHE shapes (a call's full chunks and
+ * its quarter chunks at the pipeline's ends). */
 #define PT_CUDA_GRAPH_SHAPE 8
+#define PT_CUDA_GRAPH_CACHE 2
 typedef struct {
-    cudaGraphExec_t exec;         /* NULL: not captured yet */
-    int shape[PT_CUDA_GRAPH_SHAPE]; /* the shape it was captured for */
+    cudaGraphExec_t exec[PT_CUDA_GRAPH_CACHE];                /* NULL: not captured yet */
+    int shape[PT_CUDA_GRAPH_CACHE][PT_CUDA_GRAPH_SHAPE];      /* the shape each was captured for */
+    int next;                                                 /* the entry a new shape replaces */
 } pt_cuda_stage_graph;
 
 /* Enqueues a stage's launches on stream (no host synchronisation). */
