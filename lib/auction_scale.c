@@ -2,6 +2,7 @@
  * one pass finds the range and the scale (pt_auction_scale), a second writes
  * any run of benefit rows (pt_auction_convert), so the GPU back end can
  * convert a chunk into a staging buffer while the previous one uploads. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,16 +19,90 @@
 
 static int team_size(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
 
-/* One entry of the range pass. */
-static inline void range_step(double v, long k, double *lo, double *hi, int *integer, long *first_bad)
+/* The range pass has no branch and no libm call (floor() is one at -O2
+ * without SSE4.1, and no -march is given): it runs over LANES independent
+ * running minima, maxima and sums, which the compiler turns into SSE2
+ * minpd/maxpd/addpd, several entries an instruction. */
+#define LANES 16
+
+/* Entries per block: a thread team splits the range pass by blocks. */
+#define RANGE_BLOCK 16384L
+
+/* 1.5 * 2^52: c + ROUNDER lies in [2^52, 2^53] for |c| <= 2^51, where
+ * doubles are the integers, so (c + ROUNDER) - ROUNDER is an integer near c
+ * (in any rounding mode) and equals c exactly when c is an integer. */
+#define ROUNDER 6755399441055744.0
+#define ROUNDER_RANGE 2251799813685248.0 /* 2^51 */
+
+typedef struct {
+    double lo, hi; /* least and largest cost */
+    /* Sum of |c - (c + ROUNDER - ROUNDER)|: 0 when every entry is an integer,
+     * NaN when one is not finite (inf - inf), else > 0 (a fraction, or an
+     * entry beyond ROUNDER_RANGE that needs a closer look). */
+    double off;
+} range_acc;
+
+static const range_acc range_start = {INFINITY, -INFINITY, 0.0};
+
+/* Distance of c to the integer ROUNDER gives it; needs doubles evaluated as
+ * doubles (FLT_EVAL_METHOD 0: x86-64 SSE2, AArch64); x87 keeps floor(). */
+static inline double rounding_off(double c)
 {
-    if (!isfinite(v)) {
-        *first_bad = k < *first_bad ? k : *first_bad;
-        return;
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+    return fabs(((c + ROUNDER) - ROUNDER) - c);
+#else
+    return c - floor(c);
+#endif
+}
+
+/* Entries [begin, end) of cost, merged into acc. */
+static void range_block(const double *cost, long begin, long end, range_acc *acc)
+{
+    double lo[LANES], hi[LANES], off[LANES];
+    for (int j = 0; j < LANES; j++) {
+        lo[j] = acc->lo;
+        hi[j] = acc->hi;
+        off[j] = 0.0;
     }
-    *lo = v < *lo ? v : *lo;
-    *hi = v > *hi ? v : *hi;
-    *integer &= v == floor(v);
+    long k = begin;
+    for (; k + LANES <= end; k += LANES) {
+#pragma omp simd
+        for (int j = 0; j < LANES; j++) {
+            double c = cost[k + j];
+            lo[j] = c < lo[j] ? c : lo[j];
+            hi[j] = c > hi[j] ? c : hi[j];
+            off[j] += rounding_off(c);
+        }
+    }
+    for (; k < end; k++) {
+        double c = cost[k];
+        lo[0] = c < lo[0] ? c : lo[0];
+        hi[0] = c > hi[0] ? c : hi[0];
+        off[0] += rounding_off(c);
+    }
+    for (int j = 0; j < LANES; j++) {
+        acc->lo = lo[j] < acc->lo ? lo[j] : acc->lo;
+        acc->hi = hi[j] > acc->hi ? hi[j] : acc->hi;
+        acc->off += off[j];
+    }
+}
+
+/* Only after the range pass found one: the first entry that is not finite. */
+static long first_not_finite(const double *cost, long entries)
+{
+    long k = 0;
+    while (k < entries && isfinite(cost[k]))
+        k++;
+    return k;
+}
+
+/* Only when an entry lies beyond ROUNDER_RANGE: the integer test by floor(). */
+static int all_integers(const double *cost, long entries)
+{
+    for (long k = 0; k < entries; k++)
+        if (cost[k] != floor(cost[k]))
+            return 0;
+    return 1;
 }
 
 pt_status pt_auction_scale(const pt_assign_problem *p, int threads, pt_auction_scaling *s, pt_error *err)
@@ -38,24 +113,37 @@ pt_status pt_auction_scale(const pt_assign_problem *p, int threads, pt_auction_s
     s->transposed = p->rows > p->cols;
     s->persons = s->transposed ? p->cols : p->rows;
     s->objects = s->transposed ? p->rows : p->cols;
-    double sign = p->maximize ? 1.0 : -1.0, lo = INFINITY, hi = -INFINITY;
+    double sign = p->maximize ? 1.0 : -1.0;
     long entries = (long)p->rows * p->cols;
-    int integer = 1, team = team_size(threads);
-    long first_bad = entries; /* the first entry that is not finite */
+    int team = team_size(threads);
+    range_acc acc = range_start;
     /* Independent per entry: a team of threads for large problems (threads =
      * 1: the sequential baseline stays sequential). Small problems skip the
      * OpenMP runtime altogether: the tracker solves thousands a frame. */
     if (team > 1 && entries >= PARALLEL_ENTRIES) {
-#pragma omp parallel for num_threads(team) reduction(min : lo, first_bad) reduction(max : hi) \
-    reduction(& : integer)
-        for (long k = 0; k < entries; k++)
-            range_step(sign * p->cost[k], k, &lo, &hi, &integer, &first_bad);
+        long blocks = (entries + RANGE_BLOCK - 1) / RANGE_BLOCK;
+        double least = INFINITY, largest = -INFINITY, off = 0.0;
+#pragma omp parallel for num_threads(team) schedule(static) reduction(min : least) reduction(max : largest) \
+    reduction(+ : off)
+        for (long b = 0; b < blocks; b++) {
+            range_acc part = range_start;
+            range_block(p->cost, b * RANGE_BLOCK, b + 1 < blocks ? (b + 1) * RANGE_BLOCK : entries, &part);
+            least = part.lo < least ? part.lo : least;
+            largest = part.hi > largest ? part.hi : largest;
+            off += part.off;
+        }
+        acc = (range_acc){least, largest, off};
     } else {
-        for (long k = 0; k < entries; k++)
-            range_step(sign * p->cost[k], k, &lo, &hi, &integer, &first_bad);
+        range_block(p->cost, 0, entries, &acc);
     }
-    if (first_bad < entries)
-        return pt_error_set(err, PT_ERR_PARAM, "", "cost matrix entry %ld is not finite", first_bad);
+    if (isnan(acc.off))
+        return pt_error_set(err, PT_ERR_PARAM, "", "cost matrix entry %ld is not finite",
+                            first_not_finite(p->cost, entries));
+    int integer = acc.off == 0.0;
+    if (!integer && (acc.lo <= -ROUNDER_RANGE || acc.hi >= ROUNDER_RANGE))
+        integer = all_integers(p->cost, entries);
+    /* The range of sign * cost: negating is exact. */
+    double lo = sign > 0 ? acc.lo : -acc.hi, hi = sign > 0 ? acc.hi : -acc.lo;
     /* Scaling by (objects + 1) and ending at eps = 1 makes the result optimal
      * for integer benefits; other costs are quantised to 1/quantum first. */
     double scale = (double)s->objects + 1.0, range = hi - lo, quantum = 1.0;

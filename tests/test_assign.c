@@ -299,6 +299,45 @@ static void test_chunked_conversion(void)
     }
 }
 
+/* The range pass's integer test and its non-finite flag at their edges:
+ * integers beyond 2^51 (checked entry by entry), half-integers just above
+ * 2^51, a subnormal fraction, and the first non-finite entry of a problem
+ * too small for a thread team, in the pass's tail. */
+static void test_scaling_edges(void)
+{
+    double cost[35];
+    pt_assign_problem p = {5, 7, cost, 0};
+    pt_auction_scaling s;
+    pt_error err;
+    for (int mode = 0; mode < 4; mode++) {
+        for (int k = 0; k < 35; k++) {
+            double huge = 4503599627370496.0 + (k * 7919) % 35; /* 2^52 + 0..34 */
+            cost[k] = mode == 0 ? huge : mode == 1 ? -huge : 2251799813685248.0 + ((k * 13) % 35) / 2.0;
+            if (mode == 3)
+                cost[k] = (k * 29) % 35;
+        }
+        if (mode == 3)
+            cost[20] = 4.9406564584124654e-324;
+        for (int maximize = 0; maximize < 2; maximize++) {
+            p.maximize = maximize;
+            PT_CHECK(pt_auction_scale(&p, 1, &s, &err) == PT_OK, "mode %d: scaled", mode);
+            /* Integers of range 34 keep quantum 1; fractions get a finer one. */
+            PT_CHECK(mode < 2 ? s.quantum == 1.0 && s.max_benefit == 34 * s.scale : s.quantum > 1.0,
+                     "mode %d max %d: quantum %g", mode, maximize, s.quantum);
+        }
+    }
+    for (int k = 0; k < 35; k++)
+        cost[k] = k;
+    cost[33] = NAN;
+    cost[34] = INFINITY;
+    PT_CHECK(pt_auction_scale(&p, 1, &s, &err) == PT_ERR_PARAM && strstr(err.what, "entry 33 "),
+             "first non-finite entry of a small problem named (%s)", err.what);
+    cost[33] = 3;
+    cost[2] = -INFINITY;
+    PT_CHECK(pt_auction_scale(&p, 1, &s, &err) == PT_ERR_PARAM && strstr(err.what, "entry 2 "),
+             "an infinite entry named (%s)", err.what);
+}
+
 int main(void)
 {
     test_hand_checked();
@@ -308,5 +347,6 @@ int main(void)
     test_wide_costs();
     test_parallel_conversion();
     test_chunked_conversion();
+    test_scaling_edges();
     return PT_TEST_SUMMARY("assign");
 }
