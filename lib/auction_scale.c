@@ -166,100 +166,149 @@ pt_status pt_auction_scale(const pt_assign_problem *p, int threads, pt_auction_s
     return PT_OK;
 }
 
-static inline int64_t unscaled(const pt_auction_scaling *s, double cost)
+/* The scaling's numbers in locals: stores through the output (int64_t may
+ * alias s->scale) then need no reloads, and the loops vectorise. */
+typedef struct {
+    double sign, lo, quantum, scale;
+} benefit_form;
+
+static benefit_form form_of(const pt_auction_scaling *s)
 {
-    return (int64_t)floor((s->sign * cost - s->lo) * s->quantum + 0.5);
+    return (benefit_form){s->sign, s->lo, s->quantum, (double)s->scale};
 }
 
-static inline int64_t scaled(const pt_auction_scaling *s, double cost) { return unscaled(s, cost) * s->scale; }
-
-/* Benefit row i of the chunk (person first + i) into out. */
-static void convert_row(const pt_assign_problem *p, const pt_auction_scaling *s, int first, int i, void *out)
+/* round((sign * cost - lo) * quantum) before rounding down: at least 0.5
+ * (sign * cost >= lo) and below 2^40 (BENEFIT_LIMIT bounds range * quantum *
+ * scale, scale >= 2), so a truncating cast is floor() and never overflows,
+ * and an unscaled value times the scale is exact in a double (max_benefit <
+ * 2^41). No libm call: floor() is one at -O2 without SSE4.1. */
+static inline double unscaled_real(const benefit_form *f, double cost)
 {
-    if (!s->transposed) {
-        /* Persons are the problem's rows. */
-        const double *src = p->cost + (size_t)(first + i) * p->cols;
-        if (s->narrow)
-            for (int c = 0; c < p->cols; c++)
-                ((int32_t *)out)[c] = (int32_t)scaled(s, src[c]);
-        else
-            for (int c = 0; c < p->cols; c++)
-                ((int64_t *)out)[c] = scaled(s, src[c]);
+    return (f->sign * cost - f->lo) * f->quantum + 0.5;
+}
+
+/* n benefits from src[0], src[src_step], ... to out[0], out[out_step], ...
+ * Both steps 1 (persons as the problem's rows) is the loop that matters: it
+ * vectorises (OpenMP simd: -O2's cost model leaves loops of unknown length). */
+static void run32(const benefit_form *form, const double *src, size_t src_step, int n, int32_t *out,
+                  size_t out_step)
+{
+    benefit_form f = *form;
+    if (src_step == 1 && out_step == 1) {
+#pragma omp simd
+        for (int k = 0; k < n; k++)
+            out[k] = (int32_t)((double)(int32_t)unscaled_real(&f, src[k]) * f.scale);
+    } else {
+        for (int k = 0; k < n; k++)
+            out[(size_t)k * out_step] = (int32_t)((double)(int32_t)unscaled_real(&f, src[(size_t)k * src_step]) * f.scale);
     }
 }
 
-/* Persons are the problem's columns: cost row r gives entry r of every
- * benefit row of the chunk, so reads stay contiguous. */
-static void convert_cost_row(const pt_assign_problem *p, const pt_auction_scaling *s, int first, int count, int r,
-                             void *dst)
+static void run64(const benefit_form *form, const double *src, size_t src_step, int n, int64_t *out,
+                  size_t out_step)
 {
-    const double *src = p->cost + (size_t)r * p->cols + first;
-    if (s->narrow)
-        for (int i = 0; i < count; i++)
-            ((int32_t *)dst)[(size_t)i * s->objects + r] = (int32_t)scaled(s, src[i]);
+    benefit_form f = *form;
+    int64_t scale = (int64_t)f.scale;
+    if (src_step == 1 && out_step == 1) {
+#pragma omp simd
+        for (int k = 0; k < n; k++)
+            out[k] = (int64_t)unscaled_real(&f, src[k]) * scale;
+    } else {
+        for (int k = 0; k < n; k++)
+            out[(size_t)k * out_step] = (int64_t)unscaled_real(&f, src[(size_t)k * src_step]) * scale;
+    }
+}
+
+static void run16(const benefit_form *form, const double *src, size_t src_step, int n, uint16_t *out,
+                  size_t out_step)
+{
+    benefit_form f = *form;
+    if (src_step == 1 && out_step == 1) {
+#pragma omp simd
+        for (int k = 0; k < n; k++)
+            out[k] = (uint16_t)(int32_t)unscaled_real(&f, src[k]);
+    } else {
+        for (int k = 0; k < n; k++)
+            out[(size_t)k * out_step] = (uint16_t)(int32_t)unscaled_real(&f, src[(size_t)k * src_step]);
+    }
+}
+
+/* The three output forms of a conversion. */
+typedef enum { OUT_INT64, OUT_INT32, OUT_UINT16 } out_kind;
+
+static size_t out_width(out_kind kind)
+{
+    return kind == OUT_INT64 ? sizeof(int64_t) : kind == OUT_INT32 ? sizeof(int32_t) : sizeof(uint16_t);
+}
+
+static void run(out_kind kind, const benefit_form *f, const double *src, size_t src_step, int n, void *out,
+                size_t out_step)
+{
+    if (kind == OUT_INT64)
+        run64(f, src, src_step, n, out, out_step);
+    else if (kind == OUT_INT32)
+        run32(f, src, src_step, n, out, out_step);
     else
+        run16(f, src, src_step, n, out, out_step);
+}
+
+/* Persons as the problem's rows: benefit row i of the chunk is cost row first + i. */
+static void convert_row(const pt_assign_problem *p, out_kind kind, const benefit_form *f, int first, int i,
+                        void *dst)
+{
+    run(kind, f, p->cost + (size_t)(first + i) * p->cols, 1, p->cols,
+        (char *)dst + (size_t)i * p->cols * out_width(kind), 1);
+}
+
+/* Persons as the problem's columns, cost rows [r, r + TILE_ROWS) at a time:
+ * each benefit row of the chunk gets TILE_ROWS adjacent entries, read from
+ * as many cost rows (a few cache lines), rather than one entry a row, each a
+ * page apart. */
+#define TILE_ROWS 16
+
+static void convert_cost_rows(const pt_assign_problem *p, out_kind kind, const benefit_form *f, int first,
+                              int count, int r, void *dst)
+{
+    int rows = p->rows - r < TILE_ROWS ? p->rows - r : TILE_ROWS;
+    size_t width = out_width(kind);
+    for (int i = 0; i < count; i++)
+        run(kind, f, p->cost + (size_t)r * p->cols + first + i, (size_t)p->cols, rows,
+            (char *)dst + ((size_t)i * p->rows + r) * width, 1);
+}
+
+static void convert(const pt_assign_problem *p, const pt_auction_scaling *s, out_kind kind, int first, int count,
+                    void *dst, int threads)
+{
+    benefit_form f = form_of(s);
+    int team = team_size(threads);
+    int parallel = team > 1 && (long)count * s->objects >= PARALLEL_ENTRIES;
+    if (!s->transposed && parallel) {
+#pragma omp parallel for num_threads(team) schedule(static)
         for (int i = 0; i < count; i++)
-            ((int64_t *)dst)[(size_t)i * s->objects + r] = scaled(s, src[i]);
+            convert_row(p, kind, &f, first, i, dst);
+    } else if (!s->transposed) {
+        for (int i = 0; i < count; i++)
+            convert_row(p, kind, &f, first, i, dst);
+    } else if (parallel) {
+#pragma omp parallel for num_threads(team) schedule(static)
+        for (int r = 0; r < p->rows; r += TILE_ROWS)
+            convert_cost_rows(p, kind, &f, first, count, r, dst);
+    } else {
+        for (int r = 0; r < p->rows; r += TILE_ROWS)
+            convert_cost_rows(p, kind, &f, first, count, r, dst);
+    }
 }
 
 void pt_auction_convert(const pt_assign_problem *p, const pt_auction_scaling *s, int first, int count,
                         void *dst, int threads)
 {
-    int team = team_size(threads);
-    int parallel = team > 1 && (long)count * s->objects >= PARALLEL_ENTRIES;
-    size_t row_bytes = (s->narrow ? sizeof(int32_t) : sizeof(int64_t)) * (size_t)s->objects;
-    if (!s->transposed && parallel) {
-#pragma omp parallel for num_threads(team) schedule(static)
-        for (int i = 0; i < count; i++)
-            convert_row(p, s, first, i, (char *)dst + (size_t)i * row_bytes);
-    } else if (!s->transposed) {
-        for (int i = 0; i < count; i++)
-            convert_row(p, s, first, i, (char *)dst + (size_t)i * row_bytes);
-    } else if (parallel) {
-#pragma omp parallel for num_threads(team) schedule(static)
-        for (int r = 0; r < p->rows; r++)
-            convert_cost_row(p, s, first, count, r, dst);
-    } else {
-        for (int r = 0; r < p->rows; r++)
-            convert_cost_row(p, s, first, count, r, dst);
-    }
-}
-
-static void compact_row(const pt_assign_problem *p, const pt_auction_scaling *s, int first, int i, uint16_t *out)
-{
-    const double *src = p->cost + (size_t)(first + i) * p->cols;
-    for (int c = 0; c < p->cols; c++)
-        out[c] = (uint16_t)unscaled(s, src[c]);
-}
-
-static void compact_cost_row(const pt_assign_problem *p, const pt_auction_scaling *s, int first, int count, int r,
-                             uint16_t *dst)
-{
-    const double *src = p->cost + (size_t)r * p->cols + first;
-    for (int i = 0; i < count; i++)
-        dst[(size_t)i * s->objects + r] = (uint16_t)unscaled(s, src[i]);
+    convert(p, s, s->narrow ? OUT_INT32 : OUT_INT64, first, count, dst, threads);
 }
 
 void pt_auction_convert_compact(const pt_assign_problem *p, const pt_auction_scaling *s, int first, int count,
                                 uint16_t *dst, int threads)
 {
-    int team = team_size(threads);
-    int parallel = team > 1 && (long)count * s->objects >= PARALLEL_ENTRIES;
-    if (!s->transposed && parallel) {
-#pragma omp parallel for num_threads(team) schedule(static)
-        for (int i = 0; i < count; i++)
-            compact_row(p, s, first, i, dst + (size_t)i * s->objects);
-    } else if (!s->transposed) {
-        for (int i = 0; i < count; i++)
-            compact_row(p, s, first, i, dst + (size_t)i * s->objects);
-    } else if (parallel) {
-#pragma omp parallel for num_threads(team) schedule(static)
-        for (int r = 0; r < p->rows; r++)
-            compact_cost_row(p, s, first, count, r, dst);
-    } else {
-        for (int r = 0; r < p->rows; r++)
-            compact_cost_row(p, s, first, count, r, dst);
-    }
+    convert(p, s, OUT_UINT16, first, count, dst, threads);
 }
 
 pt_status pt_auction_benefits_make(const pt_assign_problem *p, pt_auction_benefits *b, int threads,
