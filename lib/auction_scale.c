@@ -147,8 +147,15 @@ pt_status pt_auction_scale(const pt_assign_problem *p, int threads, pt_auction_s
     /* Scaling by (objects + 1) and ending at eps = 1 makes the result optimal
      * for integer benefits; other costs are quantised to 1/quantum first. */
     double scale = (double)s->objects + 1.0, range = hi - lo, quantum = 1.0;
+    /* Costs more than DBL_MAX apart have no double range to scale. */
+    if (!isfinite(range))
+        return pt_error_set(err, PT_ERR_PARAM, "", "cost matrix range %g .. %g is too wide", acc.lo, acc.hi);
+    /* range * scale may still overflow (a quantum of 0 would make every
+     * benefit 0): then the logarithms are taken apart. */
     if (!integer || range * scale > BENEFIT_LIMIT)
-        quantum = range > 0 ? exp2(floor(log2(BENEFIT_LIMIT / (range * scale)))) : 1.0;
+        quantum = range <= 0                  ? 1.0
+                  : isfinite(range * scale) ? exp2(floor(log2(BENEFIT_LIMIT / (range * scale))))
+                                            : exp2(floor(log2(BENEFIT_LIMIT / scale) - log2(range)));
     s->sign = sign;
     s->lo = lo;
     s->quantum = quantum;

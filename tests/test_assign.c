@@ -338,6 +338,26 @@ static void test_scaling_edges(void)
              "an infinite entry named (%s)", err.what);
 }
 
+/* Costs whose range times (objects + 1) overflows a double still get a
+ * quantum (not 0, which made every benefit 0 and any assignment "optimal");
+ * costs more than DBL_MAX apart are refused. */
+static void test_huge_ranges(void)
+{
+    double cost[9] = {1e308, -1e307, 0, -1e307, 1e308, 5, 3, 2, 1};
+    pt_assign_problem p = {3, 3, cost, 0};
+    int ok;
+    double exact = solve_total(pt_assign_exact, &p, &ok);
+    PT_CHECK(ok && exact == -2e307, "exact solver on huge costs (%g)", exact);
+    for (size_t s = 0; s < sizeof backends / sizeof backends[0]; s++)
+        PT_CHECK(solve_total(backends[s].solve, &p, &ok) == exact && ok, "%s on a range near DBL_MAX",
+                 backends[s].name);
+    cost[1] = -1.7e308;
+    pt_auction_scaling scaling;
+    pt_error err;
+    PT_CHECK(pt_auction_scale(&p, 1, &scaling, &err) == PT_ERR_PARAM && strstr(err.what, "too wide"),
+             "a range beyond DBL_MAX refused (%s)", err.what);
+}
+
 int main(void)
 {
     test_hand_checked();
@@ -348,5 +368,6 @@ int main(void)
     test_parallel_conversion();
     test_chunked_conversion();
     test_scaling_edges();
+    test_huge_ranges();
     return PT_TEST_SUMMARY("assign");
 }
