@@ -194,50 +194,31 @@ static inline double unscaled_real(const benefit_form *f, double cost)
     return (f->sign * cost - f->lo) * f->quantum + 0.5;
 }
 
-/* n benefits from src[0], src[src_step], ... to out[0], out[out_step], ...
- * Both steps 1 (persons as the problem's rows) is the loop that matters: it
- * vectorises (OpenMP simd: -O2's cost model leaves loops of unknown length). */
-static void run32(const benefit_form *form, const double *src, size_t src_step, int n, int32_t *out,
-                  size_t out_step)
+/* n benefits from consecutive costs: loops OpenMP simd vectorises (-O2's
+ * cost model leaves loops of unknown length alone). */
+static void run32(const benefit_form *form, const double *src, int n, int32_t *out)
 {
     benefit_form f = *form;
-    if (src_step == 1 && out_step == 1) {
 #pragma omp simd
-        for (int k = 0; k < n; k++)
-            out[k] = (int32_t)((double)(int32_t)unscaled_real(&f, src[k]) * f.scale);
-    } else {
-        for (int k = 0; k < n; k++)
-            out[(size_t)k * out_step] = (int32_t)((double)(int32_t)unscaled_real(&f, src[(size_t)k * src_step]) * f.scale);
-    }
+    for (int k = 0; k < n; k++)
+        out[k] = (int32_t)((double)(int32_t)unscaled_real(&f, src[k]) * f.scale);
 }
 
-static void run64(const benefit_form *form, const double *src, size_t src_step, int n, int64_t *out,
-                  size_t out_step)
+static void run64(const benefit_form *form, const double *src, int n, int64_t *out)
 {
     benefit_form f = *form;
     int64_t scale = (int64_t)f.scale;
-    if (src_step == 1 && out_step == 1) {
 #pragma omp simd
-        for (int k = 0; k < n; k++)
-            out[k] = (int64_t)unscaled_real(&f, src[k]) * scale;
-    } else {
-        for (int k = 0; k < n; k++)
-            out[(size_t)k * out_step] = (int64_t)unscaled_real(&f, src[(size_t)k * src_step]) * scale;
-    }
+    for (int k = 0; k < n; k++)
+        out[k] = (int64_t)unscaled_real(&f, src[k]) * scale;
 }
 
-static void run16(const benefit_form *form, const double *src, size_t src_step, int n, uint16_t *out,
-                  size_t out_step)
+static void run16(const benefit_form *form, const double *src, int n, uint16_t *out)
 {
     benefit_form f = *form;
-    if (src_step == 1 && out_step == 1) {
 #pragma omp simd
-        for (int k = 0; k < n; k++)
-            out[k] = (uint16_t)(int32_t)unscaled_real(&f, src[k]);
-    } else {
-        for (int k = 0; k < n; k++)
-            out[(size_t)k * out_step] = (uint16_t)(int32_t)unscaled_real(&f, src[(size_t)k * src_step]);
-    }
+    for (int k = 0; k < n; k++)
+        out[k] = (uint16_t)(int32_t)unscaled_real(&f, src[k]);
 }
 
 /* The three output forms of a conversion. */
@@ -248,39 +229,69 @@ static size_t out_width(out_kind kind)
     return kind == OUT_INT64 ? sizeof(int64_t) : kind == OUT_INT32 ? sizeof(int32_t) : sizeof(uint16_t);
 }
 
-static void run(out_kind kind, const benefit_form *f, const double *src, size_t src_step, int n, void *out,
-                size_t out_step)
+static void run(out_kind kind, const benefit_form *f, const double *src, int n, void *out)
 {
     if (kind == OUT_INT64)
-        run64(f, src, src_step, n, out, out_step);
+        run64(f, src, n, out);
     else if (kind == OUT_INT32)
-        run32(f, src, src_step, n, out, out_step);
+        run32(f, src, n, out);
     else
-        run16(f, src, src_step, n, out, out_step);
+        run16(f, src, n, out);
 }
 
 /* Persons as the problem's rows: benefit row i of the chunk is cost row first + i. */
 static void convert_row(const pt_assign_problem *p, out_kind kind, const benefit_form *f, int first, int i,
                         void *dst)
 {
-    run(kind, f, p->cost + (size_t)(first + i) * p->cols, 1, p->cols,
-        (char *)dst + (size_t)i * p->cols * out_width(kind), 1);
+    run(kind, f, p->cost + (size_t)(first + i) * p->cols, p->cols,
+        (char *)dst + (size_t)i * p->cols * out_width(kind));
 }
 
-/* Persons as the problem's columns, cost rows [r, r + TILE_ROWS) at a time:
- * each benefit row of the chunk gets TILE_ROWS adjacent entries, read from
- * as many cost rows (a few cache lines), rather than one entry a row, each a
- * page apart. */
+/* Persons as the problem's columns: tiles of TILE_ROWS cost rows by
+ * TILE_PERSONS persons, converted a cost row at a time (contiguous reads)
+ * and written out transposed, TILE_ROWS adjacent entries of each benefit
+ * row (rather than one entry a cost row, each a page apart). */
 #define TILE_ROWS 16
+#define TILE_PERSONS 64
 
+typedef union {
+    int64_t i64[TILE_ROWS * TILE_PERSONS];
+    int32_t i32[TILE_ROWS * TILE_PERSONS];
+    uint16_t u16[TILE_ROWS * TILE_PERSONS];
+} benefit_tile;
+
+/* Tile entry (t, i) to benefit row i0 + i, entry r + t (objects per row). */
+static void tile_out(out_kind kind, const benefit_tile *tile, int rows, int persons, void *dst, int i0, int r,
+                     int objects)
+{
+    for (int i = 0; i < persons; i++) {
+        size_t at = (size_t)(i0 + i) * objects + r;
+        if (kind == OUT_INT64)
+            for (int t = 0; t < rows; t++)
+                ((int64_t *)dst)[at + t] = tile->i64[t * TILE_PERSONS + i];
+        else if (kind == OUT_INT32)
+            for (int t = 0; t < rows; t++)
+                ((int32_t *)dst)[at + t] = tile->i32[t * TILE_PERSONS + i];
+        else
+            for (int t = 0; t < rows; t++)
+                ((uint16_t *)dst)[at + t] = tile->u16[t * TILE_PERSONS + i];
+    }
+}
+
+/* Cost rows [r, r + TILE_ROWS) of the chunk's persons. */
 static void convert_cost_rows(const pt_assign_problem *p, out_kind kind, const benefit_form *f, int first,
                               int count, int r, void *dst)
 {
     int rows = p->rows - r < TILE_ROWS ? p->rows - r : TILE_ROWS;
     size_t width = out_width(kind);
-    for (int i = 0; i < count; i++)
-        run(kind, f, p->cost + (size_t)r * p->cols + first + i, (size_t)p->cols, rows,
-            (char *)dst + ((size_t)i * p->rows + r) * width, 1);
+    benefit_tile tile;
+    for (int i0 = 0; i0 < count; i0 += TILE_PERSONS) {
+        int persons = count - i0 < TILE_PERSONS ? count - i0 : TILE_PERSONS;
+        for (int t = 0; t < rows; t++)
+            run(kind, f, p->cost + (size_t)(r + t) * p->cols + first + i0, persons,
+                (char *)&tile + (size_t)t * TILE_PERSONS * width);
+        tile_out(kind, &tile, rows, persons, dst, i0, r, p->rows);
+    }
 }
 
 static void convert(const pt_assign_problem *p, const pt_auction_scaling *s, out_kind kind, int first, int count,
