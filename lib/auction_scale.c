@@ -150,12 +150,12 @@ pt_status pt_auction_scale(const pt_assign_problem *p, int threads, pt_auction_s
     /* Costs more than DBL_MAX apart have no double range to scale. */
     if (!isfinite(range))
         return pt_error_set(err, PT_ERR_PARAM, "", "cost matrix range %g .. %g is too wide", acc.lo, acc.hi);
-    /* range * scale may still overflow (a quantum of 0 would make every
-     * benefit 0): then the logarithms are taken apart. */
-    if (!integer || range * scale > BENEFIT_LIMIT)
-        quantum = range <= 0                  ? 1.0
-                  : isfinite(range * scale) ? exp2(floor(log2(BENEFIT_LIMIT / (range * scale))))
-                                            : exp2(floor(log2(BENEFIT_LIMIT / scale) - log2(range)));
+    if ((!integer || range * scale > BENEFIT_LIMIT) && range > 0) {
+        if (isfinite(range * scale))
+            quantum = exp2(floor(log2(BENEFIT_LIMIT / (range * scale))));
+        else /* the logarithms apart: a quantum of 0 would make every benefit 0 */
+            quantum = exp2(floor(log2(BENEFIT_LIMIT / scale) - log2(range)));
+    }
     s->sign = sign;
     s->lo = lo;
     s->quantum = quantum;
@@ -184,11 +184,11 @@ static benefit_form form_of(const pt_auction_scaling *s)
     return (benefit_form){s->sign, s->lo, s->quantum, (double)s->scale};
 }
 
-/* round((sign * cost - lo) * quantum) before rounding down: at least 0.5
- * (sign * cost >= lo) and below 2^40 (BENEFIT_LIMIT bounds range * quantum *
- * scale, scale >= 2), so a truncating cast is floor() and never overflows,
- * and an unscaled value times the scale is exact in a double (max_benefit <
- * 2^41). No libm call: floor() is one at -O2 without SSE4.1. */
+/* The unscaled benefit is the floor of this value, which is at least 0.5
+ * (sign * cost >= lo) and below 2^40 (range * quantum * scale is about
+ * BENEFIT_LIMIT at most, scale >= 2): a truncating cast is floor() there and
+ * never overflows, and the unscaled benefit times the scale is exact in a
+ * double. No libm call: floor() is one at -O2 without SSE4.1. */
 static inline double unscaled_real(const benefit_form *f, double cost)
 {
     return (f->sign * cost - f->lo) * f->quantum + 0.5;
