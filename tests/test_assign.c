@@ -358,6 +358,54 @@ static void test_huge_ranges(void)
              "a range beyond DBL_MAX refused (%s)", err.what);
 }
 
+/* Every converted benefit equals its definition, floor((sign * cost - lo) *
+ * quantum + 0.5) * scale, computed here with floor(): integer and fractional
+ * costs, negative ones, 16-, 32- and 64-bit forms, persons as rows or as
+ * columns, one thread and a team. */
+static void test_conversion_definition(void)
+{
+    const int shapes[4][2] = {{37, 530}, {530, 37}, {600, 610}, {640, 590}};
+    int bad = 0, forms[3] = {0, 0, 0};
+    for (int k = 0; k < 16; k++) {
+        const int *shape = shapes[k % 4];
+        pt_assign_problem p;
+        pt_error err;
+        pt_assign_random(&p, shape[0], shape[1], k % 3 ? PT_ASSIGN_UNIFORM : PT_ASSIGN_TRACKING,
+                         k % 8 < 3 ? 5000 : k % 8 < 6 ? 200000 : 1L << 30, 500 + (uint64_t)k, &err);
+        long entries = (long)p.rows * p.cols;
+        for (long e = 0; e < entries; e++)
+            p.cost[e] = k % 4 == 1 ? p.cost[e] / 7.0 - 300.0 : k % 4 == 2 ? -p.cost[e] : p.cost[e];
+        p.maximize = (k / 2) & 1;
+        pt_auction_scaling s;
+        PT_CHECK(pt_auction_scale(&p, k & 1 ? 0 : 1, &s, &err) == PT_OK, "problem %d scaled", k);
+        size_t n = (size_t)s.persons * s.objects;
+        int64_t *wide = malloc(sizeof(int64_t) * n);
+        uint16_t *compact = malloc(sizeof(uint16_t) * n);
+        if (!wide || !compact) {
+            PT_CHECK(0, "out of memory");
+            break;
+        }
+        pt_auction_convert(&p, &s, 0, s.persons, wide, k & 1 ? 0 : 1);
+        if (s.compact)
+            pt_auction_convert_compact(&p, &s, 0, s.persons, compact, k & 1 ? 0 : 1);
+        forms[s.compact ? 0 : s.narrow ? 1 : 2]++;
+        for (int i = 0; i < s.persons; i++)
+            for (int j = 0; j < s.objects; j++) {
+                double cost = s.transposed ? p.cost[(size_t)j * p.cols + i] : p.cost[(size_t)i * p.cols + j];
+                int64_t unscaled = (int64_t)floor((s.sign * cost - s.lo) * s.quantum + 0.5);
+                size_t at = (size_t)i * s.objects + j;
+                int64_t got = s.narrow ? ((const int32_t *)wide)[at] : wide[at];
+                bad += got != unscaled * s.scale || (s.compact && compact[at] != unscaled);
+            }
+        free(wide);
+        free(compact);
+        pt_assign_problem_free(&p);
+    }
+    PT_CHECK(bad == 0, "%d benefits differ from floor((sign * cost - lo) * quantum + 0.5) * scale", bad);
+    PT_CHECK(forms[0] && forms[1] && forms[2], "16-bit (%d), 32-bit (%d) and 64-bit (%d) forms all checked",
+             forms[0], forms[1], forms[2]);
+}
+
 int main(void)
 {
     test_hand_checked();
@@ -369,5 +417,6 @@ int main(void)
     test_chunked_conversion();
     test_scaling_edges();
     test_huge_ranges();
+    test_conversion_definition();
     return PT_TEST_SUMMARY("assign");
 }
