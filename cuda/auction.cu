@@ -395,7 +395,7 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         TRY(cudaMalloc((void **)&d.bids, sizeof(unsigned long long)));
         TRY(cudaMalloc((void **)&d.object_of, sizeof(int) * (size_t)n));
         TRY(cudaMalloc((void **)&d.flags, sizeof(int) * 2));
-        TRY(pt_auction_staging_alloc(&d.staging, width * (size_t)n));
+        TRY(pt_auction_staging_alloc(&d.staging, width * (size_t)n, width * (size_t)s.persons * (size_t)n));
         TRY(cudaMemset(d.words, 0, sizeof(unsigned long long) * (size_t)n)); /* prices start at 0 */
         TRY(cudaMemset(d.bids, 0, sizeof(unsigned long long)));
         TRY(cudaMemset(d.object_of, 0xff, sizeof(int) * (size_t)n));

@@ -7,11 +7,18 @@
 
 #include "auction_upload.h"
 
-cudaError_t pt_auction_staging_alloc(pt_auction_staging *staging, size_t row_bytes)
+cudaError_t pt_auction_staging_alloc(pt_auction_staging *staging, size_t row_bytes, size_t matrix_bytes)
 {
     memset(staging, 0, sizeof *staging);
-    staging->bytes = row_bytes > PT_AUCTION_STAGING_BYTES ? row_bytes : PT_AUCTION_STAGING_BYTES;
-    for (int k = 0; k < PT_AUCTION_STAGING_BUFFERS; k++) {
+    size_t rows = matrix_bytes / row_bytes, rows_per_chunk = PT_AUCTION_STAGING_BYTES / row_bytes;
+    if (rows_per_chunk < 1)
+        rows_per_chunk = 1;
+    if (rows_per_chunk > rows)
+        rows_per_chunk = rows;
+    size_t chunks = (rows + rows_per_chunk - 1) / rows_per_chunk;
+    staging->bytes = rows_per_chunk * row_bytes;
+    staging->count = chunks < PT_AUCTION_STAGING_BUFFERS ? (int)chunks : PT_AUCTION_STAGING_BUFFERS;
+    for (int k = 0; k < staging->count; k++) {
         cudaError_t e = cudaHostAlloc(&staging->buffer[k], staging->bytes, cudaHostAllocDefault);
         if (e == cudaSuccess)
             e = cudaEventCreateWithFlags(&staging->uploaded[k], cudaEventDisableTiming);
@@ -41,11 +48,11 @@ cudaError_t pt_auction_upload(const pt_assign_problem *p, const pt_auction_scali
     int rows_per_chunk = (int)(staging->bytes / row_bytes);
     char *dst = (char *)device_benefit;
     for (int first = 0, chunk = 0; first < s->persons; first += rows_per_chunk, chunk++) {
-        int slot = chunk % PT_AUCTION_STAGING_BUFFERS;
+        int slot = chunk % staging->count;
         int count = s->persons - first < rows_per_chunk ? s->persons - first : rows_per_chunk;
         cudaError_t e;
         /* The buffer's previous chunk must have left before it is overwritten. */
-        if (chunk >= PT_AUCTION_STAGING_BUFFERS && (e = cudaEventSynchronize(staging->uploaded[slot])) != cudaSuccess)
+        if (chunk >= staging->count && (e = cudaEventSynchronize(staging->uploaded[slot])) != cudaSuccess)
             return e;
         if (s->compact)
             pt_auction_convert_compact(p, s, first, count, (uint16_t *)staging->buffer[slot], 0);

@@ -16,6 +16,7 @@ typedef struct {
     void *buffer[PT_AUCTION_STAGING_BUFFERS]; /* pinned host memory */
     cudaEvent_t uploaded[PT_AUCTION_STAGING_BUFFERS];
     size_t bytes; /* of each buffer */
+    int count;    /* buffers allocated: no more than the chunks need */
 } pt_auction_staging;
 
 /* Bytes per benefit on the device: 2 (unscaled, when s->compact), 4 or 8. */
@@ -24,9 +25,11 @@ static inline size_t pt_auction_width(const pt_auction_scaling *s)
     return s->compact ? sizeof(uint16_t) : s->narrow ? sizeof(int32_t) : sizeof(int64_t);
 }
 
-/* Pinned buffers large enough for row_bytes; free with pt_auction_staging_free
- * (also after a failure). */
-cudaError_t pt_auction_staging_alloc(pt_auction_staging *staging, size_t row_bytes);
+/* Pinned buffers for rows of row_bytes, matrix_bytes in all: each holds at
+ * least a row, at most PT_AUCTION_STAGING_BYTES unless a row is larger, and
+ * no more of them than chunks (a small problem pins what it uploads, not
+ * 12 MB). Free with pt_auction_staging_free (also after a failure). */
+cudaError_t pt_auction_staging_alloc(pt_auction_staging *staging, size_t row_bytes, size_t matrix_bytes);
 void pt_auction_staging_free(pt_auction_staging *staging);
 
 /* Writes every benefit row of p (scaling s) to device_benefit, persons x

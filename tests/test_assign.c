@@ -299,6 +299,113 @@ static void test_chunked_conversion(void)
     }
 }
 
+/* The range pass's integer test and its non-finite flag at their edges:
+ * integers beyond 2^51 (checked entry by entry), half-integers just above
+ * 2^51, a subnormal fraction, and the first non-finite entry of a problem
+ * too small for a thread team, in the pass's tail. */
+static void test_scaling_edges(void)
+{
+    double cost[35];
+    pt_assign_problem p = {5, 7, cost, 0};
+    pt_auction_scaling s;
+    pt_error err;
+    for (int mode = 0; mode < 4; mode++) {
+        for (int k = 0; k < 35; k++) {
+            double huge = 4503599627370496.0 + (k * 7919) % 35; /* 2^52 + 0..34 */
+            cost[k] = mode == 0 ? huge : mode == 1 ? -huge : 2251799813685248.0 + ((k * 13) % 35) / 2.0;
+            if (mode == 3)
+                cost[k] = (k * 29) % 35;
+        }
+        if (mode == 3)
+            cost[20] = 4.9406564584124654e-324;
+        for (int maximize = 0; maximize < 2; maximize++) {
+            p.maximize = maximize;
+            PT_CHECK(pt_auction_scale(&p, 1, &s, &err) == PT_OK, "mode %d: scaled", mode);
+            /* Integers of range 34 keep quantum 1; fractions get a finer one. */
+            PT_CHECK(mode < 2 ? s.quantum == 1.0 && s.max_benefit == 34 * s.scale : s.quantum > 1.0,
+                     "mode %d max %d: quantum %g", mode, maximize, s.quantum);
+        }
+    }
+    for (int k = 0; k < 35; k++)
+        cost[k] = k;
+    cost[33] = NAN;
+    cost[34] = INFINITY;
+    PT_CHECK(pt_auction_scale(&p, 1, &s, &err) == PT_ERR_PARAM && strstr(err.what, "entry 33 "),
+             "first non-finite entry of a small problem named (%s)", err.what);
+    cost[33] = 3;
+    cost[2] = -INFINITY;
+    PT_CHECK(pt_auction_scale(&p, 1, &s, &err) == PT_ERR_PARAM && strstr(err.what, "entry 2 "),
+             "an infinite entry named (%s)", err.what);
+}
+
+/* Costs whose range times (objects + 1) overflows a double still get a
+ * quantum (not 0, which made every benefit 0 and any assignment "optimal");
+ * costs more than DBL_MAX apart are refused. */
+static void test_huge_ranges(void)
+{
+    double cost[9] = {1e308, -1e307, 0, -1e307, 1e308, 5, 3, 2, 1};
+    pt_assign_problem p = {3, 3, cost, 0};
+    int ok;
+    double exact = solve_total(pt_assign_exact, &p, &ok);
+    PT_CHECK(ok && exact == -2e307, "exact solver on huge costs (%g)", exact);
+    for (size_t s = 0; s < sizeof backends / sizeof backends[0]; s++)
+        PT_CHECK(solve_total(backends[s].solve, &p, &ok) == exact && ok, "%s on a range near DBL_MAX",
+                 backends[s].name);
+    cost[1] = -1.7e308;
+    pt_auction_scaling scaling;
+    pt_error err;
+    PT_CHECK(pt_auction_scale(&p, 1, &scaling, &err) == PT_ERR_PARAM && strstr(err.what, "too wide"),
+             "a range beyond DBL_MAX refused (%s)", err.what);
+}
+
+/* Every converted benefit equals its definition, floor((sign * cost - lo) *
+ * quantum + 0.5) * scale, computed here with floor(): integer and fractional
+ * costs, negative ones, 16-, 32- and 64-bit forms, persons as rows or as
+ * columns, one thread and a team. */
+static void test_conversion_definition(void)
+{
+    const int shapes[4][2] = {{37, 530}, {530, 37}, {600, 610}, {640, 590}};
+    int bad = 0, forms[3] = {0, 0, 0};
+    for (int k = 0; k < 16; k++) {
+        const int *shape = shapes[k % 4];
+        pt_assign_problem p;
+        pt_error err;
+        pt_assign_random(&p, shape[0], shape[1], k % 3 ? PT_ASSIGN_UNIFORM : PT_ASSIGN_TRACKING,
+                         k % 8 < 3 ? 5000 : k % 8 < 6 ? 200000 : 1L << 30, 500 + (uint64_t)k, &err);
+        long entries = (long)p.rows * p.cols;
+        for (long e = 0; e < entries; e++)
+            p.cost[e] = k % 4 == 1 ? p.cost[e] / 7.0 - 300.0 : k % 4 == 2 ? -p.cost[e] : p.cost[e];
+        p.maximize = (k / 2) & 1;
+        pt_auction_scaling s;
+        PT_CHECK(pt_auction_scale(&p, k & 1 ? 0 : 1, &s, &err) == PT_OK, "problem %d scaled", k);
+        size_t n = (size_t)s.persons * s.objects;
+        int64_t *wide = malloc(sizeof(int64_t) * n);
+        uint16_t *compact = malloc(sizeof(uint16_t) * n);
+        if (!wide || !compact) {
+            PT_CHECK(0, "out of memory");
+            break;
+        }
+        pt_auction_convert(&p, &s, 0, s.persons, wide, k & 1 ? 0 : 1);
+        if (s.compact)
+            pt_auction_convert_compact(&p, &s, 0, s.persons, compact, k & 1 ? 0 : 1);
+        forms[s.compact ? 0 : s.narrow ? 1 : 2]++;
+        for (int i = 0; i < s.persons; i++)
+            for (int j = 0; j < s.objects; j++) {
+                double cost = s.transposed ? p.cost[(size_t)j * p.cols + i] : p.cost[(size_t)i * p.cols + j];
+                int64_t unscaled = (int64_t)floor((s.sign * cost - s.lo) * s.quantum + 0.5);
+                size_t at = (size_t)i * s.objects + j;
+                int64_t got = s.narrow ? ((const int32_t *)wide)[at] : wide[at];
+                bad += got != unscaled * s.scale || (s.compact && compact[at] != unscaled);
+            }
+        free(wide);
+        free(compact);
+        pt_assign_problem_free(&p);
+    }
+    PT_CHECK(bad == 0, "%d benefits differ from floor((sign * cost - lo) * quantum + 0.5) * scale", bad);
+    PT_CHECK(forms[0] && forms[1] && forms[2], "16-bit (%d), 32-bit (%d) and 64-bit (%d) forms all checked",
+             forms[0], forms[1], forms[2]);
+}
+
 int main(void)
 {
     test_hand_checked();
@@ -308,5 +415,8 @@ int main(void)
     test_wide_costs();
     test_parallel_conversion();
     test_chunked_conversion();
+    test_scaling_edges();
+    test_huge_ranges();
+    test_conversion_definition();
     return PT_TEST_SUMMARY("assign");
 }
