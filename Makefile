@@ -51,7 +51,11 @@ $(BUILD)/tools/%: scripts/tools/%.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
 
-tools: $(BUILD)/tools/h2d_bandwidth
+$(BUILD)/tools/%: scripts/tools/%.c $(LIBA)
+	@mkdir -p $(dir $@)
+	$(CC) $(PT_CFLAGS) -Ilib -o $@ $< $(LIBA) $(LDLIBS)
+
+tools: $(BUILD)/tools/h2d_bandwidth $(BUILD)/tools/auction_host_bench
 
 .PHONY: all tools check check-unit check-cli check-asan fuzz install clean
 all: $(PT_BIN)

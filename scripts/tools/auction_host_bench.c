@@ -7,8 +7,7 @@
  *                      [--frac] [--max] [--seed S] [--reps K] [-j 1,2,16]
  * The costs are pupiltrack assign --random's (filled by one thread, as there);
  * --frac adds 0, 0.25, 0.5 to successive entries (non-integer costs).
- * Build (after make): cc -O2 -std=c11 -fopenmp -D_DEFAULT_SOURCE -Ilib \
- *   -o build/tools/auction_host_bench scripts/tools/auction_host_bench.c build/libpupiltrack.a -lm */
+ * Build: make tools (or make build/tools/auction_host_bench). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
