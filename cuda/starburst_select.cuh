@@ -33,8 +33,6 @@ typedef struct {
     int total_a; /* a value for every thread: a row, a flag */
     pt_circle circle;
     pt_ellipse ellipse;
-    double fit_sum[PT_FIT_ELLIPSE_MOMENTS]; /* select_fit: the mean's sums, then the moments */
-    double fit_norm[4];                      /* select_fit: mx, my, scale, 1 / scale */
 } sb_select_shared;
 
 /* Whether row (votes ov, ro) beats (mv, mr): most votes, the lowest of
@@ -73,74 +71,6 @@ static __device__ int select_compact(int n, Pick pick, int *list, sb_select_shar
         __syncthreads();
     }
     return count;
-}
-
-/* pt_fit_ellipse (ellipse) or pt_fit_circle over the block, bit for bit:
- * the mean's two sums and then each moment sum on lane 0 of a warp of its
- * own (warp w takes moments w, w + warps, ...; within a warp the lanes would
- * take turns), in point order with pt_fit_*_term; the RMS and the rest of
- * the fit on thread 0. On thread 0 the serial fit spends most of its time
- * issuing the moment loop's ~35 instructions per point. Returns the fit's
- * result and leaves the model in S->circle or S->ellipse. All threads
- * call it (blockDim.x a multiple of 32). */
-static __device__ int select_fit(int ellipse, const pt_point *pts, const int *idx, int n,
-                                 sb_select_shared *S)
-{
-    if (n < (ellipse ? 5 : 3))
-        return 0;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-    if (lane == 0 && warp < 2) {
-        double sum = 0.0;
-        for (int k = 0; k < n; k++) {
-            pt_point p = pt_fit_point_at(pts, idx, k);
-            sum += warp ? p.y : p.x;
-        }
-        S->fit_sum[warp] = sum;
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        /* pt_fit_normalise from the two sums */
-        double mx = S->fit_sum[0] / n, my = S->fit_sum[1] / n, scale = 0.0, inv = 0.0;
-        int ok = pt_fit_finite(mx) && pt_fit_finite(my);
-        if (ok) {
-            scale = pt_fit_rms(pts, idx, n, mx, my);
-            ok = scale > 0.0 && pt_fit_finite(scale);
-        }
-        if (ok)
-            inv = 1.0 / scale;
-        S->fit_norm[0] = mx;
-        S->fit_norm[1] = my;
-        S->fit_norm[2] = scale;
-        S->fit_norm[3] = inv;
-        S->total_a = ok;
-    }
-    __syncthreads();
-    const int ok = S->total_a;
-    const double mx = S->fit_norm[0], my = S->fit_norm[1], inv = S->fit_norm[3];
-    const int moments = ellipse ? PT_FIT_ELLIPSE_MOMENTS : PT_FIT_CIRCLE_MOMENTS;
-    if (ok && lane == 0)
-        for (int j = warp; j < moments; j += warps) {
-            double sum = 0.0;
-            for (int k = 0; k < n; k++) {
-                pt_point p = pt_fit_point_at(pts, idx, k);
-                double x = (p.x - mx) * inv, y = (p.y - my) * inv;
-                sum += ellipse ? pt_fit_ellipse_term(j, x, y) : pt_fit_circle_term(j, x, y);
-            }
-            S->fit_sum[j] = sum;
-        }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        int fitted = 0;
-        if (ok && ellipse)
-            fitted = pt_fit_ellipse_from_sums(S->fit_sum, n, mx, my, S->fit_norm[2], &S->ellipse);
-        else if (ok)
-            fitted = pt_fit_circle_from_sums(S->fit_sum, n, mx, my, S->fit_norm[2], &S->circle);
-        S->total_a = fitted;
-    }
-    __syncthreads();
-    int fitted = S->total_a;
-    __syncthreads();
-    return fitted;
 }
 
 /* Sums of a and b over the block, to every thread. */
@@ -252,10 +182,11 @@ static __device__ int select_refit_finish(const pt_sb_config *k, const pt_circle
             return pt_sb_refit_keep(k, &f, pts[*v].x, pts[*v].y);
         },
         cand, S);
-    int fitted = select_fit(1, pts, cand, count, S); /* pt_fit_ellipse, refit in S->ellipse */
     if (threadIdx.x == 0) {
-        if (fitted && pt_ransac_ellipse_in_range(&S->ellipse, min_r, max_r))
-            e = S->ellipse;
+        pt_ellipse refit;
+        if (pt_fit_ellipse(pts, cand, count, &refit) &&
+            pt_ransac_ellipse_in_range(&refit, min_r, max_r))
+            e = refit;
         S->total_a = pt_sb_refit_credible(k, c, &e);
         S->ellipse = e;
     }
@@ -361,20 +292,8 @@ static __device__ double select_step(const pt_cuda_params *p, const pt_cuda_eye_
             },
             idx, S);
     }
-    /* pt_ransac_refit_inliers, its fit over the block */
-    int fitted = select_fit(fits_ellipse, pts, idx, count, S);
     if (threadIdx.x == 0) {
-        if (fits_ellipse) {
-            if (fitted && pt_ransac_ellipse_in_range(&S->ellipse, min_r, max_r))
-                e = S->ellipse;
-            c.cx = e.cx;
-            c.cy = e.cy;
-            c.r = 0.5 * (e.a + e.b);
-        } else {
-            if (fitted && pt_ransac_circle_in_range(&S->circle, min_r, max_r))
-                c = S->circle;
-            pt_ellipse_from_circle(&c, &e);
-        }
+        pt_ransac_refit_inliers(fits_ellipse, pts, idx, count, min_r, max_r, &c, &e);
         S->circle = c;
         S->ellipse = e;
     }
