@@ -206,12 +206,16 @@ morph_rows_reg(const uint8_t *__restrict__ src, uint8_t *__restrict__ dst,
  * compile-time indices (runtime indices would put the column in local
  * memory). Measured on the H100 (64 frames of 1280 x 1024): 143 us against
  * the shared-memory pass's 159 us at r = 28, but 111 against 101 us at
- * r = 7, so preprocess.cu uses it from r = CROW_MIN_R. Holding the pixels
- * as 16-bit lanes (two per thread, native lane min/max) was slower: 202 us,
- * with 25 % occupancy at 118 registers. */
+ * r = 7, so preprocess.cu uses it from r = CROW_MIN_R; and for one frame its
+ * 40 blocks take 11.2 us against 6.7, so only for chunks of CROW_MIN_FRAMES
+ * frames or more. Holding the pixels as 16-bit lanes (two per thread,
+ * native lane min/max) was slower: 202 us, with 25 % occupancy at 118
+ * registers; a van Herk / Gil-Werman stream down each column (three
+ * operations per pixel) slower still: 212 us, latency-bound. */
 #define CROW_RUN 32
 #define CROW_WARPS 8
 #define CROW_MIN_R 16
+#define CROW_MIN_FRAMES 8
 #define CROW_LOADED (CROW_RUN + 2 * RROW_MAX_R) /* 94 rows at most */
 
 /* One doubling step (window Q to 2Q) when P needs it. */

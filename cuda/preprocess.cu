@@ -659,7 +659,7 @@ static void morph_square(const uint8_t *src, uint8_t *tmp, uint8_t *dst, const u
     dim3 cblock(TILE_X, TILE_Y);
     dim3 cgrid((max_width + 16 * TILE_X - 1) / (16 * TILE_X), (max_height + TILE_Y - 1) / TILE_Y,
                frames);
-    if (r >= CROW_MIN_R && r <= RROW_MAX_R) {
+    if (r >= CROW_MIN_R && r <= RROW_MAX_R && frames >= CROW_MIN_FRAMES) {
         dim3 rblock(32, CROW_WARPS);
         dim3 rgrid((max_width + 127) / 128, (max_height + CROW_WARPS * CROW_RUN - 1) / (CROW_WARPS * CROW_RUN),
                    frames);
