@@ -34,10 +34,10 @@ pt_status pt_cuda_available(pt_error *err)
 }
 
 pt_status pt_cuda_preprocess_image(const pt_preprocess_params *pre, int kernel, int dilate,
-                                   const pt_image *src, pt_image *smoothed, uint8_t *mask,
-                                   int mask_stride, pt_error *err)
+                                   const pt_image *src, int copies, pt_image *smoothed,
+                                   uint8_t *mask, int mask_stride, pt_error *err)
 {
-    (void)pre, (void)kernel, (void)dilate, (void)src, (void)smoothed, (void)mask,
+    (void)pre, (void)kernel, (void)dilate, (void)src, (void)copies, (void)smoothed, (void)mask,
         (void)mask_stride;
     return pt_cuda_available(err);
 }

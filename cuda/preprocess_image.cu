@@ -1,5 +1,6 @@
-/* pt_cuda_preprocess_image(): one frame through the back end's preprocessing
- * kernels, synchronously, for tests that compare it with omp/preprocess.c. */
+/* pt_cuda_preprocess_image(): one frame (as a chunk of copies of it) through
+ * the back end's preprocessing kernels, synchronously, for tests that
+ * compare it with omp/preprocess.c. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,12 +18,14 @@
     } while (0)
 
 extern "C" pt_status pt_cuda_preprocess_image(const pt_preprocess_params *pre, int kernel,
-                                              int dilate, const pt_image *src,
+                                              int dilate, const pt_image *src, int copies,
                                               pt_image *smoothed, uint8_t *mask,
                                               int mask_stride, pt_error *err)
 {
     if (pt_cuda_available(err))
         return err->status;
+    if (copies < 1)
+        return pt_error_set(err, PT_ERR_PARAM, "-b cuda", "copies must be at least 1 (%d)", copies);
     pt_status status = PT_OK;
     int w = src->width, h = src->height;
     pt_cuda_params p;
@@ -37,23 +40,32 @@ extern "C" pt_status pt_cuda_preprocess_image(const pt_preprocess_params *pre, i
                              p.gauss_weights);
     pt_cuda_buffers b;
     memset(&b, 0, sizeof b);
-    pt_cuda_frame_dims dims = {w, h};
+    pt_cuda_frame_dims *dims = (pt_cuda_frame_dims *)malloc(sizeof *dims * (size_t)copies);
     uint8_t **planes[] = {&b.raw, &b.work_a, &b.work_b, &b.mask, &b.smoothed};
+    const size_t last = p.plane * (size_t)(copies - 1);
+    if (!dims) {
+        status = pt_error_set(err, PT_ERR_NOMEM, "-b cuda", "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < copies; i++)
+        dims[i] = pt_cuda_frame_dims{w, h};
     for (size_t i = 0; i < sizeof planes / sizeof *planes; i++)
-        FAIL_IF(err, cudaMalloc((void **)planes[i], p.plane));
-    FAIL_IF(err, cudaMalloc((void **)&b.dims, sizeof dims));
-    FAIL_IF(err, cudaMemcpy(b.dims, &dims, sizeof dims, cudaMemcpyHostToDevice));
-    FAIL_IF(err, cudaMemcpy2D(b.raw, p.pitch, src->buf, src->stride, w, h,
-                              cudaMemcpyHostToDevice));
-    FAIL_IF(err, pt_cuda_preprocess(&p, &b, 1, w, h, kernel, dilate, 0));
-    FAIL_IF(err, cudaMemcpy2D(smoothed->buf, smoothed->stride, b.smoothed, p.pitch, w, h,
+        FAIL_IF(err, cudaMalloc((void **)planes[i], p.plane * (size_t)copies));
+    FAIL_IF(err, cudaMalloc((void **)&b.dims, sizeof *dims * (size_t)copies));
+    FAIL_IF(err, cudaMemcpy(b.dims, dims, sizeof *dims * (size_t)copies, cudaMemcpyHostToDevice));
+    for (int i = 0; i < copies; i++)
+        FAIL_IF(err, cudaMemcpy2D(b.raw + p.plane * (size_t)i, p.pitch, src->buf, src->stride, w, h,
+                                  cudaMemcpyHostToDevice));
+    FAIL_IF(err, pt_cuda_preprocess(&p, &b, copies, w, h, kernel, dilate, 0));
+    FAIL_IF(err, cudaMemcpy2D(smoothed->buf, smoothed->stride, b.smoothed + last, p.pitch, w, h,
                               cudaMemcpyDeviceToHost));
     if (mask && pre->reflection != PT_REFLECTION_OFF)
-        FAIL_IF(err, cudaMemcpy2D(mask, mask_stride, b.mask, p.pitch, w, h,
+        FAIL_IF(err, cudaMemcpy2D(mask, mask_stride, b.mask + last, p.pitch, w, h,
                                   cudaMemcpyDeviceToHost));
 done:
     for (size_t i = 0; i < sizeof planes / sizeof *planes; i++)
         cudaFree(*planes[i]);
     cudaFree(b.dims);
+    free(dims);
     return status;
 }

@@ -19,13 +19,14 @@ extern "C" {
 pt_status pt_cuda_available(pt_error *err);
 
 /* One frame through the CUDA preprocessing (reflection mask and removal,
- * smoothing) with the given resolved kernel and dilation sides: smoothed
- * receives the result, mask (mask_stride bytes per row, may be NULL) the
- * reflection mask as 0/1 when reflection is not off. For tests: the same
- * kernels the back end runs, one frame at a time. */
+ * smoothing) with the given resolved kernel and dilation sides, as a chunk
+ * of `copies` copies of it (the kernels' variants depend on the chunk's
+ * size): smoothed receives the last copy's result, mask (mask_stride bytes
+ * per row, may be NULL) its reflection mask as 0/1 when reflection is not
+ * off. For tests: the same kernels the back end runs. */
 pt_status pt_cuda_preprocess_image(const pt_preprocess_params *pre, int kernel, int dilate,
-                                   const pt_image *src, pt_image *smoothed, uint8_t *mask,
-                                   int mask_stride, pt_error *err);
+                                   const pt_image *src, int copies, pt_image *smoothed,
+                                   uint8_t *mask, int mask_stride, pt_error *err);
 
 #ifdef __cplusplus
 }

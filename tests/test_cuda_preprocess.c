@@ -33,7 +33,7 @@ static void random_spots(pt_image *img, unsigned seed)
 }
 
 static void compare(const char *what, const pt_image *src, const pt_preprocess_params *pre,
-                    int kernel, int dilate)
+                    int kernel, int dilate, int copies)
 {
     int w = src->width, h = src->height;
     pt_image *ref = pt_image_create(w, h), *gpu = pt_image_create(w, h);
@@ -47,7 +47,7 @@ static void compare(const char *what, const pt_image *src, const pt_preprocess_p
     PT_CHECK(pt_preprocess(src, pre, kernel, dilate, ref, ref_mask, &mask_valid, &arena, &err) ==
                  PT_OK,
              "%s: omp: %s", what, err.what);
-    PT_CHECK(pt_cuda_preprocess_image(pre, kernel, dilate, src, gpu, gpu_mask, ref->stride,
+    PT_CHECK(pt_cuda_preprocess_image(pre, kernel, dilate, src, copies, gpu, gpu_mask, ref->stride,
                                       &err) == PT_OK,
              "%s: cuda: %s", what, err.what);
     long pixel_diff = 0, mask_diff = 0, masked = 0;
@@ -69,7 +69,9 @@ static void compare(const char *what, const pt_image *src, const pt_preprocess_p
     free(gpu_mask);
 }
 
-static void all_modes(const char *name, const pt_image *src, int kernel, int dilate)
+/* copies: the frame goes through as a chunk of that many copies (the
+ * register column pass serves chunks of 8 frames or more). */
+static void all_modes(const char *name, const pt_image *src, int kernel, int dilate, int copies)
 {
     static const int reflections[] = {PT_REFLECTION_INTERPOLATE, PT_REFLECTION_SKIP,
                                       PT_REFLECTION_OFF};
@@ -84,17 +86,17 @@ static void all_modes(const char *name, const pt_image *src, int kernel, int dil
             if (pre.smooth == PT_SMOOTH_MEDIAN)
                 pre.smooth_size = 7;
             char what[160];
-            snprintf(what, sizeof what, "%s %dx%d kernel %d dilate %d reflection %d smooth %d",
-                     name, src->width, src->height, kernel, dilate, r, s);
-            compare(what, src, &pre, kernel, dilate);
+            snprintf(what, sizeof what, "%s %dx%d x%d kernel %d dilate %d reflection %d smooth %d",
+                     name, src->width, src->height, copies, kernel, dilate, r, s);
+            compare(what, src, &pre, kernel, dilate, copies);
         }
     /* A wider Gaussian: a tile border of two words, masked pixels filled. */
     pt_preprocess_params pre = cfg.pre;
     pre.smooth_size = 11;
     char what[160];
-    snprintf(what, sizeof what, "%s %dx%d kernel %d dilate %d gaussian 11", name, src->width,
-             src->height, kernel, dilate);
-    compare(what, src, &pre, kernel, dilate);
+    snprintf(what, sizeof what, "%s %dx%d x%d kernel %d dilate %d gaussian 11", name, src->width,
+             src->height, copies, kernel, dilate);
+    compare(what, src, &pre, kernel, dilate, copies);
 }
 
 int main(void)
@@ -119,15 +121,19 @@ int main(void)
         pt_synth_frame_truth truth;
         if (w >= 64 && h >= 64 && pt_synth_render(&sp, pt_synth_frame_seed(7, k), img, &truth,
                                                   &err) == PT_OK) {
-            all_modes("synth", img, 19, 5);
-            all_modes("synth", img, 9, 1);
-            all_modes("synth", img, 57, 15); /* the auto sizes at 1280x1024 */
+            all_modes("synth", img, 19, 5, 1);
+            all_modes("synth", img, 9, 1, 1);
+            all_modes("synth", img, 57, 15, 1); /* the auto sizes at 1280x1024 */
+            all_modes("synth", img, 57, 15, 8);
         }
         random_spots(img, 1234u + k);
-        all_modes("spots", img, 13, 3);
-        all_modes("spots", img, 41, 9);
-        if (w * h <= 100000) /* half-widths beyond the register passes' 31 */
-            all_modes("spots", img, 75, 67);
+        all_modes("spots", img, 13, 3, 1);
+        all_modes("spots", img, 41, 9, 1);
+        if (w * h <= 100000) {
+            all_modes("spots", img, 41, 9, 8);
+            all_modes("spots", img, 63, 33, 8);
+            all_modes("spots", img, 75, 67, 1); /* half-widths beyond the register passes' 31 */
+        }
         pt_image_destroy(img);
     }
     return PT_TEST_SUMMARY("cuda_preprocess");
