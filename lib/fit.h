@@ -150,6 +150,34 @@ static inline PT_HD int pt_fit_circle(const pt_point *pts, const int *idx, int n
     return pt_fit_circle_from_moments(Mxx, Myy, Mxy, Mxz, Myz, Mzz, mx, my, scale, out);
 }
 
+/* Term j of pt_fit_circle's moment loop for the normalised point (x, y),
+ * in the order Mxx, Myy, Mxy, Mxz, Myz, Mzz, with the loop's arithmetic:
+ * summing term j over the points in order gives that sum bit for bit, so a
+ * fit may sum its moments one per thread (the CUDA Starburst select step;
+ * tests/test_fit.c checks the equality). */
+#define PT_FIT_CIRCLE_MOMENTS 6
+static inline PT_HD double pt_fit_circle_term(int j, double x, double y)
+{
+    double z = x * x + y * y;
+    switch (j) {
+    case 0: return x * x;
+    case 1: return y * y;
+    case 2: return x * y;
+    case 3: return x * z;
+    case 4: return y * z;
+    default: return z * z;
+    }
+}
+
+/* pt_fit_circle from its moment sums m[] (term order, not yet divided by n). */
+static inline PT_HD int pt_fit_circle_from_sums(const double m[PT_FIT_CIRCLE_MOMENTS], int n,
+                                                double mx, double my, double scale,
+                                                pt_circle *out)
+{
+    return pt_fit_circle_from_moments(m[0] / n, m[1] / n, m[2] / n, m[3] / n, m[4] / n,
+                                      m[5] / n, mx, my, scale, out);
+}
+
 /* ---- ellipse: Halir-Flusser direct least squares ---------------------------- */
 
 /* 3x3 determinant, row-major. */
@@ -268,6 +296,35 @@ static inline PT_HD int pt_fit_conic_to_ellipse(const double c[6], pt_ellipse *e
            pt_fit_finite(e->cy) && e->b > 0.0;
 }
 
+/* Term j of pt_fit_ellipse's moment loop for the normalised point (x, y),
+ * in the order x, y, xx, xy, yy, xxx, xxy, xyy, yyy, xxxx, xxxy, xxyy,
+ * xyyy, yyyy, with the loop's arithmetic (see pt_fit_circle_term). */
+#define PT_FIT_ELLIPSE_MOMENTS 14
+static inline PT_HD double pt_fit_ellipse_term(int j, double x, double y)
+{
+    double xx = x * x, xy = x * y, yy = y * y;
+    switch (j) {
+    case 0: return x;
+    case 1: return y;
+    case 2: return xx;
+    case 3: return xy;
+    case 4: return yy;
+    case 5: return xx * x;
+    case 6: return xx * y;
+    case 7: return x * yy;
+    case 8: return yy * y;
+    case 9: return xx * xx;
+    case 10: return xx * xy;
+    case 11: return xx * yy;
+    case 12: return xy * yy;
+    default: return yy * yy;
+    }
+}
+
+static inline PT_HD int pt_fit_ellipse_from_sums(const double m[PT_FIT_ELLIPSE_MOMENTS], int n,
+                                                 double mx, double my, double scale,
+                                                 pt_ellipse *out);
+
 /* Halir & Flusser, "Numerically stable direct least squares fitting of
  * ellipses" (1998), on data centred on its mean and scaled to unit RMS radius.
  * The reduced 3x3 eigenproblem is solved in closed form (its eigenvalues are
@@ -297,6 +354,21 @@ static inline PT_HD int pt_fit_ellipse(const pt_point *pts, const int *idx, int 
         s_xxxx += xx * xx; s_xxxy += xx * xy; s_xxyy += xx * yy; s_xyyy += xy * yy;
         s_yyyy += yy * yy;
     }
+    double sums[PT_FIT_ELLIPSE_MOMENTS] = {s_x,    s_y,    s_xx,   s_xy,   s_yy,
+                                           s_xxx,  s_xxy,  s_xyy,  s_yyy,  s_xxxx,
+                                           s_xxxy, s_xxyy, s_xyyy, s_yyyy};
+    return pt_fit_ellipse_from_sums(sums, n, mx, my, scale, out);
+}
+
+/* The rest of pt_fit_ellipse from its moment sums m[] (pt_fit_ellipse_term
+ * order) of the n points centred on (mx, my) and divided by scale. */
+static inline PT_HD int pt_fit_ellipse_from_sums(const double m[PT_FIT_ELLIPSE_MOMENTS], int n,
+                                                 double mx, double my, double scale,
+                                                 pt_ellipse *out)
+{
+    double s_x = m[0], s_y = m[1], s_xx = m[2], s_xy = m[3], s_yy = m[4];
+    double s_xxx = m[5], s_xxy = m[6], s_xyy = m[7], s_yyy = m[8];
+    double s_xxxx = m[9], s_xxxy = m[10], s_xxyy = m[11], s_xyyy = m[12], s_yyyy = m[13];
     double w = 1.0 / n;
     /* S1 = D1'D1, S2 = D1'D2, S3 = D2'D2 with D1 = [x^2 xy y^2], D2 = [x y 1] (row-major, /n) */
     double S1[9] = {s_xxxx, s_xxxy, s_xxyy, s_xxxy, s_xxyy, s_xyyy, s_xxyy, s_xyyy, s_yyyy};

@@ -1,5 +1,6 @@
 /* Circle and ellipse fits and distances (lib/fit.h). */
 #include <math.h>
+#include <string.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -435,6 +436,62 @@ static void test_within(void)
              "NaN centre: same answer as the full test");
 }
 
+/* Moments summed one accumulator at a time (pt_fit_*_term in point order,
+ * then pt_fit_*_from_sums), as the CUDA select step does one per thread,
+ * give the serial fits bit for bit. */
+static void test_moments_by_term(void)
+{
+    long mismatches = 0, fits = 0;
+    for (int trial = 0; trial < 400; trial++) {
+        pt_point p[300];
+        int idx[300];
+        int n = 5 + trial % 290;
+        double cx = 50 + 900 * uniform01(), cy = 50 + 700 * uniform01();
+        double a = 5 + 200 * uniform01(), b = a * (0.4 + 0.6 * uniform01()), th = PI * uniform01();
+        for (int k = 0; k < n; k++) {
+            double t = 2 * PI * uniform01(), u = a * cos(t), v = b * sin(t);
+            p[k].x = (float)(cx + u * cos(th) - v * sin(th) + gauss(trial % 3));
+            p[k].y = (float)(cy + u * sin(th) + v * cos(th) + gauss(trial % 3));
+            idx[k] = n - 1 - k;
+        }
+        const int *sel = (trial & 1) ? idx : NULL;
+        double mx, my, scale, inv;
+        if (!pt_fit_normalise(p, sel, n, &mx, &my, &scale, &inv))
+            continue;
+        double me[PT_FIT_ELLIPSE_MOMENTS], mc[PT_FIT_CIRCLE_MOMENTS];
+        for (int j = 0; j < PT_FIT_ELLIPSE_MOMENTS; j++) {
+            me[j] = 0;
+            for (int k = 0; k < n; k++) {
+                pt_point q = pt_fit_point_at(p, sel, k);
+                me[j] += pt_fit_ellipse_term(j, (q.x - mx) * inv, (q.y - my) * inv);
+            }
+        }
+        for (int j = 0; j < PT_FIT_CIRCLE_MOMENTS; j++) {
+            mc[j] = 0;
+            for (int k = 0; k < n; k++) {
+                pt_point q = pt_fit_point_at(p, sel, k);
+                mc[j] += pt_fit_circle_term(j, (q.x - mx) * inv, (q.y - my) * inv);
+            }
+        }
+        pt_ellipse e1, e2;
+        memset(&e1, 0, sizeof e1);
+        memset(&e2, 0, sizeof e2);
+        int ok1 = pt_fit_ellipse(p, sel, n, &e1);
+        int ok2 = pt_fit_ellipse_from_sums(me, n, mx, my, scale, &e2);
+        mismatches += ok1 != ok2 || memcmp(&e1, &e2, sizeof e1) != 0;
+        pt_circle c1, c2;
+        memset(&c1, 0, sizeof c1);
+        memset(&c2, 0, sizeof c2);
+        ok1 = pt_fit_circle(p, sel, n, &c1);
+        ok2 = pt_fit_circle_from_sums(mc, n, mx, my, scale, &c2);
+        mismatches += ok1 != ok2 || (n >= 3 && memcmp(&c1, &c2, sizeof c1) != 0);
+        fits += 2;
+    }
+    PT_CHECK(fits >= 700, "moments by term: only %ld fits", fits);
+    PT_CHECK(mismatches == 0, "moments by term: %ld of %ld fits differ from the serial fit", mismatches,
+             fits);
+}
+
 int main(void)
 {
     test_circle_exact_lattice();
@@ -443,6 +500,7 @@ int main(void)
     test_ellipse_general();
     test_theta_convention();
     test_idx_selection();
+    test_moments_by_term();
     test_noisy();
     test_degenerate();
     test_distances();
