@@ -359,10 +359,7 @@ starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks)
     pt_point s0 = st->start;
     double moved = pt_sb_dist(centre.x, centre.y, s0.x, s0.y);
     pt_sb_view c;
-    c.xmin = job.x0;
-    c.ymin = job.y0;
-    c.xmax = job.x0 + job.w - 1;
-    c.ymax = job.y0 + job.h - 1;
+    pt_sb_view_roi(&c, job.x0, job.y0, job.w, job.h);
     st->start = clamp_point(&c, centre);
     st->active = !(moved < p.converge_px);
 }

@@ -57,27 +57,15 @@ static __device__ int sample_fit(const pt_cuda_params *p, const pt_point *pts, i
 }
 
 /* The view of job's eye region in the smoothed frame that pt_sb_cast and
- * pt_sb_report_size read (omp/starburst.c builds the same). */
+ * pt_sb_report_size read (pt_sb_view_init, as omp/starburst.c builds it). */
 static __device__ pt_sb_view job_view(const pt_cuda_params &p, const pt_cuda_buffers &b,
                                       const pt_cuda_eye_job &job)
 {
     const pt_cuda_frame_dims dims = b.dims[job.frame];
     pt_sb_view c;
-    c.buf = b.smoothed + job.frame * p.plane;
-    c.mask = p.reflection == PT_REFLECTION_SKIP ? b.mask + job.frame * p.plane : NULL;
-    c.width = dims.width;
-    c.height = dims.height;
-    c.stride = p.pitch;
-    c.xmin = job.x0;
-    c.ymin = job.y0;
-    c.xmax = job.x0 + job.w - 1;
-    c.ymax = job.y0 + job.h - 1;
-    c.threshold = p.sb.threshold;
-    c.gap = pt_sb_gap(&p.sb, job.gap);
-    c.edge_level = p.sb.edge_level;
-    c.max_step = p.sb.max_step;
-    c.edge_offset = p.sb.edge_offset;
-    c.edge_fraction = p.sb.edge_fraction;
+    pt_sb_view_init(&c, &p.sb, b.smoothed + job.frame * p.plane,
+                    p.reflection == PT_REFLECTION_SKIP ? b.mask + job.frame * p.plane : NULL,
+                    dims.width, dims.height, p.pitch, job.x0, job.y0, job.w, job.h, job.gap);
     return c;
 }
 

@@ -140,10 +140,7 @@ __global__ void start_jobs(pt_cuda_params p, pt_cuda_buffers b, int jobs)
         }
     }
     pt_sb_view c;
-    c.xmin = job.x0;
-    c.ymin = job.y0;
-    c.xmax = job.x0 + job.w - 1;
-    c.ymax = job.y0 + job.h - 1;
+    pt_sb_view_roi(&c, job.x0, job.y0, job.w, job.h);
     pt_cuda_sb_state *st = b.state + j;
     st->start = clamp_point(&c, start);
     st->active = job.w >= 3 && job.h >= 3;

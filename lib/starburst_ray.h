@@ -74,6 +74,37 @@ typedef struct {
 
 #define PT_SB_RAY_MAX 4095 /* longest ray walked, px */
 
+/* The roi of a view: pixel centres x0 .. x0 + w - 1 and y0 .. y0 + h - 1. */
+static inline PT_HD void pt_sb_view_roi(pt_sb_view *c, int x0, int y0, int w, int h)
+{
+    c->xmin = x0;
+    c->ymin = y0;
+    c->xmax = x0 + w - 1;
+    c->ymax = y0 + h - 1;
+}
+
+/* A view of the smoothed plane buf (width x height, stride bytes per row;
+ * mask: the reflections to skip, or NULL) over the roi (x0, y0, w, h), with
+ * k's ray settings; auto_gap: pt_auto_edge_gap of the roi. Both back ends
+ * build their views with it. */
+static inline PT_HD void pt_sb_view_init(pt_sb_view *c, const pt_sb_config *k, const uint8_t *buf,
+                                         const uint8_t *mask, int width, int height, int stride,
+                                         int x0, int y0, int w, int h, int auto_gap)
+{
+    c->buf = buf;
+    c->mask = mask;
+    c->width = width;
+    c->height = height;
+    c->stride = stride;
+    pt_sb_view_roi(c, x0, y0, w, h);
+    c->threshold = k->threshold;
+    c->gap = pt_sb_gap(k, auto_gap);
+    c->edge_level = k->edge_level;
+    c->max_step = k->max_step;
+    c->edge_offset = k->edge_offset;
+    c->edge_fraction = k->edge_fraction;
+}
+
 /* ---- directions ------------------------------------------------------------ */
 
 /* cos and sin of a (radians, |a| < 1e6) with 1e-15 accuracy from Taylor

@@ -100,21 +100,11 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
     pt_sb_config_resolve(cfg, &k);
     pt_sb_config_mode(&k, opt->ellipse);
     pt_sb_view c;
-    c.buf = in->smoothed->buf;
-    c.mask = cfg->pre.reflection == PT_REFLECTION_SKIP ? in->reflection_mask : NULL;
-    c.width = in->smoothed->width;
-    c.height = in->smoothed->height;
-    c.stride = in->smoothed->stride;
-    c.xmin = in->roi.x0;
-    c.ymin = in->roi.y0;
-    c.xmax = in->roi.x0 + in->roi.width - 1;
-    c.ymax = in->roi.y0 + in->roi.height - 1;
-    c.threshold = k.threshold;
-    c.gap = pt_sb_gap(&k, pt_auto_edge_gap(in->roi.width, in->roi.height));
-    c.edge_level = k.edge_level;
-    c.max_step = k.max_step;
-    c.edge_offset = k.edge_offset;
-    c.edge_fraction = k.edge_fraction;
+    pt_sb_view_init(&c, &k, in->smoothed->buf,
+                    cfg->pre.reflection == PT_REFLECTION_SKIP ? in->reflection_mask : NULL,
+                    in->smoothed->width, in->smoothed->height, in->smoothed->stride, in->roi.x0,
+                    in->roi.y0, in->roi.width, in->roi.height,
+                    pt_auto_edge_gap(in->roi.width, in->roi.height));
     if (in->roi.width < 3 || in->roi.height < 3 || !in->ransac)
         return PT_OK;
 
