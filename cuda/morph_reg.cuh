@@ -1,16 +1,17 @@
 /* The square morphology's passes in registers, for half-widths r <= 31
- * (included by preprocess.cu, which uses them instead of the shared-memory
- * passes whenever r allows).
+ * (included by preprocess.cu after op4, which uses them instead of the
+ * shared-memory passes whenever r allows).
  *
  * Rows: a thread makes 32 outputs of one row, x0 .. x0+31 (x0 a multiple of 32),
  * from the 96 bytes x0-32 .. x0+63: six aligned 16-byte loads, with the
  * operation's identity for bytes outside the image. The words are realigned
- * so that byte 0 is x0 - r, then doubled in place (after the step for q,
- * byte o holds the extreme of bytes o .. o+2q-1), and output byte x is the
- * extreme of the two power-of-two windows starting at x - r and
- * x + r - P + 1, as in the shared-memory pass. No shared memory and no
- * barriers: the loads and a few hundred byte-parallel instructions per 32
- * pixels; neighbouring threads' overlapping loads meet in L1.
+ * so that byte 0 is x0 - r, split into even and odd pixels as 16-bit lanes
+ * and doubled in place (after the step for q, pixel o holds the extreme of
+ * pixels o .. o+2q-1), and output pixel x is the extreme of the two
+ * power-of-two windows starting at x - r and x + r - P + 1, as in the
+ * shared-memory pass. No shared memory and no barriers: the loads and a few
+ * hundred lane-parallel instructions per 32 pixels; neighbouring threads'
+ * overlapping loads meet in L1.
  *
  * r only varies between launches, but the word offsets it implies index the
  * register arrays, so they are resolved by a switch over compile-time
@@ -41,12 +42,6 @@ __device__ __forceinline__ void rrow_realign(const unsigned (&v)[N], unsigned (&
     } else if constexpr (M > 0) {
         rrow_realign<M - 1, COUNT>(v, u, m, sel);
     }
-}
-
-template <bool MAX_OP>
-__device__ __forceinline__ unsigned rrow_op(unsigned a, unsigned b)
-{
-    return MAX_OP ? __vmaxu4(a, b) : __vminu4(a, b);
 }
 
 /* The extreme of each 16-bit lane. */
@@ -224,7 +219,7 @@ template <bool MAX_OP, int Q> __device__ __forceinline__ void crow_double(unsign
     if (P > Q) {
 #pragma unroll
         for (int j = 0; j + Q < CROW_LOADED; j++)
-            d[j] = rrow_op<MAX_OP>(d[j], d[j + Q]);
+            d[j] = op4<MAX_OP>(d[j], d[j + Q]);
     }
 }
 
@@ -282,6 +277,6 @@ morph_cols_reg(const uint8_t *__restrict__ src, uint8_t *__restrict__ dst,
 #pragma unroll
     for (int t = 0; t < CROW_RUN; t++)
         if (y0 + t < h)
-            *(unsigned *)(o + (size_t)(y0 + t) * pitch) = rrow_op<MAX_OP>(out[t], d[t]);
+            *(unsigned *)(o + (size_t)(y0 + t) * pitch) = op4<MAX_OP>(out[t], d[t]);
 }
 #endif

@@ -17,7 +17,6 @@
  * words with __byte_perm and doubles likewise. The top-hat threshold is fused into the last
  * pass of the opening. */
 #include "cuda_internal.h"
-#include "morph_reg.cuh"
 
 #define TILE_X 32
 #define TILE_Y 8
@@ -34,6 +33,8 @@ template <bool MAX_OP> __device__ __forceinline__ uint4 op16(uint4 a, uint4 b)
     return make_uint4(op4<MAX_OP>(a.x, b.x), op4<MAX_OP>(a.y, b.y), op4<MAX_OP>(a.z, b.z),
                       op4<MAX_OP>(a.w, b.w));
 }
+
+#include "morph_reg.cuh" /* the register passes, built on op4 */
 
 /* Column pass: 16 pixels per thread, window rows clipped to the image. Pixels
  * at x >= width are computed from padding and never read by later stages. */
