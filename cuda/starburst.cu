@@ -296,10 +296,11 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
  * and decides the next start and convergence: starburst_kernel's work after
  * its RANSAC, with the same arithmetic. */
 /* 256 threads (one refinement row each) at most 128 registers, so a block
- * leaves half a multiprocessor to other work during its ~80 us of mostly
- * serial float64 (512 x 128 registers filled one). Measured on the H100:
- * the same speed within noise (24.0-24.3k against 23.7-23.8k frames/s at
- * batch 256, 27.5k against 28.1k at batch 1024), the same results. */
+ * leaves half a multiprocessor to other work during its ~50 us per active
+ * iteration, most of it the refinement rows' float64 (512 x 128 registers
+ * filled one). Measured on the H100: the same speed within noise
+ * (24.0-24.3k against 23.7-23.8k frames/s at batch 256, 27.5k against 28.1k
+ * at batch 1024), the same results. */
 #define SELECT_THREADS 256
 __global__ void __launch_bounds__(SELECT_THREADS, 2)
 starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks)

@@ -9,10 +9,12 @@
  * threads that split each row's votes over the candidates (integer counts,
  * so any split sums to the serial count), the confidence samples go one per
  * thread, and pt_sb_refit_finish runs as its pieces: the per-point tests
- * over the block, the refit and the checks on thread 0. The other serial
- * pieces (the best row's fit, the refit on its inliers) run on thread 0 too,
- * over points kept in shared memory. Include after lib/confidence.c (device
- * code). */
+ * over the block, the checks on thread 0. The fits on many points (the
+ * refit on the inliers, the refinement's final refit) compute their
+ * per-point terms over the block and add each sum in point order on one
+ * thread (select_fit); the best row's fit, when the RANSAC kernel did not
+ * keep it, runs on thread 0. Points are kept in shared memory when they
+ * fit. Include after lib/confidence.c (device code). */
 #ifndef PT_STARBURST_SELECT_CUH
 #define PT_STARBURST_SELECT_CUH
 
