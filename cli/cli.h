@@ -30,6 +30,13 @@ void pt_cli_fail(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+/* Option values: 1 when the whole text is an integer in [lo, hi] (or a
+ * finite number) and *out is set; 0 otherwise, with nothing printed (the
+ * caller names the option in its message). */
+int pt_cli_parse_long(const char *text, long lo, long hi, long *out);
+int pt_cli_parse_int(const char *text, int lo, int hi, int *out);
+int pt_cli_parse_double(const char *text, double *out);
+
 /* Progress on stderr when it is a terminal: "label i/n, ETA". No-op otherwise. */
 void pt_cli_progress(const char *label, long done, long total, double elapsed_s);
 

@@ -1,7 +1,10 @@
 #include "cli.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 void pt_cli_report(const pt_error *err)
@@ -29,4 +32,35 @@ void pt_cli_progress(const char *label, long done, long total, double elapsed_s)
     if (done == total)
         fputc('\n', stderr);
     fflush(stderr);
+}
+
+int pt_cli_parse_long(const char *text, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end || v < lo || v > hi)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+int pt_cli_parse_int(const char *text, int lo, int hi, int *out)
+{
+    long v;
+    if (!pt_cli_parse_long(text, lo, hi, &v))
+        return 0;
+    *out = (int)v;
+    return 1;
+}
+
+int pt_cli_parse_double(const char *text, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno || end == text || *end || !isfinite(v))
+        return 0;
+    *out = v;
+    return 1;
 }

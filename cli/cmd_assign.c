@@ -30,16 +30,6 @@ static void usage(FILE *out)
             "give an optimal assignment; other costs are quantised to a fine binary fraction.\n");
 }
 
-static int parse_long(const char *text, long min, long max, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (errno || end == text || *end || v < min || v > max)
-        return 0;
-    *out = v;
-    return 1;
-}
 
 static int write_assignment(const char *out_path, const pt_assign_problem *p, const pt_assign_result *r)
 {
@@ -116,27 +106,27 @@ int pt_cmd_assign(int argc, char **argv)
         } else if (!strcmp(a, "--min")) {
             maximize = 0;
         } else if (!strcmp(a, "-j") && has_value) {
-            if (!parse_long(argv[++i], 1, 4096, &threads)) {
+            if (!pt_cli_parse_long(argv[++i], 1, 4096, &threads)) {
                 pt_cli_fail("-j: expected a thread count 1..4096, got '%s'", argv[i]);
                 return PT_EXIT_USAGE;
             }
         } else if (!strcmp(a, "--random") && has_value) {
-            if (!parse_long(argv[++i], 1, 1 << 20, &random_n)) {
+            if (!pt_cli_parse_long(argv[++i], 1, 1 << 20, &random_n)) {
                 pt_cli_fail("--random: expected a size 1..1048576, got '%s'", argv[i]);
                 return PT_EXIT_USAGE;
             }
         } else if (!strcmp(a, "--cols") && has_value) {
-            if (!parse_long(argv[++i], 1, 1 << 20, &cols)) {
+            if (!pt_cli_parse_long(argv[++i], 1, 1 << 20, &cols)) {
                 pt_cli_fail("--cols: expected a size 1..1048576, got '%s'", argv[i]);
                 return PT_EXIT_USAGE;
             }
         } else if (!strcmp(a, "--range") && has_value) {
-            if (!parse_long(argv[++i], 1, 1L << 40, &range)) {
+            if (!pt_cli_parse_long(argv[++i], 1, 1L << 40, &range)) {
                 pt_cli_fail("--range: expected 1..2^40, got '%s'", argv[i]);
                 return PT_EXIT_USAGE;
             }
         } else if (!strcmp(a, "--seed") && has_value) {
-            if (!parse_long(argv[++i], 0, 0x7fffffffffffffffL, &seed)) {
+            if (!pt_cli_parse_long(argv[++i], 0, 0x7fffffffffffffffL, &seed)) {
                 pt_cli_fail("--seed: expected a non-negative integer, got '%s'", argv[i]);
                 return PT_EXIT_USAGE;
             }

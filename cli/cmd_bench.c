@@ -30,17 +30,6 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int parse_count(const char *opt, const char *v, int lo, int hi, int *out)
-{
-    char *end;
-    long n = strtol(v, &end, 10);
-    if (end == v || *end || n < lo || n > hi) {
-        pt_cli_fail("%s: '%s' is not an integer in [%d, %d]", opt, v, lo, hi);
-        return -1;
-    }
-    *out = (int)n;
-    return 0;
-}
 
 /* Runs `total` frames through the back end in calls of `batch`, cycling over
  * the loaded frames; returns seconds, or -1 on failure (reported). */
@@ -87,16 +76,16 @@ int pt_cmd_bench(int argc, char **argv)
             usage(stdout);
             return PT_EXIT_OK;
         } else if (!strcmp(a, "--batch") && i + 1 < argc) {
-            if (parse_count(a, argv[++i], 1, 65536, &batch))
+            if (pt_option_int(a, argv[++i], 1, 65536, &batch))
                 return PT_EXIT_USAGE;
         } else if (!strcmp(a, "--frames") && i + 1 < argc) {
-            if (parse_count(a, argv[++i], 1, 100000000, &total))
+            if (pt_option_int(a, argv[++i], 1, 100000000, &total))
                 return PT_EXIT_USAGE;
         } else if (!strcmp(a, "--devices") && i + 1 < argc) {
             if (pt_option_devices(argv[++i], &s.track))
                 return PT_EXIT_USAGE;
         } else if (!strcmp(a, "--streams") && i + 1 < argc) {
-            if (parse_count(a, argv[++i], 1, 64, &streams))
+            if (pt_option_int(a, argv[++i], 1, 64, &streams))
                 return PT_EXIT_USAGE;
         } else if (a[0] == '-' && a[1]) {
             pt_cli_fail("bench: unknown option '%s' (try --help)", a);

@@ -1,6 +1,5 @@
 /* pupiltrack mtt: multi-target tracking of point measurements. */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,27 +33,7 @@ static void usage(FILE *out)
             d.score_initial, d.score_hit, d.score_miss, d.score_max);
 }
 
-static int parse_double(const char *text, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (errno || end == text || *end || !isfinite(v))
-        return 0;
-    *out = v;
-    return 1;
-}
 
-static int parse_int(const char *text, int min, int max, int *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (errno || end == text || *end || v < min || v > max)
-        return 0;
-    *out = (int)v;
-    return 1;
-}
 
 int pt_cmd_mtt(int argc, char **argv)
 {
@@ -72,15 +51,15 @@ int pt_cmd_mtt(int argc, char **argv)
         } else if (!strcmp(a, "-o") && v) {
             out_path = argv[++i];
         } else if (!strcmp(a, "-j") && v) {
-            ok = parse_int(argv[++i], 1, 4096, &params.threads);
+            ok = pt_cli_parse_int(argv[++i], 1, 4096, &params.threads);
         } else if (!strcmp(a, "--dmax") && v) {
-            ok = parse_double(argv[++i], &params.d_max) && params.d_max > 0;
+            ok = pt_cli_parse_double(argv[++i], &params.d_max) && params.d_max > 0;
         } else if (!strcmp(a, "--process-noise") && v) {
-            ok = parse_double(argv[++i], &params.process_noise) && params.process_noise >= 0;
+            ok = pt_cli_parse_double(argv[++i], &params.process_noise) && params.process_noise >= 0;
         } else if (!strcmp(a, "--measurement-noise") && v) {
-            ok = parse_double(argv[++i], &params.measurement_noise) && params.measurement_noise > 0;
+            ok = pt_cli_parse_double(argv[++i], &params.measurement_noise) && params.measurement_noise > 0;
         } else if (!strcmp(a, "--velocity-sd") && v) {
-            ok = parse_double(argv[++i], &params.init_velocity_sd) && params.init_velocity_sd >= 0;
+            ok = pt_cli_parse_double(argv[++i], &params.init_velocity_sd) && params.init_velocity_sd >= 0;
         } else if (!strcmp(a, "--velocity") && v) {
             char buf[128];
             snprintf(buf, sizeof buf, "%s", argv[++i]);
@@ -88,16 +67,16 @@ int pt_cmd_mtt(int argc, char **argv)
             ok = comma != NULL;
             if (ok) {
                 *comma = '\0';
-                ok = parse_double(buf, &params.init_vx) && parse_double(comma + 1, &params.init_vy);
+                ok = pt_cli_parse_double(buf, &params.init_vx) && pt_cli_parse_double(comma + 1, &params.init_vy);
             }
         } else if (!strcmp(a, "--score-initial") && v) {
-            ok = parse_int(argv[++i], 0, 1000000, &params.score_initial);
+            ok = pt_cli_parse_int(argv[++i], 0, 1000000, &params.score_initial);
         } else if (!strcmp(a, "--score-hit") && v) {
-            ok = parse_int(argv[++i], 0, 1000000, &params.score_hit);
+            ok = pt_cli_parse_int(argv[++i], 0, 1000000, &params.score_hit);
         } else if (!strcmp(a, "--score-miss") && v) {
-            ok = parse_int(argv[++i], 0, 1000000, &params.score_miss);
+            ok = pt_cli_parse_int(argv[++i], 0, 1000000, &params.score_miss);
         } else if (!strcmp(a, "--score-max") && v) {
-            ok = parse_int(argv[++i], 0, 1000000, &params.score_max);
+            ok = pt_cli_parse_int(argv[++i], 0, 1000000, &params.score_max);
         } else if (a[0] == '-' && a[1]) {
             pt_cli_fail("mtt: unknown option '%s' (try --help)", a);
             return PT_EXIT_USAGE;

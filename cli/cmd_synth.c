@@ -50,16 +50,6 @@ static int make_dirs(const char *path)
     return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode) ? 0 : -1;
 }
 
-static int parse_long(const char *text, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (errno || end == text || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
 
 static void write_truth_row(FILE *csv, const char *name, const pt_synth_truth *t)
 {
@@ -103,7 +93,7 @@ int pt_cmd_synth(int argc, char **argv)
             }
             i++;
             if (!strcmp(arg, "-n")) {
-                if (parse_long(val, 0, 100000000L, &count)) {
+                if (!pt_cli_parse_long(val, 0, 100000000L, &count)) {
                     pt_cli_fail("synth: -n: '%s' is not a count in 0..100000000", val);
                     return PT_EXIT_USAGE;
                 }

@@ -1,6 +1,5 @@
 /* pupiltrack synth --particles: conveyor-belt measurement streams with true ids. */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,27 +28,7 @@ static void usage(FILE *out)
             d.objects, d.frames, d.noise, (unsigned long long)d.seed, d.speed, d.jitter, d.spacing, d.radius);
 }
 
-static int parse_double(const char *text, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (errno || end == text || *end || !isfinite(v))
-        return 0;
-    *out = v;
-    return 1;
-}
 
-static int parse_long(const char *text, long min, long max, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (errno || end == text || *end || v < min || v > max)
-        return 0;
-    *out = v;
-    return 1;
-}
 
 int pt_cmd_synth_particles(int argc, char **argv)
 {
@@ -68,24 +47,24 @@ int pt_cmd_synth_particles(int argc, char **argv)
         } else if (!strcmp(a, "-o") && has_value) {
             out_path = argv[++i];
         } else if (!strcmp(a, "--objects") && has_value) {
-            ok = parse_long(argv[++i], 1, 1000000, &value);
+            ok = pt_cli_parse_long(argv[++i], 1, 1000000, &value);
             params.objects = (int)value;
         } else if (!strcmp(a, "--frames") && has_value) {
-            ok = parse_long(argv[++i], 1, 10000000, &value);
+            ok = pt_cli_parse_long(argv[++i], 1, 10000000, &value);
             params.frames = (int)value;
         } else if (!strcmp(a, "--seed") && has_value) {
-            ok = parse_long(argv[++i], 0, 0x7fffffffffffffffL, &value);
+            ok = pt_cli_parse_long(argv[++i], 0, 0x7fffffffffffffffL, &value);
             params.seed = (uint64_t)value;
         } else if (!strcmp(a, "--noise") && has_value) {
-            ok = parse_double(argv[++i], &params.noise) && params.noise >= 0;
+            ok = pt_cli_parse_double(argv[++i], &params.noise) && params.noise >= 0;
         } else if (!strcmp(a, "--speed") && has_value) {
-            ok = parse_double(argv[++i], &params.speed) && params.speed > 0;
+            ok = pt_cli_parse_double(argv[++i], &params.speed) && params.speed > 0;
         } else if (!strcmp(a, "--jitter") && has_value) {
-            ok = parse_double(argv[++i], &params.jitter) && params.jitter >= 0;
+            ok = pt_cli_parse_double(argv[++i], &params.jitter) && params.jitter >= 0;
         } else if (!strcmp(a, "--spacing") && has_value) {
-            ok = parse_double(argv[++i], &params.spacing) && params.spacing > 0;
+            ok = pt_cli_parse_double(argv[++i], &params.spacing) && params.spacing > 0;
         } else if (!strcmp(a, "--radius") && has_value) {
-            ok = parse_double(argv[++i], &params.radius) && params.radius >= 0;
+            ok = pt_cli_parse_double(argv[++i], &params.radius) && params.radius >= 0;
         } else {
             pt_cli_fail("synth --particles: unknown argument '%s' (try --particles --help)", a);
             return PT_EXIT_USAGE;
