@@ -1,6 +1,7 @@
 /* Assignment problems: allocation, the dense CSV loader, random generators
  * and checks shared by every solver. */
 #include "assign.h"
+#include "pt_rng.h"
 
 #include <errno.h>
 #include <math.h>
@@ -179,27 +180,8 @@ done:
     return st;
 }
 
-/* splitmix64: small, seedable, identical on every platform. */
-static uint64_t rng_next(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
-static double rng_unit(uint64_t *state)
-{
-    return (double)(rng_next(state) >> 11) * (1.0 / 9007199254740992.0);
-}
 
-static double rng_normal(uint64_t *state)
-{
-    double u = rng_unit(state), v = rng_unit(state);
-    if (u < 1e-300)
-        u = 1e-300;
-    return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
-}
 
 pt_status pt_assign_random(pt_assign_problem *p, int rows, int cols, pt_assign_dist dist,
                            long range, uint64_t seed, pt_error *err)
@@ -212,7 +194,7 @@ pt_status pt_assign_random(pt_assign_problem *p, int rows, int cols, pt_assign_d
     if (dist == PT_ASSIGN_UNIFORM) {
         uint64_t span = (uint64_t)(range > 0 ? range : n);
         for (long k = 0; k < (long)rows * cols; k++)
-            p->cost[k] = (double)(rng_next(&rng) % span);
+            p->cost[k] = (double)(pt_rng_next(&rng) % span);
         return PT_OK;
     }
     /* Tracking-like: n points on a field of ~20 px spacing, each moved by its
@@ -226,11 +208,11 @@ pt_status pt_assign_random(pt_assign_problem *p, int rows, int cols, pt_assign_d
     }
     double *after = before + 2 * (size_t)n;
     for (int k = 0; k < n; k++) {
-        before[2 * k] = field * rng_unit(&rng);
-        before[2 * k + 1] = field * rng_unit(&rng);
-        double vx = 4.0 + 2.0 * rng_normal(&rng), vy = 1.5 * rng_normal(&rng);
-        after[2 * k] = before[2 * k] + vx + 1.0 * rng_normal(&rng);
-        after[2 * k + 1] = before[2 * k + 1] + vy + 1.0 * rng_normal(&rng);
+        before[2 * k] = field * pt_rng_unit(&rng);
+        before[2 * k + 1] = field * pt_rng_unit(&rng);
+        double vx = 4.0 + 2.0 * pt_rng_normal(&rng), vy = 1.5 * pt_rng_normal(&rng);
+        after[2 * k] = before[2 * k] + vx + 1.0 * pt_rng_normal(&rng);
+        after[2 * k + 1] = before[2 * k + 1] + vy + 1.0 * pt_rng_normal(&rng);
     }
     for (int r = 0; r < rows; r++)
         for (int c = 0; c < cols; c++) {

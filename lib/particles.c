@@ -1,5 +1,6 @@
 /* Measurement streams: CSV in and out, and the synthetic conveyor belt. */
 #include "particles.h"
+#include "pt_rng.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -216,26 +217,8 @@ typedef struct {
     int id;
 } particle;
 
-static uint64_t rng_next(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
-static double rng_unit(uint64_t *state)
-{
-    return (double)(rng_next(state) >> 11) * (1.0 / 9007199254740992.0);
-}
 
-static double rng_normal(uint64_t *state)
-{
-    double u = rng_unit(state), v = rng_unit(state);
-    if (u < 1e-300)
-        u = 1e-300;
-    return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
-}
 
 static int cmp_particle_x(const void *a, const void *b)
 {
@@ -248,7 +231,7 @@ static int place(particle *all, int count, double x_lo, double x_hi, double widt
                  uint64_t *rng, particle *out)
 {
     for (int attempt = 0; attempt < 20; attempt++) {
-        double x = x_lo + (x_hi - x_lo) * rng_unit(rng), y = min_dist + (width - 2 * min_dist) * rng_unit(rng);
+        double x = x_lo + (x_hi - x_lo) * pt_rng_unit(rng), y = min_dist + (width - 2 * min_dist) * pt_rng_unit(rng);
         int clear = 1;
         for (int k = 0; k < count && clear; k++) {
             double dx = all[k].x - x, dy = all[k].y - y;
@@ -308,26 +291,26 @@ pt_status pt_particles_generate(const pt_particles_params *params, pt_measuremen
         particle n = {0};
         if (!place(p, count, 0.0, length, width, 2 * q->radius, &rng, &n))
             continue;
-        n.target_vx = q->speed * (1.0 + q->speed_spread * rng_normal(&rng));
+        n.target_vx = q->speed * (1.0 + q->speed_spread * pt_rng_normal(&rng));
         if (n.target_vx < 0.2 * q->speed)
             n.target_vx = 0.2 * q->speed;
         n.vx = n.target_vx;
-        n.vy = 0.1 * q->speed * rng_normal(&rng);
+        n.vy = 0.1 * q->speed * pt_rng_normal(&rng);
         n.id = next_id++;
         p[count++] = n;
     }
     for (int frame = 0; frame < q->frames; frame++) {
         for (int k = 0; k < count && !st; k++)
-            st = pt_measurement_add(set, frame, p[k].x + q->noise * rng_normal(&rng),
-                                    p[k].y + q->noise * rng_normal(&rng), p[k].id, err);
+            st = pt_measurement_add(set, frame, p[k].x + q->noise * pt_rng_normal(&rng),
+                                    p[k].y + q->noise * pt_rng_normal(&rng), p[k].id, err);
         if (st)
             break;
         int kept = 0;
         for (int k = 0; k < count; k++) {
             particle *o = &p[k];
             /* Velocities relax towards the object's own belt speed after a bounce. */
-            o->vx += 0.1 * (o->target_vx - o->vx) + q->jitter * rng_normal(&rng);
-            o->vy += -0.1 * o->vy + q->jitter * rng_normal(&rng);
+            o->vx += 0.1 * (o->target_vx - o->vx) + q->jitter * pt_rng_normal(&rng);
+            o->vy += -0.1 * o->vy + q->jitter * pt_rng_normal(&rng);
             o->x += o->vx;
             o->y += o->vy;
             if (o->y < q->radius) {
@@ -347,11 +330,11 @@ pt_status pt_particles_generate(const pt_particles_params *params, pt_measuremen
             particle n = {0};
             if (!place(p, count, 0.0, q->speed, width, 2 * q->radius + q->speed, &rng, &n))
                 continue;
-            n.target_vx = q->speed * (1.0 + q->speed_spread * rng_normal(&rng));
+            n.target_vx = q->speed * (1.0 + q->speed_spread * pt_rng_normal(&rng));
             if (n.target_vx < 0.2 * q->speed)
                 n.target_vx = 0.2 * q->speed;
             n.vx = n.target_vx;
-            n.vy = 0.1 * q->speed * rng_normal(&rng);
+            n.vy = 0.1 * q->speed * pt_rng_normal(&rng);
             n.id = next_id++;
             p[count++] = n;
         }

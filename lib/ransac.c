@@ -1,15 +1,9 @@
 /* RANSAC over the shared sample table (semantics documented in ransac.h). */
 #include "ransac.h"
+#include "pt_rng.h"
 
 #include <stdlib.h>
 
-static uint64_t splitmix64_next(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
 
 static uint64_t rotl64(uint64_t x, int k)
 {
@@ -53,7 +47,7 @@ pt_status pt_ransac_table_create(pt_ransac_table *t, int samples, int sample_siz
                             "cannot allocate a RANSAC table of %zu values", count);
     uint64_t sm = seed, state[4];
     for (int k = 0; k < 4; k++)
-        state[k] = splitmix64_next(&sm);
+        state[k] = pt_rng_next(&sm);
     /* the high half of each output: xoshiro256**'s best bits */
     for (size_t k = 0; k < count; k++)
         values[k] = (uint32_t)(xoshiro256ss_next(state) >> 32);
