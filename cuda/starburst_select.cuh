@@ -124,7 +124,7 @@ static __device__ int select_fit(int ellipse, const pt_point *pts, const int *id
     if (threadIdx.x < PT_FIT_ELLIPSE_MOMENTS)
         sum[threadIdx.x] = 0.0;
     __syncthreads();
-    /* pt_fit_mean's sums */
+    /* the mean's sums */
     for (int base = 0; base < n; base += SELECT_FIT_CHUNK) {
         int cnt = min(SELECT_FIT_CHUNK, n - base);
         select_fit_chunk(
@@ -136,10 +136,7 @@ static __device__ int select_fit(int ellipse, const pt_point *pts, const int *id
             sum, S);
     }
     if (threadIdx.x == 0) {
-        double mx = sum[0] / n, my = sum[1] / n;
-        S->fit_norm[0] = mx;
-        S->fit_norm[1] = my;
-        S->total_a = pt_fit_finite(mx) && pt_fit_finite(my);
+        S->total_a = pt_fit_mean_from_sums(sum[0], sum[1], n, &S->fit_norm[0], &S->fit_norm[1]);
         sum[0] = 0.0;
     }
     __syncthreads();
@@ -148,24 +145,16 @@ static __device__ int select_fit(int ellipse, const pt_point *pts, const int *id
     if (!ok)
         return 0;
     const double mx = S->fit_norm[0], my = S->fit_norm[1];
-    /* pt_fit_rms's sum */
+    /* the scale's sum */
     for (int base = 0; base < n; base += SELECT_FIT_CHUNK) {
         int cnt = min(SELECT_FIT_CHUNK, n - base);
         select_fit_chunk(
             1, cnt,
-            [&](int, int i) {
-                pt_point p = pt_fit_point_at(pts, idx, base + i);
-                double u = p.x - mx, v = p.y - my;
-                return u * u + v * v;
-            },
+            [&](int, int i) { return pt_fit_square_term(pt_fit_point_at(pts, idx, base + i), mx, my); },
             sum, S);
     }
     if (threadIdx.x == 0) {
-        double scale = sqrt(sum[0] / n);
-        int finite = scale > 0.0 && pt_fit_finite(scale);
-        S->fit_norm[2] = scale;
-        S->fit_norm[3] = finite ? 1.0 / scale : 0.0;
-        S->total_a = finite;
+        S->total_a = pt_fit_scale_from_sum(sum[0], n, &S->fit_norm[2], &S->fit_norm[3]);
         for (int j = 0; j < PT_FIT_ELLIPSE_MOMENTS; j++)
             sum[j] = 0.0;
     }
@@ -417,17 +406,7 @@ static __device__ double select_step(const pt_cuda_params *p, const pt_cuda_eye_
     /* pt_ransac_refit_inliers, its fit over the block */
     int fitted = select_fit(fits_ellipse, pts, idx, count, S);
     if (threadIdx.x == 0) {
-        if (fits_ellipse) {
-            if (fitted && pt_ransac_ellipse_in_range(&S->ellipse, min_r, max_r))
-                e = S->ellipse;
-            c.cx = e.cx;
-            c.cy = e.cy;
-            c.r = 0.5 * (e.a + e.b);
-        } else {
-            if (fitted && pt_ransac_circle_in_range(&S->circle, min_r, max_r))
-                c = S->circle;
-            pt_ellipse_from_circle(&c, &e);
-        }
+        pt_ransac_refit_keep(fits_ellipse, fitted, &S->circle, &S->ellipse, min_r, max_r, &c, &e);
         S->circle = c;
         S->ellipse = e;
     }

@@ -27,9 +27,38 @@ static inline PT_HD int pt_fit_finite(double v)
     return v - v == 0.0;
 }
 
-/* Mean of the selected points; returns 0 if any coordinate is not finite. */
-static inline PT_HD int pt_fit_mean(const pt_point *pts, const int *idx, int n,
-                                    double *mx, double *my)
+/* The centring and scaling both fits start with, in pieces that fits
+ * adding their sums elsewhere (the CUDA select step) share: the mean from
+ * the coordinate sums (0 when not finite), and the scale, the RMS distance
+ * from the mean, from the sum of pt_fit_square_term (0 when the points all
+ * coincide or are not finite). */
+static inline PT_HD int pt_fit_mean_from_sums(double sx, double sy, int n, double *mx, double *my)
+{
+    *mx = sx / n;
+    *my = sy / n;
+    return pt_fit_finite(*mx) && pt_fit_finite(*my);
+}
+
+static inline PT_HD double pt_fit_square_term(pt_point p, double mx, double my)
+{
+    double u = p.x - mx, v = p.y - my;
+    return u * u + v * v;
+}
+
+static inline PT_HD int pt_fit_scale_from_sum(double s, int n, double *scale, double *inv)
+{
+    *scale = sqrt(s / n);
+    if (!(*scale > 0.0) || !pt_fit_finite(*scale))
+        return 0;
+    *inv = 1.0 / *scale;
+    return 1;
+}
+
+/* The mean (mx, my) of the selected points and the RMS distance from it
+ * (scale, inv = 1 / scale). Returns 0 when the points are not finite or all
+ * coincide. */
+static inline PT_HD int pt_fit_normalise(const pt_point *pts, const int *idx, int n, double *mx,
+                                         double *my, double *scale, double *inv)
 {
     double sx = 0.0, sy = 0.0;
     for (int k = 0; k < n; k++) {
@@ -37,37 +66,12 @@ static inline PT_HD int pt_fit_mean(const pt_point *pts, const int *idx, int n,
         sx += p.x;
         sy += p.y;
     }
-    *mx = sx / n;
-    *my = sy / n;
-    return pt_fit_finite(*mx) && pt_fit_finite(*my);
-}
-
-/* Root-mean-square distance from (mx,my): the scale used to normalise data. */
-static inline PT_HD double pt_fit_rms(const pt_point *pts, const int *idx, int n,
-                                      double mx, double my)
-{
+    if (!pt_fit_mean_from_sums(sx, sy, n, mx, my))
+        return 0;
     double s = 0.0;
-    for (int k = 0; k < n; k++) {
-        pt_point p = pt_fit_point_at(pts, idx, k);
-        double u = p.x - mx, v = p.y - my;
-        s += u * u + v * v;
-    }
-    return sqrt(s / n);
-}
-
-/* The centring and scaling both fits start with: the mean (mx, my) and the
- * RMS distance from it (scale, inv = 1 / scale). Returns 0 when the points
- * are not finite or all coincide. */
-static inline PT_HD int pt_fit_normalise(const pt_point *pts, const int *idx, int n, double *mx,
-                                         double *my, double *scale, double *inv)
-{
-    if (!pt_fit_mean(pts, idx, n, mx, my))
-        return 0;
-    *scale = pt_fit_rms(pts, idx, n, *mx, *my);
-    if (!(*scale > 0.0) || !pt_fit_finite(*scale))
-        return 0;
-    *inv = 1.0 / *scale;
-    return 1;
+    for (int k = 0; k < n; k++)
+        s += pt_fit_square_term(pt_fit_point_at(pts, idx, k), *mx, *my);
+    return pt_fit_scale_from_sum(s, n, scale, inv);
 }
 
 /* ---- circle: Taubin algebraic fit ----------------------------------------- */

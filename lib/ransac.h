@@ -99,29 +99,40 @@ static inline PT_HD int pt_ransac_ellipse_in_range(const pt_ellipse *e, double m
     return e->a >= min_r && e->a <= max_r && e->b >= min_r && e->b <= max_r;
 }
 
-/* Step 2 on its own, for both back ends: the model (circle *c or, with
- * ellipse, *e) refitted on its inliers pts[idx[0..count)] (pts[0..count)
- * when idx is NULL), kept when the fit succeeds within [min_r, max_r]; then
- * the other shape derived from it as pt_ransac_circle / _ellipse report it. */
-static inline PT_HD void pt_ransac_refit_inliers(int ellipse, const pt_point *pts, const int *idx,
-                                                 int count, double min_r, double max_r,
-                                                 pt_circle *c, pt_ellipse *e)
+/* The refit's outcome: the refitted model (*refit_e with ellipse, else
+ * *refit_c) replaces *e / *c when the fit succeeded (fitted) within
+ * [min_r, max_r]; then the other shape is derived from it as
+ * pt_ransac_circle / _ellipse report it. Shared with fits done elsewhere
+ * (the CUDA select step fits over a block). */
+static inline PT_HD void pt_ransac_refit_keep(int ellipse, int fitted, const pt_circle *refit_c,
+                                              const pt_ellipse *refit_e, double min_r,
+                                              double max_r, pt_circle *c, pt_ellipse *e)
 {
     if (ellipse) {
-        pt_ellipse refit;
-        if (pt_fit_ellipse(pts, idx, count, &refit) &&
-            pt_ransac_ellipse_in_range(&refit, min_r, max_r))
-            *e = refit;
+        if (fitted && pt_ransac_ellipse_in_range(refit_e, min_r, max_r))
+            *e = *refit_e;
         c->cx = e->cx;
         c->cy = e->cy;
         c->r = 0.5 * (e->a + e->b);
     } else {
-        pt_circle refit;
-        if (pt_fit_circle(pts, idx, count, &refit) &&
-            pt_ransac_circle_in_range(&refit, min_r, max_r))
-            *c = refit;
+        if (fitted && pt_ransac_circle_in_range(refit_c, min_r, max_r))
+            *c = *refit_c;
         pt_ellipse_from_circle(c, e);
     }
+}
+
+/* Step 2 on its own, for both back ends: the model (circle *c or, with
+ * ellipse, *e) refitted on its inliers pts[idx[0..count)] (pts[0..count)
+ * when idx is NULL), kept as pt_ransac_refit_keep says. */
+static inline PT_HD void pt_ransac_refit_inliers(int ellipse, const pt_point *pts, const int *idx,
+                                                 int count, double min_r, double max_r,
+                                                 pt_circle *c, pt_ellipse *e)
+{
+    pt_circle refit_c;
+    pt_ellipse refit_e;
+    int fitted = ellipse ? pt_fit_ellipse(pts, idx, count, &refit_e)
+                         : pt_fit_circle(pts, idx, count, &refit_c);
+    pt_ransac_refit_keep(ellipse, fitted, &refit_c, &refit_e, min_r, max_r, c, e);
 }
 
 typedef struct {
