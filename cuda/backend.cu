@@ -26,6 +26,13 @@
 #define SEQUENCE_CHUNK 16       /* --sequence: frames per chunk, one kernel per frame */
 #define MAX_CHUNK 64            /* frames per chunk of the throughput pipeline */
 #define CHUNK_BYTES (96u << 20) /* at most this much of each image plane per stream */
+/* Starburst iterations of a one-chunk call before its results are looked
+ * at; the rest follow only for eyes still iterating. A frame's eyes mostly
+ * converge within three (synth 1280 x 1024: all of them), and the launches
+ * of the seven after that, which find no active eye, cost ~45 us of a
+ * frame's 0.33 ms on the H100 (graph conditional nodes and programmatic
+ * dependent launch cost as much as they saved: BENCHMARKS.md). */
+#define EARLY_ITERATIONS 3
 
 /* Fail with a pt_error that names the call (internal failures: exit 1). */
 #define CUDA_OR_FAIL(err, call)                                                          \
@@ -47,8 +54,11 @@ typedef struct {
     void *detector;                   /* the tl/hough detector's instance, or NULL */
     /* preprocessing and the Starburst pipeline of a chunk, as CUDA graphs */
     pt_cuda_stage_graph graph_pre, graph_sb, graph_det; /* graph_det: tl / hough */
-    /* The chunk in flight on this stream: where its results go. */
-    int busy, first_frame, frames, jobs;
+    pt_cuda_stage_graph graph_sb_rest; /* the Starburst iterations after an early look */
+    /* The chunk in flight on this stream: where its results go, and the
+     * Starburst iterations it runs before its results are looked at
+     * (fewer than max_iterations: the rest follow if an eye needs them). */
+    int busy, first_frame, frames, jobs, iterations;
 } stream_slot;
 
 typedef struct {
@@ -107,6 +117,7 @@ static void free_slot(const pt_cuda_detector *det, stream_slot *s)
         det->destroy(s->detector);
     pt_cuda_stage_graph_free(&s->graph_pre);
     pt_cuda_stage_graph_free(&s->graph_sb);
+    pt_cuda_stage_graph_free(&s->graph_sb_rest);
     pt_cuda_stage_graph_free(&s->graph_det);
     cudaFree(s->dev.raw);
     cudaFree(s->dev.work_a);
@@ -344,6 +355,13 @@ static void make_job(const cuda_state *s, int frame_in_chunk, int e, int w, int 
     }
 }
 
+static int max_iterations(const pt_cuda_params *p)
+{
+    return p->max_iterations > 0 ? p->max_iterations : 1;
+}
+
+static pt_status finish_iterations(cuda_state *s, stream_slot *slot, pt_error *err);
+
 /* Wait for the chunk in flight on this slot and write its results out. */
 static pt_status harvest(cuda_state *s, stream_slot *slot, pt_error *err)
 {
@@ -351,6 +369,11 @@ static pt_status harvest(cuda_state *s, stream_slot *slot, pt_error *err)
         return PT_OK;
     slot->busy = 0;
     CUDA_OR_FAIL(err, cudaStreamSynchronize(slot->stream));
+    if (!s->detector && !s->opt.sequence && slot->iterations < max_iterations(&s->params)) {
+        pt_status st = finish_iterations(s, slot, err);
+        if (st)
+            return st;
+    }
     float chunk_ms = 0;
     CUDA_OR_FAIL(err, cudaEventElapsedTime(&chunk_ms, slot->begin, slot->end));
     double ms = slot->frames > 0 ? chunk_ms / slot->frames : 0;
@@ -405,6 +428,7 @@ typedef struct {
     const pt_cuda_params *p;
     const pt_cuda_buffers *dev;
     int frames, jobs, width, height, kernel, dilate;
+    int from, to;                     /* Starburst: the iterations */
     const pt_cuda_detector *detector; /* tl / hough, or NULL */
     void *instance;                   /* the slot's instance of it */
 } chunk_stage;
@@ -419,7 +443,7 @@ static cudaError_t enqueue_preprocess(const void *arg, cudaStream_t stream)
 static cudaError_t enqueue_starburst(const void *arg, cudaStream_t stream)
 {
     const chunk_stage *c = (const chunk_stage *)arg;
-    return pt_cuda_starburst_pipeline(c->p, c->dev, c->jobs, c->width, c->height, stream);
+    return pt_cuda_starburst_pipeline(c->p, c->dev, c->jobs, c->from, c->to, stream);
 }
 
 /* The tl or hough detector's launches (no host synchronisation, so they
@@ -430,9 +454,10 @@ static cudaError_t enqueue_detector(const void *arg, cudaStream_t stream)
     return c->detector->run(c->instance, c->p, c->dev, c->jobs, c->width, c->height, stream);
 }
 
-/* Send frames[first, first+count) (all the same size) through one stream. */
+/* Send frames[first, first+count) (all the same size) through one stream;
+ * Starburst runs its first `iterations` iterations. */
 static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const *frames,
-                              int first, int count, pt_error *err)
+                              int first, int count, int iterations, pt_error *err)
 {
     const pt_cuda_params *p = &s->params;
     int w = frames[first]->width, h = frames[first]->height;
@@ -488,9 +513,10 @@ static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const 
                                       slot->stream));
     CUDA_OR_FAIL(err, cudaEventRecord(slot->copied, slot->stream));
     s->last_copy = index;
-    chunk_stage stage = {p, &slot->dev, count, jobs, w, h, kernel, dilate, s->detector,
-                         slot->detector};
-    const int shape[6] = {count, jobs, w, h, kernel, dilate};
+    chunk_stage stage = {p,      &slot->dev, count, jobs,        w,
+                         h,      kernel,     dilate, 0,          iterations,
+                         s->detector, slot->detector};
+    const int shape[8] = {count, jobs, w, h, kernel, dilate, 0, iterations};
     CUDA_OR_FAIL(err, pt_cuda_stage_graph_launch(&slot->graph_pre, shape, 6, enqueue_preprocess,
                                                  &stage, slot->stream));
     CUDA_OR_FAIL(err, cudaEventRecord(slot->preprocessed, slot->stream));
@@ -500,7 +526,7 @@ static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const 
     else if (s->opt.sequence)
         CUDA_OR_FAIL(err, pt_cuda_starburst(p, &slot->dev, jobs, s->previous, slot->stream));
     else
-        CUDA_OR_FAIL(err, pt_cuda_stage_graph_launch(&slot->graph_sb, shape, 6, enqueue_starburst,
+        CUDA_OR_FAIL(err, pt_cuda_stage_graph_launch(&slot->graph_sb, shape, 8, enqueue_starburst,
                                                      &stage, slot->stream));
     CUDA_OR_FAIL(err, cudaEventRecord(slot->detected, slot->stream));
     CUDA_OR_FAIL(err, cudaMemcpyAsync(slot->host_results, slot->dev.results,
@@ -511,6 +537,34 @@ static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const 
     slot->first_frame = first;
     slot->frames = count;
     slot->jobs = jobs;
+    slot->iterations = iterations;
+    return PT_OK;
+}
+
+/* After a chunk's early look (slot->iterations < max_iterations): when an
+ * eye is still iterating, the remaining iterations and the results again,
+ * on the slot's stream, and wait for them. The state carries over, so the
+ * results are those of one run of every iteration; iterations after all
+ * eyes converged find no active eye and change nothing. */
+static pt_status finish_iterations(cuda_state *s, stream_slot *slot, pt_error *err)
+{
+    const pt_cuda_params *p = &s->params;
+    int iterating = 0;
+    for (int j = 0; j < slot->jobs && !iterating; j++)
+        iterating = slot->host_results[j].iterating;
+    if (!iterating)
+        return PT_OK;
+    chunk_stage stage = {p, &slot->dev, slot->frames, slot->jobs, 0, 0, 0, 0,
+                         slot->iterations, max_iterations(p), NULL, NULL};
+    const int shape[3] = {slot->jobs, stage.from, stage.to};
+    CUDA_OR_FAIL(err, pt_cuda_stage_graph_launch(&slot->graph_sb_rest, shape, 3,
+                                                 enqueue_starburst, &stage, slot->stream));
+    CUDA_OR_FAIL(err, cudaEventRecord(slot->detected, slot->stream));
+    CUDA_OR_FAIL(err, cudaMemcpyAsync(slot->host_results, slot->dev.results,
+                                      slot->jobs * sizeof(pt_cuda_eye_result),
+                                      cudaMemcpyDeviceToHost, slot->stream));
+    CUDA_OR_FAIL(err, cudaEventRecord(slot->end, slot->stream));
+    CUDA_OR_FAIL(err, cudaStreamSynchronize(slot->stream));
     return PT_OK;
 }
 
@@ -566,11 +620,19 @@ static pt_status track_one(cuda_state *s, pt_image *const *frames, int n, pt_res
             count++;
         if (s->opt.sequence)
             count = count < s->chunk ? count : s->chunk;
+        /* A call of one chunk (in practice one frame: bench's latency mode,
+         * track of a single image) is waited for at once, so Starburst's
+         * results are looked at after EARLY_ITERATIONS iterations and the
+         * rest run only when an eye is still iterating (finish_iterations). */
+        int iterations = max_iterations(&s->params);
+        if (i == 0 && count == n && !s->detector && !s->opt.sequence &&
+            iterations > EARLY_ITERATIONS)
+            iterations = EARLY_ITERATIONS;
         stream_slot *slot = &s->slots[s->next_stream];
         s->next_stream = (s->next_stream + 1) % s->nstreams;
         st = harvest(s, slot, err);
         if (!st)
-            st = launch_chunk(s, slot, frames, i, count, err);
+            st = launch_chunk(s, slot, frames, i, count, iterations, err);
         i += count;
     }
     for (int k = 0; k < s->nstreams; k++) {

@@ -43,6 +43,7 @@ typedef struct {
     int status; /* PT_DETECT_OK / PT_DETECT_NOTFOUND */
     int has_circle, has_ellipse;
     int npoints; /* edge points of the last iteration (for --draw) */
+    int iterating; /* Starburst pipeline: the eye had not converged when the result was made */
     pt_circle circle;
     pt_ellipse ellipse;
     double confidence;
@@ -180,10 +181,12 @@ cudaError_t pt_cuda_starburst(const pt_cuda_params *p, const pt_cuda_buffers *b,
 
 /* starburst_pipeline.cu: the same detector as pt_cuda_starburst() for
  * independent frames (not --sequence), as three grid-wide launches per
- * iteration: block per ray, blocks of RANSAC rows, block per job. */
+ * iteration: block per ray, blocks of RANSAC rows, block per job.
+ * Iterations [from, to) of max_iterations (from 0: the start points first),
+ * then the results from the state so far: a later call with from = the
+ * earlier to goes on where that one stopped. */
 cudaError_t pt_cuda_starburst_pipeline(const pt_cuda_params *p, const pt_cuda_buffers *b,
-                                       int jobs, int max_width, int max_height,
-                                       cudaStream_t stream);
+                                       int jobs, int from, int to, cudaStream_t stream);
 /* RANSAC blocks per job the pipeline needs. */
 int pt_cuda_ransac_blocks(const pt_cuda_params *p);
 /* starburst.cu, the pipeline's steps that need the confidence measure: the

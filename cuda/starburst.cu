@@ -374,6 +374,7 @@ __global__ void starburst_finish(pt_cuda_params p, pt_cuda_buffers b, int jobs)
     const pt_cuda_sb_state *st = b.state + j;
     pt_cuda_eye_result *out = b.results + j;
     out->npoints = st->n;
+    out->iterating = st->active;
     out->has_circle = out->has_ellipse = 0;
     out->status = PT_DETECT_NOTFOUND;
     out->confidence = 0;

@@ -366,19 +366,17 @@ static cudaError_t enqueue_iteration(const pt_cuda_params *p, const pt_cuda_buff
 }
 
 extern "C" cudaError_t pt_cuda_starburst_pipeline(const pt_cuda_params *p,
-                                                  const pt_cuda_buffers *b, int jobs,
-                                                  int max_width, int max_height,
-                                                  cudaStream_t stream)
+                                                  const pt_cuda_buffers *b, int jobs, int from,
+                                                  int to, cudaStream_t stream)
 {
     if (jobs <= 0)
         return cudaSuccess;
-    (void)max_width;
-    (void)max_height;
-    dark_windows<<<dim3(DARK_BLOCKS, jobs), DARK_THREADS, 0, stream>>>(*p, *b);
-    start_jobs<<<(jobs + 127) / 128, 128, 0, stream>>>(*p, *b, jobs);
-    int iterations = p->max_iterations > 0 ? p->max_iterations : 1;
+    if (from == 0) {
+        dark_windows<<<dim3(DARK_BLOCKS, jobs), DARK_THREADS, 0, stream>>>(*p, *b);
+        start_jobs<<<(jobs + 127) / 128, 128, 0, stream>>>(*p, *b, jobs);
+    }
     cudaError_t st = cudaSuccess;
-    for (int it = 0; it < iterations && st == cudaSuccess; it++)
+    for (int it = from; it < to && st == cudaSuccess; it++)
         st = enqueue_iteration(p, b, jobs, stream);
     if (st != cudaSuccess)
         return st;
