@@ -27,11 +27,13 @@
 #define MAX_CHUNK 64            /* frames per chunk of the throughput pipeline */
 #define CHUNK_BYTES (96u << 20) /* at most this much of each image plane per stream */
 /* Starburst iterations of a one-chunk call before its results are looked
- * at; the rest follow only for eyes still iterating. A frame's eyes mostly
- * converge within three (synth 1280 x 1024: all of them), and the launches
- * of the seven after that, which find no active eye, cost ~45 us of a
- * frame's 0.33 ms on the H100 (graph conditional nodes and programmatic
- * dependent launch cost as much as they saved: BENCHMARKS.md). */
+ * at; the rest follow only for eyes still iterating. Most eyes converge
+ * within three (synth 1280 x 1024 frames, OpenMP back end: 59 of 64 eyes,
+ * 56 within two), and the launches after that, which find no active eye,
+ * cost ~6.5 us per iteration on the H100; an eye that goes on costs one
+ * more host round trip. Two or four gave the same latency (BENCHMARKS.md);
+ * graph conditional nodes and programmatic dependent launch did not remove
+ * the idle launches' cost. */
 #define EARLY_ITERATIONS 3
 
 /* Fail with a pt_error that names the call (internal failures: exit 1). */
@@ -604,14 +606,18 @@ static pt_status track_one(cuda_state *s, pt_image *const *frames, int n, pt_res
          * The pipeline fills and drains with half chunks: the call's first
          * chunk, so kernels start after a shorter copy, and those of its
          * last `chunk` frames, so its last kernels start sooner after the
-         * last copy; and a call has at least two chunks, so its copies
-         * overlap kernels (H100, bench: batch 256 24.4k -> 25.2k fps,
-         * batch 32 12.7k -> 14.9k; BENCHMARKS.md). */
+         * last copy (H100, bench: batch 256 24.4k -> 25.2k fps); and those
+         * end chunks hold at most a stream's share of the call, so a small
+         * call is spread over every stream and its copies overlap kernels
+         * (batch 32, track's calls: four chunks of 8, 15.4k -> 16.8k fps;
+         * 16-frame first or last chunks at batch 256 were no faster or
+         * slower; BENCHMARKS.md). */
         int limit = s->chunk;
         if (!s->opt.sequence && s->chunk >= 8 && (i == 0 || n - i <= s->chunk)) {
             limit = s->chunk / 2;
-            if (limit > (n + 1) / 2)
-                limit = (n + 1) / 2;
+            int per_stream = (n + s->nstreams - 1) / s->nstreams;
+            if (limit > per_stream)
+                limit = per_stream;
         }
         int count = 1;
         while (count < limit && i + count < n && frames[i + count] &&

@@ -140,10 +140,11 @@ typedef struct pt_cuda_detector {
 extern const pt_cuda_detector pt_cuda_detector_tl;
 
 /* stage_graph.cu: a stage of a chunk replayed from a CUDA graph, one per
- * shape for the last PT_CUDA_GRAPH_CACHE shapes (a call's full chunks and
- * its quarter chunks at the pipeline's ends). */
+ * shape for the last PT_CUDA_GRAPH_CACHE shapes (a call's full chunks, the
+ * smaller ones at the pipeline's ends and a remainder, a single frame's
+ * early look). */
 #define PT_CUDA_GRAPH_SHAPE 8
-#define PT_CUDA_GRAPH_CACHE 2
+#define PT_CUDA_GRAPH_CACHE 4
 typedef struct {
     cudaGraphExec_t exec[PT_CUDA_GRAPH_CACHE];                /* NULL: not captured yet */
     int shape[PT_CUDA_GRAPH_CACHE][PT_CUDA_GRAPH_SHAPE];      /* the shape each was captured for */

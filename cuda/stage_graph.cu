@@ -5,7 +5,8 @@
  * use of a shape: the integers its launches depend on besides the slot's
  * buffers and the back end's parameters, which stay the same for the slot's
  * life. The last PT_CUDA_GRAPH_CACHE shapes keep their graphs, so a call's
- * quarter chunks and full chunks do not capture again on every change. */
+ * end chunks, full chunks and remainder do not capture again on every
+ * change. */
 #include <string.h>
 
 #include "cuda_internal.h"
