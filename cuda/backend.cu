@@ -626,10 +626,11 @@ static pt_status track_one(cuda_state *s, pt_image *const *frames, int n, pt_res
             count++;
         if (s->opt.sequence)
             count = count < s->chunk ? count : s->chunk;
-        /* A call of one chunk (in practice one frame: bench's latency mode,
-         * track of a single image) is waited for at once, so Starburst's
-         * results are looked at after EARLY_ITERATIONS iterations and the
-         * rest run only when an eye is still iterating (finish_iterations). */
+        /* A call of one chunk (one frame: bench's latency mode, track of a
+         * single image; or a small call on one stream) is waited for at
+         * once, so Starburst's results are looked at after EARLY_ITERATIONS
+         * iterations and the rest run only when an eye is still iterating
+         * (finish_iterations). */
         int iterations = max_iterations(&s->params);
         if (i == 0 && count == n && !s->detector && !s->opt.sequence &&
             iterations > EARLY_ITERATIONS)
