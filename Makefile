@@ -24,7 +24,9 @@ CUDA_ARCH ?= -gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=s
              -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
 NVCCFLAGS ?= -O3 -std=c++17 $(CUDA_ARCH) -Xcompiler -Wall,-fopenmp -lineinfo
 
-LIB_SRC   := $(wildcard lib/*.c eval/*.c omp/*.c)
+# cuda/chunk_plan.c is the CUDA back end's host arithmetic (no CUDA calls),
+# built with or without CUDA so that its test runs everywhere.
+LIB_SRC   := $(wildcard lib/*.c eval/*.c omp/*.c) cuda/chunk_plan.c
 CLI_SRC   := $(wildcard cli/*.c)
 TEST_SRC  := $(wildcard tests/test_*.c)
 FUZZ_SRC  := $(wildcard fuzz/fuzz_*.c)

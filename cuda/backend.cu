@@ -18,6 +18,7 @@
 #include "../lib/pt_backend.h"
 #include "../lib/ransac.h"
 #include "../lib/starburst_config.h"
+#include "chunk_plan.h"
 #include "cuda_check.h"
 #include "cuda_internal.h"
 #include "pt_cuda.h"
@@ -587,6 +588,8 @@ static pt_status track_one(cuda_state *s, pt_image *const *frames, int n, pt_res
     CUDA_OR_FAIL(err, cudaSetDevice(s->device));
     s->results = results;
     s->overlays = overlays;
+    const pt_chunk_plan plan = {s->chunk, s->nstreams, s->opt.sequence, s->params.max_iterations,
+                                s->detector ? 0 : EARLY_ITERATIONS};
     if (overlays)
         for (int i = 0; i < n * s->eyes; i++)
             pt_overlay_clear(&overlays[i]);
@@ -602,39 +605,18 @@ static pt_status track_one(cuda_state *s, pt_image *const *frames, int n, pt_res
             i++;
             continue;
         }
-        /* A chunk: up to `chunk` consecutive usable frames of the same size.
-         * The pipeline fills and drains with half chunks: the call's first
-         * chunk, so kernels start after a shorter copy, and those of its
-         * last `chunk` frames, so its last kernels start sooner after the
-         * last copy (H100, bench: batch 256 24.4k -> 25.2k fps); and those
-         * end chunks hold at most a stream's share of the call, so a small
-         * call is spread over every stream and its copies overlap kernels
-         * (batch 32, track's calls: four chunks of 8, 15.4k -> 16.8k fps;
-         * 16-frame first or last chunks at batch 256 were no faster or
-         * slower; BENCHMARKS.md). */
-        int limit = s->chunk;
-        if (!s->opt.sequence && s->chunk >= 8 && (i == 0 || n - i <= s->chunk)) {
-            limit = s->chunk / 2;
-            int per_stream = (n + s->nstreams - 1) / s->nstreams;
-            if (limit > per_stream)
-                limit = per_stream;
-        }
+        /* A chunk: up to pt_chunk_limit consecutive usable frames of the
+         * same size (smaller at the call's ends: cuda/chunk_plan.c). */
+        int limit = pt_chunk_limit(&plan, n, i);
         int count = 1;
         while (count < limit && i + count < n && frames[i + count] &&
                frames[i + count]->buf && frames[i + count]->width == f->width &&
                frames[i + count]->height == f->height)
             count++;
-        if (s->opt.sequence)
-            count = count < s->chunk ? count : s->chunk;
-        /* A call of one chunk (one frame: bench's latency mode, track of a
-         * single image; or a small call on one stream) is waited for at
-         * once, so Starburst's results are looked at after EARLY_ITERATIONS
-         * iterations and the rest run only when an eye is still iterating
-         * (finish_iterations). */
-        int iterations = max_iterations(&s->params);
-        if (i == 0 && count == n && !s->detector && !s->opt.sequence &&
-            iterations > EARLY_ITERATIONS)
-            iterations = EARLY_ITERATIONS;
+        /* A call of one chunk is waited for at once, so Starburst's results
+         * are looked at after EARLY_ITERATIONS iterations and the rest run
+         * only when an eye is still iterating (finish_iterations). */
+        int iterations = pt_chunk_iterations(&plan, n, i, count);
         stream_slot *slot = &s->slots[s->next_stream];
         s->next_stream = (s->next_stream + 1) % s->nstreams;
         st = harvest(s, slot, err);
