@@ -45,11 +45,13 @@ static void free_frames(pt_image **frames, int n)
     free(frames);
 }
 
-/* Back end b over frames[0..n) into res, prepared for frames of at least
- * prepare_w x prepare_h (0: the frames' size), as track prepares for the
- * largest frame seen so far. */
-static void run_backend(const pt_backend *b, const pt_config *cfg, const pt_track_options *opt,
-                        int prepare_w, int prepare_h, pt_image **frames, int n, pt_result *res)
+/* Back end b over frames[0..n) into res, per_call frames per track call
+ * (one state for all calls), prepared for frames of at least prepare_w x
+ * prepare_h (0: the frames' size), as track prepares for the largest frame
+ * seen so far. */
+static void run_backend_calls(const pt_backend *b, const pt_config *cfg,
+                              const pt_track_options *opt, int prepare_w, int prepare_h,
+                              pt_image **frames, int n, int per_call, pt_result *res)
 {
     void *state = NULL;
     pt_error err;
@@ -60,9 +62,21 @@ static void run_backend(const pt_backend *b, const pt_config *cfg, const pt_trac
              err.what);
     if (!state)
         return;
-    PT_CHECK(b->track(state, frames, n, res, NULL, &err) == PT_OK, "%s track: %s", b->name,
-             err.what);
+    int eyes = opt->binocular ? 2 : 1;
+    for (int i = 0; i < n; i += per_call) {
+        int k = n - i < per_call ? n - i : per_call;
+        PT_CHECK(b->track(state, frames + i, k, res + (size_t)i * eyes, NULL, &err) == PT_OK,
+                 "%s track: %s", b->name, err.what);
+    }
     b->destroy(state);
+}
+
+/* The same in one call. */
+static inline void run_backend(const pt_backend *b, const pt_config *cfg,
+                               const pt_track_options *opt, int prepare_w, int prepare_h,
+                               pt_image **frames, int n, pt_result *res)
+{
+    run_backend_calls(b, cfg, opt, prepare_w, prepare_h, frames, n, n, res);
 }
 
 #endif

@@ -45,24 +45,8 @@ static void run(const pt_backend *b, const pt_track_options *opt, pt_image **fra
     cfg.starburst.size_fraction = size_fraction;
     if (start_corner)
         cfg.starburst.start_x = cfg.starburst.start_y = 10;
-    if (!per_call) {
-        run_backend(b, &cfg, opt, prepare_w, prepare_h, frames, n, res);
-        return;
-    }
-    void *state = NULL;
-    pt_error err;
-    pt_error_clear(&err);
-    PT_CHECK(b->create(&cfg, opt, frames[0]->width, frames[0]->height, &state, &err) == PT_OK,
-             "%s create: %s", b->name, err.what);
-    if (!state)
-        return;
-    int eyes = opt->binocular ? 2 : 1;
-    for (int i = 0; i < n; i += per_call) {
-        int k = n - i < per_call ? n - i : per_call;
-        PT_CHECK(b->track(state, frames + i, k, res + (size_t)i * eyes, NULL, &err) == PT_OK,
-                 "%s track: %s", b->name, err.what);
-    }
-    b->destroy(state);
+    run_backend_calls(b, &cfg, opt, prepare_w, prepare_h, frames, n, per_call ? per_call : n,
+                      res);
 }
 
 static void compare(const char *what, const pt_track_options *opt, int n, int w, int h,
