@@ -51,9 +51,14 @@ typedef struct {
     cudaEvent_t begin, end, copied, preprocessed, detected;
     pt_cuda_buffers dev;
     uint8_t *host_frames;          /* pinned staging for frames not already pinned */
-    pt_cuda_frame_dims *host_dims; /* pinned */
-    pt_cuda_eye_job *host_jobs;    /* pinned */
-    pt_cuda_eye_result *host_results; /* pinned */
+    pt_cuda_frame_dims *host_dims; /* pinned: what dev.dims holds (uploaded_frames) */
+    pt_cuda_eye_job *host_jobs;    /* pinned: what dev.jobs holds (uploaded_jobs) */
+    int uploaded_frames, uploaded_jobs;
+    pt_cuda_frame_dims *next_dims; /* the next chunk's, built here and uploaded when */
+    pt_cuda_eye_job *next_jobs;    /* they differ from what the device holds */
+    /* pinned and mapped: dev.results points here, so the kernels write the
+     * results straight into host memory (no copy back to wait for) */
+    pt_cuda_eye_result *host_results;
     void *detector;                   /* the tl/hough detector's instance, or NULL */
     /* preprocessing and the Starburst pipeline of a chunk, as CUDA graphs */
     pt_cuda_stage_graph graph_pre, graph_sb, graph_det; /* graph_det: tl / hough */
@@ -131,9 +136,9 @@ static void free_slot(const pt_cuda_detector *det, stream_slot *s)
     cudaFree(s->dev.scratch_idx);
     cudaFree(s->dev.cells);
     cudaFree(s->dev.dark_key);
+    cudaFree(s->dev.dark_done);
     cudaFree(s->dev.dims);
     cudaFree(s->dev.jobs);
-    cudaFree(s->dev.results);
     cudaFree(s->dev.slot_points);
     cudaFree(s->dev.slot_found);
     cudaFree(s->dev.state);
@@ -143,6 +148,8 @@ static void free_slot(const pt_cuda_detector *det, stream_slot *s)
     cudaFreeHost(s->host_dims);
     cudaFreeHost(s->host_jobs);
     cudaFreeHost(s->host_results);
+    free(s->next_dims);
+    free(s->next_jobs);
     if (s->stream)
         cudaStreamDestroy(s->stream);
     if (s->begin)
@@ -197,9 +204,10 @@ static pt_status alloc_slot(cuda_state *s, stream_slot *slot, pt_error *err)
                                  slot->dev.cells_per_job * jobs * sizeof(uint32_t)));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.dark_key, jobs * sizeof(unsigned long long)));
     CUDA_OR_FAIL(err, cudaMemset(slot->dev.dark_key, 0xff, jobs * sizeof(unsigned long long)));
+    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.dark_done, jobs * sizeof(unsigned)));
+    CUDA_OR_FAIL(err, cudaMemset(slot->dev.dark_done, 0, jobs * sizeof(unsigned)));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.dims, frames * sizeof(pt_cuda_frame_dims)));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.jobs, jobs * sizeof(pt_cuda_eye_job)));
-    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.results, jobs * sizeof(pt_cuda_eye_result)));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.slot_points, pts * sizeof(pt_point)));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.slot_found, pts));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.state, jobs * sizeof(pt_cuda_sb_state)));
@@ -211,8 +219,14 @@ static pt_status alloc_slot(cuda_state *s, stream_slot *slot, pt_error *err)
     CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_frames, plane * frames));
     CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_dims, frames * sizeof(pt_cuda_frame_dims)));
     CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_jobs, jobs * sizeof(pt_cuda_eye_job)));
-    CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_results,
-                                     jobs * sizeof(pt_cuda_eye_result)));
+    CUDA_OR_FAIL(err, cudaHostAlloc((void **)&slot->host_results,
+                                    jobs * sizeof(pt_cuda_eye_result),
+                                    cudaHostAllocMapped | cudaHostAllocPortable));
+    CUDA_OR_FAIL(err, cudaHostGetDevicePointer((void **)&slot->dev.results, slot->host_results, 0));
+    slot->next_dims = (pt_cuda_frame_dims *)calloc(frames, sizeof *slot->next_dims);
+    slot->next_jobs = (pt_cuda_eye_job *)calloc(jobs, sizeof *slot->next_jobs);
+    if (!slot->next_dims || !slot->next_jobs)
+        return pt_error_set(err, PT_ERR_NOMEM, "-b cuda", "out of memory");
     if (s->detector)
         CUDA_OR_FAIL(err, s->detector->create(&s->cfg, s->opt.ellipse, &s->params, (int)jobs,
                                               s->width, s->height, &slot->detector));
@@ -335,6 +349,7 @@ static void make_job(const cuda_state *s, int frame_in_chunk, int e, int w, int 
         *kernel = autos.reflection_kernel;
         *dilate = autos.reflection_dilate;
     }
+    memset(job, 0, sizeof *job); /* padding too: jobs are compared bytewise */
     job->frame = frame_in_chunk;
     job->x0 = x0;
     job->y0 = 0;
@@ -466,10 +481,10 @@ static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const 
     int w = frames[first]->width, h = frames[first]->height;
     int kernel = 1, dilate = 1;
     for (int i = 0; i < count; i++) {
-        slot->host_dims[i].width = w;
-        slot->host_dims[i].height = h;
+        slot->next_dims[i].width = w;
+        slot->next_dims[i].height = h;
         for (int e = 0; e < s->eyes; e++)
-            make_job(s, i, e, w, h, &slot->host_jobs[i * s->eyes + e], &kernel, &dilate);
+            make_job(s, i, e, w, h, &slot->next_jobs[i * s->eyes + e], &kernel, &dilate);
     }
     int jobs = count * s->eyes;
     CUDA_OR_FAIL(err, cudaEventRecord(slot->begin, slot->stream));
@@ -508,12 +523,23 @@ static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const 
                                                 cudaMemcpyHostToDevice, slot->stream));
         }
     }
-    CUDA_OR_FAIL(err, cudaMemcpyAsync(slot->dev.dims, slot->host_dims,
-                                      count * sizeof(pt_cuda_frame_dims), cudaMemcpyHostToDevice,
-                                      slot->stream));
-    CUDA_OR_FAIL(err, cudaMemcpyAsync(slot->dev.jobs, slot->host_jobs,
-                                      jobs * sizeof(pt_cuda_eye_job), cudaMemcpyHostToDevice,
-                                      slot->stream));
+    /* The frame sizes and jobs go up only when they differ from the slot's
+     * last ones (never, from one call of the same frames to the next): each
+     * small copy is a few microseconds of a one-frame call. */
+    if (count != slot->uploaded_frames || jobs != slot->uploaded_jobs ||
+        memcmp(slot->next_dims, slot->host_dims, count * sizeof *slot->host_dims) ||
+        memcmp(slot->next_jobs, slot->host_jobs, jobs * sizeof *slot->host_jobs)) {
+        memcpy(slot->host_dims, slot->next_dims, count * sizeof *slot->host_dims);
+        memcpy(slot->host_jobs, slot->next_jobs, jobs * sizeof *slot->host_jobs);
+        CUDA_OR_FAIL(err, cudaMemcpyAsync(slot->dev.dims, slot->host_dims,
+                                          count * sizeof(pt_cuda_frame_dims),
+                                          cudaMemcpyHostToDevice, slot->stream));
+        CUDA_OR_FAIL(err, cudaMemcpyAsync(slot->dev.jobs, slot->host_jobs,
+                                          jobs * sizeof(pt_cuda_eye_job), cudaMemcpyHostToDevice,
+                                          slot->stream));
+        slot->uploaded_frames = count;
+        slot->uploaded_jobs = jobs;
+    }
     CUDA_OR_FAIL(err, cudaEventRecord(slot->copied, slot->stream));
     s->last_copy = index;
     chunk_stage stage = {p,      &slot->dev, count, jobs,        w,
@@ -532,9 +558,6 @@ static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const 
         CUDA_OR_FAIL(err, pt_cuda_stage_graph_launch(&slot->graph_sb, shape, 8, enqueue_starburst,
                                                      &stage, slot->stream));
     CUDA_OR_FAIL(err, cudaEventRecord(slot->detected, slot->stream));
-    CUDA_OR_FAIL(err, cudaMemcpyAsync(slot->host_results, slot->dev.results,
-                                      jobs * sizeof(pt_cuda_eye_result), cudaMemcpyDeviceToHost,
-                                      slot->stream));
     CUDA_OR_FAIL(err, cudaEventRecord(slot->end, slot->stream));
     slot->busy = 1;
     slot->first_frame = first;
@@ -563,9 +586,6 @@ static pt_status finish_iterations(cuda_state *s, stream_slot *slot, pt_error *e
     CUDA_OR_FAIL(err, pt_cuda_stage_graph_launch(&slot->graph_sb_rest, shape, 3,
                                                  enqueue_starburst, &stage, slot->stream));
     CUDA_OR_FAIL(err, cudaEventRecord(slot->detected, slot->stream));
-    CUDA_OR_FAIL(err, cudaMemcpyAsync(slot->host_results, slot->dev.results,
-                                      slot->jobs * sizeof(pt_cuda_eye_result),
-                                      cudaMemcpyDeviceToHost, slot->stream));
     CUDA_OR_FAIL(err, cudaEventRecord(slot->end, slot->stream));
     CUDA_OR_FAIL(err, cudaStreamSynchronize(slot->stream));
     return PT_OK;

@@ -103,8 +103,10 @@ typedef struct {
     uint32_t *cells;         /* darkest-point cell sums, per job (--sequence kernel) */
     size_t cells_per_job;
     /* darkest window per job (sum << 24 | cell index, the least wins;
-     * all ones between chunks): the pipeline's dark_windows -> start_jobs */
+     * all ones between chunks), and the dark_windows blocks of the job done
+     * so far (0 between chunks): the last one starts the job */
     unsigned long long *dark_key;
+    unsigned *dark_done;
     pt_cuda_frame_dims *dims;
     pt_cuda_eye_job *jobs;
     pt_cuda_eye_result *results;
@@ -191,9 +193,10 @@ cudaError_t pt_cuda_starburst_pipeline(const pt_cuda_params *p, const pt_cuda_bu
 /* RANSAC blocks per job the pipeline needs. */
 int pt_cuda_ransac_blocks(const pt_cuda_params *p);
 /* starburst.cu, the pipeline's steps that need the confidence measure: the
- * per-iteration choice and refit (warp per job), and the results. */
+ * per-iteration choice and refit (block per job; with finish, the results
+ * too), and the results alone. */
 cudaError_t pt_cuda_starburst_select(const pt_cuda_params *p, const pt_cuda_buffers *b, int jobs,
-                                     int nblocks, cudaStream_t stream);
+                                     int nblocks, int finish, cudaStream_t stream);
 cudaError_t pt_cuda_starburst_finish(const pt_cuda_params *p, const pt_cuda_buffers *b,
                                      int jobs, cudaStream_t stream);
 

@@ -289,88 +289,9 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
 
 /* ---- the throughput pipeline's steps that need the confidence measure ---- */
 
-/* Block per job: the best row over the RANSAC blocks and its model (as
- * that block fitted it: the same function on the same points), then
- * select_step (the refit on its inliers, circle mode's refinement, the
- * confidence) over the block; thread 0 keeps the most confident fit so far
- * and decides the next start and convergence: starburst_kernel's work after
- * its RANSAC, with the same arithmetic. */
-/* 256 threads (one refinement row each) at most 128 registers, so a block
- * leaves half a multiprocessor to other work during its ~50 us per active
- * iteration, most of it the refinement rows' float64 (512 x 128 registers
- * filled one). Measured on the H100: the same speed within noise
- * (24.0-24.3k against 23.7-23.8k frames/s at batch 256, 27.5k against 28.1k
- * at batch 1024), the same results. */
-#define SELECT_THREADS 256
-__global__ void __launch_bounds__(SELECT_THREADS, 2)
-starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks)
+/* Job j's result from its state, as starburst_kernel's tail. */
+static __device__ void write_result(const pt_cuda_params &p, const pt_cuda_buffers &b, int j)
 {
-    __shared__ sb_select_shared work;
-    __shared__ int best_row;
-    __shared__ pt_cuda_sb_model model;
-    int j = blockIdx.x;
-    pt_cuda_sb_state *st = b.state + j;
-    if (!st->active)
-        return;
-    const pt_cuda_eye_job job = b.jobs[j];
-    const pt_cuda_frame_dims dims = b.dims[job.frame];
-    int n = st->n;
-    if (threadIdx.x == 0) {
-        int best_votes = -1, s = -1, from = -1;
-        for (int k = 0; n >= p.sample_size && k < nblocks; k++) {
-            int2 v = b.partials[(size_t)j * b.partials_per_job + k];
-            if (select_row_better(v.x, v.y, best_votes, s)) {
-                best_votes = v.x;
-                s = v.y;
-                from = k;
-            }
-        }
-        best_row = s;
-        if (s >= 0)
-            model = b.partial_models[(size_t)j * b.partials_per_job + from];
-    }
-    __syncthreads();
-    int s = best_row;
-    if (s < 0) { /* too few edges, or no row gave a model: the job ends without a fit */
-        if (threadIdx.x == 0) {
-            st->found = 0;
-            st->active = 0;
-        }
-        return;
-    }
-    const pt_point *pts = b.points + (size_t)j * p.points_per_eye;
-    pt_image view = {dims.width, dims.height, p.pitch, b.smoothed + job.frame * p.plane};
-    pt_circle cc;
-    pt_ellipse ee;
-    double conf = select_step(&p, &job, &view, pts, n, s, &model,
-                              b.scratch_idx + (size_t)j * p.points_per_eye, &work, &cc, &ee);
-    if (threadIdx.x != 0)
-        return;
-    if (conf > st->best_conf) {
-        st->best_conf = conf;
-        st->circle = cc;
-        st->ellipse = ee;
-    }
-    st->found = 1;
-    pt_point centre = {(float)cc.cx, (float)cc.cy};
-    if (p.ellipse) {
-        centre.x = (float)ee.cx;
-        centre.y = (float)ee.cy;
-    }
-    pt_point s0 = st->start;
-    double moved = pt_sb_dist(centre.x, centre.y, s0.x, s0.y);
-    pt_sb_view c;
-    pt_sb_view_roi(&c, job.x0, job.y0, job.w, job.h);
-    st->start = clamp_point(&c, centre);
-    st->active = !(moved < p.converge_px);
-}
-
-/* Thread per job: the result from the job's state, as starburst_kernel's tail. */
-__global__ void starburst_finish(pt_cuda_params p, pt_cuda_buffers b, int jobs)
-{
-    int j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (j >= jobs)
-        return;
     const pt_cuda_sb_state *st = b.state + j;
     pt_cuda_eye_result *out = b.results + j;
     out->npoints = st->n;
@@ -401,10 +322,104 @@ __global__ void starburst_finish(pt_cuda_params p, pt_cuda_buffers b, int jobs)
         out->has_circle = out->has_ellipse = 0;
 }
 
-extern "C" cudaError_t pt_cuda_starburst_select(const pt_cuda_params *p, const pt_cuda_buffers *b,
-                                                int jobs, int nblocks, cudaStream_t stream)
+/* Thread per job: the results, for a call that ran no select step. */
+__global__ void starburst_finish(pt_cuda_params p, pt_cuda_buffers b, int jobs)
 {
-    starburst_select<<<jobs, SELECT_THREADS, 0, stream>>>(*p, *b, nblocks);
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j < jobs)
+        write_result(p, b, j);
+}
+
+/* Block per job: the best row over the RANSAC blocks and its model (as
+ * that block fitted it: the same function on the same points), then
+ * select_step (the refit on its inliers, circle mode's refinement, the
+ * confidence) over the block; thread 0 keeps the most confident fit so far
+ * and decides the next start and convergence: starburst_kernel's work after
+ * its RANSAC, with the same arithmetic. With finish (the call's last
+ * iteration) it also writes the job's result, active or not.
+ *
+ * 256 threads (one refinement row each) at most 128 registers, so a block
+ * leaves half a multiprocessor to other work during its ~50 us per active
+ * iteration, most of it the refinement rows' float64 (512 x 128 registers
+ * filled one). Measured on the H100: the same speed within noise
+ * (24.0-24.3k against 23.7-23.8k frames/s at batch 256, 27.5k against 28.1k
+ * at batch 1024), the same results. */
+#define SELECT_THREADS 256
+__global__ void __launch_bounds__(SELECT_THREADS, 2)
+starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks, int finish)
+{
+    __shared__ sb_select_shared work;
+    __shared__ int best_row;
+    __shared__ pt_cuda_sb_model model;
+    int j = blockIdx.x;
+    pt_cuda_sb_state *st = b.state + j;
+    if (!st->active) {
+        if (finish && threadIdx.x == 0)
+            write_result(p, b, j);
+        return;
+    }
+    const pt_cuda_eye_job job = b.jobs[j];
+    const pt_cuda_frame_dims dims = b.dims[job.frame];
+    int n = st->n;
+    if (threadIdx.x == 0) {
+        int best_votes = -1, s = -1, from = -1;
+        for (int k = 0; n >= p.sample_size && k < nblocks; k++) {
+            int2 v = b.partials[(size_t)j * b.partials_per_job + k];
+            if (select_row_better(v.x, v.y, best_votes, s)) {
+                best_votes = v.x;
+                s = v.y;
+                from = k;
+            }
+        }
+        best_row = s;
+        if (s >= 0)
+            model = b.partial_models[(size_t)j * b.partials_per_job + from];
+    }
+    __syncthreads();
+    int s = best_row;
+    if (s < 0) { /* too few edges, or no row gave a model: the job ends without a fit */
+        if (threadIdx.x == 0) {
+            st->found = 0;
+            st->active = 0;
+            if (finish)
+                write_result(p, b, j);
+        }
+        return;
+    }
+    const pt_point *pts = b.points + (size_t)j * p.points_per_eye;
+    pt_image view = {dims.width, dims.height, p.pitch, b.smoothed + job.frame * p.plane};
+    pt_circle cc;
+    pt_ellipse ee;
+    double conf = select_step(&p, &job, &view, pts, n, s, &model,
+                              b.scratch_idx + (size_t)j * p.points_per_eye, &work, &cc, &ee);
+    if (threadIdx.x != 0)
+        return;
+    if (conf > st->best_conf) {
+        st->best_conf = conf;
+        st->circle = cc;
+        st->ellipse = ee;
+    }
+    st->found = 1;
+    pt_point centre = {(float)cc.cx, (float)cc.cy};
+    if (p.ellipse) {
+        centre.x = (float)ee.cx;
+        centre.y = (float)ee.cy;
+    }
+    pt_point s0 = st->start;
+    double moved = pt_sb_dist(centre.x, centre.y, s0.x, s0.y);
+    pt_sb_view c;
+    pt_sb_view_roi(&c, job.x0, job.y0, job.w, job.h);
+    st->start = clamp_point(&c, centre);
+    st->active = !(moved < p.converge_px);
+    if (finish)
+        write_result(p, b, j);
+}
+
+extern "C" cudaError_t pt_cuda_starburst_select(const pt_cuda_params *p, const pt_cuda_buffers *b,
+                                                int jobs, int nblocks, int finish,
+                                                cudaStream_t stream)
+{
+    starburst_select<<<jobs, SELECT_THREADS, 0, stream>>>(*p, *b, nblocks, finish);
     return cudaGetLastError();
 }
 

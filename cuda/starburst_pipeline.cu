@@ -78,16 +78,42 @@ static __device__ unsigned long long dark_row(const uint8_t *img, int pitch, int
     return mine;
 }
 
-__global__ void __launch_bounds__(DARK_THREADS) dark_windows(pt_cuda_params p, pt_cuda_buffers b)
+/* The start point of job j from its darkest window's key (when the job
+ * starts there), and its state. */
+static __device__ void start_job(const pt_cuda_params &p, const pt_cuda_buffers &b, int j,
+                                 unsigned long long key)
 {
-    __shared__ uint32_t cell_sum[DARK_TILE];
-    __shared__ unsigned long long warp_best[DARK_THREADS / 32];
-    int j = blockIdx.y;
     const pt_cuda_eye_job job = b.jobs[j];
-    int block = job.min_r < 2 ? 2 : job.min_r; /* as darkest_point() */
-    int gw = job.w / block, gh = job.h / block;
-    if (job.start_mode != PT_CUDA_START_DARK || gw < 1 || gh < 1)
-        return;
+    pt_point start = {(float)(job.x0 + (job.w - 1) / 2.0), (float)(job.y0 + (job.h - 1) / 2.0)};
+    if (job.start_mode == PT_CUDA_START_FIXED) {
+        start.x = job.start_x;
+        start.y = job.start_y;
+    } else if (job.start_mode == PT_CUDA_START_DARK) {
+        int block = job.min_r < 2 ? 2 : job.min_r;
+        int gw = job.w / block, gh = job.h / block;
+        if (gw >= 1 && gh >= 1) {
+            int ww = gw > 1 ? 2 : 1, wh = gh > 1 ? 2 : 1;
+            int index = (int)(key & 0xffffffull);
+            int bx = index % gw, by = index / gw;
+            start.x = (float)(job.x0 + bx * block + ww * block / 2.0 - 0.5);
+            start.y = (float)(job.y0 + by * block + wh * block / 2.0 - 0.5);
+        }
+    }
+    pt_sb_view c;
+    pt_sb_view_roi(&c, job.x0, job.y0, job.w, job.h);
+    pt_cuda_sb_state *st = b.state + j;
+    st->start = clamp_point(&c, start);
+    st->active = job.w >= 3 && job.h >= 3;
+    st->found = 0;
+    st->n = 0;
+    st->best_conf = -1.0;
+}
+
+/* Block blockIdx.x's share of job j's window rows (see above) -> dark_key. */
+static __device__ void dark_search(const pt_cuda_params &p, const pt_cuda_buffers &b,
+                                   const pt_cuda_eye_job &job, int j, int block, int gw, int gh,
+                                   uint32_t *cell_sum, unsigned long long *warp_best)
+{
     int ww = gw > 1 ? 2 : 1, wh = gh > 1 ? 2 : 1;
     int nx = gw - ww + 1, ny = gh - wh + 1;
     if ((int)blockIdx.x >= ny)
@@ -114,39 +140,30 @@ __global__ void __launch_bounds__(DARK_THREADS) dark_windows(pt_cuda_params p, p
     }
 }
 
-/* The start point of every job (from dark_key, which it resets for the
- * next chunk), and its state. */
-__global__ void start_jobs(pt_cuda_params p, pt_cuda_buffers b, int jobs)
+__global__ void __launch_bounds__(DARK_THREADS) dark_windows(pt_cuda_params p, pt_cuda_buffers b)
 {
-    int j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (j >= jobs)
-        return;
+    __shared__ uint32_t cell_sum[DARK_TILE];
+    __shared__ unsigned long long warp_best[DARK_THREADS / 32];
+    __shared__ int last;
+    int j = blockIdx.y;
     const pt_cuda_eye_job job = b.jobs[j];
-    pt_point start = {(float)(job.x0 + (job.w - 1) / 2.0), (float)(job.y0 + (job.h - 1) / 2.0)};
-    unsigned long long key = b.dark_key[j];
-    b.dark_key[j] = ~0ull;
-    if (job.start_mode == PT_CUDA_START_FIXED) {
-        start.x = job.start_x;
-        start.y = job.start_y;
-    } else if (job.start_mode == PT_CUDA_START_DARK) {
-        int block = job.min_r < 2 ? 2 : job.min_r;
-        int gw = job.w / block, gh = job.h / block;
-        if (gw >= 1 && gh >= 1) {
-            int ww = gw > 1 ? 2 : 1, wh = gh > 1 ? 2 : 1;
-            int index = (int)(key & 0xffffffull);
-            int bx = index % gw, by = index / gw;
-            start.x = (float)(job.x0 + bx * block + ww * block / 2.0 - 0.5);
-            start.y = (float)(job.y0 + by * block + wh * block / 2.0 - 0.5);
-        }
+    int block = job.min_r < 2 ? 2 : job.min_r; /* as darkest_point() */
+    int gw = job.w / block, gh = job.h / block;
+    if (job.start_mode == PT_CUDA_START_DARK && gw >= 1 && gh >= 1)
+        dark_search(p, b, job, j, block, gw, gh, cell_sum, warp_best);
+    /* The job's last block to get here (every other one's atomicMin is
+     * done) starts the job and resets the key and the count for the next
+     * chunk: no launch of its own for the start. */
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        last = atomicAdd(b.dark_done + j, 1u) == gridDim.x - 1;
     }
-    pt_sb_view c;
-    pt_sb_view_roi(&c, job.x0, job.y0, job.w, job.h);
-    pt_cuda_sb_state *st = b.state + j;
-    st->start = clamp_point(&c, start);
-    st->active = job.w >= 3 && job.h >= 3;
-    st->found = 0;
-    st->n = 0;
-    st->best_conf = -1.0;
+    __syncthreads();
+    if (last && threadIdx.x == 0) {
+        b.dark_done[j] = 0;
+        start_job(p, b, j, atomicExch(b.dark_key + j, ~0ull));
+    }
 }
 
 /* Block per first-stage ray i of job j: warp 0 casts it (slot i), then the
@@ -352,7 +369,7 @@ extern "C" int pt_cuda_ransac_blocks(const pt_cuda_params *p)
 /* One iteration's launches: rays, RANSAC (compacting first when the edges
  * do not fit in its shared memory), select. */
 static cudaError_t enqueue_iteration(const pt_cuda_params *p, const pt_cuda_buffers *b, int jobs,
-                                     cudaStream_t stream)
+                                     int finish, cudaStream_t stream)
 {
     int nblocks = pt_cuda_ransac_blocks(p);
     rays<<<jobs * p->rays, 32 * rays_warps(p), 0, stream>>>(*p, *b);
@@ -362,7 +379,7 @@ static cudaError_t enqueue_iteration(const pt_cuda_params *p, const pt_cuda_buff
         compact<<<jobs, PIPE_THREADS, 0, stream>>>(*p, *b);
         ransac<false><<<dim3(nblocks, jobs), PIPE_THREADS, 0, stream>>>(*p, *b);
     }
-    return pt_cuda_starburst_select(p, b, jobs, nblocks, stream);
+    return pt_cuda_starburst_select(p, b, jobs, nblocks, finish, stream);
 }
 
 extern "C" cudaError_t pt_cuda_starburst_pipeline(const pt_cuda_params *p,
@@ -373,15 +390,15 @@ extern "C" cudaError_t pt_cuda_starburst_pipeline(const pt_cuda_params *p,
         return cudaSuccess;
     if (from == 0) {
         dark_windows<<<dim3(DARK_BLOCKS, jobs), DARK_THREADS, 0, stream>>>(*p, *b);
-        start_jobs<<<(jobs + 127) / 128, 128, 0, stream>>>(*p, *b, jobs);
     }
     cudaError_t st = cudaSuccess;
+    /* the last select step writes the results (one launch less) */
     for (int it = from; it < to && st == cudaSuccess; it++)
-        st = enqueue_iteration(p, b, jobs, stream);
+        st = enqueue_iteration(p, b, jobs, it == to - 1, stream);
     if (st != cudaSuccess)
         return st;
     st = cudaGetLastError();
-    if (st != cudaSuccess)
+    if (st != cudaSuccess || from < to)
         return st;
     return pt_cuda_starburst_finish(p, b, jobs, stream);
 }
