@@ -79,7 +79,7 @@ static inline PT_HD int pt_fit_normalise(const pt_point *pts, const int *idx, in
 /* The second half of pt_fit_circle: the circle from the mean moments of the
  * centred, RMS-scaled points (x, y, z = x^2 + y^2), their mean (mx, my) and
  * scale. Shared with fits that sum the moments in parallel. */
-static inline PT_HD int pt_fit_circle_from_moments(double Mxx, double Myy, double Mxy,
+static inline PT_HD PT_DEV_NOINLINE int pt_fit_circle_from_moments(double Mxx, double Myy, double Mxy,
                                                    double Mxz, double Myz, double Mzz,
                                                    double mx, double my, double scale,
                                                    pt_circle *out)
@@ -193,7 +193,7 @@ static inline PT_HD double pt_fit_det3(const double m[9])
 
 /* Real roots of the characteristic polynomial of a 3x3 matrix whose
  * eigenvalues are known to be real (trigonometric form, then Newton polish). */
-static inline PT_HD int pt_fit_eig3_real(const double m[9], double root[3])
+static inline PT_HD PT_DEV_NOINLINE int pt_fit_eig3_real(const double m[9], double root[3])
 {
     double tr = m[0] + m[4] + m[8];
     double minors = (m[0] * m[4] - m[1] * m[3]) + (m[0] * m[8] - m[2] * m[6]) +
@@ -264,7 +264,7 @@ static inline PT_HD void pt_fit_null3(const double m[9], double l, double v[3])
 
 /* Conic A x^2 + B xy + C y^2 + D x + E y + F = 0 to the SPEC ellipse.
  * Returns 0 if the conic is not a real ellipse. */
-static inline PT_HD int pt_fit_conic_to_ellipse(const double c[6], pt_ellipse *e)
+static inline PT_HD PT_DEV_NOINLINE int pt_fit_conic_to_ellipse(const double c[6], pt_ellipse *e)
 {
     double A = c[0], B = c[1], C = c[2], D = c[3], E = c[4], F = c[5];
     if (A + C < 0.0) {
@@ -325,7 +325,7 @@ static inline PT_HD double pt_fit_ellipse_term(int j, double x, double y)
     }
 }
 
-static inline PT_HD int pt_fit_ellipse_from_sums(const double m[PT_FIT_ELLIPSE_MOMENTS], int n,
+static inline PT_HD PT_DEV_NOINLINE int pt_fit_ellipse_from_sums(const double m[PT_FIT_ELLIPSE_MOMENTS], int n,
                                                  double mx, double my, double scale,
                                                  pt_ellipse *out);
 
@@ -366,7 +366,7 @@ static inline PT_HD int pt_fit_ellipse(const pt_point *pts, const int *idx, int 
 
 /* The rest of pt_fit_ellipse from its moment sums m[] (pt_fit_ellipse_term
  * order) of the n points centred on (mx, my) and divided by scale. */
-static inline PT_HD int pt_fit_ellipse_from_sums(const double m[PT_FIT_ELLIPSE_MOMENTS], int n,
+static inline PT_HD PT_DEV_NOINLINE int pt_fit_ellipse_from_sums(const double m[PT_FIT_ELLIPSE_MOMENTS], int n,
                                                  double mx, double my, double scale,
                                                  pt_ellipse *out)
 {
@@ -483,7 +483,7 @@ static inline PT_HD void pt_ellipse_frame_init(const pt_ellipse *e, pt_ellipse_f
  * This converges from t = 45 degrees for every point (inside or outside) to a
  * distance error below 1e-4 px for pupil-sized ellipses (tests/test_fit.c
  * checks it against a dense reference). */
-static inline PT_HD double pt_ellipse_frame_distance(const pt_ellipse_frame *f, double x,
+static inline PT_HD PT_DEV_NOINLINE double pt_ellipse_frame_distance(const pt_ellipse_frame *f, double x,
                                                      double y)
 {
     double dx = x - f->cx, dy = y - f->cy;
