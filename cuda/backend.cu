@@ -613,6 +613,10 @@ static pt_status track_one(cuda_state *s, pt_image *const *frames, int n, pt_res
     if (overlays)
         for (int i = 0; i < n * s->eyes; i++)
             pt_overlay_clear(&overlays[i]);
+    /* Every call starts on the first stream (the last call harvested them
+     * all): a call of one chunk then finds its stream's graphs, buffers and
+     * uploaded jobs as it left them, and waits for no other stream's copy. */
+    s->next_stream = 0;
     int i = 0;
     pt_status st = PT_OK;
     while (i < n && !st) {
