@@ -512,9 +512,14 @@ static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const 
          * frame i-1 on both sides, so the rows in between (when the frames
          * are smaller than the back end was prepared for) go along. */
         size_t rows = (size_t)(count - 1) * (p->plane / p->pitch) + (size_t)h;
-        CUDA_OR_FAIL(err, cudaMemcpy2DAsync(slot->dev.raw, p->pitch, slot->host_frames, p->pitch,
-                                            (size_t)w, rows, cudaMemcpyHostToDevice,
-                                            slot->stream));
+        if (count > 1) /* one run of bytes, as for pinned frames below */
+            CUDA_OR_FAIL(err, cudaMemcpyAsync(slot->dev.raw, slot->host_frames,
+                                              (rows - 1) * p->pitch + (size_t)w,
+                                              cudaMemcpyHostToDevice, slot->stream));
+        else
+            CUDA_OR_FAIL(err, cudaMemcpy2DAsync(slot->dev.raw, p->pitch, slot->host_frames,
+                                                p->pitch, (size_t)w, rows,
+                                                cudaMemcpyHostToDevice, slot->stream));
     } else {
         for (int i = 0; i < count; i++) {
             const pt_image *f = frames[first + i];
