@@ -40,6 +40,37 @@ __device__ int tile_position(int flag, int *warp_counts, int *total)
     return before + before_in_warp;
 }
 
+/* An eye's result: the best fit (confidence best_conf < 0: none) in the
+ * reported size of view c, its status, and the number of edge points. */
+static __device__ void fill_result(const pt_cuda_params &p, const pt_sb_view *c, int npoints,
+                                   double best_conf, pt_circle circle, pt_ellipse ellipse,
+                                   pt_cuda_eye_result *out)
+{
+    out->npoints = npoints;
+    out->iterating = 0;
+    out->has_circle = out->has_ellipse = 0;
+    out->status = PT_DETECT_NOTFOUND;
+    out->confidence = 0;
+    if (!(best_conf >= 0))
+        return;
+    pt_sb_report_size(c, &p.sb, &circle, &ellipse);
+    if (p.ellipse) {
+        out->ellipse = ellipse;
+        out->circle.cx = ellipse.cx;
+        out->circle.cy = ellipse.cy;
+        out->circle.r = sqrt(ellipse.a * ellipse.b);
+        out->has_ellipse = 1;
+    } else {
+        out->circle = circle;
+    }
+    out->confidence = best_conf;
+    out->has_circle = 1;
+    if (out->confidence >= PT_CONFIDENCE_MIN)
+        out->status = PT_DETECT_OK;
+    else
+        out->has_circle = out->has_ellipse = 0;
+}
+
 /* Darkest (block x block) cell window of the roi, as pt_darkest_point(). */
 __device__ pt_point darkest_point(const uint8_t *img, int pitch, const pt_cuda_eye_job *job,
                                   uint32_t *cells, unsigned long long *best_key)
@@ -258,28 +289,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
     __syncthreads();
     if (threadIdx.x != 0)
         return;
-    out->npoints = shared_n;
-    out->has_circle = out->has_ellipse = 0;
-    out->status = PT_DETECT_NOTFOUND;
-    out->confidence = 0;
-    if (best_conf >= 0) {
-        pt_sb_report_size(&c, &p.sb, &fit_circle, &fit_ellipse);
-        if (p.ellipse) {
-            out->ellipse = fit_ellipse;
-            out->circle.cx = fit_ellipse.cx;
-            out->circle.cy = fit_ellipse.cy;
-            out->circle.r = sqrt(fit_ellipse.a * fit_ellipse.b);
-            out->has_ellipse = 1;
-        } else {
-            out->circle = fit_circle;
-        }
-        out->confidence = best_conf;
-        out->has_circle = 1;
-        if (out->confidence >= PT_CONFIDENCE_MIN)
-            out->status = PT_DETECT_OK;
-        else
-            out->has_circle = out->has_ellipse = 0;
-    }
+    fill_result(p, &c, shared_n, best_conf, fit_circle, fit_ellipse, out);
     if (p.sequence) {
         previous[job.slot].have = out->status == PT_DETECT_OK;
         previous[job.slot].x = (float)out->circle.cx;
@@ -293,33 +303,9 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
 static __device__ void write_result(const pt_cuda_params &p, const pt_cuda_buffers &b, int j)
 {
     const pt_cuda_sb_state *st = b.state + j;
-    pt_cuda_eye_result *out = b.results + j;
-    out->npoints = st->n;
-    out->iterating = st->active;
-    out->has_circle = out->has_ellipse = 0;
-    out->status = PT_DETECT_NOTFOUND;
-    out->confidence = 0;
-    if (!(st->best_conf >= 0))
-        return;
-    pt_circle circle = st->circle;
-    pt_ellipse ellipse = st->ellipse;
     pt_sb_view c = job_view(p, b, b.jobs[j]);
-    pt_sb_report_size(&c, &p.sb, &circle, &ellipse);
-    if (p.ellipse) {
-        out->ellipse = ellipse;
-        out->circle.cx = ellipse.cx;
-        out->circle.cy = ellipse.cy;
-        out->circle.r = sqrt(ellipse.a * ellipse.b);
-        out->has_ellipse = 1;
-    } else {
-        out->circle = circle;
-    }
-    out->confidence = st->best_conf;
-    out->has_circle = 1;
-    if (out->confidence >= PT_CONFIDENCE_MIN)
-        out->status = PT_DETECT_OK;
-    else
-        out->has_circle = out->has_ellipse = 0;
+    fill_result(p, &c, st->n, st->best_conf, st->circle, st->ellipse, b.results + j);
+    b.results[j].iterating = st->active;
 }
 
 /* Thread per job: the results, for a call that ran no select step. */
