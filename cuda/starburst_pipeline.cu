@@ -35,7 +35,8 @@
  * cells of a row), and add them into the cell's sum in shared memory
  * (integer sums: the same in any order; the lanes of a warp add to
  * different cells); the windows of the row then come from adjacent cells,
- * and the block's least key goes to the job's dark_key by atomicMin. Cells
+ * and the block's least key goes to the job's dark_key by atomicMin (the
+ * job's last block to finish then sets its start point). Cells
  * are taken DARK_TILE at a time, tiles overlapping by a cell so every
  * window sees both of its cells. */
 #define DARK_THREADS 1024
@@ -80,8 +81,7 @@ static __device__ unsigned long long dark_row(const uint8_t *img, int pitch, int
 
 /* The start point of job j from its darkest window's key (when the job
  * starts there), and its state. */
-static __device__ void start_job(const pt_cuda_params &p, const pt_cuda_buffers &b, int j,
-                                 unsigned long long key)
+static __device__ void start_job(const pt_cuda_buffers &b, int j, unsigned long long key)
 {
     const pt_cuda_eye_job job = b.jobs[j];
     pt_point start = {(float)(job.x0 + (job.w - 1) / 2.0), (float)(job.y0 + (job.h - 1) / 2.0)};
@@ -162,7 +162,7 @@ __global__ void __launch_bounds__(DARK_THREADS) dark_windows(pt_cuda_params p, p
     __syncthreads();
     if (last && threadIdx.x == 0) {
         b.dark_done[j] = 0;
-        start_job(p, b, j, atomicExch(b.dark_key + j, ~0ull));
+        start_job(b, j, atomicExch(b.dark_key + j, ~0ull));
     }
 }
 
