@@ -118,8 +118,8 @@ static __device__ void select_fit_chunk(int terms, int cnt, Term term, double *s
  * select step calls it twice (the refit, the refinement's refit), and the
  * second call then finds its instructions in the cache (H100, bench
  * latency 0.297-0.311 against 0.306-0.318 ms inlined, in one call). */
-static __device__ __noinline__ int select_fit(int ellipse, const pt_point *pts, const int *idx, int n,
-                                 sb_select_shared *S)
+static __device__ __noinline__ int select_fit(int ellipse, const pt_point *pts, const int *idx,
+                                              int n, sb_select_shared *S)
 {
     if (n < (ellipse ? 5 : 3))
         return 0;

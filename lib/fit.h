@@ -79,10 +79,9 @@ static inline PT_HD int pt_fit_normalise(const pt_point *pts, const int *idx, in
 /* The second half of pt_fit_circle: the circle from the mean moments of the
  * centred, RMS-scaled points (x, y, z = x^2 + y^2), their mean (mx, my) and
  * scale. Shared with fits that sum the moments in parallel. */
-static inline PT_HD PT_DEV_NOINLINE int pt_fit_circle_from_moments(double Mxx, double Myy, double Mxy,
-                                                   double Mxz, double Myz, double Mzz,
-                                                   double mx, double my, double scale,
-                                                   pt_circle *out)
+static inline PT_HD PT_DEV_NOINLINE int
+pt_fit_circle_from_moments(double Mxx, double Myy, double Mxy, double Mxz, double Myz, double Mzz,
+                           double mx, double my, double scale, pt_circle *out)
 {
     double Mz = Mxx + Myy;
     double cov_xy = Mxx * Myy - Mxy * Mxy;
@@ -325,9 +324,9 @@ static inline PT_HD double pt_fit_ellipse_term(int j, double x, double y)
     }
 }
 
-static inline PT_HD PT_DEV_NOINLINE int pt_fit_ellipse_from_sums(const double m[PT_FIT_ELLIPSE_MOMENTS], int n,
-                                                 double mx, double my, double scale,
-                                                 pt_ellipse *out);
+static inline PT_HD PT_DEV_NOINLINE int
+pt_fit_ellipse_from_sums(const double m[PT_FIT_ELLIPSE_MOMENTS], int n, double mx, double my,
+                         double scale, pt_ellipse *out);
 
 /* Halir & Flusser, "Numerically stable direct least squares fitting of
  * ellipses" (1998), on data centred on its mean and scaled to unit RMS radius.
@@ -366,9 +365,9 @@ static inline PT_HD int pt_fit_ellipse(const pt_point *pts, const int *idx, int 
 
 /* The rest of pt_fit_ellipse from its moment sums m[] (pt_fit_ellipse_term
  * order) of the n points centred on (mx, my) and divided by scale. */
-static inline PT_HD PT_DEV_NOINLINE int pt_fit_ellipse_from_sums(const double m[PT_FIT_ELLIPSE_MOMENTS], int n,
-                                                 double mx, double my, double scale,
-                                                 pt_ellipse *out)
+static inline PT_HD PT_DEV_NOINLINE int
+pt_fit_ellipse_from_sums(const double m[PT_FIT_ELLIPSE_MOMENTS], int n, double mx, double my,
+                         double scale, pt_ellipse *out)
 {
     double s_x = m[0], s_y = m[1], s_xx = m[2], s_xy = m[3], s_yy = m[4];
     double s_xxx = m[5], s_xxy = m[6], s_xyy = m[7], s_yyy = m[8];
@@ -483,8 +482,8 @@ static inline PT_HD void pt_ellipse_frame_init(const pt_ellipse *e, pt_ellipse_f
  * This converges from t = 45 degrees for every point (inside or outside) to a
  * distance error below 1e-4 px for pupil-sized ellipses (tests/test_fit.c
  * checks it against a dense reference). */
-static inline PT_HD PT_DEV_NOINLINE double pt_ellipse_frame_distance(const pt_ellipse_frame *f, double x,
-                                                     double y)
+static inline PT_HD PT_DEV_NOINLINE double
+pt_ellipse_frame_distance(const pt_ellipse_frame *f, double x, double y)
 {
     double dx = x - f->cx, dy = y - f->cy;
     double u = fabs(dx * f->cos_t + dy * f->sin_t);
