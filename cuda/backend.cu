@@ -373,11 +373,6 @@ static void make_job(const cuda_state *s, int frame_in_chunk, int e, int w, int 
     }
 }
 
-static int max_iterations(const pt_cuda_params *p)
-{
-    return p->max_iterations > 0 ? p->max_iterations : 1;
-}
-
 static pt_status finish_iterations(cuda_state *s, stream_slot *slot, pt_error *err);
 
 /* Wait for the chunk in flight on this slot and write its results out. */
@@ -387,7 +382,8 @@ static pt_status harvest(cuda_state *s, stream_slot *slot, pt_error *err)
         return PT_OK;
     slot->busy = 0;
     CUDA_OR_FAIL(err, cudaStreamSynchronize(slot->stream));
-    if (!s->detector && !s->opt.sequence && slot->iterations < max_iterations(&s->params)) {
+    /* fewer than all iterations only after an early look (pt_chunk_iterations) */
+    if (slot->iterations < pt_chunk_max_iterations(s->params.max_iterations)) {
         pt_status st = finish_iterations(s, slot, err);
         if (st)
             return st;
@@ -583,7 +579,7 @@ static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const 
     return PT_OK;
 }
 
-/* After a chunk's early look (slot->iterations < max_iterations): when an
+/* After a chunk's early look (slot->iterations below all): when an
  * eye is still iterating, the remaining iterations and the results again,
  * on the slot's stream, and wait for them. The state carries over, so the
  * results are those of one run of every iteration; iterations after all
@@ -597,7 +593,8 @@ static pt_status finish_iterations(cuda_state *s, stream_slot *slot, pt_error *e
     if (!iterating)
         return PT_OK;
     chunk_stage stage = {p, &slot->dev, slot->frames, slot->jobs, 0, 0, 0, 0,
-                         slot->iterations, max_iterations(p), NULL, NULL};
+                         slot->iterations, pt_chunk_max_iterations(p->max_iterations), NULL,
+                         NULL};
     const int shape[3] = {slot->jobs, stage.from, stage.to};
     CUDA_OR_FAIL(err, pt_cuda_stage_graph_launch(&slot->graph_sb_rest, shape, 3,
                                                  enqueue_starburst, &stage, slot->stream));

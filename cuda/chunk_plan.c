@@ -22,12 +22,17 @@ int pt_chunk_limit(const pt_chunk_plan *plan, int n, int i)
     return limit;
 }
 
+int pt_chunk_max_iterations(int max_iterations)
+{
+    return max_iterations > 0 ? max_iterations : 1;
+}
+
 /* A call of one chunk (one frame: bench's latency mode, track of a single
  * image; or a small call on one stream) is waited for at once, so its
  * results can be looked at after a few iterations. */
 int pt_chunk_iterations(const pt_chunk_plan *plan, int n, int i, int count)
 {
-    int all = plan->max_iterations > 0 ? plan->max_iterations : 1;
+    int all = pt_chunk_max_iterations(plan->max_iterations);
     if (plan->early > 0 && !plan->sequence && i == 0 && count == n && all > plan->early)
         return plan->early;
     return all;

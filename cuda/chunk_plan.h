@@ -21,6 +21,9 @@ typedef struct {
  * hold (the caller also ends it at a frame of another size). */
 int pt_chunk_limit(const pt_chunk_plan *plan, int n, int i);
 
+/* Starburst's limit on iterations, max_iterations (< 1 counts as 1). */
+int pt_chunk_max_iterations(int max_iterations);
+
 /* The Starburst iterations the chunk of count frames at frame i runs before
  * its results are looked at: all of them, or plan->early for a call that is
  * one chunk (the rest then run only for eyes still iterating). */

@@ -77,19 +77,26 @@ static void check_agreement(const char *what, const pt_result *ref, const pt_res
              a.compared);
 }
 
-static void compare(const char *what, const pt_track_options *opt, int n, int w, int h,
-                    uint64_t seed)
+/* Both back ends over frames[0..n), and their agreement. */
+static void compare_frames(const char *what, const pt_track_options *opt, pt_image **frames,
+                           int n)
 {
     int eyes = opt->binocular ? 2 : 1;
-    pt_image **frames = render(n, w, h, opt->binocular, seed);
     pt_result *ref = calloc((size_t)n * eyes, sizeof *ref);
     pt_result *gpu = calloc((size_t)n * eyes, sizeof *gpu);
     run(&pt_backend_omp, opt, frames, n, ref);
     run(&pt_backend_cuda, opt, frames, n, gpu);
     check_agreement(what, ref, gpu, n * eyes);
-    free_frames(frames, n);
     free(ref);
     free(gpu);
+}
+
+static void compare(const char *what, const pt_track_options *opt, int n, int w, int h,
+                    uint64_t seed)
+{
+    pt_image **frames = render(n, w, h, opt->binocular, seed);
+    compare_frames(what, opt, frames, n);
+    free_frames(frames, n);
 }
 
 /* Frames of two sizes (every third one small) through one state prepared
@@ -105,18 +112,13 @@ static void mixed_sizes(const char *what, int n, uint64_t seed)
     pt_image **frames = calloc((size_t)n, sizeof *frames);
     for (int i = 0; i < n; i++)
         frames[i] = i % 3 == 2 ? small[i] : big[i];
-    pt_result *ref = calloc((size_t)n, sizeof *ref), *gpu = calloc((size_t)n, sizeof *gpu);
     pt_track_options opt;
     memset(&opt, 0, sizeof opt);
     opt.algorithm = PT_ALG_STARBURST;
-    run(&pt_backend_omp, &opt, frames, n, ref);
-    run(&pt_backend_cuda, &opt, frames, n, gpu);
-    check_agreement(what, ref, gpu, n);
+    compare_frames(what, &opt, frames, n);
     free_frames(big, n);
     free_frames(small, n);
     free(frames);
-    free(ref);
-    free(gpu);
 }
 
 /* --devices: a batch split across two states (both on device 0 here, so
