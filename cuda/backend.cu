@@ -67,6 +67,9 @@ typedef struct {
      * Starburst iterations it runs before its results are looked at
      * (fewer than max_iterations: the rest follow if an eye needs them). */
     int busy, first_frame, frames, jobs, iterations;
+    pt_result *results;   /* the call's results and overlays (first_frame is */
+    pt_overlay *overlays; /* an index into them) */
+    long batch;           /* the call it belongs to (cuda_state.batch) */
 } stream_slot;
 
 typedef struct {
@@ -80,9 +83,7 @@ typedef struct {
     stream_slot *slots;
     uint32_t *ransac_values; /* device copy of the shared table */
     pt_cuda_previous *previous;
-    /* where the caller wants results, for the current track() call */
-    pt_result *results;
-    pt_overlay *overlays;
+    long batch; /* calls so far; each chunk in flight knows its own */
     /* stage times summed over harvested chunks, ms; frames counted */
     double stage_ms[4];
     long stage_frames;
@@ -402,7 +403,7 @@ static pt_status harvest(cuda_state *s, stream_slot *slot, pt_error *err)
     for (int j = 0; j < slot->jobs; j++) {
         const pt_cuda_eye_result *r = &slot->host_results[j];
         int frame = slot->first_frame + j / s->eyes, e = j % s->eyes;
-        pt_result *res = &s->results[(size_t)frame * s->eyes + e];
+        pt_result *res = &slot->results[(size_t)frame * s->eyes + e];
         memset(res, 0, sizeof *res);
         res->status = (pt_detect_status)r->status;
         res->eye = s->opt.binocular ? "LR"[e] : 0;
@@ -412,8 +413,8 @@ static pt_status harvest(cuda_state *s, stream_slot *slot, pt_error *err)
         res->ellipse = r->ellipse;
         res->confidence = r->confidence;
         res->ms = ms;
-        if (s->overlays && s->opt.overlay && r->npoints > 0) {
-            pt_overlay *ov = &s->overlays[(size_t)frame * s->eyes + e];
+        if (slot->overlays && s->opt.overlay && r->npoints > 0) {
+            pt_overlay *ov = &slot->overlays[(size_t)frame * s->eyes + e];
             pt_point *pts = (pt_point *)malloc((size_t)r->npoints * sizeof *pts);
             if (pts && cudaMemcpy(pts, slot->dev.points + (size_t)j * s->params.points_per_eye,
                                   (size_t)r->npoints * sizeof *pts,
@@ -471,7 +472,8 @@ static cudaError_t enqueue_detector(const void *arg, cudaStream_t stream)
 /* Send frames[first, first+count) (all the same size) through one stream;
  * Starburst runs its first `iterations` iterations. */
 static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const *frames,
-                              int first, int count, int iterations, pt_error *err)
+                              int first, int count, int iterations, pt_result *results,
+                              pt_overlay *overlays, pt_error *err)
 {
     const pt_cuda_params *p = &s->params;
     int w = frames[first]->width, h = frames[first]->height;
@@ -576,6 +578,9 @@ static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const 
     slot->frames = count;
     slot->jobs = jobs;
     slot->iterations = iterations;
+    slot->results = results;
+    slot->overlays = overlays;
+    slot->batch = s->batch;
     return PT_OK;
 }
 
@@ -604,10 +609,10 @@ static pt_status finish_iterations(cuda_state *s, stream_slot *slot, pt_error *e
     return PT_OK;
 }
 
-static void frame_error(cuda_state *s, int frame, const char *what)
+static void frame_error(const cuda_state *s, pt_result *results, int frame, const char *what)
 {
     for (int e = 0; e < s->eyes; e++) {
-        pt_result *res = &s->results[(size_t)frame * s->eyes + e];
+        pt_result *res = &results[(size_t)frame * s->eyes + e];
         memset(res, 0, sizeof *res);
         res->status = PT_DETECT_ERROR;
         res->eye = s->opt.binocular ? "LR"[e] : 0;
@@ -615,30 +620,28 @@ static void frame_error(cuda_state *s, int frame, const char *what)
     }
 }
 
-static pt_status track_one(cuda_state *s, pt_image *const *frames, int n, pt_result *results,
-                           pt_overlay *overlays, pt_error *err)
+/* Launch the chunks of one call, on the streams from s->next_stream on;
+ * a stream still holding an earlier chunk is harvested first. Returns
+ * with the last chunks in flight. */
+static pt_status launch_call(cuda_state *s, pt_image *const *frames, int n, pt_result *results,
+                             pt_overlay *overlays, int submitted, pt_error *err)
 {
     CUDA_OR_FAIL(err, cudaSetDevice(s->device));
-    s->results = results;
-    s->overlays = overlays;
+    s->batch++;
     const pt_chunk_plan plan = {s->chunk, s->nstreams, s->opt.sequence, s->params.max_iterations,
-                                s->detector ? 0 : EARLY_ITERATIONS};
+                                s->detector ? 0 : EARLY_ITERATIONS, submitted};
     if (overlays)
         for (int i = 0; i < n * s->eyes; i++)
             pt_overlay_clear(&overlays[i]);
-    /* Every call starts on the first stream (the last call harvested them
-     * all): a call of one chunk then finds its stream's graphs, buffers and
-     * uploaded jobs as it left them, and waits for no other stream's copy. */
-    s->next_stream = 0;
     int i = 0;
     pt_status st = PT_OK;
     while (i < n && !st) {
         const pt_image *f = frames[i];
         if (!f || !f->buf || f->width < 1 || f->height < 1 || f->width > s->width ||
             f->height > s->height || (s->opt.binocular && f->width < 2)) {
-            frame_error(s, i, f && f->buf && f->width > 0 && f->height > 0
-                                  ? "frame larger than the back end was prepared for"
-                                  : "empty or invalid frame");
+            frame_error(s, results, i, f && f->buf && f->width > 0 && f->height > 0
+                                           ? "frame larger than the back end was prepared for"
+                                           : "empty or invalid frame");
             i++;
             continue;
         }
@@ -658,15 +661,51 @@ static pt_status track_one(cuda_state *s, pt_image *const *frames, int n, pt_res
         s->next_stream = (s->next_stream + 1) % s->nstreams;
         st = harvest(s, slot, err);
         if (!st)
-            st = launch_chunk(s, slot, frames, i, count, iterations, err);
+            st = launch_chunk(s, slot, frames, i, count, iterations, results, overlays, err);
         i += count;
     }
-    for (int k = 0; k < s->nstreams; k++) {
-        pt_status hs = harvest(s, &s->slots[k], err);
-        if (!st)
-            st = hs;
-    }
     return st;
+}
+
+/* Harvest every stream whose chunk belongs to a call before `batch` (0:
+ * every stream); the first failure is returned. */
+static pt_status harvest_before(cuda_state *s, long batch, pt_error *err)
+{
+    CUDA_OR_FAIL(err, cudaSetDevice(s->device));
+    pt_status st = PT_OK;
+    for (int k = 0; k < s->nstreams; k++)
+        if (!batch || s->slots[k].batch < batch) {
+            pt_status hs = harvest(s, &s->slots[k], err);
+            if (!st)
+                st = hs;
+        }
+    return st;
+}
+
+static pt_status track_one(cuda_state *s, pt_image *const *frames, int n, pt_result *results,
+                           pt_overlay *overlays, pt_error *err)
+{
+    pt_status st = harvest_before(s, 0, err); /* a submitted call not drained */
+    /* Every call starts on the first stream (the last call harvested them
+     * all): a call of one chunk then finds its stream's graphs, buffers and
+     * uploaded jobs as it left them, and waits for no other stream's copy. */
+    s->next_stream = 0;
+    if (!st)
+        st = launch_call(s, frames, n, results, overlays, 0, err);
+    pt_status hs = harvest_before(s, 0, err);
+    return st ? st : hs;
+}
+
+/* A submitted call goes on from the stream after the last one used, so
+ * its first copies queue behind the previous call's while that call's last
+ * chunks compute; before returning it harvests the previous call's chunks
+ * (its own stay in flight). */
+static pt_status submit_one(cuda_state *s, pt_image *const *frames, int n, pt_result *results,
+                            pt_overlay *overlays, pt_error *err)
+{
+    pt_status st = launch_call(s, frames, n, results, overlays, 1, err);
+    pt_status hs = harvest_before(s, s->batch, err);
+    return st ? st : hs;
 }
 
 static pt_status cuda_pin(void *state, pt_image *const *frames, int n, pt_error *err)
@@ -780,11 +819,51 @@ static pt_status cuda_track(void *state, pt_image *const *frames, int n, pt_resu
     return PT_OK;
 }
 
+static pt_status cuda_submit(void *state, pt_image *const *frames, int n, pt_result *results,
+                             pt_overlay *overlays, pt_error *err)
+{
+    cuda_multi *m = (cuda_multi *)state;
+    if (m->count == 1)
+        return submit_one(m->dev[0], frames, n, results, overlays, err);
+    /* every device takes part (maybe with no frames), so that each one
+     * harvests its share of the previous call */
+    int eyes = m->dev[0]->eyes, parts = m->count;
+    pt_status status[PT_MAX_DEVICES];
+    pt_error errs[PT_MAX_DEVICES];
+#pragma omp parallel for num_threads(parts) schedule(static, 1)
+    for (int d = 0; d < parts; d++) {
+        int first = (int)((long)n * d / parts), last = (int)((long)n * (d + 1) / parts);
+        pt_error_clear(&errs[d]);
+        status[d] = submit_one(m->dev[d], frames + first, last - first,
+                               results + (size_t)first * eyes,
+                               overlays ? overlays + (size_t)first * eyes : NULL, &errs[d]);
+    }
+    for (int d = 0; d < parts; d++)
+        if (status[d]) {
+            *err = errs[d];
+            return status[d];
+        }
+    return PT_OK;
+}
+
+static pt_status cuda_drain(void *state, pt_error *err)
+{
+    cuda_multi *m = (cuda_multi *)state;
+    pt_status st = PT_OK;
+    for (int d = 0; d < m->count; d++) {
+        pt_status ds = harvest_before(m->dev[d], 0, err);
+        if (!st)
+            st = ds;
+    }
+    return st;
+}
+
 static void cuda_stage_report(void *state, char *buf, int size)
 {
     const cuda_multi *m = (const cuda_multi *)state;
     stage_report_one(m->dev[0], buf, size);
 }
 
-extern "C" const pt_backend pt_backend_cuda = {"cuda",   cuda_create, cuda_track,       cuda_destroy,
-                                               cuda_pin, cuda_unpin,  cuda_stage_report};
+extern "C" const pt_backend pt_backend_cuda = {
+    "cuda",     cuda_create, cuda_track,        cuda_destroy, cuda_pin,
+    cuda_unpin, cuda_stage_report, cuda_submit, cuda_drain};

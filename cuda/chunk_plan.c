@@ -8,11 +8,13 @@
  * stream's share of the call, so a small call is spread over every stream
  * and its copies overlap kernels (batch 32, track's calls: four chunks of
  * 8, 15.4k -> 16.8k fps; 16-frame first or last chunks at batch 256 were no
- * faster or slower; BENCHMARKS.md). */
+ * faster or slower; BENCHMARKS.md). A submitted call keeps full chunks:
+ * its first copy follows the previous call's and its last kernels overlap
+ * the next call's copies. */
 int pt_chunk_limit(const pt_chunk_plan *plan, int n, int i)
 {
     int limit = plan->chunk > 0 ? plan->chunk : 1;
-    if (!plan->sequence && limit >= 8 && (i == 0 || n - i <= limit)) {
+    if (!plan->sequence && !plan->submitted && limit >= 8 && (i == 0 || n - i <= limit)) {
         int streams = plan->streams > 0 ? plan->streams : 1;
         int per_stream = (n + streams - 1) / streams;
         limit /= 2;
@@ -29,11 +31,13 @@ int pt_chunk_max_iterations(int max_iterations)
 
 /* A call of one chunk (one frame: bench's latency mode, track of a single
  * image; or a small call on one stream) is waited for at once, so its
- * results can be looked at after a few iterations. */
+ * results can be looked at after a few iterations. A submitted call is not
+ * waited for: a look would hold up the next call. */
 int pt_chunk_iterations(const pt_chunk_plan *plan, int n, int i, int count)
 {
     int all = pt_chunk_max_iterations(plan->max_iterations);
-    if (plan->early > 0 && !plan->sequence && i == 0 && count == n && all > plan->early)
+    if (plan->early > 0 && !plan->sequence && !plan->submitted && i == 0 && count == n &&
+        all > plan->early)
         return plan->early;
     return all;
 }

@@ -15,6 +15,7 @@ typedef struct {
     int sequence;       /* --sequence: chunks of `chunk` frames, in order */
     int max_iterations; /* Starburst's limit (< 1 counts as 1) */
     int early;          /* iterations before a one-chunk call's early look; 0: none (tl, hough) */
+    int submitted;      /* a submitted call: full chunks, no early look */
 } pt_chunk_plan;
 
 /* The most frames the chunk that starts at frame i of an n-frame call may
@@ -26,7 +27,8 @@ int pt_chunk_max_iterations(int max_iterations);
 
 /* The Starburst iterations the chunk of count frames at frame i runs before
  * its results are looked at: all of them, or plan->early for a call that is
- * one chunk (the rest then run only for eyes still iterating). */
+ * one chunk and not submitted (the rest then run only for eyes still
+ * iterating). */
 int pt_chunk_iterations(const pt_chunk_plan *plan, int n, int i, int count);
 
 #ifdef __cplusplus

@@ -58,6 +58,16 @@ typedef struct pt_backend {
     /* Optional: per-stage times accumulated since create, one "stage: x ms/frame"
      * line each, for bench. */
     void (*stage_report)(void *state, char *buf, int size);
+    /* Optional: track() in two halves, so that a caller keeps two batches in
+     * flight (the GPU works on one while the caller prepares the next).
+     * submit starts tracking frames as track() would and returns; the
+     * results of a submitted batch are complete, and its frames, results and
+     * overlays the caller's again, when the next submit or drain returns.
+     * drain waits for the last submitted batch. A caller alternates two sets
+     * of frames and results; track() may follow only a drain. */
+    pt_status (*submit)(void *state, pt_image *const *frames, int n, pt_result *results,
+                        pt_overlay *overlays, pt_error *err);
+    pt_status (*drain)(void *state, pt_error *err);
 } pt_backend;
 
 extern const pt_backend pt_backend_omp;

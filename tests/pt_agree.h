@@ -48,10 +48,13 @@ static void free_frames(pt_image **frames, int n)
 /* Back end b over frames[0..n) into res, per_call frames per track call
  * (one state for all calls), prepared for frames of at least prepare_w x
  * prepare_h (0: the frames' size), as track prepares for the largest frame
- * seen so far. */
+ * seen so far. submitted: the calls go through submit and one drain at the
+ * end (when the back end has them), each call's results in their own
+ * place, as bench keeps batches in flight. */
 static void run_backend_calls(const pt_backend *b, const pt_config *cfg,
                               const pt_track_options *opt, int prepare_w, int prepare_h,
-                              pt_image **frames, int n, int per_call, pt_result *res)
+                              pt_image **frames, int n, int per_call, int submitted,
+                              pt_result *res)
 {
     void *state = NULL;
     pt_error err;
@@ -65,9 +68,16 @@ static void run_backend_calls(const pt_backend *b, const pt_config *cfg,
     int eyes = opt->binocular ? 2 : 1;
     for (int i = 0; i < n; i += per_call) {
         int k = n - i < per_call ? n - i : per_call;
-        PT_CHECK(b->track(state, frames + i, k, res + (size_t)i * eyes, NULL, &err) == PT_OK,
-                 "%s track: %s", b->name, err.what);
+        pt_result *r = res + (size_t)i * eyes;
+        if (submitted && b->submit)
+            PT_CHECK(b->submit(state, frames + i, k, r, NULL, &err) == PT_OK, "%s submit: %s",
+                     b->name, err.what);
+        else
+            PT_CHECK(b->track(state, frames + i, k, r, NULL, &err) == PT_OK, "%s track: %s",
+                     b->name, err.what);
     }
+    if (submitted && b->drain)
+        PT_CHECK(b->drain(state, &err) == PT_OK, "%s drain: %s", b->name, err.what);
     b->destroy(state);
 }
 
@@ -76,7 +86,7 @@ static inline void run_backend(const pt_backend *b, const pt_config *cfg,
                                const pt_track_options *opt, int prepare_w, int prepare_h,
                                pt_image **frames, int n, pt_result *res)
 {
-    run_backend_calls(b, cfg, opt, prepare_w, prepare_h, frames, n, n, res);
+    run_backend_calls(b, cfg, opt, prepare_w, prepare_h, frames, n, n, 0, res);
 }
 
 #endif

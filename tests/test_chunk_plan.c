@@ -37,7 +37,8 @@ static void expect_cut(const pt_chunk_plan *plan, int n, const int *expected, in
 }
 
 /* Every call of 1..400 frames: the chunks cover it, each within 1..chunk,
- * the first and the end ones at most half a chunk and a stream's share. */
+ * the first and the end ones at most half a chunk and a stream's share
+ * (not in a sequence or a submitted call). */
 static void every_call(const pt_chunk_plan *plan, const char *what)
 {
     int bad = 0;
@@ -48,7 +49,7 @@ static void every_call(const pt_chunk_plan *plan, const char *what)
             total += sizes[j];
             int end = j == 0 || n - (total - sizes[j]) <= plan->chunk;
             if (sizes[j] < 1 || sizes[j] > plan->chunk ||
-                (!plan->sequence && end && (sizes[j] > plan->chunk / 2 || sizes[j] > share)))
+                (!plan->sequence && !plan->submitted && end && (sizes[j] > plan->chunk / 2 || sizes[j] > share)))
                 bad++;
         }
         if (total != n)
@@ -59,7 +60,7 @@ static void every_call(const pt_chunk_plan *plan, const char *what)
 
 int main(void)
 {
-    pt_chunk_plan plan = {64, 4, 0, 10, 3};
+    pt_chunk_plan plan = {64, 4, 0, 10, 3, 0};
     /* bench's default batch: half chunks at both ends */
     expect_cut(&plan, 256, (const int[]){32, 64, 64, 64, 32}, 5, "256 frames, 4 streams");
     /* track's calls: a stream's share each */
@@ -78,13 +79,19 @@ int main(void)
     plan.chunk = 5;
     plan.streams = 4;
     expect_cut(&plan, 12, (const int[]){5, 5, 2}, 3, "chunk of 5");
+    /* a submitted call: full chunks, also at its ends */
+    plan = (pt_chunk_plan){64, 4, 0, 10, 3, 1};
+    expect_cut(&plan, 256, (const int[]){64, 64, 64, 64}, 4, "256 frames submitted");
+    expect_cut(&plan, 100, (const int[]){64, 36}, 2, "100 frames submitted");
+    expect_cut(&plan, 32, (const int[]){32}, 1, "32 frames submitted");
+    every_call(&plan, "submitted");
     /* --sequence: chunks of `chunk` in order */
-    pt_chunk_plan seq = {16, 4, 1, 10, 3};
+    pt_chunk_plan seq = {16, 4, 1, 10, 3, 0};
     expect_cut(&seq, 40, (const int[]){16, 16, 8}, 3, "--sequence 40 frames");
     every_call(&seq, "--sequence");
 
     /* the early look: only a call that is one chunk, never in a sequence */
-    plan = (pt_chunk_plan){64, 4, 0, 10, 3};
+    plan = (pt_chunk_plan){64, 4, 0, 10, 3, 0};
     PT_CHECK(pt_chunk_iterations(&plan, 1, 0, 1) == 3, "one frame: early look after 3");
     PT_CHECK(pt_chunk_iterations(&plan, 32, 0, 8) == 10, "a call of several chunks: all 10");
     PT_CHECK(pt_chunk_iterations(&plan, 32, 8, 8) == 10, "a later chunk: all 10");
@@ -99,6 +106,9 @@ int main(void)
     plan.max_iterations = 10;
     plan.early = 0;
     PT_CHECK(pt_chunk_iterations(&plan, 1, 0, 1) == 10, "no early look (tl, hough)");
+    plan.early = 3;
+    plan.submitted = 1;
+    PT_CHECK(pt_chunk_iterations(&plan, 1, 0, 1) == 10, "submitted: no early look");
     seq.max_iterations = 10;
     PT_CHECK(pt_chunk_iterations(&seq, 1, 0, 1) == 10, "--sequence: no early look");
     return PT_TEST_SUMMARY("chunk_plan");

@@ -33,6 +33,9 @@ static int start_corner;
  * bench's latency mode: the CUDA back end looks at the results after a few
  * iterations and runs the rest only for eyes still iterating. */
 static int per_call;
+/* The calls go through the back end's submit (each call's chunks queued
+ * behind the last call's while it finishes) and one drain. */
+static int submitted;
 
 static void run(const pt_backend *b, const pt_track_options *opt, pt_image **frames, int n,
                 pt_result *res)
@@ -46,7 +49,7 @@ static void run(const pt_backend *b, const pt_track_options *opt, pt_image **fra
     if (start_corner)
         cfg.starburst.start_x = cfg.starburst.start_y = 10;
     run_backend_calls(b, &cfg, opt, prepare_w, prepare_h, frames, n, per_call ? per_call : n,
-                      res);
+                      submitted, res);
 }
 
 /* The results of the two back ends over count eyes agree (see the top). */
@@ -212,5 +215,28 @@ int main(void)
     mixed_sizes("monocular circle 320x256 and 192x160 mixed, one frame per call", 60 / div, 118);
     per_call = 0;
     mixed_sizes("monocular circle 320x256 and 192x160 mixed, one call", 60 / div, 119);
+    /* calls submitted one after the other, drained at the end: the streams
+     * go round across calls and each chunk's results reach its own call's
+     * place (70 frames per call are two chunks of unequal size, so calls
+     * start on different streams) */
+    submitted = 1;
+    per_call = 70;
+    compare("monocular circle 320x256, submitted 70 per call", &opt, 500 / div, 320, 256, 120);
+    opt.binocular = 1;
+    compare("binocular circle 640x256, submitted 70 per call", &opt, 200 / div, 640, 256, 121);
+    opt.binocular = 0;
+    opt.sequence = 1;
+    compare("sequence circle 320x256, submitted 70 per call", &opt, 100 / div, 320, 256, 122);
+    opt.sequence = 0;
+    per_call = 1;
+    start_corner = 1;
+    compare("monocular circle 320x256, submitted one frame per call, start (10, 10)", &opt,
+            100 / div, 320, 256, 123);
+    start_corner = 0;
+    mixed_sizes("monocular circle 320x256 and 192x160 mixed, submitted one frame per call",
+                60 / div, 124);
+    per_call = 70;
+    split_devices(200 / div + 1, 320, 256, 125);
+    submitted = per_call = 0;
     return PT_TEST_SUMMARY("cuda_starburst");
 }
