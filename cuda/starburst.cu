@@ -347,9 +347,11 @@ starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks, int finish)
     const pt_cuda_eye_job job = b.jobs[j];
     const pt_cuda_frame_dims dims = b.dims[job.frame];
     int n = st->n;
-    if (threadIdx.x == 0) {
+    if (threadIdx.x < 32) {
+        /* the RANSAC blocks' best rows over warp 0 (rows are distinct and
+         * the order total, so any grouping finds the serial loop's row) */
         int best_votes = -1, s = -1, from = -1;
-        for (int k = 0; n >= p.sample_size && k < nblocks; k++) {
+        for (int k = threadIdx.x; n >= p.sample_size && k < nblocks; k += 32) {
             int2 v = b.partials[(size_t)j * b.partials_per_job + k];
             if (select_row_better(v.x, v.y, best_votes, s)) {
                 best_votes = v.x;
@@ -357,9 +359,21 @@ starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks, int finish)
                 from = k;
             }
         }
-        best_row = s;
-        if (s >= 0)
-            model = b.partial_models[(size_t)j * b.partials_per_job + from];
+        for (int o = 16; o > 0; o >>= 1) {
+            int ov = __shfl_down_sync(0xffffffffu, best_votes, o);
+            int os = __shfl_down_sync(0xffffffffu, s, o);
+            int of = __shfl_down_sync(0xffffffffu, from, o);
+            if (select_row_better(ov, os, best_votes, s)) {
+                best_votes = ov;
+                s = os;
+                from = of;
+            }
+        }
+        if (threadIdx.x == 0) {
+            best_row = s;
+            if (s >= 0)
+                model = b.partial_models[(size_t)j * b.partials_per_job + from];
+        }
     }
     __syncthreads();
     int s = best_row;
