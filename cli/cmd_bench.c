@@ -14,7 +14,9 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: pupiltrack bench [OPTIONS] IMAGE|DIR...\n"
             "Time a detector on frames held in memory: throughput in batches, then\n"
-            "latency with one frame per call. Prints one line per mode.\n\n"
+            "latency with one frame per call. Prints one line per mode; a back end\n"
+            "that can keep two calls in flight (cuda) is timed that way too\n"
+            "('throughput') and one call at a time.\n\n"
             "%s"
             "  --batch N        frames per back-end call in throughput mode (default 256)\n"
             "  --frames N       frames to process per mode (default 2000)\n"
