@@ -793,13 +793,17 @@ static pt_status cuda_create(const pt_config *cfg, const pt_track_options *opt, 
     return PT_OK;
 }
 
-static pt_status cuda_track(void *state, pt_image *const *frames, int n, pt_result *results,
-                            pt_overlay *overlays, pt_error *err)
+/* A call on one device: track_one or submit_one. */
+typedef pt_status (*device_call)(cuda_state *s, pt_image *const *frames, int n,
+                                 pt_result *results, pt_overlay *overlays, pt_error *err);
+
+/* frames[0..n) cut into `parts` contiguous parts, part d through call on
+ * device d, all at the same time (one host thread each); the first
+ * failure is returned. */
+static pt_status split_over_devices(cuda_multi *m, int parts, device_call call,
+                                    pt_image *const *frames, int n, pt_result *results,
+                                    pt_overlay *overlays, pt_error *err)
 {
-    cuda_multi *m = (cuda_multi *)state;
-    if (m->count == 1 || n < 2)
-        return track_one(m->dev[0], frames, n, results, overlays, err);
-    int parts = n < m->count ? n : m->count;
     int eyes = m->dev[0]->eyes;
     pt_status status[PT_MAX_DEVICES];
     pt_error errs[PT_MAX_DEVICES];
@@ -807,9 +811,8 @@ static pt_status cuda_track(void *state, pt_image *const *frames, int n, pt_resu
     for (int d = 0; d < parts; d++) {
         int first = (int)((long)n * d / parts), last = (int)((long)n * (d + 1) / parts);
         pt_error_clear(&errs[d]);
-        status[d] = track_one(m->dev[d], frames + first, last - first,
-                              results + (size_t)first * eyes,
-                              overlays ? overlays + (size_t)first * eyes : NULL, &errs[d]);
+        status[d] = call(m->dev[d], frames + first, last - first, results + (size_t)first * eyes,
+                         overlays ? overlays + (size_t)first * eyes : NULL, &errs[d]);
     }
     for (int d = 0; d < parts; d++)
         if (status[d]) {
@@ -817,6 +820,16 @@ static pt_status cuda_track(void *state, pt_image *const *frames, int n, pt_resu
             return status[d];
         }
     return PT_OK;
+}
+
+static pt_status cuda_track(void *state, pt_image *const *frames, int n, pt_result *results,
+                            pt_overlay *overlays, pt_error *err)
+{
+    cuda_multi *m = (cuda_multi *)state;
+    if (m->count == 1 || n < 2)
+        return track_one(m->dev[0], frames, n, results, overlays, err);
+    return split_over_devices(m, n < m->count ? n : m->count, track_one, frames, n, results,
+                              overlays, err);
 }
 
 static pt_status cuda_submit(void *state, pt_image *const *frames, int n, pt_result *results,
@@ -827,23 +840,7 @@ static pt_status cuda_submit(void *state, pt_image *const *frames, int n, pt_res
         return submit_one(m->dev[0], frames, n, results, overlays, err);
     /* every device takes part (maybe with no frames), so that each one
      * harvests its share of the previous call */
-    int eyes = m->dev[0]->eyes, parts = m->count;
-    pt_status status[PT_MAX_DEVICES];
-    pt_error errs[PT_MAX_DEVICES];
-#pragma omp parallel for num_threads(parts) schedule(static, 1)
-    for (int d = 0; d < parts; d++) {
-        int first = (int)((long)n * d / parts), last = (int)((long)n * (d + 1) / parts);
-        pt_error_clear(&errs[d]);
-        status[d] = submit_one(m->dev[d], frames + first, last - first,
-                               results + (size_t)first * eyes,
-                               overlays ? overlays + (size_t)first * eyes : NULL, &errs[d]);
-    }
-    for (int d = 0; d < parts; d++)
-        if (status[d]) {
-            *err = errs[d];
-            return status[d];
-        }
-    return PT_OK;
+    return split_over_devices(m, m->count, submit_one, frames, n, results, overlays, err);
 }
 
 static pt_status cuda_drain(void *state, pt_error *err)
