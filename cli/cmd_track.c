@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "draw.h"
 #include "inputs.h"
+#include "load_group.h"
 #include "track_options.h"
 
 #define TRACK_BATCH 32
@@ -45,9 +46,11 @@ typedef struct {
     FILE *out;
     void *state;
     int state_width, state_height;
-    /* the batch being filled */
+    /* the batch being filled, in input order: a frame, or (frames[i] NULL)
+     * a file that could not be decoded and why, written in its place */
     pt_image *frames[TRACK_BATCH];
     char *names[TRACK_BATCH];
+    char *errors[TRACK_BATCH];
     int count;
     pt_result *results;
     pt_overlay *overlays;
@@ -135,27 +138,42 @@ static int flush_batch(track_run *run)
 {
     if (run->count == 0)
         return 0;
-    int maxw = 0, maxh = 0;
+    int maxw = 0, maxh = 0, tracked = 0;
+    pt_image *frames[TRACK_BATCH];
     for (int i = 0; i < run->count; i++) {
+        if (!run->frames[i])
+            continue;
+        frames[tracked++] = run->frames[i];
         if (run->frames[i]->width > maxw)
             maxw = run->frames[i]->width;
         if (run->frames[i]->height > maxh)
             maxh = run->frames[i]->height;
     }
-    int rc = ensure_backend(run, maxw, maxh);
-    if (rc)
-        return rc;
-    for (int i = 0; i < run->count * run->eyes && run->overlays; i++)
-        pt_overlay_clear(&run->overlays[i]);
     pt_error err;
     pt_error_clear(&err);
-    if (run->setup.backend->track(run->state, run->frames, run->count, run->results,
-                                  run->overlays, &err)) {
-        pt_cli_report(&err);
-        return err.status == PT_ERR_UNAVAILABLE ? PT_EXIT_UNAVAILABLE : PT_EXIT_INPUT;
+    if (tracked) {
+        int rc = ensure_backend(run, maxw, maxh);
+        if (rc)
+            return rc;
+        for (int i = 0; i < tracked * run->eyes && run->overlays; i++)
+            pt_overlay_clear(&run->overlays[i]);
+        if (run->setup.backend->track(run->state, frames, tracked, run->results, run->overlays,
+                                      &err)) {
+            pt_cli_report(&err);
+            return err.status == PT_ERR_UNAVAILABLE ? PT_EXIT_UNAVAILABLE : PT_EXIT_INPUT;
+        }
     }
-    for (int i = 0; i < run->count; i++) {
-        pt_result *res = run->results + (size_t)i * run->eyes;
+    for (int i = 0, k = 0; i < run->count; i++) {
+        if (!run->frames[i]) {
+            write_error_rows(run, run->names[i], run->errors[i]);
+            free(run->names[i]);
+            free(run->errors[i]);
+            run->errors[i] = NULL;
+            continue;
+        }
+        pt_result *res = run->results + (size_t)k * run->eyes;
+        const pt_overlay *ov = run->overlays ? run->overlays + (size_t)k * run->eyes : NULL;
+        k++;
         for (int e = 0; e < run->eyes; e++) {
             pt_results_write_row(run->out, run->names[i],
                                  pt_algorithm_name(run->setup.track.algorithm),
@@ -171,7 +189,6 @@ static int flush_batch(track_run *run)
                 return grc;
         }
         if (run->draw_dir) {
-            const pt_overlay *ov = run->overlays ? run->overlays + (size_t)i * run->eyes : NULL;
             pt_result truth[2];
             for (int e = 0; e < run->eyes && run->have_gt; e++) {
                 const pt_gt_entry *g =
@@ -193,24 +210,26 @@ static int flush_batch(track_run *run)
     return 0;
 }
 
-static int add_frame(track_run *run, pt_image *frame, const char *name)
+/* Queue a frame (or, with frame NULL, a file's error message) in the batch. */
+static int add_frame(track_run *run, pt_image *frame, const char *name, const char *error)
 {
     run->frames[run->count] = frame;
     run->names[run->count] = strdup(name);
+    run->errors[run->count] = error ? strdup(error) : NULL;
     run->count++;
     return run->count == TRACK_BATCH ? flush_batch(run) : 0;
 }
 
-static int track_file(track_run *run, const char *path)
+/* One decoded input's frames into the batch (pt_load_group); a file that
+ * could not be decoded gets its error rows. Takes the frames over. */
+static int track_loaded(track_run *run, const char *path, pt_loaded_input *in)
 {
-    pt_frames frames = {0, NULL};
-    pt_error err;
-    pt_error_clear(&err);
-    if (pt_image_load(path, &run->setup.load, &frames, &err)) {
-        pt_cli_report(&err);
-        write_error_rows(run, path, err.what);
-        return 0;
+    if (in->status) {
+        pt_cli_report(&in->err);
+        return add_frame(run, NULL, path, in->err.what);
     }
+    pt_frames frames = in->frames;
+    memset(&in->frames, 0, sizeof in->frames);
     for (int p = 0; p < frames.count; p++) {
         char name[4200];
         if (frames.count > 1)
@@ -219,7 +238,7 @@ static int track_file(track_run *run, const char *path)
             snprintf(name, sizeof name, "%s", path);
         pt_image *frame = frames.frames[p];
         frames.frames[p] = NULL;
-        int rc = add_frame(run, frame, name);
+        int rc = add_frame(run, frame, name, NULL);
         if (rc) {
             pt_frames_free(&frames);
             return rc;
@@ -323,9 +342,20 @@ int pt_cmd_track(int argc, char **argv)
         goto done;
     }
     pt_results_write_header(run.out);
-    for (int i = 0; i < inputs.count && !rc; i++) {
-        rc = track_file(&run, inputs.paths[i]);
-        pt_cli_progress("track", i + 1, inputs.count, 0.0);
+    /* Files are decoded a batch at a time, side by side (-j threads), and
+     * tracked in their order. */
+    pt_loaded_input group[TRACK_BATCH];
+    for (int i = 0; i < inputs.count && !rc;) {
+        int k = pt_load_group_size(inputs.paths + i, inputs.count - i, TRACK_BATCH);
+        pt_load_group(inputs.paths + i, k, &run.setup.load, run.setup.track.threads, group);
+        for (int j = 0; j < k; j++) {
+            if (!rc) {
+                rc = track_loaded(&run, inputs.paths[i + j], &group[j]);
+                pt_cli_progress("track", i + j + 1, inputs.count, 0.0);
+            }
+            pt_frames_free(&group[j].frames);
+        }
+        i += k;
     }
     if (!rc)
         rc = flush_batch(&run);
@@ -335,6 +365,7 @@ done:
     for (int i = 0; i < run.count; i++) {
         pt_image_destroy(run.frames[i]);
         free(run.names[i]);
+        free(run.errors[i]);
     }
     if (run.state)
         run.setup.backend->destroy(run.state);

@@ -25,6 +25,20 @@ n_lines=$(wc -l <"$TMP/err")
 [ "$n_lines" -eq 3 ] && ok || fail "one stderr line per bad file expected, got $n_lines"
 expect_grep "missing.png" "$TMP/err" "missing file named"
 expect_grep "000002.png" "$TMP/err" "truncated file named"
+# Files are decoded side by side (-j threads) but tracked in their order:
+# the rows keep the input order, a bad file's rows in its place, the same
+# results with one thread and with three.
+mkdir -p "$TMP/order"
+for k in 0 2 3 4 5 6; do cp testdata/synth/00000$k.png "$TMP/order/"; done
+head -c 300 testdata/synth/000001.png >"$TMP/order/000001.png"
+expect_exit 1 "ordered batch, -j 1" -- "$PT" track -j 1 -o "$TMP/o1.csv" "$TMP/order"
+expect_exit 1 "ordered batch, -j 3" -- "$PT" track -j 3 -o "$TMP/o3.csv" "$TMP/order"
+order=$(awk -F, 'NR > 1 { sub(".*/", "", $1); printf "%s:%s ", $1, $5 }' "$TMP/o3.csv")
+[ "$order" = "000000.png:ok 000001.png:error 000002.png:ok 000003.png:ok 000004.png:ok 000005.png:ok 000006.png:ok " ] &&
+    ok || fail "rows out of input order or status: $order"
+cut -d, -f1-12 "$TMP/o1.csv" >"$TMP/o1.cut"
+cut -d, -f1-12 "$TMP/o3.csv" >"$TMP/o3.cut"
+cmp -s "$TMP/o1.cut" "$TMP/o3.cut" && ok || fail "track -j 1 and -j 3 differ"
 expect_exit 1 "empty file" -- "$PT" track /dev/null
 one_line "$TMP/err" "empty file"
 
