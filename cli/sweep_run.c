@@ -10,6 +10,10 @@
 #include "../lib/results.h"
 #include "backends.h"
 #include "cli.h"
+#include "load_group.h"
+
+/* Files decoded ahead, side by side (-j threads), before their turn. */
+#define SWEEP_AHEAD 32
 
 /* One configuration being run. */
 typedef struct {
@@ -114,9 +118,37 @@ static void write_error_rows(pt_sweep_job *sw, config_run *run, const char *name
     sw->error_rows += run->eyes;
 }
 
-/* The frames of file f, from the cache or freshly loaded; NULL after an error
- * (reported once per file). *owned says whether the caller frees them. */
-static pt_frames *file_frames(pt_sweep_job *sw, int f, pt_frames *scratch, int *owned)
+/* Files decoded ahead of their turn: ahead[k] is file first + k. */
+typedef struct {
+    pt_loaded_input in[SWEEP_AHEAD];
+    int first, count;
+} files_ahead;
+
+/* Whether file f still has to be decoded (neither cached nor failed). */
+static int needs_decoding(const pt_sweep_job *sw, int f)
+{
+    const pt_sweep_file *sf = &sw->files[f - sw->first];
+    return !sf->error && !sf->cached;
+}
+
+/* Decode file f and the files after it that need it (up to SWEEP_AHEAD,
+ * pt_load_group_size's group) at the same time into ahead. */
+static void decode_ahead(pt_sweep_job *sw, int f, files_ahead *ahead)
+{
+    int limit = 1;
+    while (limit < SWEEP_AHEAD && f + limit < sw->last && needs_decoding(sw, f + limit))
+        limit++;
+    ahead->first = f;
+    ahead->count = pt_load_group_size(sw->inputs.paths + f, limit, limit);
+    pt_load_group(sw->inputs.paths + f, ahead->count, &sw->base.load, sw->base.track.threads,
+                  ahead->in);
+}
+
+/* The frames of file f, from the cache or decoded (ahead, with the files
+ * after it); NULL after an error (reported once per file). *owned says
+ * whether the caller frees them. */
+static pt_frames *file_frames(pt_sweep_job *sw, int f, files_ahead *ahead, pt_frames *scratch,
+                              int *owned)
 {
     pt_sweep_file *sf = &sw->files[f - sw->first];
     *owned = 0;
@@ -124,13 +156,14 @@ static pt_frames *file_frames(pt_sweep_job *sw, int f, pt_frames *scratch, int *
         return NULL;
     if (sf->cached)
         return &sf->frames;
-    pt_error err;
-    pt_error_clear(&err);
-    scratch->count = 0;
-    scratch->frames = NULL;
-    if (pt_image_load(sw->inputs.paths[f], &sw->base.load, scratch, &err)) {
-        pt_cli_report(&err);
-        sf->error = strdup(err.what[0] ? err.what : "cannot load");
+    if (f < ahead->first || f >= ahead->first + ahead->count)
+        decode_ahead(sw, f, ahead);
+    pt_loaded_input *in = &ahead->in[f - ahead->first];
+    *scratch = in->frames;
+    memset(&in->frames, 0, sizeof in->frames);
+    if (in->status) {
+        pt_cli_report(&in->err);
+        sf->error = strdup(in->err.what[0] ? in->err.what : "cannot load");
         return NULL;
     }
     long bytes = 0;
@@ -198,19 +231,21 @@ static int run_files(pt_sweep_job *sw, config_run *run, int start, long cfg_inde
     char label[80];
     snprintf(label, sizeof label, "sweep (configuration %ld/%ld): files", cfg_index + 1, ncfg);
     sw->work_done += start;
-    for (int f = sw->first + start; f < sw->last; f++) {
+    files_ahead ahead;
+    ahead.first = ahead.count = 0;
+    int rc = 0;
+    for (int f = sw->first + start; f < sw->last && !rc; f++) {
         pt_frames scratch;
         int owned;
-        pt_frames *frames = file_frames(sw, f, &scratch, &owned);
+        pt_frames *frames = file_frames(sw, f, &ahead, &scratch, &owned);
         const char *path = sw->inputs.paths[f];
         if (!frames) {
             /* keep rows in file order: what is batched goes out first */
-            int rc = flush_batch(sw, run);
-            if (rc)
-                return rc;
+            if ((rc = flush_batch(sw, run)))
+                break;
             write_error_rows(sw, run, path, sw->files[f - sw->first].error);
         }
-        for (int p = 0; frames && p < frames->count; p++) {
+        for (int p = 0; frames && p < frames->count && !rc; p++) {
             char name[4200];
             if (frames->count > 1)
                 snprintf(name, sizeof name, "%s#%d", path, p);
@@ -221,22 +256,20 @@ static int run_files(pt_sweep_job *sw, config_run *run, int start, long cfg_inde
             run->names[run->count] = strdup(name);
             if (owned)
                 frames->frames[p] = NULL;
-            if (++run->count == sw->batch) {
-                int rc = flush_batch(sw, run);
-                if (rc) {
-                    if (owned)
-                        pt_frames_free(frames);
-                    return rc;
-                }
-            }
+            if (++run->count == sw->batch)
+                rc = flush_batch(sw, run);
         }
         if (owned)
             pt_frames_free(frames);
+        if (rc)
+            break;
         if (run->count == 0)
             checkpoint(run, f + 1 - sw->first);
         pt_cli_progress(label, ++sw->work_done, sw->work_total, pt_sweep_clock() - sw->started);
     }
-    return flush_batch(sw, run);
+    for (int k = 0; k < ahead.count; k++) /* decoded ahead, not reached */
+        pt_frames_free(&ahead.in[k].frames);
+    return rc ? rc : flush_batch(sw, run);
 }
 
 int pt_sweep_run_config(pt_sweep_job *sw, long index, long ncfg, const char *final_path)
