@@ -5,9 +5,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <omp.h>
+
 #include "../lib/pt_image.h"
 #include "../lib/synth.h"
 #include "cli.h"
+
+/* Frames rendered side by side: at most this many, and their buffers at
+ * most SYNTH_GROUP_BYTES. */
+#define SYNTH_GROUP_MAX 64
+#define SYNTH_GROUP_BYTES (256L << 20)
 
 static void usage(FILE *out)
 {
@@ -168,42 +175,70 @@ int pt_cmd_synth(int argc, char **argv)
         fprintf(glints, "image,eye,glint,x,y\n");
     }
 
+    /* Every frame has its own seed (pt_synth_frame_seed), so frames are
+     * rendered and encoded side by side, a group at a time (one image
+     * buffer per frame of the group), and their truth rows then written in
+     * frame order: the same files as one frame after the other (~175 ms a
+     * 1280x1024 frame, most of it the PNG encoding). */
     int rc = PT_EXIT_OK;
-    pt_image *img = pt_image_create(params.width, params.height);
-    if (!img) {
-        pt_cli_fail("synth: out of memory for a %dx%d frame", params.width, params.height);
-        rc = PT_EXIT_INPUT;
-    }
-    for (long i = 0; i < count && rc == PT_EXIT_OK; i++) {
-        pt_synth_frame_truth truth;
-        char name[32];
-        snprintf(name, sizeof name, "%06ld.png", i);
-        snprintf(path, sizeof path, "%s/%s", out_dir, name);
-        pt_synth_params frame_params = params;
-        if (sequence)
-            pt_synth_sequence_frame(&params, i, 100, &frame_params);
-        uint64_t frame_seed = pt_synth_frame_seed(seed, sequence ? 0 : i);
-        if (pt_synth_render(&frame_params, frame_seed, img, &truth, &err) != PT_OK ||
-            pt_png_write_grey(path, img, &err) != PT_OK) {
-            pt_cli_report(&err);
+    int threads = omp_get_max_threads();
+    long frame_bytes = (long)params.width * params.height + 1;
+    long fit = SYNTH_GROUP_BYTES / frame_bytes;
+    int group = threads * 4 < SYNTH_GROUP_MAX ? threads * 4 : SYNTH_GROUP_MAX;
+    if (group > fit)
+        group = fit > 1 ? (int)fit : 1;
+    pt_image *imgs[SYNTH_GROUP_MAX] = {NULL};
+    pt_synth_frame_truth truths[SYNTH_GROUP_MAX];
+    pt_error errs[SYNTH_GROUP_MAX];
+    pt_status status[SYNTH_GROUP_MAX];
+    for (int k = 0; k < group && rc == PT_EXIT_OK; k++)
+        if (!(imgs[k] = pt_image_create(params.width, params.height))) {
+            pt_cli_fail("synth: out of memory for a %dx%d frame", params.width, params.height);
             rc = PT_EXIT_INPUT;
-            break;
         }
-        for (int e = 0; e < truth.count; e++) {
-            const pt_synth_truth *t = &truth.eyes[e];
-            write_truth_row(csv, name, t);
-            for (int g = 0; glints && g < t->glints; g++)
-                if (t->glint_visible[g])
-                    fprintf(glints, "%s,%s,%d,%.3f,%.3f\n", name,
-                            t->eye == 'L' ? "L" : (t->eye == 'R' ? "R" : ""), g, t->glint_x[g],
-                            t->glint_y[g]);
+    for (long first = 0; first < count && rc == PT_EXIT_OK; first += group) {
+        int n = count - first < group ? (int)(count - first) : group;
+#pragma omp parallel for schedule(dynamic, 1)
+        for (int k = 0; k < n; k++) {
+            long i = first + k;
+            char name[32], frame_path[4200];
+            snprintf(name, sizeof name, "%06ld.png", i);
+            snprintf(frame_path, sizeof frame_path, "%s/%s", out_dir, name);
+            pt_synth_params frame_params = params;
+            if (sequence)
+                pt_synth_sequence_frame(&params, i, 100, &frame_params);
+            uint64_t frame_seed = pt_synth_frame_seed(seed, sequence ? 0 : i);
+            pt_error_clear(&errs[k]);
+            status[k] = pt_synth_render(&frame_params, frame_seed, imgs[k], &truths[k], &errs[k]);
+            if (status[k] == PT_OK)
+                status[k] = pt_png_write_grey(frame_path, imgs[k], &errs[k]);
+        }
+        for (int k = 0; k < n; k++) {
+            if (status[k] != PT_OK) {
+                pt_cli_report(&errs[k]);
+                rc = PT_EXIT_INPUT;
+                break;
+            }
+            char name[32];
+            snprintf(name, sizeof name, "%06ld.png", first + k);
+            const pt_synth_frame_truth *truth = &truths[k];
+            for (int e = 0; e < truth->count; e++) {
+                const pt_synth_truth *t = &truth->eyes[e];
+                write_truth_row(csv, name, t);
+                for (int g = 0; glints && g < t->glints; g++)
+                    if (t->glint_visible[g])
+                        fprintf(glints, "%s,%s,%d,%.3f,%.3f\n", name,
+                                t->eye == 'L' ? "L" : (t->eye == 'R' ? "R" : ""), g,
+                                t->glint_x[g], t->glint_y[g]);
+            }
         }
     }
     if (glints && fclose(glints) != 0 && rc == PT_EXIT_OK) {
         pt_cli_fail("%s/glints.csv: cannot write", out_dir);
         rc = PT_EXIT_INPUT;
     }
-    pt_image_destroy(img);
+    for (int k = 0; k < SYNTH_GROUP_MAX; k++)
+        pt_image_destroy(imgs[k]);
     if (fclose(csv) != 0 && rc == PT_EXIT_OK) {
         snprintf(path, sizeof path, "%s/groundtruth.csv", out_dir);
         pt_error_set(&err, PT_ERR_IO, path, "cannot write: %s", strerror(errno));
