@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "inputs.h"
+#include "load_group.h"
 #include "track_options.h"
 
 static void usage(FILE *out)
@@ -115,33 +116,39 @@ int pt_cmd_bench(int argc, char **argv)
         pt_cli_fail("bench: no images given (try --help)");
         return PT_EXIT_USAGE;
     }
-    /* Load every frame first: the benchmark reads frames from host memory. */
+    /* Load every frame first: the benchmark reads frames from host memory.
+     * Files are decoded up to 32 at a time, side by side. */
     pt_image **frames = NULL;
     int nframes = 0, maxw = 0, maxh = 0;
-    for (int i = 0; i < inputs.count; i++) {
-        pt_frames f = {0, NULL};
-        pt_error err;
-        if (pt_image_load(inputs.paths[i], &s.load, &f, &err)) {
-            pt_cli_report(&err);
-            rc = PT_EXIT_INPUT;
-            continue;
+    pt_loaded_input group[32];
+    for (int i = 0; i < inputs.count;) {
+        int k = pt_load_group_size(inputs.paths + i, inputs.count - i, 32);
+        pt_load_group(inputs.paths + i, k, &s.load, s.track.threads, group);
+        for (int j = 0; j < k; j++) {
+            pt_frames *f = &group[j].frames;
+            if (group[j].status) {
+                pt_cli_report(&group[j].err);
+                rc = PT_EXIT_INPUT;
+                continue;
+            }
+            pt_image **grown = realloc(frames, (size_t)(nframes + f->count) * sizeof *frames);
+            if (!grown) {
+                pt_frames_free(f);
+                rc = PT_EXIT_INPUT;
+                continue;
+            }
+            frames = grown;
+            for (int p = 0; p < f->count; p++) {
+                frames[nframes++] = f->frames[p];
+                if (f->frames[p]->width > maxw)
+                    maxw = f->frames[p]->width;
+                if (f->frames[p]->height > maxh)
+                    maxh = f->frames[p]->height;
+                f->frames[p] = NULL;
+            }
+            pt_frames_free(f);
         }
-        pt_image **grown = realloc(frames, (size_t)(nframes + f.count) * sizeof *frames);
-        if (!grown) {
-            pt_frames_free(&f);
-            rc = PT_EXIT_INPUT;
-            break;
-        }
-        frames = grown;
-        for (int p = 0; p < f.count; p++) {
-            frames[nframes++] = f.frames[p];
-            if (f.frames[p]->width > maxw)
-                maxw = f.frames[p]->width;
-            if (f.frames[p]->height > maxh)
-                maxh = f.frames[p]->height;
-            f.frames[p] = NULL;
-        }
-        pt_frames_free(&f);
+        i += k;
     }
     pt_inputs_free(&inputs);
     if (nframes == 0) {
