@@ -332,8 +332,10 @@ int pt_cmd_track(int argc, char **argv)
     run.results = calloc((size_t)TRACK_BATCH * run.eyes, sizeof *run.results);
     if (run.setup.track.overlay)
         run.overlays = calloc((size_t)TRACK_BATCH * run.eyes, sizeof *run.overlays);
-    /* Say at once when the back end cannot run here (exit 3), before any work. */
-    if ((rc = ensure_backend(&run, 640, 480)))
+    /* Say at once when the back end cannot run here (exit 3), before any
+     * work: prepared for the smallest frame, so that it costs little (the
+     * first batch prepares it for its frames' size). */
+    if ((rc = ensure_backend(&run, 1, 1)))
         goto done;
     run.out = run.out_path ? fopen(run.out_path, "w") : stdout;
     if (!run.out) {
