@@ -50,7 +50,8 @@ typedef struct {
     cudaStream_t stream;
     cudaEvent_t begin, end, copied, preprocessed, detected;
     pt_cuda_buffers dev;
-    uint8_t *host_frames;          /* pinned staging for frames not already pinned */
+    uint8_t *host_frames;          /* pinned staging for frames not already pinned, */
+    size_t host_frames_bytes;      /* allocated at the first chunk that needs it */
     pt_cuda_frame_dims *host_dims; /* pinned: what dev.dims holds (uploaded_frames) */
     pt_cuda_eye_job *host_jobs;    /* pinned: what dev.jobs holds (uploaded_jobs) */
     int uploaded_frames, uploaded_jobs;
@@ -217,7 +218,6 @@ static pt_status alloc_slot(cuda_state *s, stream_slot *slot, pt_error *err)
                                  jobs * slot->dev.partials_per_job * sizeof(int2)));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.partial_models,
                                  jobs * slot->dev.partials_per_job * sizeof(pt_cuda_sb_model)));
-    CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_frames, plane * frames));
     CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_dims, frames * sizeof(pt_cuda_frame_dims)));
     CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_jobs, jobs * sizeof(pt_cuda_eye_job)));
     CUDA_OR_FAIL(err, cudaHostAlloc((void **)&slot->host_results,
@@ -499,6 +499,17 @@ static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const 
     for (int i = 0; i < count && pinned; i++)
         pinned = is_pinned(frames[first + i]->buf);
     if (!pinned) {
+        /* Staging as large as this chunk (bench's pinned frames need none;
+         * track's calls of 32 frames use chunks of 8): pinning the largest
+         * chunk for every stream took a good part of track's start-up. */
+        size_t need = (size_t)count * p->plane;
+        if (need > slot->host_frames_bytes) {
+            cudaFreeHost(slot->host_frames); /* the stream was harvested: no copy reads it */
+            slot->host_frames = NULL;
+            slot->host_frames_bytes = 0;
+            CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_frames, need));
+            slot->host_frames_bytes = need;
+        }
 #pragma omp parallel for schedule(static)
         for (int i = 0; i < count; i++) {
             const pt_image *f = frames[first + i];
