@@ -168,7 +168,7 @@ static int flush_batch(track_run *run)
             write_error_rows(run, run->names[i], run->errors[i]);
             free(run->names[i]);
             free(run->errors[i]);
-            run->errors[i] = NULL;
+            run->names[i] = run->errors[i] = NULL;
             continue;
         }
         pt_result *res = run->results + (size_t)k * run->eyes;
@@ -202,8 +202,12 @@ static int flush_batch(track_run *run)
                               run->have_gt ? truth : NULL, run->eyes, &err))
                 pt_cli_report(&err);
         }
+        /* written: gone (a failure after this entry leaves the rest to the
+         * caller's clean-up, which must not free these again) */
         pt_image_destroy(run->frames[i]);
         free(run->names[i]);
+        run->frames[i] = NULL;
+        run->names[i] = NULL;
     }
     run->count = 0;
     fflush(run->out);
