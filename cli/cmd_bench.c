@@ -120,9 +120,9 @@ int pt_cmd_bench(int argc, char **argv)
      * Files are decoded up to 32 at a time, side by side. */
     pt_image **frames = NULL;
     int nframes = 0, maxw = 0, maxh = 0;
-    pt_loaded_input group[32];
+    pt_loaded_input group[PT_LOAD_GROUP];
     for (int i = 0; i < inputs.count;) {
-        int k = pt_load_group_size(inputs.paths + i, inputs.count - i, 32);
+        int k = pt_load_group_size(inputs.paths + i, inputs.count - i, PT_LOAD_GROUP);
         pt_load_group(inputs.paths + i, k, &s.load, s.track.threads, group);
         for (int j = 0; j < k; j++) {
             pt_frames *f = &group[j].frames;

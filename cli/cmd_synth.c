@@ -182,7 +182,7 @@ int pt_cmd_synth(int argc, char **argv)
      * 1280x1024 frame, most of it the PNG encoding). */
     int rc = PT_EXIT_OK;
     int threads = omp_get_max_threads();
-    long frame_bytes = (long)params.width * params.height + 1;
+    long frame_bytes = (long)params.width * params.height; /* sides >= 1 (checked above) */
     long fit = SYNTH_GROUP_BYTES / frame_bytes;
     int group = threads * 4 < SYNTH_GROUP_MAX ? threads * 4 : SYNTH_GROUP_MAX;
     if (group > fit)

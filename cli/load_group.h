@@ -4,6 +4,9 @@
 
 #include "../lib/pt_image.h"
 
+/* Files a caller decodes at once (bench, sweep). */
+#define PT_LOAD_GROUP 32
+
 /* One input, decoded: its frames, or the status and error that say why not. */
 typedef struct {
     pt_frames frames;

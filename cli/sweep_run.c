@@ -12,9 +12,6 @@
 #include "cli.h"
 #include "load_group.h"
 
-/* Files decoded ahead, side by side (-j threads), before their turn. */
-#define SWEEP_AHEAD 32
-
 /* One configuration being run. */
 typedef struct {
     pt_detector_setup setup;
@@ -120,7 +117,7 @@ static void write_error_rows(pt_sweep_job *sw, config_run *run, const char *name
 
 /* Files decoded ahead of their turn: ahead[k] is file first + k. */
 typedef struct {
-    pt_loaded_input in[SWEEP_AHEAD];
+    pt_loaded_input in[PT_LOAD_GROUP];
     int first, count;
 } files_ahead;
 
@@ -131,12 +128,12 @@ static int needs_decoding(const pt_sweep_job *sw, int f)
     return !sf->error && !sf->cached;
 }
 
-/* Decode file f and the files after it that need it (up to SWEEP_AHEAD,
+/* Decode file f and the files after it that need it (up to PT_LOAD_GROUP,
  * pt_load_group_size's group) at the same time into ahead. */
 static void decode_ahead(pt_sweep_job *sw, int f, files_ahead *ahead)
 {
     int limit = 1;
-    while (limit < SWEEP_AHEAD && f + limit < sw->last && needs_decoding(sw, f + limit))
+    while (limit < PT_LOAD_GROUP && f + limit < sw->last && needs_decoding(sw, f + limit))
         limit++;
     ahead->first = f;
     ahead->count = pt_load_group_size(sw->inputs.paths + f, limit, limit);

@@ -7,6 +7,7 @@
  * and the pipeline are replayed from CUDA graphs kept per stream and chunk
  * shape (cuda/stage_graph.cu); the host waits for a stream only when it
  * needs that stream's buffers again. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -637,7 +638,6 @@ static void frame_error(const cuda_state *s, pt_result *results, int frame, cons
 static pt_status launch_call(cuda_state *s, pt_image *const *frames, int n, pt_result *results,
                              pt_overlay *overlays, int submitted, pt_error *err)
 {
-    CUDA_OR_FAIL(err, cudaSetDevice(s->device));
     s->batch++;
     const pt_chunk_plan plan = {s->chunk, s->nstreams, s->opt.sequence, s->params.max_iterations,
                                 s->detector ? 0 : EARLY_ITERATIONS, submitted};
@@ -678,14 +678,14 @@ static pt_status launch_call(cuda_state *s, pt_image *const *frames, int n, pt_r
     return st;
 }
 
-/* Harvest every stream whose chunk belongs to a call before `batch` (0:
- * every stream); the first failure is returned. */
+/* Harvest every stream whose chunk belongs to a call before `batch`
+ * (LONG_MAX: every stream); the first failure is returned. The caller has
+ * made s->device current (track_one, submit_one, cuda_drain). */
 static pt_status harvest_before(cuda_state *s, long batch, pt_error *err)
 {
-    CUDA_OR_FAIL(err, cudaSetDevice(s->device));
     pt_status st = PT_OK;
     for (int k = 0; k < s->nstreams; k++)
-        if (!batch || s->slots[k].batch < batch) {
+        if (s->slots[k].batch < batch) {
             pt_status hs = harvest(s, &s->slots[k], err);
             if (!st)
                 st = hs;
@@ -696,14 +696,15 @@ static pt_status harvest_before(cuda_state *s, long batch, pt_error *err)
 static pt_status track_one(cuda_state *s, pt_image *const *frames, int n, pt_result *results,
                            pt_overlay *overlays, pt_error *err)
 {
-    pt_status st = harvest_before(s, 0, err); /* a submitted call not drained */
+    CUDA_OR_FAIL(err, cudaSetDevice(s->device));
+    pt_status st = harvest_before(s, LONG_MAX, err); /* a submitted call not drained */
     /* Every call starts on the first stream (the last call harvested them
      * all): a call of one chunk then finds its stream's graphs, buffers and
      * uploaded jobs as it left them, and waits for no other stream's copy. */
     s->next_stream = 0;
     if (!st)
         st = launch_call(s, frames, n, results, overlays, 0, err);
-    pt_status hs = harvest_before(s, 0, err);
+    pt_status hs = harvest_before(s, LONG_MAX, err);
     return st ? st : hs;
 }
 
@@ -714,6 +715,7 @@ static pt_status track_one(cuda_state *s, pt_image *const *frames, int n, pt_res
 static pt_status submit_one(cuda_state *s, pt_image *const *frames, int n, pt_result *results,
                             pt_overlay *overlays, pt_error *err)
 {
+    CUDA_OR_FAIL(err, cudaSetDevice(s->device));
     pt_status st = launch_call(s, frames, n, results, overlays, 1, err);
     pt_status hs = harvest_before(s, s->batch, err);
     return st ? st : hs;
@@ -859,7 +861,8 @@ static pt_status cuda_drain(void *state, pt_error *err)
     cuda_multi *m = (cuda_multi *)state;
     pt_status st = PT_OK;
     for (int d = 0; d < m->count; d++) {
-        pt_status ds = harvest_before(m->dev[d], 0, err);
+        CUDA_OR_FAIL(err, cudaSetDevice(m->dev[d]->device));
+        pt_status ds = harvest_before(m->dev[d], LONG_MAX, err);
         if (!st)
             st = ds;
     }
