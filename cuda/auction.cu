@@ -21,7 +21,12 @@
  * is recomputed. Each success raises the object's word, and words are
  * bounded, so a phase ends; the last phase at eps = 1 with benefits scaled by
  * n + 1 gives the optimum. One kernel per epsilon phase, all queued on one
- * stream: the host waits once at the end. */
+ * stream: the host waits once at the end.
+ *
+ * A phase's last unassigned person is not left to bid: its chain of
+ * evictions (thousands of bids in a row at small epsilon, the rest of the GPU
+ * idle) is replaced by one shortest augmenting path, finish_phase in
+ * cuda/auction_finish.cuh, queued after each phase's kernel. */
 #include <cuda_runtime.h>
 
 #include <limits.h>
@@ -41,6 +46,10 @@
 #ifndef ITEMS
 #define ITEMS 4
 #endif
+/* 0: phases end by bidding alone (for comparisons). */
+#ifndef PATH_FINISH
+#define PATH_FINISH 1
+#endif
 
 struct phase_args {
     const void *benefit; /* persons x n: uint16_t (times scale), int32_t or int64_t */
@@ -50,9 +59,17 @@ struct phase_args {
     int bidder_bits;
     long long eps, price_limit;
     int *next_person; /* the phase's next person nobody has taken */
+    int *unassigned;  /* the phase's persons not yet on an object (bids on a free object count it down) */
+    long long *finish; /* for finish_phase: [0] the last person's best value as scanned, [1] the person (-1: none) */
     int *overflow;    /* a bid above price_limit: the solve fails */
-    unsigned long long *bids;
+    unsigned long long *counters; /* COUNT_*, over all phases */
+    /* Scratch of the shortest-path finish (cuda/auction_finish.cuh), n each. */
+    long long *path_dist, *path_pi;
+    int *path_via;
+    unsigned char *path_popped;
 };
+
+enum { COUNT_BIDS, COUNT_FINISHES, COUNT_PATH_STEPS, COUNT_PATH_NS, COUNTERS };
 
 /* Best (value, object, benefit and owner of that object as read) and second-best value. */
 struct top2 {
@@ -177,7 +194,7 @@ template <typename T> __global__ void __launch_bounds__(BID_THREADS) auction_pha
         return; /* an earlier phase failed */
     const unsigned long long owner_mask = (1ull << a.bidder_bits) - 1ull;
     /* Thread 0 only: the bid in flight and the guess being scanned. */
-    int spare = -1, guess = -1, guess_new = 0, pending = 0, pend_object = -1, pend_person = -1;
+    int spare = -1, guess = -1, guess_new = 0, pending = 0, pend_object = -1, pend_person = -1, unassigned = 0;
     unsigned long long pend_word = 0, pend_old = 0, my_bids = 0;
     if (threadIdx.x == 0) {
         s_person = take_person(a, spare);
@@ -190,8 +207,12 @@ template <typename T> __global__ void __launch_bounds__(BID_THREADS) auction_pha
         const unsigned long long patch_word = s_patch_word;
         if (person < 0)
             break;
-        if (threadIdx.x == 0 && pending)
-            pend_old = atomicMax(a.words + pend_object, pend_word);
+        if (threadIdx.x == 0) {
+            if (pending)
+                pend_old = atomicMax(a.words + pend_object, pend_word);
+            /* Only falls, so a stale 1 is still 1 (used after the scan). */
+            unassigned = *(volatile int *)a.unassigned;
+        }
         top2 t = block_scan<T>(a, person, patch_object, patch_word, s_warp);
         if (threadIdx.x == 0) {
             int next = -2, valid = 1;
@@ -199,6 +220,8 @@ template <typename T> __global__ void __launch_bounds__(BID_THREADS) auction_pha
                 /* Won: the evicted owner is next (none: a new person); lost: the bidder again. */
                 int won = pend_old < pend_word;
                 int actual = won ? (int)(pend_old & owner_mask) - 1 : pend_person;
+                if (won && actual < 0)
+                    atomicSub(a.unassigned, 1); /* the object was free */
                 int right = guess_new ? (won && actual == -1) : (actual == guess);
                 pending = 0;
                 if (!right) {
@@ -208,7 +231,14 @@ template <typename T> __global__ void __launch_bounds__(BID_THREADS) auction_pha
                     next = actual >= 0 ? actual : take_person(a, spare);
                 }
             }
-            if (valid) {
+            if (valid && PATH_FINISH && unassigned == 1) {
+                /* person is the phase's last unassigned one and no other
+                 * block can still write a word: finish_phase ends the chain
+                 * by a path once this kernel is over. */
+                a.finish[0] = t.v1;
+                a.finish[1] = person;
+                next = -2;
+            } else if (valid) {
                 /* With one object there is no second best: raise by eps alone. */
                 long long bid = (a.n > 1 ? t.b1 - t.v2 : t.b1 - t.v1) + a.eps;
                 my_bids++;
@@ -230,6 +260,8 @@ template <typename T> __global__ void __launch_bounds__(BID_THREADS) auction_pha
                         /* No one left to guess: settle the bid now. */
                         unsigned long long old = atomicMax(a.words + t.best, word);
                         int evicted = (int)(old & owner_mask) - 1;
+                        if (old < word && evicted < 0)
+                            atomicSub(a.unassigned, 1);
                         next = old >= word ? person : evicted >= 0 ? evicted : -2;
                     }
                 }
@@ -243,17 +275,23 @@ template <typename T> __global__ void __launch_bounds__(BID_THREADS) auction_pha
         __syncthreads();
     }
     if (threadIdx.x == 0 && my_bids)
-        atomicAdd(a.bids, my_bids);
+        atomicAdd(a.counters + COUNT_BIDS, my_bids);
 }
 
+#include "auction_finish.cuh"
+
 /* Before each phase: every object loses its owner but keeps its price. */
-__global__ void release_owners(unsigned long long *words, int n, unsigned long long owner_mask, int *next_person)
+__global__ void release_owners(unsigned long long *words, int n, unsigned long long owner_mask, int *next_person,
+                               int *unassigned, long long *finish)
 {
     int j = blockIdx.x * blockDim.x + threadIdx.x;
     if (j < n)
         words[j] &= ~owner_mask;
-    if (j == 0)
+    if (j == 0) {
         *next_person = 0;
+        *unassigned = n;
+        finish[1] = -1;
+    }
 }
 
 /* After the last phase: each person's object from the owners (-1 where none). */
@@ -281,8 +319,9 @@ static long long next_eps(long long eps) { return (long long)pt_auction_next_eps
 /* Device buffers of one solve; freed together. */
 typedef struct {
     void *benefit;
-    unsigned long long *words, *bids;
-    int *object_of, *flags; /* flags: next_person, overflow */
+    unsigned long long *words, *counters;
+    int *object_of, *flags; /* flags: next_person, overflow, unassigned */
+    void *path;             /* the finish's scratch: finish[2], dist, pi (long long), via (int), popped (char) */
     cudaEvent_t start, uploaded, solved;
     pt_auction_staging staging;
 } device_state;
@@ -292,7 +331,8 @@ static void device_free(device_state *d)
     pt_auction_staging_free(&d->staging);
     cudaFree(d->benefit);
     cudaFree(d->words);
-    cudaFree(d->bids);
+    cudaFree(d->counters);
+    cudaFree(d->path);
     cudaFree(d->object_of);
     cudaFree(d->flags);
     if (d->start)
@@ -335,9 +375,11 @@ template <typename T> static cudaError_t run_phases(phase_args *args, long long 
     const int n = args->n, grid = (n + 255) / 256;
     *phases = 0;
     for (long long eps = eps_start; eps > 0; eps = next_eps(eps)) {
-        release_owners<<<grid, 256>>>(args->words, n, owner_mask, args->next_person);
+        release_owners<<<grid, 256>>>(args->words, n, owner_mask, args->next_person, args->unassigned,
+                                      args->finish);
         args->eps = eps;
         auction_phase<T><<<blocks, BID_THREADS>>>(*args);
+        finish_phase<T><<<1, BID_THREADS>>>(*args);
         cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess)
             return e;
@@ -364,6 +406,9 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
     if (cudaFuncGetAttributes(&attr, auction_phase<uint16_t>) != cudaSuccess ||
         cudaFuncGetAttributes(&attr, auction_phase<int32_t>) != cudaSuccess ||
         cudaFuncGetAttributes(&attr, auction_phase<int64_t>) != cudaSuccess ||
+        cudaFuncGetAttributes(&attr, finish_phase<uint16_t>) != cudaSuccess ||
+        cudaFuncGetAttributes(&attr, finish_phase<int32_t>) != cudaSuccess ||
+        cudaFuncGetAttributes(&attr, finish_phase<int64_t>) != cudaSuccess ||
         cudaFuncGetAttributes(&attr, release_owners) != cudaSuccess ||
         cudaFuncGetAttributes(&attr, collect_owners) != cudaSuccess) {
         cudaError_t e = cudaGetLastError();
@@ -392,14 +437,15 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         TRY(cudaEventCreate(&d.solved));
         TRY(cudaMalloc(&d.benefit, width * (size_t)s.persons * (size_t)n));
         TRY(cudaMalloc((void **)&d.words, sizeof(unsigned long long) * (size_t)n));
-        TRY(cudaMalloc((void **)&d.bids, sizeof(unsigned long long)));
+        TRY(cudaMalloc((void **)&d.counters, sizeof(unsigned long long) * COUNTERS));
         TRY(cudaMalloc((void **)&d.object_of, sizeof(int) * (size_t)n));
-        TRY(cudaMalloc((void **)&d.flags, sizeof(int) * 2));
+        TRY(cudaMalloc((void **)&d.flags, sizeof(int) * 3));
+        TRY(cudaMalloc(&d.path, sizeof(long long) * 2 + (2 * sizeof(long long) + sizeof(int) + 1) * (size_t)n));
         TRY(pt_auction_staging_alloc(&d.staging, width * (size_t)n, width * (size_t)s.persons * (size_t)n));
         TRY(cudaMemset(d.words, 0, sizeof(unsigned long long) * (size_t)n)); /* prices start at 0 */
-        TRY(cudaMemset(d.bids, 0, sizeof(unsigned long long)));
+        TRY(cudaMemset(d.counters, 0, sizeof(unsigned long long) * COUNTERS));
         TRY(cudaMemset(d.object_of, 0xff, sizeof(int) * (size_t)n));
-        TRY(cudaMemset(d.flags, 0, sizeof(int) * 2));
+        TRY(cudaMemset(d.flags, 0, sizeof(int) * 3));
         stats->prepare_ms = 1000.0 * (omp_get_wtime() - prepare_start);
 
         double upload_start = omp_get_wtime();
@@ -419,7 +465,13 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         args.price_limit = (long long)(((uint64_t)1 << (63 - bidder_bits)) - 1);
         args.next_person = d.flags;
         args.overflow = d.flags + 1;
-        args.bids = d.bids;
+        args.unassigned = d.flags + 2;
+        args.counters = d.counters;
+        args.finish = (long long *)d.path;
+        args.path_dist = args.finish + 2;
+        args.path_pi = args.path_dist + n;
+        args.path_via = (int *)(args.path_pi + n);
+        args.path_popped = (unsigned char *)(args.path_via + n);
         int blocks = 0;
         TRY(s.compact  ? phase_blocks<uint16_t>(n, &blocks)
             : s.narrow ? phase_blocks<int32_t>(n, &blocks)
@@ -442,12 +494,15 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         collect_owners<<<(n + 255) / 256, 256>>>(d.words, n, (1ull << bidder_bits) - 1ull, d.object_of);
         TRY(cudaGetLastError());
         int overflow = 0;
-        unsigned long long bids = 0;
+        unsigned long long counters[COUNTERS];
         TRY(cudaMemcpy(object_of, d.object_of, sizeof(int) * (size_t)n, cudaMemcpyDeviceToHost));
         TRY(cudaMemcpy(&overflow, d.flags + 1, sizeof(int), cudaMemcpyDeviceToHost));
-        TRY(cudaMemcpy(&bids, d.bids, sizeof bids, cudaMemcpyDeviceToHost));
+        TRY(cudaMemcpy(counters, d.counters, sizeof counters, cudaMemcpyDeviceToHost));
         stats->copy_ms = 1000.0 * (omp_get_wtime() - copy_start);
-        stats->bids = (long)bids;
+        stats->bids = (long)counters[COUNT_BIDS];
+        stats->finishes = (long)counters[COUNT_FINISHES];
+        stats->path_steps = (long)counters[COUNT_PATH_STEPS];
+        stats->path_ms = 1e-6 * (double)counters[COUNT_PATH_NS];
         if (overflow) {
             st = pt_error_set(err, PT_ERR_PARAM, "",
                               "auction prices exceed the packed 64-bit bid word (n = %d); use -b seq or exact", n);

@@ -91,6 +91,8 @@ typedef struct {
     double kernel_ms;  /* the epsilon phases (events) */
     double copy_ms;    /* the assignment back */
     long phases, bids;
+    long finishes, path_steps; /* phases ended by a shortest path, and its steps (objects labelled) */
+    double path_ms;            /* the shortest paths' time (part of kernel_ms) */
     int blocks, threads_per_block;
     int benefit_bits; /* 16 (unscaled, scaled on the device), 32 or 64 */
 } pt_auction_gpu_stats;

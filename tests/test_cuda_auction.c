@@ -15,7 +15,7 @@
 #include "pt_test.h"
 
 typedef struct {
-    int problems, mismatches, failures, many_block_runs, wide_runs, compact_runs;
+    int problems, mismatches, failures, many_block_runs, wide_runs, compact_runs, path_runs;
 } tally;
 
 /* Solves p on the GPU and exactly; returns 0 when either fails. */
@@ -70,13 +70,14 @@ static void check_problem(tally *t, int rows, int cols, pt_assign_dist dist, lon
     t->many_block_runs += stats.blocks >= 64;
     t->wide_runs += stats.benefit_bits == 64;
     t->compact_runs += stats.benefit_bits == 16;
+    t->path_runs += stats.finishes > 0;
     pt_assign_problem_free(&p);
 }
 
 /* >= 200 small and medium problems: square and rectangular, both distributions. */
 static void test_random_integer(int quick)
 {
-    tally t = {0, 0, 0, 0, 0, 0};
+    tally t = {0, 0, 0, 0, 0, 0, 0};
     int count = quick ? 40 : 240;
     for (int k = 0; k < count; k++) {
         int rows = 1 + (int)((k * 37u) % 96), cols;
@@ -90,10 +91,12 @@ static void test_random_integer(int quick)
         long range = (k % 5 == 0) ? 3 : (k % 5 == 1) ? 1001 : 0;
         check_problem(&t, rows, cols, dist, range, k & 1, 5000 + (uint64_t)k);
     }
-    printf("random small: %d problems, %d mismatches, %d failures\n", t.problems, t.mismatches, t.failures);
+    printf("random small: %d problems (%d with a phase ended by a shortest path), %d mismatches, %d failures\n",
+           t.problems, t.path_runs, t.mismatches, t.failures);
     PT_CHECK(t.problems == count, "generated %d of %d problems", t.problems, count);
     PT_CHECK(t.failures == 0, "%d GPU or exact solves failed", t.failures);
     PT_CHECK(t.mismatches == 0, "%d GPU totals differ from the exact optimum", t.mismatches);
+    PT_CHECK(t.path_runs > 0, "some phases ended by a shortest path");
 }
 
 /* Larger problems: hundreds of blocks bid at once, so stale prices and lost bids abound. */
@@ -102,24 +105,26 @@ static void test_large(int quick)
     static const int sizes[][2] = {{511, 511}, {512, 512}, {513, 513}, {512, 600}, {700, 650},
                                    {1000, 1000}, {1024, 1100}, {1500, 1200}, {1536, 1536}};
     int count = quick ? 4 : (int)(sizeof sizes / sizeof sizes[0]);
-    tally t = {0, 0, 0, 0, 0, 0};
+    tally t = {0, 0, 0, 0, 0, 0, 0};
     for (int s = 0; s < count; s++)
         for (int v = 0; v < 3; v++) {
             pt_assign_dist dist = v == 1 ? PT_ASSIGN_TRACKING : PT_ASSIGN_UNIFORM;
             long range = v == 2 ? 7 : 0; /* v = 2: heavy ties */
             check_problem(&t, sizes[s][0], sizes[s][1], dist, range, v == 1, 7000 + (uint64_t)(10 * s + v));
         }
-    printf("large: %d problems (%d on >= 64 blocks), %d mismatches, %d failures\n", t.problems,
-           t.many_block_runs, t.mismatches, t.failures);
+    printf("large: %d problems (%d on >= 64 blocks, %d with a phase ended by a shortest path), %d mismatches, "
+           "%d failures\n",
+           t.problems, t.many_block_runs, t.path_runs, t.mismatches, t.failures);
     PT_CHECK(t.failures == 0 && t.mismatches == 0, "large problems: %d failures, %d mismatches", t.failures,
              t.mismatches);
     PT_CHECK(t.many_block_runs > 0, "some problems ran on >= 64 bidding blocks");
+    PT_CHECK(t.path_runs > 0, "some phases ended by a shortest path");
 }
 
 /* Costs up to 2^30: benefits scaled by n + 1 need 64 bits. */
 static void test_wide_costs(void)
 {
-    tally t = {0, 0, 0, 0, 0, 0};
+    tally t = {0, 0, 0, 0, 0, 0, 0};
     check_problem(&t, 300, 300, PT_ASSIGN_UNIFORM, 1L << 30, 0, 91);
     check_problem(&t, 600, 640, PT_ASSIGN_UNIFORM, 1L << 30, 1, 92);
     PT_CHECK(t.failures == 0 && t.mismatches == 0, "wide costs: %d failures, %d mismatches", t.failures,
@@ -131,7 +136,7 @@ static void test_wide_costs(void)
  * 32-bit scaled (range 100 000) and 64-bit (test_wide_costs). */
 static void test_benefit_widths(void)
 {
-    tally t = {0, 0, 0, 0, 0, 0};
+    tally t = {0, 0, 0, 0, 0, 0, 0};
     check_problem(&t, 400, 400, PT_ASSIGN_UNIFORM, 65536, 0, 81);
     check_problem(&t, 500, 470, PT_ASSIGN_UNIFORM, 65536, 1, 82);
     int compact = t.compact_runs;

@@ -1,0 +1,187 @@
+/* The end of an auction phase as one shortest augmenting path (included by
+ * cuda/auction.cu, which defines phase_args).
+ *
+ * An asynchronous auction phase ends in a single chain: one person left
+ * unassigned, one object left free, and each bid evicting the next bidder
+ * until one lands on the free object. With small epsilon those chains run
+ * for thousands of bids in a row (a price war), one block working while the
+ * rest of the GPU idles; on n = 4096 uniform costs they are most of the
+ * kernel's time. A Dijkstra search over the same prices finds where the
+ * chain would end in at most n steps, usually far fewer, each step one row
+ * scan like a bid's:
+ *
+ * Every assigned person i keeps epsilon-complementary slackness, so
+ * pi_i = benefit(i, own) - price(own) + eps is at least i's best value. With
+ * these potentials the reduced cost pi_i - benefit(i, k) + price(k) of every
+ * arc is >= 0, and treating each assigned arc as cost 0 (raising its
+ * benefit by at most eps) makes the state exactly complementary. The search
+ * from the unassigned person (potential: its best value as scanned, an upper
+ * bound) labels objects in order of distance d until it pops a free object
+ * at distance D; raising the price of every popped object by D - d and
+ * flipping the path keeps exact slackness for the raised benefits, hence
+ * eps-slackness for the real ones: what the phase needs. Prices only rise,
+ * as in the auction.
+ *
+ * A bidding block hands its person over only when no other block can still
+ * write a word (the phase's count of unassigned persons is 1 and it holds
+ * that person): it stops, and finish_phase, queued after the phase's
+ * kernel, owns the words. */
+
+/* Key of the search's minimum: the distance, then the lowest object. */
+struct path_min {
+    long long d;
+    int object;
+};
+
+__device__ __forceinline__ void path_min_merge(path_min &m, long long d, int object)
+{
+    if (d < m.d || (d == m.d && object < m.object)) {
+        m.d = d;
+        m.object = object;
+    }
+}
+
+/* The block's minimum; valid in thread 0. s_min holds a value per warp. */
+__device__ __forceinline__ path_min block_path_min(path_min m, path_min *s_min)
+{
+    for (int off = 16; off > 0; off >>= 1)
+        path_min_merge(m, __shfl_xor_sync(FULL_MASK, m.d, off), __shfl_xor_sync(FULL_MASK, m.object, off));
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (lane == 0)
+        s_min[warp] = m;
+    __syncthreads();
+    if (warp == 0) {
+        m = lane < BID_THREADS / 32 ? s_min[lane] : path_min{LLONG_MAX, INT_MAX};
+        for (int off = 16; off > 0; off >>= 1)
+            path_min_merge(m, __shfl_xor_sync(FULL_MASK, m.d, off), __shfl_xor_sync(FULL_MASK, m.object, off));
+    }
+    return m;
+}
+
+template <typename T> __device__ __forceinline__ long long benefit_at(const phase_args &a, int person, int object)
+{
+    if (person >= a.persons)
+        return 0; /* a dummy person: every object worth 0 */
+    long long b = (long long)static_cast<const T *>(a.benefit)[(size_t)person * a.n + object];
+    if constexpr (sizeof(T) == 2)
+        b *= a.scale;
+    return b;
+}
+
+/* After each phase kernel, one block: when the phase stopped with a person
+ * left (a.finish[1] >= 0), assigns it by a shortest augmenting path from
+ * a.finish[0] >= its best value at the current prices. */
+template <typename T> __global__ void __launch_bounds__(BID_THREADS) finish_phase(phase_args a)
+{
+    __shared__ path_min s_min[BID_THREADS / 32];
+    __shared__ long long s_dist, s_pi;
+    __shared__ int s_object, s_owner;
+    const int source = (int)a.finish[1];
+    if (source < 0 || __ldcg(a.overflow))
+        return;
+    const int n = a.n, bits = a.bidder_bits;
+    const unsigned long long owner_mask = (1ull << bits) - 1ull;
+    unsigned long long started = 0;
+    if (threadIdx.x == 0) {
+        s_pi = a.finish[0];
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(started));
+    }
+    __syncthreads();
+    /* Labels from the source; each thread keeps the objects j = threadIdx.x
+     * + k * BID_THREADS, so only it touches their dist, via and popped. */
+    path_min m = {LLONG_MAX, INT_MAX};
+    for (int j = threadIdx.x; j < n; j += BID_THREADS) {
+        unsigned long long w = a.words[j];
+        long long price = (long long)(w >> bits), d = s_pi - benefit_at<T>(a, source, j) + price;
+        int owner = (int)(w & owner_mask) - 1;
+        a.path_dist[j] = d;
+        a.path_via[j] = -1;
+        a.path_popped[j] = 0;
+        /* The owner's potential, read when j is popped. */
+        a.path_pi[j] = owner >= 0 ? benefit_at<T>(a, owner, j) - price + a.eps : 0;
+        path_min_merge(m, d, j);
+    }
+    long steps = 0;
+    for (;;) {
+        m = block_path_min(m, s_min);
+        if (threadIdx.x == 0) {
+            steps++;
+            unsigned long long w = a.words[m.object];
+            s_dist = m.d;
+            s_object = m.object;
+            s_owner = (int)(w & owner_mask) - 1;
+            s_pi = a.path_pi[m.object];
+        }
+        __syncthreads();
+        const long long dist = s_dist, pi = s_pi;
+        const int popped = s_object, owner = s_owner;
+        if (owner < 0)
+            break; /* a free object: the path ends here at distance dist */
+        /* Relax from the popped object's owner; the next minimum at once. */
+        m = path_min{LLONG_MAX, INT_MAX};
+        const T *row = owner < a.persons ? static_cast<const T *>(a.benefit) + (size_t)owner * n : NULL;
+        for (int base = threadIdx.x; base < n; base += BID_THREADS * ITEMS) {
+            /* All loads first, so ITEMS of them are in flight at once. */
+            long long b[ITEMS], d[ITEMS], price[ITEMS];
+            unsigned char done[ITEMS];
+#pragma unroll
+            for (int k = 0; k < ITEMS; k++) {
+                int j = base + k * BID_THREADS;
+                done[k] = j < n ? a.path_popped[j] : 1;
+                b[k] = (row && j < n) ? (long long)__ldg(row + j) : 0ll;
+                d[k] = j < n ? a.path_dist[j] : 0;
+                price[k] = j < n ? (long long)(a.words[j] >> bits) : 0;
+            }
+#pragma unroll
+            for (int k = 0; k < ITEMS; k++) {
+                int j = base + k * BID_THREADS;
+                if (j == popped) {
+                    a.path_popped[j] = 1;
+                    done[k] = 1;
+                }
+                if (done[k])
+                    continue;
+                if constexpr (sizeof(T) == 2)
+                    b[k] *= a.scale;
+                long long c = dist + pi - b[k] + price[k];
+                if (c < d[k]) {
+                    d[k] = c;
+                    a.path_dist[j] = c;
+                    a.path_via[j] = popped;
+                }
+                path_min_merge(m, d[k], j);
+            }
+        }
+        /* s_dist and the rest are rewritten after the next minimum's barrier. */
+    }
+    /* Raise the popped objects' prices by dist - their distance. */
+    const long long end = s_dist;
+    const int free_object = s_object;
+    for (int j = threadIdx.x; j < n; j += BID_THREADS)
+        if (a.path_popped[j]) {
+            unsigned long long w = a.words[j];
+            long long price = (long long)(w >> bits) + (end - a.path_dist[j]);
+            if (price > a.price_limit)
+                atomicExch(a.overflow, 1);
+            a.words[j] = ((unsigned long long)price << bits) | (w & owner_mask);
+        }
+    __syncthreads();
+    /* Flip the path: each object on it goes to the owner of the object it
+     * was reached from, the first to the source. */
+    if (threadIdx.x == 0) {
+        int object = free_object;
+        for (;;) {
+            int from = a.path_via[object];
+            int person = from < 0 ? source : (int)(a.words[from] & owner_mask) - 1;
+            a.words[object] = (a.words[object] & ~owner_mask) | (unsigned long long)(person + 1);
+            if (from < 0)
+                break;
+            object = from;
+        }
+        atomicAdd(a.counters + COUNT_FINISHES, 1ull);
+        atomicAdd(a.counters + COUNT_PATH_STEPS, (unsigned long long)steps);
+        unsigned long long ended;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ended));
+        atomicAdd(a.counters + COUNT_PATH_NS, ended - started);
+    }
+}
