@@ -31,6 +31,7 @@
 
 #include <limits.h>
 #include <omp.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,9 +65,8 @@ struct phase_args {
     int *overflow;    /* a bid above price_limit: the solve fails */
     unsigned long long *counters; /* COUNT_*, over all phases */
     /* Scratch of the shortest-path finish (cuda/auction_finish.cuh), n each. */
-    long long *path_dist, *path_pi;
+    long long *path_state; /* NULL: in shared memory */
     int *path_via;
-    unsigned char *path_popped;
 };
 
 enum { COUNT_BIDS, COUNT_FINISHES, COUNT_PATH_STEPS, COUNT_PATH_NS, COUNTERS };
@@ -321,7 +321,8 @@ typedef struct {
     void *benefit;
     unsigned long long *words, *counters;
     int *object_of, *flags; /* flags: next_person, overflow, unassigned */
-    void *path;             /* the finish's scratch: finish[2], dist, pi (long long), via (int), popped (char) */
+    void *path;             /* the finish's finish[2] (long long) and via (int, n) */
+    void *path_state;       /* its state when shared memory is too small, else NULL */
     cudaEvent_t start, uploaded, solved;
     pt_auction_staging staging;
 } device_state;
@@ -333,6 +334,7 @@ static void device_free(device_state *d)
     cudaFree(d->words);
     cudaFree(d->counters);
     cudaFree(d->path);
+    cudaFree(d->path_state);
     cudaFree(d->object_of);
     cudaFree(d->flags);
     if (d->start)
@@ -353,6 +355,23 @@ static void device_free(device_state *d)
         }                                                                                          \
     } while (0)
 
+/* The pinned staging buffers, allocated on a thread of their own. */
+typedef struct {
+    pt_auction_staging *staging;
+    size_t row_bytes, matrix_bytes; /* of 64-bit benefits: the scaling is not known yet */
+    int device;
+    cudaError_t result;
+} staging_job;
+
+static void *allocate_staging(void *arg)
+{
+    staging_job *job = (staging_job *)arg;
+    job->result = cudaSetDevice(job->device);
+    if (job->result == cudaSuccess)
+        job->result = pt_auction_staging_alloc(job->staging, job->row_bytes, job->matrix_bytes);
+    return NULL;
+}
+
 /* Blocks for a phase: as many as stay resident (more only queue), at most one per person. */
 template <typename T> static cudaError_t phase_blocks(int n, int *blocks)
 {
@@ -369,7 +388,29 @@ template <typename T> static cudaError_t phase_blocks(int n, int *blocks)
 }
 
 /* Queues every epsilon phase. */
-template <typename T> static cudaError_t run_phases(phase_args *args, long long eps_start, int blocks, long *phases)
+/* Dynamic shared memory of finish_phase: its state when that fits, else 0. */
+template <typename T> static cudaError_t path_shared_bytes(int n, size_t *bytes)
+{
+    int device = 0, optin = 0;
+    cudaFuncAttributes attr;
+    size_t want = PATH_STATE_BYTES * (size_t)n;
+    cudaError_t e;
+    *bytes = 0;
+    if ((e = cudaGetDevice(&device)) != cudaSuccess ||
+        (e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device)) != cudaSuccess ||
+        (e = cudaFuncGetAttributes(&attr, finish_phase<T>)) != cudaSuccess)
+        return e;
+    if (want + attr.sharedSizeBytes > (size_t)optin)
+        return cudaSuccess;
+    if ((e = cudaFuncSetAttribute(finish_phase<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)want)) !=
+        cudaSuccess)
+        return e;
+    *bytes = want;
+    return cudaSuccess;
+}
+
+template <typename T>
+static cudaError_t run_phases(phase_args *args, long long eps_start, int blocks, size_t path_bytes, long *phases)
 {
     const unsigned long long owner_mask = (1ull << args->bidder_bits) - 1ull;
     const int n = args->n, grid = (n + 255) / 256;
@@ -379,7 +420,7 @@ template <typename T> static cudaError_t run_phases(phase_args *args, long long 
                                       args->finish);
         args->eps = eps;
         auction_phase<T><<<blocks, BID_THREADS>>>(*args);
-        finish_phase<T><<<1, BID_THREADS>>>(*args);
+        finish_phase<T><<<1, PATH_THREADS, path_bytes>>>(*args);
         cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess)
             return e;
@@ -416,17 +457,35 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
                             cudaGetErrorString(e));
     }
     double prepare_start = omp_get_wtime();
+    device_state d;
+    memset(&d, 0, sizeof d);
+    /* Pinning the staging buffers costs several ms: it runs beside the range pass. */
+    staging_job job;
+    int device = 0, rows = p->rows, cols = p->cols;
+    cudaGetDevice(&device);
+    job.staging = &d.staging;
+    job.device = device;
+    job.row_bytes = sizeof(int64_t) * (size_t)(rows > cols ? rows : cols); /* the widest benefits */
+    job.matrix_bytes = job.row_bytes * (size_t)(rows < cols ? rows : cols);
+    pthread_t pinning;
+    int beside = pthread_create(&pinning, NULL, allocate_staging, &job) == 0;
+    if (!beside)
+        allocate_staging(&job);
+    /* A core for the pinning: a static schedule waits for its slowest thread. */
+    int team = omp_get_max_threads();
     pt_auction_scaling s;
-    pt_status st = pt_auction_scale(p, 0, &s, err);
-    if (st)
+    pt_status st = pt_auction_scale(p, beside && team > 1 ? team - 1 : 0, &s, err);
+    if (beside)
+        pthread_join(pinning, NULL);
+    if (st) {
+        device_free(&d);
         return st;
+    }
     stats->range_ms = 1000.0 * (omp_get_wtime() - prepare_start);
     const int n = s.objects, bidder_bits = bits_for((uint64_t)n + 1);
     const size_t width = pt_auction_width(&s);
     /* persons + dummies = n, each stored by the object that owns it. */
     int *object_of = (int *)malloc(sizeof(int) * (size_t)n);
-    device_state d;
-    memset(&d, 0, sizeof d);
     if (!object_of) {
         st = pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for the GPU auction (n = %d)", n);
         goto done;
@@ -440,8 +499,8 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         TRY(cudaMalloc((void **)&d.counters, sizeof(unsigned long long) * COUNTERS));
         TRY(cudaMalloc((void **)&d.object_of, sizeof(int) * (size_t)n));
         TRY(cudaMalloc((void **)&d.flags, sizeof(int) * 3));
-        TRY(cudaMalloc(&d.path, sizeof(long long) * 2 + (2 * sizeof(long long) + sizeof(int) + 1) * (size_t)n));
-        TRY(pt_auction_staging_alloc(&d.staging, width * (size_t)n, width * (size_t)s.persons * (size_t)n));
+        TRY(cudaMalloc(&d.path, sizeof(long long) * 2 + sizeof(int) * (size_t)n));
+        TRY(job.result);
         TRY(cudaMemset(d.words, 0, sizeof(unsigned long long) * (size_t)n)); /* prices start at 0 */
         TRY(cudaMemset(d.counters, 0, sizeof(unsigned long long) * COUNTERS));
         TRY(cudaMemset(d.object_of, 0xff, sizeof(int) * (size_t)n));
@@ -468,18 +527,22 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         args.unassigned = d.flags + 2;
         args.counters = d.counters;
         args.finish = (long long *)d.path;
-        args.path_dist = args.finish + 2;
-        args.path_pi = args.path_dist + n;
-        args.path_via = (int *)(args.path_pi + n);
-        args.path_popped = (unsigned char *)(args.path_via + n);
+        args.path_via = (int *)(args.finish + 2);
         int blocks = 0;
         TRY(s.compact  ? phase_blocks<uint16_t>(n, &blocks)
             : s.narrow ? phase_blocks<int32_t>(n, &blocks)
                        : phase_blocks<int64_t>(n, &blocks));
+        size_t path_bytes = 0;
+        TRY(s.compact  ? path_shared_bytes<uint16_t>(n, &path_bytes)
+            : s.narrow ? path_shared_bytes<int32_t>(n, &path_bytes)
+                       : path_shared_bytes<int64_t>(n, &path_bytes));
+        if (!path_bytes)
+            TRY(cudaMalloc(&d.path_state, PATH_STATE_BYTES * (size_t)n));
+        args.path_state = (long long *)d.path_state;
         TRY(cudaEventRecord(d.start));
-        TRY(s.compact  ? run_phases<uint16_t>(&args, s.eps_start, blocks, &stats->phases)
-            : s.narrow ? run_phases<int32_t>(&args, s.eps_start, blocks, &stats->phases)
-                       : run_phases<int64_t>(&args, s.eps_start, blocks, &stats->phases));
+        TRY(s.compact  ? run_phases<uint16_t>(&args, s.eps_start, blocks, path_bytes, &stats->phases)
+            : s.narrow ? run_phases<int32_t>(&args, s.eps_start, blocks, path_bytes, &stats->phases)
+                       : run_phases<int64_t>(&args, s.eps_start, blocks, path_bytes, &stats->phases));
         TRY(cudaEventRecord(d.solved));
         TRY(cudaEventSynchronize(d.solved));
         TRY(cudaGetLastError());

@@ -27,7 +27,21 @@
  * that person): it stops, and finish_phase, queued after the phase's
  * kernel, owns the words. */
 
-/* Key of the search's minimum: the distance, then the lowest object. */
+/* Threads of the search's block; each loads PATH_ITEMS objects per pass before using them. */
+#ifndef PATH_THREADS
+#define PATH_THREADS 512
+#endif
+#ifndef PATH_ITEMS
+#define PATH_ITEMS 8
+#endif
+
+/* Bytes of the search's state per object: dist, price, pi (long long),
+ * owner (int), popped (char). In shared memory when it fits (each step then
+ * reads only the row from L2; from global memory a step is bound by one
+ * SM's L2 bandwidth), else in a.path_state. */
+#define PATH_STATE_BYTES (3 * sizeof(long long) + sizeof(int) + 1)
+
+/* The search's minimum: the distance, then the lowest object. */
 struct path_min {
     long long d;
     int object;
@@ -41,19 +55,23 @@ __device__ __forceinline__ void path_min_merge(path_min &m, long long d, int obj
     }
 }
 
-/* The block's minimum; valid in thread 0. s_min holds a value per warp. */
-__device__ __forceinline__ path_min block_path_min(path_min m, path_min *s_min)
+__device__ __forceinline__ void warp_path_min(path_min &m)
 {
     for (int off = 16; off > 0; off >>= 1)
         path_min_merge(m, __shfl_xor_sync(FULL_MASK, m.d, off), __shfl_xor_sync(FULL_MASK, m.object, off));
+}
+
+/* The block's minimum; valid in thread 0. s_min holds a value per warp. */
+__device__ __forceinline__ path_min block_path_min(path_min m, path_min *s_min)
+{
+    warp_path_min(m);
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     if (lane == 0)
         s_min[warp] = m;
     __syncthreads();
     if (warp == 0) {
-        m = lane < BID_THREADS / 32 ? s_min[lane] : path_min{LLONG_MAX, INT_MAX};
-        for (int off = 16; off > 0; off >>= 1)
-            path_min_merge(m, __shfl_xor_sync(FULL_MASK, m.d, off), __shfl_xor_sync(FULL_MASK, m.object, off));
+        m = lane < PATH_THREADS / 32 ? s_min[lane] : path_min{LLONG_MAX, INT_MAX};
+        warp_path_min(m);
     }
     return m;
 }
@@ -70,10 +88,12 @@ template <typename T> __device__ __forceinline__ long long benefit_at(const phas
 
 /* After each phase kernel, one block: when the phase stopped with a person
  * left (a.finish[1] >= 0), assigns it by a shortest augmenting path from
- * a.finish[0] >= its best value at the current prices. */
-template <typename T> __global__ void __launch_bounds__(BID_THREADS) finish_phase(phase_args a)
+ * a.finish[0] >= its best value at the current prices. Dynamic shared
+ * memory: n * PATH_STATE_BYTES, or none when a.path_state holds the state. */
+template <typename T> __global__ void __launch_bounds__(PATH_THREADS) finish_phase(phase_args a)
 {
-    __shared__ path_min s_min[BID_THREADS / 32];
+    extern __shared__ long long s_state[];
+    __shared__ path_min s_min[PATH_THREADS / 32];
     __shared__ long long s_dist, s_pi;
     __shared__ int s_object, s_owner;
     const int source = (int)a.finish[1];
@@ -81,24 +101,29 @@ template <typename T> __global__ void __launch_bounds__(BID_THREADS) finish_phas
         return;
     const int n = a.n, bits = a.bidder_bits;
     const unsigned long long owner_mask = (1ull << bits) - 1ull;
+    long long *dist = a.path_state ? a.path_state : s_state, *price = dist + n, *pi = price + n;
+    int *owner = (int *)(pi + n), *via = a.path_via;
+    unsigned char *popped = (unsigned char *)(owner + n);
     unsigned long long started = 0;
     if (threadIdx.x == 0) {
         s_pi = a.finish[0];
         asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(started));
     }
     __syncthreads();
-    /* Labels from the source; each thread keeps the objects j = threadIdx.x
-     * + k * BID_THREADS, so only it touches their dist, via and popped. */
+    /* Labels from the source. Each thread keeps the objects j = threadIdx.x
+     * + k * PATH_THREADS: only it touches their dist, price and popped. */
     path_min m = {LLONG_MAX, INT_MAX};
-    for (int j = threadIdx.x; j < n; j += BID_THREADS) {
+    for (int j = threadIdx.x; j < n; j += PATH_THREADS) {
         unsigned long long w = a.words[j];
-        long long price = (long long)(w >> bits), d = s_pi - benefit_at<T>(a, source, j) + price;
-        int owner = (int)(w & owner_mask) - 1;
-        a.path_dist[j] = d;
-        a.path_via[j] = -1;
-        a.path_popped[j] = 0;
-        /* The owner's potential, read when j is popped. */
-        a.path_pi[j] = owner >= 0 ? benefit_at<T>(a, owner, j) - price + a.eps : 0;
+        long long p = (long long)(w >> bits), d = s_pi - benefit_at<T>(a, source, j) + p;
+        int o = (int)(w & owner_mask) - 1;
+        dist[j] = d;
+        price[j] = p;
+        /* The owner's potential, used when j is popped. */
+        pi[j] = o >= 0 ? benefit_at<T>(a, o, j) - p + a.eps : 0;
+        owner[j] = o;
+        popped[j] = 0;
+        via[j] = -1;
         path_min_merge(m, d, j);
     }
     long steps = 0;
@@ -106,77 +131,76 @@ template <typename T> __global__ void __launch_bounds__(BID_THREADS) finish_phas
         m = block_path_min(m, s_min);
         if (threadIdx.x == 0) {
             steps++;
-            unsigned long long w = a.words[m.object];
             s_dist = m.d;
             s_object = m.object;
-            s_owner = (int)(w & owner_mask) - 1;
-            s_pi = a.path_pi[m.object];
+            s_owner = owner[m.object];
+            s_pi = pi[m.object];
         }
         __syncthreads();
-        const long long dist = s_dist, pi = s_pi;
-        const int popped = s_object, owner = s_owner;
-        if (owner < 0)
-            break; /* a free object: the path ends here at distance dist */
+        const long long at = s_dist, pi_owner = s_pi;
+        const int from = s_object, person = s_owner;
+        if (person < 0)
+            break; /* a free object: the path ends here at distance at */
         /* Relax from the popped object's owner; the next minimum at once. */
         m = path_min{LLONG_MAX, INT_MAX};
-        const T *row = owner < a.persons ? static_cast<const T *>(a.benefit) + (size_t)owner * n : NULL;
-        for (int base = threadIdx.x; base < n; base += BID_THREADS * ITEMS) {
-            /* All loads first, so ITEMS of them are in flight at once. */
-            long long b[ITEMS], d[ITEMS], price[ITEMS];
-            unsigned char done[ITEMS];
+        const T *row = person < a.persons ? static_cast<const T *>(a.benefit) + (size_t)person * n : NULL;
+        for (int base = threadIdx.x; base < n; base += PATH_THREADS * PATH_ITEMS) {
+            /* All loads first, so PATH_ITEMS of them are in flight at once. */
+            long long b[PATH_ITEMS], d[PATH_ITEMS], p[PATH_ITEMS];
+            unsigned char done[PATH_ITEMS];
 #pragma unroll
-            for (int k = 0; k < ITEMS; k++) {
-                int j = base + k * BID_THREADS;
-                done[k] = j < n ? a.path_popped[j] : 1;
+            for (int k = 0; k < PATH_ITEMS; k++) {
+                int j = base + k * PATH_THREADS;
+                done[k] = j < n ? popped[j] : 1;
                 b[k] = (row && j < n) ? (long long)__ldg(row + j) : 0ll;
-                d[k] = j < n ? a.path_dist[j] : 0;
-                price[k] = j < n ? (long long)(a.words[j] >> bits) : 0;
+                d[k] = j < n ? dist[j] : 0;
+                p[k] = j < n ? price[j] : 0;
             }
 #pragma unroll
-            for (int k = 0; k < ITEMS; k++) {
-                int j = base + k * BID_THREADS;
-                if (j == popped) {
-                    a.path_popped[j] = 1;
+            for (int k = 0; k < PATH_ITEMS; k++) {
+                int j = base + k * PATH_THREADS;
+                if (j == from) {
+                    popped[j] = 1;
                     done[k] = 1;
                 }
                 if (done[k])
                     continue;
                 if constexpr (sizeof(T) == 2)
                     b[k] *= a.scale;
-                long long c = dist + pi - b[k] + price[k];
+                long long c = at + pi_owner - b[k] + p[k];
                 if (c < d[k]) {
                     d[k] = c;
-                    a.path_dist[j] = c;
-                    a.path_via[j] = popped;
+                    dist[j] = c;
+                    via[j] = from;
                 }
                 path_min_merge(m, d[k], j);
             }
         }
         /* s_dist and the rest are rewritten after the next minimum's barrier. */
     }
-    /* Raise the popped objects' prices by dist - their distance. */
+    /* Raise the popped objects' prices by the path's length - their distance. */
     const long long end = s_dist;
     const int free_object = s_object;
-    for (int j = threadIdx.x; j < n; j += BID_THREADS)
-        if (a.path_popped[j]) {
-            unsigned long long w = a.words[j];
-            long long price = (long long)(w >> bits) + (end - a.path_dist[j]);
-            if (price > a.price_limit)
+    for (int j = threadIdx.x; j < n; j += PATH_THREADS)
+        if (popped[j]) {
+            long long p = price[j] + (end - dist[j]);
+            if (p > a.price_limit)
                 atomicExch(a.overflow, 1);
-            a.words[j] = ((unsigned long long)price << bits) | (w & owner_mask);
+            a.words[j] = ((unsigned long long)p << bits) | (unsigned long long)(owner[j] + 1);
         }
     __syncthreads();
     /* Flip the path: each object on it goes to the owner of the object it
-     * was reached from, the first to the source. */
+     * was reached from (owner[] still holds the owners before the flip), the
+     * first to the source. */
     if (threadIdx.x == 0) {
         int object = free_object;
         for (;;) {
-            int from = a.path_via[object];
-            int person = from < 0 ? source : (int)(a.words[from] & owner_mask) - 1;
-            a.words[object] = (a.words[object] & ~owner_mask) | (unsigned long long)(person + 1);
-            if (from < 0)
+            int back = via[object];
+            int to = back < 0 ? source : owner[back];
+            a.words[object] = (a.words[object] & ~owner_mask) | (unsigned long long)(to + 1);
+            if (back < 0)
                 break;
-            object = from;
+            object = back;
         }
         atomicAdd(a.counters + COUNT_FINISHES, 1ull);
         atomicAdd(a.counters + COUNT_PATH_STEPS, (unsigned long long)steps);

@@ -10,10 +10,11 @@
 
 /* Staging buffers in flight, and the bytes of each (at least one benefit row). */
 #define PT_AUCTION_STAGING_BUFFERS 3
-#define PT_AUCTION_STAGING_BYTES (4u << 20)
+#define PT_AUCTION_STAGING_BYTES (2u << 20)
 
 typedef struct {
-    void *buffer[PT_AUCTION_STAGING_BUFFERS]; /* pinned host memory */
+    void *block;                              /* one pinned allocation ... */
+    void *buffer[PT_AUCTION_STAGING_BUFFERS]; /* ... cut into these */
     cudaEvent_t uploaded[PT_AUCTION_STAGING_BUFFERS];
     size_t bytes; /* of each buffer */
     int count;    /* buffers allocated: no more than the chunks need */

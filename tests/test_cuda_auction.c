@@ -121,6 +121,21 @@ static void test_large(int quick)
     PT_CHECK(t.path_runs > 0, "some phases ended by a shortest path");
 }
 
+/* 9000 objects: the shortest-path finish keeps its state in global memory
+ * (29 bytes an object is more shared memory than a block gets). Few real
+ * persons keep the exact solver quick. */
+static void test_path_state_in_global_memory(void)
+{
+    tally t = {0, 0, 0, 0, 0, 0, 0};
+    check_problem(&t, 60, 9000, PT_ASSIGN_UNIFORM, 1000, 0, 95);
+    check_problem(&t, 9000, 70, PT_ASSIGN_UNIFORM, 0, 1, 96);
+    printf("9000 objects: %d problems (%d with a phase ended by a shortest path), %d mismatches, %d failures\n",
+           t.problems, t.path_runs, t.mismatches, t.failures);
+    PT_CHECK(t.failures == 0 && t.mismatches == 0, "9000 objects: %d failures, %d mismatches", t.failures,
+             t.mismatches);
+    PT_CHECK(t.path_runs > 0, "9000 objects: some phases ended by a shortest path");
+}
+
 /* Costs up to 2^30: benefits scaled by n + 1 need 64 bits. */
 static void test_wide_costs(void)
 {
@@ -213,6 +228,7 @@ int main(void)
     test_hand_checked();
     test_random_integer(quick);
     test_wide_costs();
+    test_path_state_in_global_memory();
     test_benefit_widths();
     test_real_costs();
     test_large(quick);
