@@ -71,6 +71,15 @@ struct phase_args {
 
 enum { COUNT_BIDS, COUNT_FINISHES, COUNT_PATH_STEPS, COUNT_PATH_NS, COUNTERS };
 
+/* A stored benefit as a scaled one: 16-bit values times scale (< 2^32) in one wide multiply. */
+template <typename T> __device__ __forceinline__ long long scaled_benefit(T stored, long long scale)
+{
+    if constexpr (sizeof(T) == 2)
+        return (long long)((unsigned long long)(unsigned)stored * (unsigned long long)(unsigned)scale);
+    else
+        return (long long)stored;
+}
+
 /* Best (value, object, benefit and owner of that object as read) and second-best value. */
 struct top2 {
     long long v1, v2, b1;
@@ -118,36 +127,37 @@ __device__ __forceinline__ top2 block_scan(const phase_args &a, int person, int 
     const unsigned long long owner_mask = (1ull << bits) - 1ull;
     const T *row = person < a.persons ? static_cast<const T *>(a.benefit) + (size_t)person * n : NULL;
     top2 t = {LLONG_MIN, LLONG_MIN, 0, INT_MAX, -1};
+    unsigned long long word1 = 0;
     for (int base = threadIdx.x; base < n; base += BID_THREADS * ITEMS) {
-        long long benefit[ITEMS];
+        T stored[ITEMS];
         unsigned long long word[ITEMS];
         /* All loads first, so ITEMS of them are in flight at once. */
 #pragma unroll
         for (int k = 0; k < ITEMS; k++) {
             int j = base + k * BID_THREADS;
-            benefit[k] = (row && j < n) ? (long long)__ldg(row + j) : 0ll;
-            if constexpr (sizeof(T) == 2)
-                benefit[k] *= a.scale;
+            stored[k] = (row && j < n) ? __ldg(row + j) : (T)0;
             word[k] = j < n ? __ldcg(a.words + j) : 0ull;
         }
 #pragma unroll
         for (int k = 0; k < ITEMS; k++) {
             int j = base + k * BID_THREADS;
             unsigned long long w = (j == patch_object && patch_word > word[k]) ? patch_word : word[k];
-            long long v = benefit[k] - (long long)(w >> bits);
+            long long v = scaled_benefit<T>(stored[k], a.scale) - (long long)(w >> bits);
             if (j < n) {
                 if (v > t.v1) {
                     t.v2 = t.v1;
                     t.v1 = v;
-                    t.b1 = benefit[k];
                     t.best = j;
-                    t.owner1 = (int)(w & owner_mask) - 1;
+                    word1 = w;
                 } else if (v > t.v2) {
                     t.v2 = v;
                 }
             }
         }
     }
+    /* The best's benefit and owner from its word, once per thread. */
+    t.b1 = t.v1 + (long long)(word1 >> bits);
+    t.owner1 = (int)(word1 & owner_mask) - 1;
     warp_merge(t);
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     if (lane == 0)
@@ -324,6 +334,7 @@ typedef struct {
     void *path;             /* the finish's finish[2] (long long) and via (int, n) */
     void *path_state;       /* its state when shared memory is too small, else NULL */
     cudaEvent_t start, uploaded, solved;
+    cudaStream_t stream; /* blocking: ordered after the legacy stream's memsets */
     pt_auction_staging staging;
 } device_state;
 
@@ -337,6 +348,8 @@ static void device_free(device_state *d)
     cudaFree(d->path_state);
     cudaFree(d->object_of);
     cudaFree(d->flags);
+    if (d->stream)
+        cudaStreamDestroy(d->stream);
     if (d->start)
         cudaEventDestroy(d->start);
     if (d->uploaded)
@@ -410,17 +423,18 @@ template <typename T> static cudaError_t path_shared_bytes(int n, size_t *bytes)
 }
 
 template <typename T>
-static cudaError_t run_phases(phase_args *args, long long eps_start, int blocks, size_t path_bytes, long *phases)
+static cudaError_t run_phases(phase_args *args, long long eps_start, int blocks, size_t path_bytes,
+                              cudaStream_t stream, long *phases)
 {
     const unsigned long long owner_mask = (1ull << args->bidder_bits) - 1ull;
     const int n = args->n, grid = (n + 255) / 256;
     *phases = 0;
     for (long long eps = eps_start; eps > 0; eps = next_eps(eps)) {
-        release_owners<<<grid, 256>>>(args->words, n, owner_mask, args->next_person, args->unassigned,
-                                      args->finish);
+        release_owners<<<grid, 256, 0, stream>>>(args->words, n, owner_mask, args->next_person,
+                                                 args->unassigned, args->finish);
         args->eps = eps;
-        auction_phase<T><<<blocks, BID_THREADS>>>(*args);
-        finish_phase<T><<<1, PATH_THREADS, path_bytes>>>(*args);
+        auction_phase<T><<<blocks, BID_THREADS, 0, stream>>>(*args);
+        finish_phase<T><<<1, PATH_THREADS, path_bytes, stream>>>(*args);
         cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess)
             return e;
@@ -471,10 +485,8 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
     int beside = pthread_create(&pinning, NULL, allocate_staging, &job) == 0;
     if (!beside)
         allocate_staging(&job);
-    /* A core for the pinning: a static schedule waits for its slowest thread. */
-    int team = omp_get_max_threads();
     pt_auction_scaling s;
-    pt_status st = pt_auction_scale(p, beside && team > 1 ? team - 1 : 0, &s, err);
+    pt_status st = pt_auction_scale(p, 0, &s, err);
     if (beside)
         pthread_join(pinning, NULL);
     if (st) {
@@ -491,6 +503,7 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         goto done;
     }
     {
+        TRY(cudaStreamCreate(&d.stream));
         TRY(cudaEventCreate(&d.start));
         TRY(cudaEventCreate(&d.uploaded));
         TRY(cudaEventCreate(&d.solved));
@@ -508,8 +521,8 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         stats->prepare_ms = 1000.0 * (omp_get_wtime() - prepare_start);
 
         double upload_start = omp_get_wtime();
-        TRY(pt_auction_upload(p, &s, d.benefit, &d.staging, 0));
-        TRY(cudaEventRecord(d.uploaded));
+        TRY(pt_auction_upload(p, &s, d.benefit, &d.staging, d.stream));
+        TRY(cudaEventRecord(d.uploaded, d.stream));
         TRY(cudaEventSynchronize(d.uploaded));
         stats->upload_ms = 1000.0 * (omp_get_wtime() - upload_start);
 
@@ -539,11 +552,11 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         if (!path_bytes)
             TRY(cudaMalloc(&d.path_state, PATH_STATE_BYTES * (size_t)n));
         args.path_state = (long long *)d.path_state;
-        TRY(cudaEventRecord(d.start));
-        TRY(s.compact  ? run_phases<uint16_t>(&args, s.eps_start, blocks, path_bytes, &stats->phases)
-            : s.narrow ? run_phases<int32_t>(&args, s.eps_start, blocks, path_bytes, &stats->phases)
-                       : run_phases<int64_t>(&args, s.eps_start, blocks, path_bytes, &stats->phases));
-        TRY(cudaEventRecord(d.solved));
+        TRY(cudaEventRecord(d.start, d.stream));
+        TRY(s.compact  ? run_phases<uint16_t>(&args, s.eps_start, blocks, path_bytes, d.stream, &stats->phases)
+            : s.narrow ? run_phases<int32_t>(&args, s.eps_start, blocks, path_bytes, d.stream, &stats->phases)
+                       : run_phases<int64_t>(&args, s.eps_start, blocks, path_bytes, d.stream, &stats->phases));
+        TRY(cudaEventRecord(d.solved, d.stream));
         TRY(cudaEventSynchronize(d.solved));
         TRY(cudaGetLastError());
         float kernel_ms = 0.0f;
@@ -554,7 +567,7 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         stats->benefit_bits = 8 * (int)width;
 
         double copy_start = omp_get_wtime();
-        collect_owners<<<(n + 255) / 256, 256>>>(d.words, n, (1ull << bidder_bits) - 1ull, d.object_of);
+        collect_owners<<<(n + 255) / 256, 256, 0, d.stream>>>(d.words, n, (1ull << bidder_bits) - 1ull, d.object_of);
         TRY(cudaGetLastError());
         int overflow = 0;
         unsigned long long counters[COUNTERS];

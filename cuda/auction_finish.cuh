@@ -35,11 +35,14 @@
 #define PATH_ITEMS 8
 #endif
 
-/* Bytes of the search's state per object: dist, price, pi (long long),
- * owner (int), popped (char). In shared memory when it fits (each step then
- * reads only the row from L2; from global memory a step is bound by one
- * SM's L2 bandwidth), else in a.path_state. */
-#define PATH_STATE_BYTES (3 * sizeof(long long) + sizeof(int) + 1)
+/* Bytes of the search's state per object: dist (POPPED once popped), the
+ * distance it was popped at, price, pi (long long), owner (int). In shared
+ * memory when it fits, else in a.path_state. A step is one block on one SM,
+ * bound by its instruction issue more than by memory (H100, n = 4096: the
+ * relaxation ~2,800 cycles a step, the minimum ~1,100), hence the lean loop
+ * below. */
+#define PATH_STATE_BYTES (4 * sizeof(long long) + sizeof(int))
+#define POPPED LLONG_MAX
 
 /* The search's minimum: the distance, then the lowest object. */
 struct path_min {
@@ -80,10 +83,7 @@ template <typename T> __device__ __forceinline__ long long benefit_at(const phas
 {
     if (person >= a.persons)
         return 0; /* a dummy person: every object worth 0 */
-    long long b = (long long)static_cast<const T *>(a.benefit)[(size_t)person * a.n + object];
-    if constexpr (sizeof(T) == 2)
-        b *= a.scale;
-    return b;
+    return scaled_benefit<T>(static_cast<const T *>(a.benefit)[(size_t)person * a.n + object], a.scale);
 }
 
 /* After each phase kernel, one block: when the phase stopped with a person
@@ -101,9 +101,9 @@ template <typename T> __global__ void __launch_bounds__(PATH_THREADS) finish_pha
         return;
     const int n = a.n, bits = a.bidder_bits;
     const unsigned long long owner_mask = (1ull << bits) - 1ull;
-    long long *dist = a.path_state ? a.path_state : s_state, *price = dist + n, *pi = price + n;
+    long long *dist = a.path_state ? a.path_state : s_state, *popped_at = dist + n, *price = popped_at + n,
+              *pi = price + n;
     int *owner = (int *)(pi + n), *via = a.path_via;
-    unsigned char *popped = (unsigned char *)(owner + n);
     unsigned long long started = 0;
     if (threadIdx.x == 0) {
         s_pi = a.finish[0];
@@ -111,7 +111,7 @@ template <typename T> __global__ void __launch_bounds__(PATH_THREADS) finish_pha
     }
     __syncthreads();
     /* Labels from the source. Each thread keeps the objects j = threadIdx.x
-     * + k * PATH_THREADS: only it touches their dist, price and popped. */
+     * + k * PATH_THREADS: only it touches their dist, popped_at and price. */
     path_min m = {LLONG_MAX, INT_MAX};
     for (int j = threadIdx.x; j < n; j += PATH_THREADS) {
         unsigned long long w = a.words[j];
@@ -122,7 +122,6 @@ template <typename T> __global__ void __launch_bounds__(PATH_THREADS) finish_pha
         /* The owner's potential, used when j is popped. */
         pi[j] = o >= 0 ? benefit_at<T>(a, o, j) - p + a.eps : 0;
         owner[j] = o;
-        popped[j] = 0;
         via[j] = -1;
         path_min_merge(m, d, j);
     }
@@ -144,36 +143,39 @@ template <typename T> __global__ void __launch_bounds__(PATH_THREADS) finish_pha
         /* Relax from the popped object's owner; the next minimum at once. */
         m = path_min{LLONG_MAX, INT_MAX};
         const T *row = person < a.persons ? static_cast<const T *>(a.benefit) + (size_t)person * n : NULL;
+        const long long reach = at + pi_owner; /* + price - benefit: the distance through person */
         for (int base = threadIdx.x; base < n; base += PATH_THREADS * PATH_ITEMS) {
             /* All loads first, so PATH_ITEMS of them are in flight at once. */
-            long long b[PATH_ITEMS], d[PATH_ITEMS], p[PATH_ITEMS];
-            unsigned char done[PATH_ITEMS];
+            T b[PATH_ITEMS];
+            long long d[PATH_ITEMS], p[PATH_ITEMS];
 #pragma unroll
             for (int k = 0; k < PATH_ITEMS; k++) {
                 int j = base + k * PATH_THREADS;
-                done[k] = j < n ? popped[j] : 1;
-                b[k] = (row && j < n) ? (long long)__ldg(row + j) : 0ll;
-                d[k] = j < n ? dist[j] : 0;
+                b[k] = (row && j < n) ? __ldg(row + j) : (T)0;
+                d[k] = j < n ? dist[j] : POPPED;
                 p[k] = j < n ? price[j] : 0;
             }
 #pragma unroll
             for (int k = 0; k < PATH_ITEMS; k++) {
                 int j = base + k * PATH_THREADS;
                 if (j == from) {
-                    popped[j] = 1;
-                    done[k] = 1;
-                }
-                if (done[k])
+                    popped_at[j] = d[k];
+                    dist[j] = POPPED;
                     continue;
-                if constexpr (sizeof(T) == 2)
-                    b[k] *= a.scale;
-                long long c = at + pi_owner - b[k] + p[k];
+                }
+                if (d[k] == POPPED)
+                    continue;
+                long long c = reach - scaled_benefit<T>(b[k], a.scale) + p[k];
                 if (c < d[k]) {
                     d[k] = c;
                     dist[j] = c;
                     via[j] = from;
                 }
-                path_min_merge(m, d[k], j);
+                /* j rises with k: strict < keeps the lowest object of a tie. */
+                if (d[k] < m.d) {
+                    m.d = d[k];
+                    m.object = j;
+                }
             }
         }
         /* s_dist and the rest are rewritten after the next minimum's barrier. */
@@ -182,8 +184,8 @@ template <typename T> __global__ void __launch_bounds__(PATH_THREADS) finish_pha
     const long long end = s_dist;
     const int free_object = s_object;
     for (int j = threadIdx.x; j < n; j += PATH_THREADS)
-        if (popped[j]) {
-            long long p = price[j] + (end - dist[j]);
+        if (dist[j] == POPPED) {
+            long long p = price[j] + (end - popped_at[j]);
             if (p > a.price_limit)
                 atomicExch(a.overflow, 1);
             a.words[j] = ((unsigned long long)p << bits) | (unsigned long long)(owner[j] + 1);

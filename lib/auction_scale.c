@@ -123,7 +123,8 @@ pt_status pt_auction_scale(const pt_assign_problem *p, int threads, pt_auction_s
     if (team > 1 && entries >= PARALLEL_ENTRIES) {
         long blocks = (entries + RANGE_BLOCK - 1) / RANGE_BLOCK;
         double least = INFINITY, largest = -INFINITY, off = 0.0;
-#pragma omp parallel for num_threads(team) schedule(static) reduction(min : least) reduction(max : largest) \
+        /* Dynamic: on a busy host one preempted thread does not hold up the team. */
+#pragma omp parallel for num_threads(team) schedule(dynamic) reduction(min : least) reduction(max : largest) \
     reduction(+ : off)
         for (long b = 0; b < blocks; b++) {
             range_acc part = range_start;
@@ -300,15 +301,16 @@ static void convert(const pt_assign_problem *p, const pt_auction_scaling *s, out
     benefit_form f = form_of(s);
     int team = team_size(threads);
     int parallel = team > 1 && (long)count * s->objects >= PARALLEL_ENTRIES;
+    /* Dynamic as in pt_auction_scale. */
     if (!s->transposed && parallel) {
-#pragma omp parallel for num_threads(team) schedule(static)
+#pragma omp parallel for num_threads(team) schedule(dynamic, 8)
         for (int i = 0; i < count; i++)
             convert_row(p, kind, &f, first, i, dst);
     } else if (!s->transposed) {
         for (int i = 0; i < count; i++)
             convert_row(p, kind, &f, first, i, dst);
     } else if (parallel) {
-#pragma omp parallel for num_threads(team) schedule(static)
+#pragma omp parallel for num_threads(team) schedule(dynamic)
         for (int r = 0; r < p->rows; r += TILE_ROWS)
             convert_cost_rows(p, kind, &f, first, count, r, dst);
     } else {
