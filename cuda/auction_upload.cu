@@ -1,8 +1,10 @@
 /* Benefits to the GPU auction (see auction_upload.h). Pageable copies run at
  * about 7 GB/s against 49 GB/s pinned on the H100 machine (BENCHMARKS.md), and
  * a pinned copy of the whole matrix would cost more to pin than it saves, so
- * a few small pinned buffers are reused: the host team converts chunk k+1
- * while chunk k uploads. */
+ * a few small pinned buffers are reused: the host team converts the next
+ * chunks while earlier ones upload. */
+#include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "auction_upload.h"
@@ -40,27 +42,98 @@ void pt_auction_staging_free(pt_auction_staging *staging)
     memset(staging, 0, sizeof *staging);
 }
 
+/* Rows converted by one thread at a time: small enough to share a chunk
+ * among the team, large enough that claiming one costs nothing. */
+#define UNIT_ROWS_BYTES (256u << 10)
+
 cudaError_t pt_auction_upload(const pt_assign_problem *p, const pt_auction_scaling *s, void *device_benefit,
                               pt_auction_staging *staging, cudaStream_t stream)
 {
-    size_t row_bytes = pt_auction_width(s) * (size_t)s->objects;
-    int rows_per_chunk = (int)(staging->bytes / row_bytes);
+    const size_t row_bytes = pt_auction_width(s) * (size_t)s->objects;
+    const int rows_per_chunk = (int)(staging->bytes / row_bytes), persons = s->persons;
+    const int chunks = (persons + rows_per_chunk - 1) / rows_per_chunk;
+    int unit_rows = (int)(UNIT_ROWS_BYTES / row_bytes);
+    if (unit_rows < 1)
+        unit_rows = 1;
+    if (unit_rows > rows_per_chunk)
+        unit_rows = rows_per_chunk;
+    const int units_per_chunk = (rows_per_chunk + unit_rows - 1) / unit_rows;
+    const long units = (long)chunks * units_per_chunk;
+    /* Per chunk: rows converted so far, and whether its copy is queued. */
+    int *converted = (int *)calloc(2 * (size_t)chunks, sizeof(int));
+    if (!converted)
+        return cudaErrorMemoryAllocation;
+    int *queued = converted + chunks;
+    long next_unit = 0;
+    int failure = (int)cudaSuccess; /* the first error (an int: OpenMP atomics take no enum) */
     char *dst = (char *)device_benefit;
-    for (int first = 0, chunk = 0; first < s->persons; first += rows_per_chunk, chunk++) {
-        int slot = chunk % staging->count;
-        int count = s->persons - first < rows_per_chunk ? s->persons - first : rows_per_chunk;
-        cudaError_t e;
-        /* The buffer's previous chunk must have left before it is overwritten. */
-        if (chunk >= staging->count && (e = cudaEventSynchronize(staging->uploaded[slot])) != cudaSuccess)
-            return e;
-        if (s->compact)
-            pt_auction_convert_compact(p, s, first, count, (uint16_t *)staging->buffer[slot], 0);
-        else
-            pt_auction_convert(p, s, first, count, staging->buffer[slot], 0);
-        if ((e = cudaMemcpyAsync(dst + (size_t)first * row_bytes, staging->buffer[slot], (size_t)count * row_bytes,
-                                 cudaMemcpyHostToDevice, stream)) != cudaSuccess ||
-            (e = cudaEventRecord(staging->uploaded[slot], stream)) != cudaSuccess)
-            return e;
+    /* One team for the whole matrix, no barrier per chunk: a thread takes the
+     * next unit of rows, converts it into its chunk's staging buffer, and the
+     * thread that completes a chunk queues its copy. A preempted thread
+     * delays its own chunk only (a team per chunk waited for it at each
+     * join: uploads of 20-60 ms instead of 3 on a busy host). Units are
+     * taken in order and wait only for earlier chunks, so none waits for
+     * itself. */
+#pragma omp parallel if (units > 1)
+    {
+        for (;;) {
+            long unit;
+            int failed;
+#pragma omp atomic capture
+            unit = next_unit++;
+#pragma omp atomic read
+            failed = failure;
+            if (unit >= units || failed != (int)cudaSuccess)
+                break;
+            int chunk = (int)(unit / units_per_chunk), slot = chunk % staging->count;
+            int chunk_first = chunk * rows_per_chunk;
+            int chunk_rows = persons - chunk_first < rows_per_chunk ? persons - chunk_first : rows_per_chunk;
+            int first = (int)(unit % units_per_chunk) * unit_rows;
+            if (first >= chunk_rows)
+                continue; /* past the last chunk's rows */
+            int count = chunk_rows - first < unit_rows ? chunk_rows - first : unit_rows;
+            /* The buffer's previous chunk must have left before it is overwritten. */
+            if (chunk >= staging->count) {
+                int ready = 0;
+                for (;;) {
+#pragma omp atomic read
+                    ready = queued[chunk - staging->count];
+                    if (ready)
+                        break;
+                    sched_yield();
+                }
+                cudaError_t e = cudaEventSynchronize(staging->uploaded[slot]);
+                if (e != cudaSuccess) {
+#pragma omp atomic write
+                    failure = (int)e;
+                    break;
+                }
+            }
+            char *rows = (char *)staging->buffer[slot] + (size_t)first * row_bytes;
+            if (s->compact)
+                pt_auction_convert_compact(p, s, chunk_first + first, count, (uint16_t *)rows, 1);
+            else
+                pt_auction_convert(p, s, chunk_first + first, count, rows, 1);
+            int done;
+#pragma omp atomic capture
+            {
+                converted[chunk] += count;
+                done = converted[chunk];
+            }
+            if (done == chunk_rows) {
+                cudaError_t e = cudaMemcpyAsync(dst + (size_t)chunk_first * row_bytes, staging->buffer[slot],
+                                                (size_t)chunk_rows * row_bytes, cudaMemcpyHostToDevice, stream);
+                if (e == cudaSuccess)
+                    e = cudaEventRecord(staging->uploaded[slot], stream);
+                if (e != cudaSuccess) {
+#pragma omp atomic write
+                    failure = (int)e;
+                }
+#pragma omp atomic write
+                queued[chunk] = 1;
+            }
+        }
     }
-    return cudaSuccess;
+    free(converted);
+    return (cudaError_t)failure;
 }

@@ -136,6 +136,19 @@ static void test_path_state_in_global_memory(void)
     PT_CHECK(t.path_runs > 0, "9000 objects: some phases ended by a shortest path");
 }
 
+/* Benefits of more than three staging buffers (2 MB each): the upload
+ * reuses each buffer, rows of one chunk converted by several threads; in
+ * both orientations (persons are the rows, or the columns). */
+static void test_upload_in_many_chunks(void)
+{
+    tally t = {0, 0, 0, 0, 0, 0, 0};
+    check_problem(&t, 700, 6000, PT_ASSIGN_UNIFORM, 0, 0, 97); /* 8.4 MB of 16-bit rows */
+    check_problem(&t, 6000, 650, PT_ASSIGN_TRACKING, 0, 1, 98);
+    PT_CHECK(t.failures == 0 && t.mismatches == 0, "many chunks: %d failures, %d mismatches", t.failures,
+             t.mismatches);
+    PT_CHECK(t.compact_runs == 2, "many chunks: 16-bit benefits (%d of 2)", t.compact_runs);
+}
+
 /* Costs up to 2^30: benefits scaled by n + 1 need 64 bits. */
 static void test_wide_costs(void)
 {
@@ -229,6 +242,7 @@ int main(void)
     test_random_integer(quick);
     test_wide_costs();
     test_path_state_in_global_memory();
+    test_upload_in_many_chunks();
     test_benefit_widths();
     test_real_costs();
     test_large(quick);
