@@ -78,10 +78,12 @@ pt_status pt_assign_auction_omp(const pt_assign_problem *p, int threads,
  * the person it evicted, so chains of evictions run side by side on many
  * blocks with no barrier between bids; each bid's atomic is in flight while
  * the block scans the person it should evict. One kernel per epsilon phase,
- * queued without host waits. The costs are converted in chunks on host
- * threads into pinned staging buffers while earlier chunks upload, as 16-bit
- * unscaled values when the cost range fits (scaled on the device), else 32-
- * or 64-bit benefits. PT_ERR_UNAVAILABLE
+ * queued without host waits; each phase's last unassigned person is
+ * assigned by one shortest augmenting path instead of a chain of bids
+ * (cuda/auction_finish.cuh). The costs are converted by host threads into
+ * pinned staging buffers while earlier ones upload, as 16-bit unscaled
+ * values when the cost range fits (scaled on the device), else 32- or
+ * 64-bit benefits. PT_ERR_UNAVAILABLE
  * without a usable GPU (or when built without CUDA: cuda/none_auction.c).
  * stats may be NULL. */
 typedef struct {
