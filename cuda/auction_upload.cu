@@ -66,6 +66,12 @@ cudaError_t pt_auction_upload(const pt_assign_problem *p, const pt_auction_scali
     int *queued = converted + chunks;
     long next_unit = 0;
     int failure = (int)cudaSuccess; /* the first error (an int: OpenMP atomics take no enum) */
+    int device = 0;
+    cudaError_t e0 = cudaGetDevice(&device);
+    if (e0 != cudaSuccess) {
+        free(converted);
+        return e0;
+    }
     char *dst = (char *)device_benefit;
     /* One team for the whole matrix, no barrier per chunk: a thread takes the
      * next unit of rows, converts it into its chunk's staging buffer, and the
@@ -76,6 +82,12 @@ cudaError_t pt_auction_upload(const pt_assign_problem *p, const pt_auction_scali
      * itself. */
 #pragma omp parallel if (units > 1)
     {
+        /* The team's threads queue copies too: on this thread's device. */
+        cudaError_t e1 = cudaSetDevice(device);
+        if (e1 != cudaSuccess) {
+#pragma omp atomic write
+            failure = (int)e1;
+        }
         for (;;) {
             long unit;
             int failed;
