@@ -196,6 +196,14 @@ int pt_cmd_assign(int argc, char **argv)
     pt_assign_result warm_r = {warm_cols, 0.0};
     pt_error warm_err;
     solver->solve(&warm, (int)threads, &warm_r, &warm_err);
+    /* A 2x2 solve runs on one thread: start the team the large problems'
+     * range pass, conversions and bids run on, as a first parallel region
+     * creates its threads. */
+    int team = threads > 0 ? (int)threads : omp_get_max_threads();
+#pragma omp parallel num_threads(team)
+    {
+        (void)0;
+    }
     pt_auction_gpu_stats gpu;
     int is_cuda = !strcmp(solver->name, "cuda");
     double start = omp_get_wtime();

@@ -473,18 +473,23 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
     double prepare_start = omp_get_wtime();
     device_state d;
     memset(&d, 0, sizeof d);
-    /* Pinning the staging buffers costs several ms: it runs beside the range pass. */
+    /* Pinning the staging buffers costs several ms: it runs beside the range
+     * pass. Small problems take a pageable copy instead. */
     staging_job job;
-    int device = 0, rows = p->rows, cols = p->cols;
+    int device = 0, rows = p->rows, cols = p->cols, beside = 0;
+    const int pageable = (long)rows * cols <= PT_AUCTION_PAGEABLE_ENTRIES;
     cudaGetDevice(&device);
     job.staging = &d.staging;
     job.device = device;
     job.row_bytes = sizeof(int64_t) * (size_t)(rows > cols ? rows : cols); /* the widest benefits */
     job.matrix_bytes = job.row_bytes * (size_t)(rows < cols ? rows : cols);
+    job.result = cudaSuccess;
     pthread_t pinning;
-    int beside = pthread_create(&pinning, NULL, allocate_staging, &job) == 0;
-    if (!beside)
-        allocate_staging(&job);
+    if (!pageable) {
+        beside = pthread_create(&pinning, NULL, allocate_staging, &job) == 0;
+        if (!beside)
+            allocate_staging(&job);
+    }
     pt_auction_scaling s;
     pt_status st = pt_auction_scale(p, 0, &s, err);
     if (beside)
@@ -521,7 +526,8 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         stats->prepare_ms = 1000.0 * (omp_get_wtime() - prepare_start);
 
         double upload_start = omp_get_wtime();
-        TRY(pt_auction_upload(p, &s, d.benefit, &d.staging, d.stream));
+        TRY(pageable ? pt_auction_upload_pageable(p, &s, d.benefit, d.stream)
+                     : pt_auction_upload(p, &s, d.benefit, &d.staging, d.stream));
         TRY(cudaEventRecord(d.uploaded, d.stream));
         TRY(cudaEventSynchronize(d.uploaded));
         stats->upload_ms = 1000.0 * (omp_get_wtime() - upload_start);

@@ -149,3 +149,21 @@ cudaError_t pt_auction_upload(const pt_assign_problem *p, const pt_auction_scali
     free(converted);
     return (cudaError_t)failure;
 }
+
+cudaError_t pt_auction_upload_pageable(const pt_assign_problem *p, const pt_auction_scaling *s, void *device_benefit,
+                                       cudaStream_t stream)
+{
+    size_t bytes = pt_auction_width(s) * (size_t)s->persons * (size_t)s->objects;
+    void *host = malloc(bytes);
+    if (!host)
+        return cudaErrorMemoryAllocation;
+    if (s->compact)
+        pt_auction_convert_compact(p, s, 0, s->persons, (uint16_t *)host, 0);
+    else
+        pt_auction_convert(p, s, 0, s->persons, host, 0);
+    cudaError_t e = cudaMemcpyAsync(device_benefit, host, bytes, cudaMemcpyHostToDevice, stream);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(stream); /* before the buffer goes */
+    free(host);
+    return e;
+}

@@ -38,4 +38,14 @@ void pt_auction_staging_free(pt_auction_staging *staging);
 cudaError_t pt_auction_upload(const pt_assign_problem *p, const pt_auction_scaling *s, void *device_benefit,
                               pt_auction_staging *staging, cudaStream_t stream);
 
+/* Small problems: pinning costs more (about a millisecond a call, more per
+ * MB) than a pageable copy of a few MB. Problems of at most this many
+ * entries take pt_auction_upload_pageable and no staging buffers. */
+#define PT_AUCTION_PAGEABLE_ENTRIES (1L << 20)
+
+/* The same through one pageable buffer: converted, copied, freed; returns
+ * after the copy. */
+cudaError_t pt_auction_upload_pageable(const pt_assign_problem *p, const pt_auction_scaling *s, void *device_benefit,
+                                       cudaStream_t stream);
+
 #endif
