@@ -2,7 +2,8 @@
  * about 7 GB/s against 49 GB/s pinned on the H100 machine (BENCHMARKS.md), and
  * a pinned copy of the whole matrix would cost more to pin than it saves, so
  * a few small pinned buffers are reused: the host team converts the next
- * chunks while earlier ones upload. */
+ * chunks while earlier ones upload. Small problems, where pinning even that
+ * costs more than the slower copy, take one pageable buffer. */
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,12 +109,17 @@ cudaError_t pt_auction_upload(const pt_assign_problem *p, const pt_auction_scali
             if (chunk >= staging->count) {
                 int ready = 0;
                 for (;;) {
-#pragma omp atomic read
+#pragma omp atomic read seq_cst
                     ready = queued[chunk - staging->count];
-                    if (ready)
+#pragma omp atomic read
+                    failed = failure;
+                    /* After a failure the chunk may never be queued. */
+                    if (ready || failed != (int)cudaSuccess)
                         break;
                     sched_yield();
                 }
+                if (!ready)
+                    break;
                 cudaError_t e = cudaEventSynchronize(staging->uploaded[slot]);
                 if (e != cudaSuccess) {
 #pragma omp atomic write
@@ -127,7 +133,8 @@ cudaError_t pt_auction_upload(const pt_assign_problem *p, const pt_auction_scali
             else
                 pt_auction_convert(p, s, chunk_first + first, count, rows, 1);
             int done;
-#pragma omp atomic capture
+            /* seq_cst: the rows this thread wrote are seen by the thread that queues the copy. */
+#pragma omp atomic capture seq_cst
             {
                 converted[chunk] += count;
                 done = converted[chunk];
@@ -141,7 +148,7 @@ cudaError_t pt_auction_upload(const pt_assign_problem *p, const pt_auction_scali
 #pragma omp atomic write
                     failure = (int)e;
                 }
-#pragma omp atomic write
+#pragma omp atomic write seq_cst
                 queued[chunk] = 1;
             }
         }
