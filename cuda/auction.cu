@@ -80,6 +80,12 @@ template <typename T> __device__ __forceinline__ long long scaled_benefit(T stor
         return (long long)stored;
 }
 
+/* A person's benefit row; NULL for a dummy person (every object worth 0). */
+template <typename T> __device__ __forceinline__ const T *benefit_row(const phase_args &a, int person)
+{
+    return person < a.persons ? static_cast<const T *>(a.benefit) + (size_t)person * a.n : NULL;
+}
+
 /* Best (value, object, benefit and owner of that object as read) and second-best value. */
 struct top2 {
     long long v1, v2, b1;
@@ -125,7 +131,7 @@ __device__ __forceinline__ top2 block_scan(const phase_args &a, int person, int 
 {
     const int n = a.n, bits = a.bidder_bits;
     const unsigned long long owner_mask = (1ull << bits) - 1ull;
-    const T *row = person < a.persons ? static_cast<const T *>(a.benefit) + (size_t)person * n : NULL;
+    const T *row = benefit_row<T>(a, person);
     top2 t = {LLONG_MIN, LLONG_MIN, 0, INT_MAX, -1};
     unsigned long long word1 = 0;
     for (int base = threadIdx.x; base < n; base += BID_THREADS * ITEMS) {
@@ -386,12 +392,11 @@ static void *allocate_staging(void *arg)
 }
 
 /* Blocks for a phase: as many as stay resident (more only queue), at most one per person. */
-template <typename T> static cudaError_t phase_blocks(int n, int *blocks)
+template <typename T> static cudaError_t phase_blocks(int device, int n, int *blocks)
 {
-    int device = 0, sms = 0, per_sm = 0;
+    int sms = 0, per_sm = 0;
     cudaError_t e;
-    if ((e = cudaGetDevice(&device)) != cudaSuccess ||
-        (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess ||
+    if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess ||
         (e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, auction_phase<T>, BID_THREADS, 0)) !=
             cudaSuccess)
         return e;
@@ -400,17 +405,15 @@ template <typename T> static cudaError_t phase_blocks(int n, int *blocks)
     return cudaSuccess;
 }
 
-/* Queues every epsilon phase. */
 /* Dynamic shared memory of finish_phase: its state when that fits, else 0. */
-template <typename T> static cudaError_t path_shared_bytes(int n, size_t *bytes)
+template <typename T> static cudaError_t path_shared_bytes(int device, int n, size_t *bytes)
 {
-    int device = 0, optin = 0;
+    int optin = 0;
     cudaFuncAttributes attr;
     size_t want = PATH_STATE_BYTES * (size_t)n;
     cudaError_t e;
     *bytes = 0;
-    if ((e = cudaGetDevice(&device)) != cudaSuccess ||
-        (e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device)) != cudaSuccess ||
+    if ((e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device)) != cudaSuccess ||
         (e = cudaFuncGetAttributes(&attr, finish_phase<T>)) != cudaSuccess)
         return e;
     if (want + attr.sharedSizeBytes > (size_t)optin)
@@ -422,6 +425,7 @@ template <typename T> static cudaError_t path_shared_bytes(int n, size_t *bytes)
     return cudaSuccess;
 }
 
+/* Queues every epsilon phase. */
 template <typename T>
 static cudaError_t run_phases(phase_args *args, long long eps_start, int blocks, size_t path_bytes,
                               cudaStream_t stream, long *phases)
@@ -478,7 +482,10 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
     staging_job job;
     int device = 0, rows = p->rows, cols = p->cols, beside = 0;
     const int pageable = (long)rows * cols <= PT_AUCTION_PAGEABLE_ENTRIES;
-    cudaGetDevice(&device);
+    cudaError_t current = cudaGetDevice(&device);
+    if (current != cudaSuccess)
+        return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda", "auction: cudaGetDevice: %s",
+                            cudaGetErrorString(current));
     job.staging = &d.staging;
     job.device = device;
     job.row_bytes = sizeof(int64_t) * (size_t)(rows > cols ? rows : cols); /* the widest benefits */
@@ -548,13 +555,13 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         args.finish = (long long *)d.path;
         args.path_via = (int *)(args.finish + 2);
         int blocks = 0;
-        TRY(s.compact  ? phase_blocks<uint16_t>(n, &blocks)
-            : s.narrow ? phase_blocks<int32_t>(n, &blocks)
-                       : phase_blocks<int64_t>(n, &blocks));
+        TRY(s.compact  ? phase_blocks<uint16_t>(device, n, &blocks)
+            : s.narrow ? phase_blocks<int32_t>(device, n, &blocks)
+                       : phase_blocks<int64_t>(device, n, &blocks));
         size_t path_bytes = 0;
-        TRY(s.compact  ? path_shared_bytes<uint16_t>(n, &path_bytes)
-            : s.narrow ? path_shared_bytes<int32_t>(n, &path_bytes)
-                       : path_shared_bytes<int64_t>(n, &path_bytes));
+        TRY(s.compact  ? path_shared_bytes<uint16_t>(device, n, &path_bytes)
+            : s.narrow ? path_shared_bytes<int32_t>(device, n, &path_bytes)
+                       : path_shared_bytes<int64_t>(device, n, &path_bytes));
         if (!path_bytes)
             TRY(cudaMalloc(&d.path_state, PATH_STATE_BYTES * (size_t)n));
         args.path_state = (long long *)d.path_state;

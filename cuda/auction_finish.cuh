@@ -81,9 +81,8 @@ __device__ __forceinline__ path_min block_path_min(path_min m, path_min *s_min)
 
 template <typename T> __device__ __forceinline__ long long benefit_at(const phase_args &a, int person, int object)
 {
-    if (person >= a.persons)
-        return 0; /* a dummy person: every object worth 0 */
-    return scaled_benefit<T>(static_cast<const T *>(a.benefit)[(size_t)person * a.n + object], a.scale);
+    const T *row = benefit_row<T>(a, person);
+    return row ? scaled_benefit<T>(row[object], a.scale) : 0;
 }
 
 /* After each phase kernel, one block: when the phase stopped with a person
@@ -142,7 +141,7 @@ template <typename T> __global__ void __launch_bounds__(PATH_THREADS) finish_pha
             break; /* a free object: the path ends here at distance at */
         /* Relax from the popped object's owner; the next minimum at once. */
         m = path_min{LLONG_MAX, INT_MAX};
-        const T *row = person < a.persons ? static_cast<const T *>(a.benefit) + (size_t)person * n : NULL;
+        const T *row = benefit_row<T>(a, person);
         const long long reach = at + pi_owner; /* + price - benefit: the distance through person */
         for (int base = threadIdx.x; base < n; base += PATH_THREADS * PATH_ITEMS) {
             /* All loads first, so PATH_ITEMS of them are in flight at once. */

@@ -81,7 +81,8 @@ pt_status pt_assign_auction_omp(const pt_assign_problem *p, int threads,
  * queued without host waits; each phase's last unassigned person is
  * assigned by one shortest augmenting path instead of a chain of bids
  * (cuda/auction_finish.cuh). The costs are converted by host threads into
- * pinned staging buffers while earlier ones upload, as 16-bit unscaled
+ * pinned staging buffers while earlier ones upload (problems of at most
+ * PT_AUCTION_PAGEABLE_ENTRIES: one pageable copy), as 16-bit unscaled
  * values when the cost range fits (scaled on the device), else 32- or
  * 64-bit benefits. PT_ERR_UNAVAILABLE
  * without a usable GPU (or when built without CUDA: cuda/none_auction.c).

@@ -77,7 +77,7 @@ static void check_problem(tally *t, int rows, int cols, pt_assign_dist dist, lon
 /* >= 200 small and medium problems: square and rectangular, both distributions. */
 static void test_random_integer(int quick)
 {
-    tally t = {0, 0, 0, 0, 0, 0, 0};
+    tally t = {0};
     int count = quick ? 40 : 240;
     for (int k = 0; k < count; k++) {
         int rows = 1 + (int)((k * 37u) % 96), cols;
@@ -105,7 +105,7 @@ static void test_large(int quick)
     static const int sizes[][2] = {{511, 511}, {512, 512}, {513, 513}, {512, 600}, {700, 650},
                                    {1000, 1000}, {1024, 1100}, {1500, 1200}, {1536, 1536}};
     int count = quick ? 4 : (int)(sizeof sizes / sizeof sizes[0]);
-    tally t = {0, 0, 0, 0, 0, 0, 0};
+    tally t = {0};
     for (int s = 0; s < count; s++)
         for (int v = 0; v < 3; v++) {
             pt_assign_dist dist = v == 1 ? PT_ASSIGN_TRACKING : PT_ASSIGN_UNIFORM;
@@ -126,7 +126,7 @@ static void test_large(int quick)
  * persons keep the exact solver quick. */
 static void test_path_state_in_global_memory(void)
 {
-    tally t = {0, 0, 0, 0, 0, 0, 0};
+    tally t = {0};
     check_problem(&t, 60, 9000, PT_ASSIGN_UNIFORM, 1000, 0, 95);
     check_problem(&t, 9000, 70, PT_ASSIGN_UNIFORM, 0, 1, 96);
     printf("9000 objects: %d problems (%d with a phase ended by a shortest path), %d mismatches, %d failures\n",
@@ -141,7 +141,7 @@ static void test_path_state_in_global_memory(void)
  * both orientations (persons are the rows, or the columns). */
 static void test_upload_in_many_chunks(void)
 {
-    tally t = {0, 0, 0, 0, 0, 0, 0};
+    tally t = {0};
     check_problem(&t, 700, 6000, PT_ASSIGN_UNIFORM, 0, 0, 97); /* 8.4 MB of 16-bit rows */
     check_problem(&t, 6000, 650, PT_ASSIGN_TRACKING, 0, 1, 98);
     PT_CHECK(t.failures == 0 && t.mismatches == 0, "many chunks: %d failures, %d mismatches", t.failures,
@@ -152,7 +152,7 @@ static void test_upload_in_many_chunks(void)
 /* Costs up to 2^30: benefits scaled by n + 1 need 64 bits. */
 static void test_wide_costs(void)
 {
-    tally t = {0, 0, 0, 0, 0, 0, 0};
+    tally t = {0};
     check_problem(&t, 300, 300, PT_ASSIGN_UNIFORM, 1L << 30, 0, 91);
     check_problem(&t, 600, 640, PT_ASSIGN_UNIFORM, 1L << 30, 1, 92);
     PT_CHECK(t.failures == 0 && t.mismatches == 0, "wide costs: %d failures, %d mismatches", t.failures,
@@ -164,7 +164,7 @@ static void test_wide_costs(void)
  * 32-bit scaled (range 100 000) and 64-bit (test_wide_costs). */
 static void test_benefit_widths(void)
 {
-    tally t = {0, 0, 0, 0, 0, 0, 0};
+    tally t = {0};
     check_problem(&t, 400, 400, PT_ASSIGN_UNIFORM, 65536, 0, 81);
     check_problem(&t, 500, 470, PT_ASSIGN_UNIFORM, 65536, 1, 82);
     int compact = t.compact_runs;
