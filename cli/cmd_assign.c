@@ -225,10 +225,10 @@ int pt_cmd_assign(int argc, char **argv)
         if (is_cuda)
             fprintf(stderr,
                     "cuda: prepare %.2f ms (range pass %.2f), upload %.2f ms, kernel %.2f ms, copy back %.2f ms, "
-                    "%ld phases, %ld bids, %ld phases ended by a shortest path (%ld steps, %.2f ms), %d x %d threads, "
-                    "%d-bit benefits\n",
+                    "%ld phases, %ld bids (%ld scanned the row), %ld persons assigned by a shortest path (%ld steps, %.2f ms), "
+                    "%d x %d threads, %d-bit benefits\n",
                     gpu.prepare_ms, gpu.range_ms, gpu.upload_ms, gpu.kernel_ms, gpu.copy_ms, gpu.phases, gpu.bids,
-                    gpu.finishes, gpu.path_steps, gpu.path_ms,
+                    gpu.refills, gpu.finishes, gpu.path_steps, gpu.path_ms,
                     gpu.blocks, gpu.threads_per_block, gpu.benefit_bits);
     }
     pt_assign_result_free(&r);

@@ -2,10 +2,11 @@
  *
  * Asynchronous bidding (Bertsekas and Castanon's asynchronous auction, as
  * omp/auction.c does on threads): every object has one 64-bit word,
- * price << bidder_bits | owner + 1. A block serves one person at a time: its
- * threads scan the person's benefit row against the words' prices, merge the
- * best and second-best value, and thread 0 raises the best object's word with
- * atomicMax. If the bid is above the old word the object is won and the
+ * price << bidder_bits | owner + 1. A block serves one person at a time: it
+ * finds the best and second-best value of the person's row against the
+ * words' prices (from the person's cache of its best objects, one warp, or
+ * by scanning the whole row, cuda/auction_cache.cuh), and thread 0 raises
+ * the best object's word with atomicMax. If the bid is above the old word the object is won and the
  * block carries on with the person it evicted (none: it takes the next
  * person of the phase from a counter); if not, the price moved on since the
  * scan and the person bids again. There are no rounds and no barriers
@@ -23,10 +24,10 @@
  * n + 1 gives the optimum. One kernel per epsilon phase, all queued on one
  * stream: the host waits once at the end.
  *
- * A phase's last unassigned person is not left to bid: its chain of
- * evictions (thousands of bids in a row at small epsilon, the rest of the GPU
- * idle) is replaced by one shortest augmenting path, finish_phase in
- * cuda/auction_finish.cuh, queued after each phase's kernel. */
+ * A phase's last FINISH_PERSONS unassigned persons are not left to bid:
+ * their chains of evictions (thousands of bids in a row at small epsilon,
+ * the rest of the GPU idle) are replaced by shortest augmenting paths,
+ * finish_phase in cuda/auction_finish.cuh, queued after each phase's kernel. */
 #include <cuda_runtime.h>
 
 #include <limits.h>
@@ -51,6 +52,13 @@
 #ifndef PATH_FINISH
 #define PATH_FINISH 1
 #endif
+/* A phase's unassigned persons, at most, left to shortest paths (see
+ * auction_finish.cuh). On the H100 at n = 4096 uniform, 1, 2 and 4 are
+ * within the run-to-run spread (kernel medians ~25-27 ms), 16 is slower
+ * (50-78 ms: more path steps than the bids they save). */
+#ifndef FINISH_PERSONS
+#define FINISH_PERSONS 2
+#endif
 
 struct phase_args {
     const void *benefit; /* persons x n: uint16_t (times scale), int32_t or int64_t */
@@ -61,15 +69,21 @@ struct phase_args {
     long long eps, price_limit;
     int *next_person; /* the phase's next person nobody has taken */
     int *unassigned;  /* the phase's persons not yet on an object (bids on a free object count it down) */
-    long long *finish; /* for finish_phase: [0] the last person's best value as scanned, [1] the person (-1: none) */
     int *overflow;    /* a bid above price_limit: the solve fails */
     unsigned long long *counters; /* COUNT_*, over all phases */
-    /* Scratch of the shortest-path finish (cuda/auction_finish.cuh), n each. */
-    long long *path_state; /* NULL: in shared memory */
-    int *path_via;
+    /* Each person's cache (cuda/auction_cache.cuh): CACHE_SLOTS objects
+     * (-1: none) and benefits, and the bound of the values of the rest. */
+    int *cache_object;
+    long long *cache_benefit, *cache_bound;
+    long long *scan_values; /* n per block: a refill's values */
+    /* The shortest-path finish (cuda/auction_finish.cuh): the persons a phase
+     * left to it, their count, and its scratch. */
+    int *finish_list, *finish_count;
+    struct deferred_row *path_deferred; /* n + 1 */
+    void *path_state;                   /* NULL: in shared memory */
 };
 
-enum { COUNT_BIDS, COUNT_FINISHES, COUNT_PATH_STEPS, COUNT_PATH_NS, COUNTERS };
+enum { COUNT_BIDS, COUNT_REFILLS, COUNT_FINISHES, COUNT_PATH_STEPS, COUNT_PATH_NS, COUNTERS };
 
 /* A stored benefit as a scaled one: 16-bit values times scale (< 2^32) in one wide multiply. */
 template <typename T> __device__ __forceinline__ long long scaled_benefit(T stored, long long scale)
@@ -84,6 +98,12 @@ template <typename T> __device__ __forceinline__ long long scaled_benefit(T stor
 template <typename T> __device__ __forceinline__ const T *benefit_row(const phase_args &a, int person)
 {
     return person < a.persons ? static_cast<const T *>(a.benefit) + (size_t)person * a.n : NULL;
+}
+
+template <typename T> __device__ __forceinline__ long long benefit_at(const phase_args &a, int person, int object)
+{
+    const T *row = benefit_row<T>(a, person);
+    return row ? scaled_benefit<T>(row[object], a.scale) : 0;
 }
 
 /* Best (value, object, benefit and owner of that object as read) and second-best value. */
@@ -124,10 +144,12 @@ __device__ __forceinline__ void warp_merge(top2 &t)
 /* The block's top two of person's row at the current prices; valid in thread 0.
  * patch_word (for patch_object, -1: none) is a bid of this block that may not
  * have reached the words yet: the higher of it and the word read is used,
- * never above the object's true word, so the values stay safe (see top). */
-template <typename T>
+ * never above the object's true word, so the values stay safe (see top).
+ * SNAPSHOT: every value also goes to values[object] (for the cache's refill). */
+template <typename T, bool SNAPSHOT = false>
 __device__ __forceinline__ top2 block_scan(const phase_args &a, int person, int patch_object,
-                                           unsigned long long patch_word, top2 *s_warp)
+                                           unsigned long long patch_word, top2 *s_warp,
+                                           long long *values = NULL)
 {
     const int n = a.n, bits = a.bidder_bits;
     const unsigned long long owner_mask = (1ull << bits) - 1ull;
@@ -149,6 +171,8 @@ __device__ __forceinline__ top2 block_scan(const phase_args &a, int person, int 
             int j = base + k * BID_THREADS;
             unsigned long long w = (j == patch_object && patch_word > word[k]) ? patch_word : word[k];
             long long v = scaled_benefit<T>(stored[k], a.scale) - (long long)(w >> bits);
+            if (SNAPSHOT && j < n)
+                values[j] = v;
             if (j < n) {
                 if (v > t.v1) {
                     t.v2 = t.v1;
@@ -191,8 +215,14 @@ __device__ __forceinline__ int take_person(const phase_args &a, int &spare)
     return k < a.n ? k : -2;
 }
 
+#include "auction_cache.cuh"
+
 /* One epsilon phase: blocks take persons from next_person and follow each
  * one's chain of evictions until a bid lands on a free object.
+ *
+ * A bid reads the person's cache (one warp, auction_cache.cuh); when the
+ * cache cannot vouch for the best object, the next step scans the whole row
+ * with the block and refills it.
  *
  * The bid's atomicMax is issued after the next barrier and its result read
  * after the next scan, so its round trip hides behind that scan: the block
@@ -200,38 +230,51 @@ __device__ __forceinline__ int take_person(const phase_args &a, int &spare)
  * as read; a new person when it was free). When the bid lost, or someone
  * else took the object in between, that scan is dropped and the right person
  * scanned. Thread 0 keeps this state; a new person taken for a dropped guess
- * goes to spare and is served next. */
+ * goes to spare and is served next.
+ *
+ * Once at most FINISH_PERSONS persons are unassigned, a block lists the
+ * person it holds for finish_phase instead of bidding (auction_finish.cuh). */
 template <typename T> __global__ void __launch_bounds__(BID_THREADS) auction_phase(phase_args a)
 {
     __shared__ top2 s_warp[BID_THREADS / 32];
-    __shared__ int s_person, s_patch_object;
-    __shared__ unsigned long long s_patch_word;
+    __shared__ refill_shared s_refill;
+    /* The next step's person, whether it needs a full scan, and the patch;
+     * by step parity: a cached bid has no barrier between the block reading
+     * this step's and thread 0 writing the next's. */
+    __shared__ int s_person[2], s_full_scan[2], s_patch_object[2];
+    __shared__ unsigned long long s_patch_word[2];
     if (__ldcg(a.overflow))
         return; /* an earlier phase failed */
     const unsigned long long owner_mask = (1ull << a.bidder_bits) - 1ull;
     /* Thread 0 only: the bid in flight and the guess being scanned. */
     int spare = -1, guess = -1, guess_new = 0, pending = 0, pend_object = -1, pend_person = -1, unassigned = 0;
-    unsigned long long pend_word = 0, pend_old = 0, my_bids = 0;
+    unsigned long long pend_word = 0, pend_old = 0, my_bids = 0, my_refills = 0;
     if (threadIdx.x == 0) {
-        s_person = take_person(a, spare);
-        s_patch_object = -1;
-        s_patch_word = 0;
+        s_person[0] = take_person(a, spare);
+        s_full_scan[0] = 0;
+        s_patch_object[0] = -1;
+        s_patch_word[0] = 0;
     }
     __syncthreads();
-    for (;;) {
-        const int person = s_person, patch_object = s_patch_object;
-        const unsigned long long patch_word = s_patch_word;
+    for (int step = 0;; step ^= 1) {
+        const int person = s_person[step], full_scan = s_full_scan[step], patch_object = s_patch_object[step];
+        const unsigned long long patch_word = s_patch_word[step];
         if (person < 0)
             break;
         if (threadIdx.x == 0) {
             if (pending)
                 pend_old = atomicMax(a.words + pend_object, pend_word);
-            /* Only falls, so a stale 1 is still 1 (used after the scan). */
+            /* Only falls, so a stale value is still an upper bound (used after the scan). */
             unassigned = *(volatile int *)a.unassigned;
         }
-        top2 t = block_scan<T>(a, person, patch_object, patch_word, s_warp);
+        top2 t;
+        int cached = 1;
+        if (full_scan)
+            t = block_refill<T>(a, person, patch_object, patch_word, s_warp, s_refill);
+        else if (threadIdx.x < 32)
+            cached = cached_top2(a, person, patch_object, patch_word, t);
         if (threadIdx.x == 0) {
-            int next = -2, valid = 1;
+            int next = -2, valid = 1, scan_next = 0;
             if (pending) {
                 /* Won: the evicted owner is next (none: a new person); lost: the bidder again. */
                 int won = pend_old < pend_word;
@@ -247,14 +290,19 @@ template <typename T> __global__ void __launch_bounds__(BID_THREADS) auction_pha
                     next = actual >= 0 ? actual : take_person(a, spare);
                 }
             }
-            if (valid && PATH_FINISH && unassigned == 1) {
-                /* person is the phase's last unassigned one and no other
-                 * block can still write a word: finish_phase ends the chain
-                 * by a path once this kernel is over. */
-                a.finish[0] = t.v1;
-                a.finish[1] = person;
-                next = -2;
+            if (valid && PATH_FINISH && unassigned <= FINISH_PERSONS) {
+                /* Few enough left: finish_phase assigns person once this kernel is over. */
+                a.finish_list[atomicAdd(a.finish_count, 1)] = person;
+                next = take_person(a, spare);
+            } else if (valid && !cached) {
+                next = person; /* the cache cannot vouch for the best: scan the row */
+                scan_next = 1;
             } else if (valid) {
+                if (full_scan) {
+                    my_refills++;
+                    /* The refilled cache before the bid that lets another block serve this person. */
+                    __threadfence();
+                }
                 /* With one object there is no second best: raise by eps alone. */
                 long long bid = (a.n > 1 ? t.b1 - t.v2 : t.b1 - t.v1) + a.eps;
                 my_bids++;
@@ -282,23 +330,24 @@ template <typename T> __global__ void __launch_bounds__(BID_THREADS) auction_pha
                     }
                 }
             }
-            s_person = next;
-            s_patch_object = pending ? pend_object : -1;
-            s_patch_word = pend_word;
+            s_person[step ^ 1] = next;
+            s_full_scan[step ^ 1] = scan_next;
+            s_patch_object[step ^ 1] = pending ? pend_object : -1;
+            s_patch_word[step ^ 1] = pend_word;
         }
-        /* s_person and the patch are read at the top of the loop and rewritten
-         * after the next scan's barrier; s_warp is rewritten after this one. */
         __syncthreads();
     }
     if (threadIdx.x == 0 && my_bids)
         atomicAdd(a.counters + COUNT_BIDS, my_bids);
+    if (threadIdx.x == 0 && my_refills)
+        atomicAdd(a.counters + COUNT_REFILLS, my_refills);
 }
 
 #include "auction_finish.cuh"
 
 /* Before each phase: every object loses its owner but keeps its price. */
 __global__ void release_owners(unsigned long long *words, int n, unsigned long long owner_mask, int *next_person,
-                               int *unassigned, long long *finish)
+                               int *unassigned, int *finish_count)
 {
     int j = blockIdx.x * blockDim.x + threadIdx.x;
     if (j < n)
@@ -306,7 +355,7 @@ __global__ void release_owners(unsigned long long *words, int n, unsigned long l
     if (j == 0) {
         *next_person = 0;
         *unassigned = n;
-        finish[1] = -1;
+        *finish_count = 0;
     }
 }
 
@@ -337,7 +386,9 @@ typedef struct {
     void *benefit;
     unsigned long long *words, *counters;
     int *object_of, *flags; /* flags: next_person, overflow, unassigned */
-    void *path;             /* the finish's finish[2] (long long) and via (int, n) */
+    void *cache;            /* the persons' caches: benefits, bounds, objects */
+    long long *scan_values; /* n per block */
+    void *path;             /* the finish's deferred rows (n + 1), list (n) and count */
     void *path_state;       /* its state when shared memory is too small, else NULL */
     cudaEvent_t start, uploaded, solved;
     cudaStream_t stream; /* blocking: ordered after the legacy stream's memsets */
@@ -350,6 +401,8 @@ static void device_free(device_state *d)
     cudaFree(d->benefit);
     cudaFree(d->words);
     cudaFree(d->counters);
+    cudaFree(d->cache);
+    cudaFree(d->scan_values);
     cudaFree(d->path);
     cudaFree(d->path_state);
     cudaFree(d->object_of);
@@ -410,7 +463,7 @@ template <typename T> static cudaError_t path_shared_bytes(int device, int n, si
 {
     int optin = 0;
     cudaFuncAttributes attr;
-    size_t want = PATH_STATE_BYTES * (size_t)n;
+    size_t want = path_state_bytes(n);
     cudaError_t e;
     *bytes = 0;
     if ((e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device)) != cudaSuccess ||
@@ -435,10 +488,10 @@ static cudaError_t run_phases(phase_args *args, long long eps_start, int blocks,
     *phases = 0;
     for (long long eps = eps_start; eps > 0; eps = next_eps(eps)) {
         release_owners<<<grid, 256, 0, stream>>>(args->words, n, owner_mask, args->next_person,
-                                                 args->unassigned, args->finish);
+                                                 args->unassigned, args->finish_count);
         args->eps = eps;
         auction_phase<T><<<blocks, BID_THREADS, 0, stream>>>(*args);
-        finish_phase<T><<<1, PATH_THREADS, path_bytes, stream>>>(*args);
+        finish_phase<T><<<1, 32, path_bytes, stream>>>(*args);
         cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess)
             return e;
@@ -524,11 +577,16 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         TRY(cudaMalloc((void **)&d.counters, sizeof(unsigned long long) * COUNTERS));
         TRY(cudaMalloc((void **)&d.object_of, sizeof(int) * (size_t)n));
         TRY(cudaMalloc((void **)&d.flags, sizeof(int) * 3));
-        TRY(cudaMalloc(&d.path, sizeof(long long) * 2 + sizeof(int) * (size_t)n));
+        const size_t slots = (size_t)n * CACHE_SLOTS;
+        TRY(cudaMalloc(&d.cache, (sizeof(long long) + sizeof(int)) * slots + sizeof(long long) * (size_t)n));
+        TRY(cudaMalloc(&d.path, sizeof(deferred_row) * ((size_t)n + 1) + sizeof(int) * ((size_t)n + 1)));
         TRY(job.result);
         TRY(cudaMemset(d.words, 0, sizeof(unsigned long long) * (size_t)n)); /* prices start at 0 */
         TRY(cudaMemset(d.counters, 0, sizeof(unsigned long long) * COUNTERS));
         TRY(cudaMemset(d.object_of, 0xff, sizeof(int) * (size_t)n));
+        /* No person scanned yet: bounds CACHE_UNBUILT (every byte 0x7f), objects -1. */
+        TRY(cudaMemset(d.cache, 0x7f, (sizeof(long long) + sizeof(int)) * slots + sizeof(long long) * (size_t)n));
+        TRY(cudaMemset((char *)d.cache + (sizeof(long long) * (slots + (size_t)n)), 0xff, sizeof(int) * slots));
         TRY(cudaMemset(d.flags, 0, sizeof(int) * 3));
         stats->prepare_ms = 1000.0 * (omp_get_wtime() - prepare_start);
 
@@ -552,8 +610,12 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         args.overflow = d.flags + 1;
         args.unassigned = d.flags + 2;
         args.counters = d.counters;
-        args.finish = (long long *)d.path;
-        args.path_via = (int *)(args.finish + 2);
+        args.cache_benefit = (long long *)d.cache;
+        args.cache_bound = args.cache_benefit + slots;
+        args.cache_object = (int *)(args.cache_bound + n);
+        args.path_deferred = (deferred_row *)d.path;
+        args.finish_list = (int *)(args.path_deferred + n + 1);
+        args.finish_count = args.finish_list + n;
         int blocks = 0;
         TRY(s.compact  ? phase_blocks<uint16_t>(device, n, &blocks)
             : s.narrow ? phase_blocks<int32_t>(device, n, &blocks)
@@ -563,8 +625,10 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
             : s.narrow ? path_shared_bytes<int32_t>(device, n, &path_bytes)
                        : path_shared_bytes<int64_t>(device, n, &path_bytes));
         if (!path_bytes)
-            TRY(cudaMalloc(&d.path_state, PATH_STATE_BYTES * (size_t)n));
-        args.path_state = (long long *)d.path_state;
+            TRY(cudaMalloc(&d.path_state, path_state_bytes(n)));
+        args.path_state = d.path_state;
+        TRY(cudaMalloc((void **)&d.scan_values, sizeof(long long) * (size_t)n * (size_t)blocks));
+        args.scan_values = d.scan_values;
         TRY(cudaEventRecord(d.start, d.stream));
         TRY(s.compact  ? run_phases<uint16_t>(&args, s.eps_start, blocks, path_bytes, d.stream, &stats->phases)
             : s.narrow ? run_phases<int32_t>(&args, s.eps_start, blocks, path_bytes, d.stream, &stats->phases)
@@ -589,6 +653,7 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         TRY(cudaMemcpy(counters, d.counters, sizeof counters, cudaMemcpyDeviceToHost));
         stats->copy_ms = 1000.0 * (omp_get_wtime() - copy_start);
         stats->bids = (long)counters[COUNT_BIDS];
+        stats->refills = (long)counters[COUNT_REFILLS];
         stats->finishes = (long)counters[COUNT_FINISHES];
         stats->path_steps = (long)counters[COUNT_PATH_STEPS];
         stats->path_ms = 1e-6 * (double)counters[COUNT_PATH_NS];

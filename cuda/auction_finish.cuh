@@ -1,209 +1,346 @@
-/* The end of an auction phase as one shortest augmenting path (included by
- * cuda/auction.cu, which defines phase_args).
+/* The end of an auction phase as shortest augmenting paths (included by
+ * cuda/auction.cu after auction_cache.cuh, which it uses).
  *
- * An asynchronous auction phase ends in a single chain: one person left
- * unassigned, one object left free, and each bid evicting the next bidder
- * until one lands on the free object. With small epsilon those chains run
- * for thousands of bids in a row (a price war), one block working while the
- * rest of the GPU idles; on n = 4096 uniform costs they are most of the
- * kernel's time. A Dijkstra search over the same prices finds where the
- * chain would end in at most n steps, usually far fewer, each step one row
- * scan like a bid's:
+ * An asynchronous auction phase ends in chains: a few persons left
+ * unassigned, as many objects free, and each bid evicting the next bidder
+ * until one lands on a free object. With small epsilon those chains run for
+ * thousands of bids in a row (a price war) while the rest of the GPU idles.
+ * A Dijkstra search over the same prices finds where such a chain would end:
  *
  * Every assigned person i keeps epsilon-complementary slackness, so
  * pi_i = benefit(i, own) - price(own) + eps is at least i's best value. With
  * these potentials the reduced cost pi_i - benefit(i, k) + price(k) of every
  * arc is >= 0, and treating each assigned arc as cost 0 (raising its
  * benefit by at most eps) makes the state exactly complementary. The search
- * from the unassigned person (potential: its best value as scanned, an upper
- * bound) labels objects in order of distance d until it pops a free object
- * at distance D; raising the price of every popped object by D - d and
- * flipping the path keeps exact slackness for the raised benefits, hence
- * eps-slackness for the real ones: what the phase needs. Prices only rise,
- * as in the auction.
+ * from an unassigned person (potential: any upper bound of its best value)
+ * labels objects in order of distance d until it pops a free object at
+ * distance D; raising the price of every popped object by D - d and flipping
+ * the path keeps exact slackness for the raised benefits, hence eps-slackness
+ * for the real ones: what the phase needs. Prices only rise, as in the
+ * auction, so every person's cache (auction_cache.cuh) stays valid.
  *
- * A bidding block hands its person over only when no other block can still
- * write a word (the phase's count of unassigned persons is 1 and it holds
- * that person): it stops, and finish_phase, queued after the phase's
- * kernel, owns the words. */
+ * The search is lazy with the caches: popping an object relaxes only its
+ * owner's cached objects, and the rest of the owner's row waits as one
+ * deferred entry keyed by the least distance it could give (reach - bound:
+ * no uncached value exceeds bound). A deferred row is relaxed in full only
+ * when its key comes up; on uniform costs that is never. A step is one warp:
+ * the minimum over per-32-object segment minima, the minimum inside the
+ * segment, and 32 relaxations.
+ *
+ * Bidding blocks hand persons over when the phase has at most
+ * FINISH_PERSONS unassigned: they stop bidding for them and list them, and
+ * finish_phase, queued after the phase's kernel, assigns them one search
+ * after the other, owning the words. */
 
-/* Threads of the search's block; each loads PATH_ITEMS objects per pass before using them. */
-#ifndef PATH_THREADS
-#define PATH_THREADS 512
-#endif
-#ifndef PATH_ITEMS
-#define PATH_ITEMS 8
-#endif
+#define PATH_INFINITY LLONG_MAX
 
-/* Bytes of the search's state per object: dist (POPPED once popped), the
- * distance it was popped at, price, pi (long long), owner (int). In shared
- * memory when it fits, else in a.path_state. A step is one block on one SM,
- * bound by its instruction issue more than by memory (H100, n = 4096: the
- * relaxation ~2,800 cycles a step, the minimum ~1,100), hence the lean loop
- * below. */
-#define PATH_STATE_BYTES (4 * sizeof(long long) + sizeof(int))
-#define POPPED LLONG_MAX
+/* The search's state: per object dist, price and the benefit of its owner
+ * (long long), owner and the object it was reached from (int, -1: the
+ * source); per 32 objects the least key dist << 5 | object % 32 not popped
+ * (dist >= 0, far below 2^58) and a bit per popped object. In shared memory
+ * when it fits (n up to ~7,000), else in a.path_state. */
+__host__ __device__ static inline size_t path_state_bytes(int n)
+{
+    size_t segments = ((size_t)n + 31) / 32;
+    return (size_t)n * (3 * sizeof(long long) + 2 * sizeof(int)) + segments * (sizeof(long long) + sizeof(unsigned));
+}
 
-/* The search's minimum: the distance, then the lowest object. */
-struct path_min {
-    long long d;
-    int object;
+struct path_state {
+    long long *dist, *price, *own;
+    unsigned long long *seg_key;
+    int *owner, *via;
+    unsigned *popped;
 };
 
-__device__ __forceinline__ void path_min_merge(path_min &m, long long d, int object)
+__device__ __forceinline__ path_state path_state_in(void *base, int n)
 {
-    if (d < m.d || (d == m.d && object < m.object)) {
-        m.d = d;
-        m.object = object;
+    const int segments = (n + 31) / 32;
+    path_state s;
+    s.dist = (long long *)base;
+    s.price = s.dist + n;
+    s.own = s.price + n;
+    s.seg_key = (unsigned long long *)(s.own + n);
+    s.owner = (int *)(s.seg_key + segments);
+    s.via = s.owner + n;
+    s.popped = (unsigned *)(s.via + n);
+    return s;
+}
+
+#define NO_KEY (~0ull)
+
+/* The rest of a row after its cached objects: relaxed when key comes up. */
+struct deferred_row {
+    long long key, reach;
+    int person, from;
+};
+
+__device__ __forceinline__ void warp_min_at(long long &d, int &at)
+{
+    for (int off = 16; off > 0; off >>= 1) {
+        long long od = __shfl_xor_sync(FULL_MASK, d, off);
+        int oa = __shfl_xor_sync(FULL_MASK, at, off);
+        if (od < d || (od == d && oa < at)) {
+            d = od;
+            at = oa;
+        }
     }
 }
 
-__device__ __forceinline__ void warp_path_min(path_min &m)
+/* The warp's least key, in every lane. */
+__device__ __forceinline__ unsigned long long warp_min_key(unsigned long long key)
 {
-    for (int off = 16; off > 0; off >>= 1)
-        path_min_merge(m, __shfl_xor_sync(FULL_MASK, m.d, off), __shfl_xor_sync(FULL_MASK, m.object, off));
-}
-
-/* The block's minimum; valid in thread 0. s_min holds a value per warp. */
-__device__ __forceinline__ path_min block_path_min(path_min m, path_min *s_min)
-{
-    warp_path_min(m);
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    if (lane == 0)
-        s_min[warp] = m;
-    __syncthreads();
-    if (warp == 0) {
-        m = lane < PATH_THREADS / 32 ? s_min[lane] : path_min{LLONG_MAX, INT_MAX};
-        warp_path_min(m);
+#if __CUDA_ARCH__ >= 800
+    const unsigned high = (unsigned)(key >> 32), least_high = __reduce_min_sync(FULL_MASK, high);
+    const unsigned low = high == least_high ? (unsigned)key : ~0u, least_low = __reduce_min_sync(FULL_MASK, low);
+    return ((unsigned long long)least_high << 32) | least_low;
+#else
+    for (int off = 16; off > 0; off >>= 1) {
+        unsigned long long o = __shfl_xor_sync(FULL_MASK, key, off);
+        key = o < key ? o : key;
     }
-    return m;
+    return key;
+#endif
 }
 
-template <typename T> __device__ __forceinline__ long long benefit_at(const phase_args &a, int person, int object)
+__device__ __forceinline__ long long warp_max(long long d)
+{
+    for (int off = 16; off > 0; off >>= 1) {
+        long long o = __shfl_xor_sync(FULL_MASK, d, off);
+        d = o > d ? o : d;
+    }
+    return d;
+}
+
+__device__ __forceinline__ int is_popped(const path_state &s, int k) { return (s.popped[k >> 5] >> (k & 31)) & 1u; }
+
+__device__ __forceinline__ void relax(path_state &s, int k, long long c, int from)
+{
+    if (c < s.dist[k]) {
+        s.dist[k] = c;
+        s.via[k] = from;
+        atomicMin(s.seg_key + (k >> 5), ((unsigned long long)c << 5) | (unsigned)(k & 31));
+    }
+}
+
+/* Relaxes person's whole row from reach (its distance + potential). */
+template <typename T>
+__device__ void relax_row(const phase_args &a, path_state &s, int person, long long reach, int from)
 {
     const T *row = benefit_row<T>(a, person);
-    return row ? scaled_benefit<T>(row[object], a.scale) : 0;
+    const int lane = threadIdx.x & 31;
+    for (int k = lane; k < a.n; k += 32)
+        if (!is_popped(s, k))
+            relax(s, k, reach - (row ? scaled_benefit<T>(row[k], a.scale) : 0) + s.price[k], from);
+    __syncwarp();
 }
 
-/* After each phase kernel, one block: when the phase stopped with a person
- * left (a.finish[1] >= 0), assigns it by a shortest augmenting path from
- * a.finish[0] >= its best value at the current prices. Dynamic shared
- * memory: n * PATH_STATE_BYTES, or none when a.path_state holds the state. */
-template <typename T> __global__ void __launch_bounds__(PATH_THREADS) finish_phase(phase_args a)
+/* The deferred rows and the least key among them (every lane the same). */
+struct deferred_list {
+    deferred_row *rows;
+    int count, least_at; /* least_at -1: none left */
+    long long least;
+};
+
+/* Relaxes person's cached objects from reach; the rest of its row is deferred. */
+template <typename T>
+__device__ __forceinline__ void relax_person(const phase_args &a, path_state &s, deferred_list &later, int person,
+                                             long long reach, int from, int k, long long benefit, long long bound)
+{
+    if (bound == CACHE_UNBUILT) {
+        relax_row<T>(a, s, person, reach, from);
+        return;
+    }
+    if (k >= 0 && !is_popped(s, k))
+        relax(s, k, reach - benefit + s.price[k], from);
+    if (bound != CACHE_ALL) {
+        const long long key = reach - bound;
+        if ((threadIdx.x & 31) == 0)
+            later.rows[later.count] = deferred_row{key, reach, person, from};
+        if (key < later.least) {
+            later.least = key;
+            later.least_at = later.count;
+        }
+        later.count++;
+    }
+    __syncwarp();
+}
+
+/* Relaxes the deferred row with the least key in full; finds the next least. */
+template <typename T> __device__ void relax_deferred(const phase_args &a, path_state &s, deferred_list &later)
+{
+    const int lane = threadIdx.x & 31;
+    deferred_row r = later.rows[later.least_at];
+    __syncwarp();
+    if (lane == 0)
+        later.rows[later.least_at].key = PATH_INFINITY;
+    relax_row<T>(a, s, r.person, r.reach, r.from);
+    long long least = PATH_INFINITY;
+    int at = INT_MAX;
+    for (int i = lane; i < later.count; i += 32) {
+        long long key = later.rows[i].key;
+        if (key < least) {
+            least = key;
+            at = i;
+        }
+    }
+    warp_min_at(least, at);
+    later.least = least;
+    later.least_at = least == PATH_INFINITY ? -1 : at;
+}
+
+/* One search from source; returns its pops, 0 when no free object is reachable. */
+template <typename T>
+__device__ long search_path(const phase_args &a, path_state &s, deferred_row *deferred, int source)
+{
+    const int n = a.n, segments = (n + 31) / 32, lane = threadIdx.x & 31, tail = n & 31;
+    for (int k = lane; k < n; k += 32) {
+        s.dist[k] = PATH_INFINITY;
+        s.via[k] = -1;
+    }
+    for (int g = lane; g < segments; g += 32) {
+        s.seg_key[g] = NO_KEY;
+        s.popped[g] = (g == segments - 1 && tail) ? ~0u << tail : 0u; /* past n: never popped */
+    }
+    __syncwarp();
+    deferred_list later = {deferred, 0, -1, PATH_INFINITY};
+    {
+        /* The source's potential: an upper bound of its best value. */
+        const long long bound = __ldcg(a.cache_bound + source);
+        const int k = __ldcg(a.cache_object + (size_t)source * CACHE_SLOTS + lane);
+        const long long benefit = __ldcg(a.cache_benefit + (size_t)source * CACHE_SLOTS + lane);
+        long long best = LLONG_MIN;
+        if (bound == CACHE_UNBUILT) {
+            const T *row = benefit_row<T>(a, source);
+            for (int j = lane; j < n; j += 32) {
+                long long v = (row ? scaled_benefit<T>(row[j], a.scale) : 0) - s.price[j];
+                best = v > best ? v : best;
+            }
+        } else if (k >= 0) {
+            best = benefit - s.price[k];
+        }
+        best = warp_max(best);
+        relax_person<T>(a, s, later, source, best > bound || bound == CACHE_UNBUILT ? best : bound, -1, k, benefit,
+                        bound);
+    }
+    long pops = 0;
+    for (;;) {
+        unsigned long long key = NO_KEY;
+        int g = -1;
+        for (int h = lane; h < segments; h += 32) {
+            unsigned long long e = s.seg_key[h];
+            if (e < key) {
+                key = e;
+                g = h;
+            }
+        }
+        const unsigned long long least = warp_min_key(key);
+        g = __shfl_sync(FULL_MASK, g, __ffs(__ballot_sync(FULL_MASK, key == least)) - 1);
+        const long long first = least == NO_KEY ? PATH_INFINITY : (long long)(least >> 5);
+        if (later.least_at >= 0 && later.least <= first) {
+            /* A deferred row could reach closer than any labelled object: relax it in full. */
+            relax_deferred<T>(a, s, later);
+            continue;
+        }
+        if (least == NO_KEY)
+            return 0;
+        const int object = g * 32 + (int)(least & 31);
+        /* The segment's next least key. */
+        const int k = g * 32 + lane;
+        const unsigned long long mine =
+            (k < n && k != object && !is_popped(s, k)) ? ((unsigned long long)s.dist[k] << 5) | (unsigned)lane : NO_KEY;
+        const unsigned long long rest = warp_min_key(mine);
+        pops++;
+        __syncwarp(); /* every lane has read the segment */
+        if (lane == 0) {
+            s.popped[g] |= 1u << (object & 31);
+            s.seg_key[g] = rest;
+        }
+        __syncwarp(); /* object popped before any relaxation */
+        const int owner = s.owner[object];
+        if (owner < 0) {
+            /* A free object at distance first: raise the popped objects' prices by first - their dist. */
+            for (int h = lane; h < segments; h += 32) {
+                unsigned bits = s.popped[h] & ((h == segments - 1 && tail) ? (1u << tail) - 1u : ~0u);
+                while (bits) {
+                    int j = h * 32 + __ffs(bits) - 1;
+                    bits &= bits - 1;
+                    long long p = s.price[j] + (first - s.dist[j]);
+                    if (p > a.price_limit)
+                        atomicExch(a.overflow, 1);
+                    s.price[j] = p;
+                }
+            }
+            __syncwarp();
+            /* Flip the path: each object on it goes to the owner of the
+             * object it was reached from (not yet overwritten), the first to
+             * the source. */
+            if (lane == 0) {
+                int j = object;
+                for (;;) {
+                    int back = s.via[j];
+                    int to = back < 0 ? source : s.owner[back];
+                    s.owner[j] = to;
+                    s.own[j] = benefit_at<T>(a, to, j);
+                    if (back < 0)
+                        break;
+                    j = back;
+                }
+            }
+            __syncwarp();
+            const int bits = a.bidder_bits;
+            for (int h = lane; h < segments; h += 32) {
+                unsigned popped = s.popped[h] & ((h == segments - 1 && tail) ? (1u << tail) - 1u : ~0u);
+                while (popped) {
+                    int j = h * 32 + __ffs(popped) - 1;
+                    popped &= popped - 1;
+                    a.words[j] = ((unsigned long long)s.price[j] << bits) | (unsigned long long)(s.owner[j] + 1);
+                }
+            }
+            __syncwarp();
+            return pops;
+        }
+        /* The owner's cache, and its potential: own value + eps. */
+        const size_t slot = (size_t)owner * CACHE_SLOTS + lane;
+        const int cached = __ldcg(a.cache_object + slot);
+        const long long benefit = __ldcg(a.cache_benefit + slot), bound = __ldcg(a.cache_bound + owner);
+        const long long reach = first + s.own[object] - s.price[object] + a.eps;
+        relax_person<T>(a, s, later, owner, reach, object, cached, benefit, bound);
+    }
+}
+
+/* After each phase kernel, one warp: assigns the persons the phase listed
+ * (a.finish_list, a.finish_count) by shortest augmenting paths, one after
+ * the other. Dynamic shared memory: path_state_bytes(n), or none when
+ * a.path_state holds the state. */
+template <typename T> __global__ void __launch_bounds__(32) finish_phase(phase_args a)
 {
     extern __shared__ long long s_state[];
-    __shared__ path_min s_min[PATH_THREADS / 32];
-    __shared__ long long s_dist, s_pi;
-    __shared__ int s_object, s_owner;
-    const int source = (int)a.finish[1];
-    if (source < 0 || __ldcg(a.overflow))
+    const int count = *a.finish_count;
+    if (count == 0 || __ldcg(a.overflow))
         return;
+    unsigned long long started = 0;
+    if (threadIdx.x == 0)
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(started));
     const int n = a.n, bits = a.bidder_bits;
     const unsigned long long owner_mask = (1ull << bits) - 1ull;
-    long long *dist = a.path_state ? a.path_state : s_state, *popped_at = dist + n, *price = popped_at + n,
-              *pi = price + n;
-    int *owner = (int *)(pi + n), *via = a.path_via;
-    unsigned long long started = 0;
-    if (threadIdx.x == 0) {
-        s_pi = a.finish[0];
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(started));
+    path_state s = path_state_in(a.path_state ? (void *)a.path_state : (void *)s_state, n);
+    for (int k = threadIdx.x; k < n; k += 32) {
+        unsigned long long w = a.words[k];
+        int owner = (int)(w & owner_mask) - 1;
+        s.price[k] = (long long)(w >> bits);
+        s.owner[k] = owner;
+        s.own[k] = owner >= 0 ? benefit_at<T>(a, owner, k) : 0;
     }
-    __syncthreads();
-    /* Labels from the source. Each thread keeps the objects j = threadIdx.x
-     * + k * PATH_THREADS: only it touches their dist, popped_at and price. */
-    path_min m = {LLONG_MAX, INT_MAX};
-    for (int j = threadIdx.x; j < n; j += PATH_THREADS) {
-        unsigned long long w = a.words[j];
-        long long p = (long long)(w >> bits), d = s_pi - benefit_at<T>(a, source, j) + p;
-        int o = (int)(w & owner_mask) - 1;
-        dist[j] = d;
-        price[j] = p;
-        /* The owner's potential, used when j is popped. */
-        pi[j] = o >= 0 ? benefit_at<T>(a, o, j) - p + a.eps : 0;
-        owner[j] = o;
-        via[j] = -1;
-        path_min_merge(m, d, j);
-    }
+    __syncwarp();
     long steps = 0;
-    for (;;) {
-        m = block_path_min(m, s_min);
-        if (threadIdx.x == 0) {
-            steps++;
-            s_dist = m.d;
-            s_object = m.object;
-            s_owner = owner[m.object];
-            s_pi = pi[m.object];
-        }
-        __syncthreads();
-        const long long at = s_dist, pi_owner = s_pi;
-        const int from = s_object, person = s_owner;
-        if (person < 0)
-            break; /* a free object: the path ends here at distance at */
-        /* Relax from the popped object's owner; the next minimum at once. */
-        m = path_min{LLONG_MAX, INT_MAX};
-        const T *row = benefit_row<T>(a, person);
-        const long long reach = at + pi_owner; /* + price - benefit: the distance through person */
-        for (int base = threadIdx.x; base < n; base += PATH_THREADS * PATH_ITEMS) {
-            /* All loads first, so PATH_ITEMS of them are in flight at once. */
-            T b[PATH_ITEMS];
-            long long d[PATH_ITEMS], p[PATH_ITEMS];
-#pragma unroll
-            for (int k = 0; k < PATH_ITEMS; k++) {
-                int j = base + k * PATH_THREADS;
-                b[k] = (row && j < n) ? __ldg(row + j) : (T)0;
-                d[k] = j < n ? dist[j] : POPPED;
-                p[k] = j < n ? price[j] : 0;
-            }
-#pragma unroll
-            for (int k = 0; k < PATH_ITEMS; k++) {
-                int j = base + k * PATH_THREADS;
-                if (j == from) {
-                    popped_at[j] = d[k];
-                    dist[j] = POPPED;
-                    continue;
-                }
-                if (d[k] == POPPED)
-                    continue;
-                long long c = reach - scaled_benefit<T>(b[k], a.scale) + p[k];
-                if (c < d[k]) {
-                    d[k] = c;
-                    dist[j] = c;
-                    via[j] = from;
-                }
-                /* j rises with k: strict < keeps the lowest object of a tie. */
-                if (d[k] < m.d) {
-                    m.d = d[k];
-                    m.object = j;
-                }
-            }
-        }
-        /* s_dist and the rest are rewritten after the next minimum's barrier. */
+    for (int i = 0; i < count; i++) {
+        long pops = search_path<T>(a, s, a.path_deferred, a.finish_list[i]);
+        if (pops == 0)
+            break; /* cannot happen with as many objects as persons; the host finds the person unassigned */
+        steps += pops;
     }
-    /* Raise the popped objects' prices by the path's length - their distance. */
-    const long long end = s_dist;
-    const int free_object = s_object;
-    for (int j = threadIdx.x; j < n; j += PATH_THREADS)
-        if (dist[j] == POPPED) {
-            long long p = price[j] + (end - popped_at[j]);
-            if (p > a.price_limit)
-                atomicExch(a.overflow, 1);
-            a.words[j] = ((unsigned long long)p << bits) | (unsigned long long)(owner[j] + 1);
-        }
-    __syncthreads();
-    /* Flip the path: each object on it goes to the owner of the object it
-     * was reached from (owner[] still holds the owners before the flip), the
-     * first to the source. */
     if (threadIdx.x == 0) {
-        int object = free_object;
-        for (;;) {
-            int back = via[object];
-            int to = back < 0 ? source : owner[back];
-            a.words[object] = (a.words[object] & ~owner_mask) | (unsigned long long)(to + 1);
-            if (back < 0)
-                break;
-            object = back;
-        }
-        atomicAdd(a.counters + COUNT_FINISHES, 1ull);
+        atomicAdd(a.counters + COUNT_FINISHES, (unsigned long long)count);
         atomicAdd(a.counters + COUNT_PATH_STEPS, (unsigned long long)steps);
         unsigned long long ended;
         asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ended));

@@ -72,14 +72,15 @@ pt_status pt_assign_auction_omp(const pt_assign_problem *p, int threads,
                                 pt_assign_result *res, pt_error *err);
 
 /* The same on the GPU (cuda/auction.cu), bidding asynchronously like the
- * OpenMP auction: each block of threads serves one person at a time (the
- * whole block scans its benefit row), raises the object's packed
+ * OpenMP auction: each block of threads serves one person at a time (one
+ * warp reads the person's cache of its 32 best objects; the block scans the
+ * whole row only when the cache cannot vouch for the best), raises the object's packed
  * price << bidder_bits | person + 1 word with atomicMax and carries on with
  * the person it evicted, so chains of evictions run side by side on many
  * blocks with no barrier between bids; each bid's atomic is in flight while
  * the block scans the person it should evict. One kernel per epsilon phase,
- * queued without host waits; each phase's last unassigned person is
- * assigned by one shortest augmenting path instead of a chain of bids
+ * queued without host waits; each phase's last unassigned persons are
+ * assigned by shortest augmenting paths instead of chains of bids
  * (cuda/auction_finish.cuh). The costs are converted by host threads into
  * pinned staging buffers while earlier ones upload (problems of at most
  * PT_AUCTION_PAGEABLE_ENTRIES: one pageable copy), as 16-bit unscaled
@@ -94,7 +95,8 @@ typedef struct {
     double kernel_ms;  /* the epsilon phases (events) */
     double copy_ms;    /* the assignment back */
     long phases, bids;
-    long finishes, path_steps; /* phases ended by a shortest path, and its steps (objects labelled) */
+    long refills;              /* bids that scanned the whole row (the rest read the person's cache) */
+    long finishes, path_steps; /* persons assigned by a shortest path at a phase's end, and the steps (objects labelled) */
     double path_ms;            /* the shortest paths' time (part of kernel_ms) */
     int blocks, threads_per_block;
     int benefit_bits; /* 16 (unscaled, scaled on the device), 32 or 64 */
