@@ -249,6 +249,7 @@ template <typename T> __global__ void __launch_bounds__(BID_THREADS) auction_pha
     /* Thread 0 only: the bid in flight and the guess being scanned. */
     int spare = -1, guess = -1, guess_new = 0, pending = 0, pend_object = -1, pend_person = -1, unassigned = 0;
     unsigned long long pend_word = 0, pend_old = 0, my_bids = 0, my_refills = 0;
+    cache_slot ahead = {-1, -1, 0, 0}; /* warp 0: the next person's cache, loaded ahead */
     if (threadIdx.x == 0) {
         s_person[0] = take_person(a, spare);
         s_full_scan[0] = 0;
@@ -269,10 +270,17 @@ template <typename T> __global__ void __launch_bounds__(BID_THREADS) auction_pha
         }
         top2 t;
         int cached = 1;
-        if (full_scan)
+        if (full_scan) {
             t = block_refill<T>(a, person, patch_object, patch_word, s_warp, s_refill);
-        else if (threadIdx.x < 32)
-            cached = cached_top2(a, person, patch_object, patch_word, t);
+            ahead.person = -1;
+        } else if (threadIdx.x < 32) {
+            cached = cached_top2(a, person, patch_object, patch_word, ahead, t);
+            /* The best object's owner is the likely next person: its cache
+             * loads while thread 0 places the bid (a warp-0 register). */
+            ahead.person = -1;
+            if (cached && t.owner1 >= 0)
+                ahead = load_slot(a, t.owner1);
+        }
         if (threadIdx.x == 0) {
             int next = -2, valid = 1, scan_next = 0;
             if (pending) {

@@ -48,16 +48,31 @@ __device__ __forceinline__ long long warp_max_at(long long v, int &lane_at)
     return top;
 }
 
+/* One lane's slot of a person's cache, and the person's bound. */
+struct cache_slot {
+    int person, object;
+    long long benefit, bound;
+};
+
+__device__ __forceinline__ cache_slot load_slot(const phase_args &a, int person)
+{
+    const size_t slot = (size_t)person * CACHE_SLOTS + (threadIdx.x & 31);
+    return cache_slot{person, __ldcg(a.cache_object + slot), __ldcg(a.cache_benefit + slot),
+                      __ldcg(a.cache_bound + person)};
+}
+
 /* The cached bid of person: its top two from the cache, in every lane of
- * the calling warp. Returns 0 (miss) when the cache cannot vouch for the best. */
+ * the calling warp. Returns 0 (miss) when the cache cannot vouch for the
+ * best. ahead: the cache of the person this warp expected to serve, loaded
+ * during the previous step (person -1: none). It is the cache of a person
+ * who owned an object when it was loaded: no block could be refilling it. */
 __device__ __forceinline__ int cached_top2(const phase_args &a, int person, int patch_object,
-                                           unsigned long long patch_word, top2 &t)
+                                           unsigned long long patch_word, const cache_slot &ahead, top2 &t)
 {
     const int lane = threadIdx.x & 31;
-    const size_t slot = (size_t)person * CACHE_SLOTS + lane;
-    const int j = __ldcg(a.cache_object + slot);
-    const long long benefit = __ldcg(a.cache_benefit + slot);
-    const long long bound = __ldcg(a.cache_bound + person);
+    const cache_slot c = ahead.person == person ? ahead : load_slot(a, person);
+    const int j = c.object;
+    const long long benefit = c.benefit, bound = c.bound;
     long long v = LLONG_MIN;
     unsigned long long w = 0;
     if (j >= 0) {

@@ -244,6 +244,13 @@ __device__ long search_path(const phase_args &a, path_state &s, deferred_row *de
         if (least == NO_KEY)
             return 0;
         const int object = g * 32 + (int)(least & 31);
+        /* The owner's cache first: its loads (L2) are in flight while the
+         * segment's next least key is found. */
+        const int owner = s.owner[object];
+        const size_t slot = (size_t)(owner < 0 ? 0 : owner) * CACHE_SLOTS + lane;
+        const int cached = __ldcg(a.cache_object + slot);
+        const long long benefit = __ldcg(a.cache_benefit + slot), bound = __ldcg(a.cache_bound + (owner < 0 ? 0 : owner));
+        const long long reach = first + s.own[object] - s.price[object] + a.eps; /* own value + eps */
         /* The segment's next least key. */
         const int k = g * 32 + lane;
         const unsigned long long mine =
@@ -256,7 +263,6 @@ __device__ long search_path(const phase_args &a, path_state &s, deferred_row *de
             s.seg_key[g] = rest;
         }
         __syncwarp(); /* object popped before any relaxation */
-        const int owner = s.owner[object];
         if (owner < 0) {
             /* A free object at distance first: raise the popped objects' prices by first - their dist. */
             for (int h = lane; h < segments; h += 32) {
@@ -299,11 +305,6 @@ __device__ long search_path(const phase_args &a, path_state &s, deferred_row *de
             __syncwarp();
             return pops;
         }
-        /* The owner's cache, and its potential: own value + eps. */
-        const size_t slot = (size_t)owner * CACHE_SLOTS + lane;
-        const int cached = __ldcg(a.cache_object + slot);
-        const long long benefit = __ldcg(a.cache_benefit + slot), bound = __ldcg(a.cache_bound + owner);
-        const long long reach = first + s.own[object] - s.price[object] + a.eps;
         relax_person<T>(a, s, later, owner, reach, object, cached, benefit, bound);
     }
 }
