@@ -224,10 +224,11 @@ int pt_cmd_assign(int argc, char **argv)
                 maximize ? "max" : "min", backend, ms);
         if (is_cuda)
             fprintf(stderr,
-                    "cuda: prepare %.2f ms (range pass %.2f), upload %.2f ms, kernel %.2f ms, copy back %.2f ms, "
+                    "cuda: prepare %.2f ms (range pass %.2f%s), upload %.2f ms, kernel %.2f ms, copy back %.2f ms, "
                     "%ld phases, %ld bids (%ld scanned the row), %ld persons assigned by a shortest path (%ld steps, %.2f ms), "
                     "%d x %d threads, %d-bit benefits\n",
-                    gpu.prepare_ms, gpu.range_ms, gpu.upload_ms, gpu.kernel_ms, gpu.copy_ms, gpu.phases, gpu.bids,
+                    gpu.prepare_ms, gpu.range_ms, gpu.one_pass ? ": none, the upload found the range" : "",
+                    gpu.upload_ms, gpu.kernel_ms, gpu.copy_ms, gpu.phases, gpu.bids,
                     gpu.refills, gpu.finishes, gpu.path_steps, gpu.path_ms,
                     gpu.blocks, gpu.threads_per_block, gpu.benefit_bits);
     }

@@ -452,6 +452,48 @@ static void *allocate_staging(void *arg)
     return NULL;
 }
 
+/* Raw costs c (pt_auction_upload_raw16) to the unscaled benefits the
+ * compact form holds: c - base when maximising (base the least cost), else
+ * base - c (base the largest). */
+__global__ void raw_to_unscaled(uint16_t *benefit, size_t entries, int maximize, unsigned base)
+{
+    for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < entries; k += (size_t)gridDim.x * blockDim.x) {
+        unsigned c = benefit[k];
+        benefit[k] = (uint16_t)(maximize ? c - base : base - c);
+    }
+}
+
+/* The single-pass upload when every cost is an integer in 0..65535 and the
+ * persons are the rows: *raw 1 and s filled, the benefits queued on
+ * d->stream. Else *raw 0 and d->benefit freed again (the caller takes the
+ * range pass and the scaled upload). */
+static cudaError_t upload_raw(const pt_assign_problem *p, device_state *d, pt_auction_scaling *s, int *raw)
+{
+    const size_t entries = (size_t)p->rows * (size_t)p->cols;
+    double least = 0.0, largest = 0.0;
+    int fits = 0;
+    *raw = 0;
+    cudaError_t e = cudaMalloc(&d->benefit, sizeof(uint16_t) * entries);
+    if (e == cudaSuccess)
+        e = pt_auction_upload_raw16(p, d->benefit, &d->staging, d->stream, &least, &largest, &fits);
+    if (e != cudaSuccess)
+        return e;
+    pt_error ignored;
+    memset(&ignored, 0, sizeof ignored);
+    if (fits && pt_auction_scale_range(p, least, largest, 1, s, &ignored) == PT_OK && s->compact &&
+        s->quantum == 1.0 && !s->transposed) {
+        raw_to_unscaled<<<1024, 256, 0, d->stream>>>((uint16_t *)d->benefit, entries, p->maximize,
+                                                      (unsigned)(p->maximize ? least : largest));
+        *raw = 1;
+        return cudaGetLastError();
+    }
+    /* Copies of the first chunks may still be in flight from the staging buffers. */
+    e = cudaStreamSynchronize(d->stream);
+    cudaFree(d->benefit);
+    d->benefit = NULL;
+    return e;
+}
+
 /* Blocks for a phase: as many as stay resident (more only queue), at most one per person. */
 template <typename T> static cudaError_t phase_blocks(int device, int n, int *blocks)
 {
@@ -530,7 +572,8 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         cudaFuncGetAttributes(&attr, finish_phase<int32_t>) != cudaSuccess ||
         cudaFuncGetAttributes(&attr, finish_phase<int64_t>) != cudaSuccess ||
         cudaFuncGetAttributes(&attr, release_owners) != cudaSuccess ||
-        cudaFuncGetAttributes(&attr, collect_owners) != cudaSuccess) {
+        cudaFuncGetAttributes(&attr, collect_owners) != cudaSuccess ||
+        cudaFuncGetAttributes(&attr, raw_to_unscaled) != cudaSuccess) {
         cudaError_t e = cudaGetLastError();
         return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda", "cannot load the auction kernels: %s",
                             cudaGetErrorString(e));
@@ -559,14 +602,39 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
             allocate_staging(&job);
     }
     pt_auction_scaling s;
-    pt_status st = pt_auction_scale(p, 0, &s, err);
-    if (beside)
-        pthread_join(pinning, NULL);
-    if (st) {
-        device_free(&d);
-        return st;
+    pt_status st = PT_OK;
+    /* Integer costs in 0..65535, persons as rows: no range pass, the upload finds the range. */
+    int raw = 0;
+    double raw_ms = 0.0;
+    if (!pageable && rows <= cols) {
+        if (beside)
+            pthread_join(pinning, NULL);
+        beside = 0;
+        double raw_start = omp_get_wtime();
+        cudaError_t e = job.result;
+        if (e == cudaSuccess)
+            e = cudaStreamCreate(&d.stream);
+        if (e == cudaSuccess)
+            e = upload_raw(p, &d, &s, &raw);
+        if (e != cudaSuccess) {
+            device_free(&d);
+            return pt_error_set(err, e == cudaErrorMemoryAllocation ? PT_ERR_NOMEM : PT_ERR_UNAVAILABLE, "-b cuda",
+                                "auction: upload: %s", cudaGetErrorString(e));
+        }
+        raw_ms = 1000.0 * (omp_get_wtime() - raw_start);
+        stats->one_pass = raw;
     }
-    stats->range_ms = 1000.0 * (omp_get_wtime() - prepare_start);
+    if (!raw) {
+        double range_start = omp_get_wtime();
+        st = pt_auction_scale(p, 0, &s, err);
+        if (beside)
+            pthread_join(pinning, NULL);
+        if (st) {
+            device_free(&d);
+            return st;
+        }
+        stats->range_ms = 1000.0 * (omp_get_wtime() - range_start);
+    }
     const int n = s.objects, bidder_bits = bits_for((uint64_t)n + 1);
     const size_t width = pt_auction_width(&s);
     /* persons + dummies = n, each stored by the object that owns it. */
@@ -576,11 +644,13 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         goto done;
     }
     {
-        TRY(cudaStreamCreate(&d.stream));
+        if (!d.stream)
+            TRY(cudaStreamCreate(&d.stream));
         TRY(cudaEventCreate(&d.start));
         TRY(cudaEventCreate(&d.uploaded));
         TRY(cudaEventCreate(&d.solved));
-        TRY(cudaMalloc(&d.benefit, width * (size_t)s.persons * (size_t)n));
+        if (!raw)
+            TRY(cudaMalloc(&d.benefit, width * (size_t)s.persons * (size_t)n));
         TRY(cudaMalloc((void **)&d.words, sizeof(unsigned long long) * (size_t)n));
         TRY(cudaMalloc((void **)&d.counters, sizeof(unsigned long long) * COUNTERS));
         TRY(cudaMalloc((void **)&d.object_of, sizeof(int) * (size_t)n));
@@ -596,14 +666,15 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         TRY(cudaMemset(d.cache, 0x7f, (sizeof(long long) + sizeof(int)) * slots + sizeof(long long) * (size_t)n));
         TRY(cudaMemset((char *)d.cache + (sizeof(long long) * (slots + (size_t)n)), 0xff, sizeof(int) * slots));
         TRY(cudaMemset(d.flags, 0, sizeof(int) * 3));
-        stats->prepare_ms = 1000.0 * (omp_get_wtime() - prepare_start);
+        stats->prepare_ms = 1000.0 * (omp_get_wtime() - prepare_start) - raw_ms;
 
         double upload_start = omp_get_wtime();
-        TRY(pageable ? pt_auction_upload_pageable(p, &s, d.benefit, d.stream)
-                     : pt_auction_upload(p, &s, d.benefit, &d.staging, d.stream));
+        if (!raw)
+            TRY(pageable ? pt_auction_upload_pageable(p, &s, d.benefit, d.stream)
+                         : pt_auction_upload(p, &s, d.benefit, &d.staging, d.stream));
         TRY(cudaEventRecord(d.uploaded, d.stream));
         TRY(cudaEventSynchronize(d.uploaded));
-        stats->upload_ms = 1000.0 * (omp_get_wtime() - upload_start);
+        stats->upload_ms = 1000.0 * (omp_get_wtime() - upload_start) + raw_ms;
 
         phase_args args;
         args.benefit = d.benefit;

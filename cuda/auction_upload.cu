@@ -4,6 +4,7 @@
  * a few small pinned buffers are reused: the host team converts the next
  * chunks while earlier ones upload. Small problems, where pinning even that
  * costs more than the slower copy, take one pageable buffer. */
+#include <math.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,11 +48,18 @@ void pt_auction_staging_free(pt_auction_staging *staging)
  * among the team, large enough that claiming one costs nothing. */
 #define UNIT_ROWS_BYTES (256u << 10)
 
-cudaError_t pt_auction_upload(const pt_assign_problem *p, const pt_auction_scaling *s, void *device_benefit,
-                              pt_auction_staging *staging, cudaStream_t stream)
+/* The raw form's range, merged over the team (see pt_auction_upload_raw16). */
+typedef struct {
+    double least, largest;
+    int fits;
+} raw_range;
+
+/* Rows in the form of s, or (s NULL) the raw 16-bit costs, rows as persons. */
+static cudaError_t upload_chunks(const pt_assign_problem *p, const pt_auction_scaling *s, raw_range *raw,
+                                 void *device_benefit, pt_auction_staging *staging, cudaStream_t stream)
 {
-    const size_t row_bytes = pt_auction_width(s) * (size_t)s->objects;
-    const int rows_per_chunk = (int)(staging->bytes / row_bytes), persons = s->persons;
+    const size_t row_bytes = s ? pt_auction_width(s) * (size_t)s->objects : sizeof(uint16_t) * (size_t)p->cols;
+    const int rows_per_chunk = (int)(staging->bytes / row_bytes), persons = s ? s->persons : p->rows;
     const int chunks = (persons + rows_per_chunk - 1) / rows_per_chunk;
     int unit_rows = (int)(UNIT_ROWS_BYTES / row_bytes);
     if (unit_rows < 1)
@@ -67,6 +75,11 @@ cudaError_t pt_auction_upload(const pt_assign_problem *p, const pt_auction_scali
     int *queued = converted + chunks;
     long next_unit = 0;
     int failure = (int)cudaSuccess; /* the first error (an int: OpenMP atomics take no enum) */
+    int misfit = 0;                 /* raw: an entry that does not fit; every thread stops */
+    if (raw) {
+        raw->least = INFINITY;
+        raw->largest = -INFINITY;
+    }
     int device = 0;
     cudaError_t e0 = cudaGetDevice(&device);
     if (e0 != cudaSuccess) {
@@ -89,6 +102,7 @@ cudaError_t pt_auction_upload(const pt_assign_problem *p, const pt_auction_scali
 #pragma omp atomic write
             failure = (int)e1;
         }
+        double least = INFINITY, largest = -INFINITY;
         for (;;) {
             long unit;
             int failed;
@@ -96,7 +110,11 @@ cudaError_t pt_auction_upload(const pt_assign_problem *p, const pt_auction_scali
             unit = next_unit++;
 #pragma omp atomic read
             failed = failure;
-            if (unit >= units || failed != (int)cudaSuccess)
+            if (!failed) {
+#pragma omp atomic read
+                failed = misfit;
+            }
+            if (unit >= units || failed)
                 break;
             int chunk = (int)(unit / units_per_chunk), slot = chunk % staging->count;
             int chunk_first = chunk * rows_per_chunk;
@@ -113,8 +131,12 @@ cudaError_t pt_auction_upload(const pt_assign_problem *p, const pt_auction_scali
                     ready = queued[chunk - staging->count];
 #pragma omp atomic read
                     failed = failure;
+                    if (!failed) {
+#pragma omp atomic read
+                        failed = misfit;
+                    }
                     /* After a failure the chunk may never be queued. */
-                    if (ready || failed != (int)cudaSuccess)
+                    if (ready || failed)
                         break;
                     sched_yield();
                 }
@@ -128,10 +150,17 @@ cudaError_t pt_auction_upload(const pt_assign_problem *p, const pt_auction_scali
                 }
             }
             char *rows = (char *)staging->buffer[slot] + (size_t)first * row_bytes;
-            if (s->compact)
+            if (!s) {
+                if (!pt_auction_convert_raw16(p, chunk_first + first, count, (uint16_t *)rows, &least, &largest)) {
+#pragma omp atomic write
+                    misfit = 1;
+                    break;
+                }
+            } else if (s->compact) {
                 pt_auction_convert_compact(p, s, chunk_first + first, count, (uint16_t *)rows, 1);
-            else
+            } else {
                 pt_auction_convert(p, s, chunk_first + first, count, rows, 1);
+            }
             int done;
             /* seq_cst: the rows this thread wrote are seen by the thread that queues the copy. */
 #pragma omp atomic capture seq_cst
@@ -152,9 +181,35 @@ cudaError_t pt_auction_upload(const pt_assign_problem *p, const pt_auction_scali
                 queued[chunk] = 1;
             }
         }
+        if (raw) {
+#pragma omp critical(pt_auction_raw_range)
+            {
+                raw->least = least < raw->least ? least : raw->least;
+                raw->largest = largest > raw->largest ? largest : raw->largest;
+            }
+        }
     }
     free(converted);
+    if (raw)
+        raw->fits = !misfit;
     return (cudaError_t)failure;
+}
+
+cudaError_t pt_auction_upload(const pt_assign_problem *p, const pt_auction_scaling *s, void *device_benefit,
+                              pt_auction_staging *staging, cudaStream_t stream)
+{
+    return upload_chunks(p, s, NULL, device_benefit, staging, stream);
+}
+
+cudaError_t pt_auction_upload_raw16(const pt_assign_problem *p, void *device_benefit, pt_auction_staging *staging,
+                                    cudaStream_t stream, double *least, double *largest, int *fits)
+{
+    raw_range raw = {0.0, 0.0, 0};
+    cudaError_t e = upload_chunks(p, NULL, &raw, device_benefit, staging, stream);
+    *least = raw.least;
+    *largest = raw.largest;
+    *fits = raw.fits && e == cudaSuccess;
+    return e;
 }
 
 cudaError_t pt_auction_upload_pageable(const pt_assign_problem *p, const pt_auction_scaling *s, void *device_benefit,

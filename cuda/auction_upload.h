@@ -38,6 +38,15 @@ void pt_auction_staging_free(pt_auction_staging *staging);
 cudaError_t pt_auction_upload(const pt_assign_problem *p, const pt_auction_scaling *s, void *device_benefit,
                               pt_auction_staging *staging, cudaStream_t stream);
 
+/* Integer costs in 0..65535 with persons as rows (rows <= cols), as they
+ * are: one pass converts and uploads them and finds their range, where the
+ * scaled forms need a range pass first. *fits 0 (an entry is not such an
+ * integer): the team stopped at it, copies may still be in flight on
+ * stream, and device_benefit holds nothing usable. Else *least and
+ * *largest are the costs' range. */
+cudaError_t pt_auction_upload_raw16(const pt_assign_problem *p, void *device_benefit, pt_auction_staging *staging,
+                                    cudaStream_t stream, double *least, double *largest, int *fits);
+
 /* Small problems: pinning costs more (about a millisecond a call, more per
  * MB) than a pageable copy of a few MB. Problems of at most this many
  * entries take pt_auction_upload_pageable and no staging buffers. */

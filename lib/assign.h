@@ -90,7 +90,8 @@ pt_status pt_assign_auction_omp(const pt_assign_problem *p, int threads,
  * stats may be NULL. */
 typedef struct {
     double prepare_ms; /* host: range pass, device and pinned staging buffers */
-    double range_ms;   /* the range pass alone (part of prepare_ms) */
+    double range_ms;   /* the range pass alone (part of prepare_ms; 0 with one_pass) */
+    int one_pass;      /* integer costs 0..65535, persons as rows: the upload found the range, no range pass */
     double upload_ms;  /* costs converted to benefits in chunks, overlapped with their upload */
     double kernel_ms;  /* the epsilon phases (events) */
     double copy_ms;    /* the assignment back */
@@ -148,6 +149,16 @@ typedef struct {
  * naming the first entry that is not finite) and the scaling. threads: the
  * team for large problems (0 = all cores, 1 = this thread). */
 pt_status pt_auction_scale(const pt_assign_problem *p, int threads, pt_auction_scaling *s, pt_error *err);
+/* The same from the costs' least and largest entry and whether all are
+ * integers (known without pt_auction_scale's pass). */
+pt_status pt_auction_scale_range(const pt_assign_problem *p, double least, double largest, int integer,
+                                 pt_auction_scaling *s, pt_error *err);
+/* Cost rows [first, first + count) as they are, as uint16_t, when every
+ * entry is an integer in 0..65535, with their least and largest entry
+ * merged into *least and *largest: 1. Else 0 (dst holds nothing usable).
+ * One pass that both converts and finds the range, for the GPU upload. */
+int pt_auction_convert_raw16(const pt_assign_problem *p, int first, int count, uint16_t *dst, double *least,
+                             double *largest);
 /* Benefit rows of persons [first, first + count) into dst (count * objects
  * entries, int32_t when s->narrow, else int64_t). */
 void pt_auction_convert(const pt_assign_problem *p, const pt_auction_scaling *s, int first, int count,

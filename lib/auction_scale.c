@@ -110,10 +110,6 @@ pt_status pt_auction_scale(const pt_assign_problem *p, int threads, pt_auction_s
     memset(s, 0, sizeof *s);
     if (!p->cost || p->rows <= 0 || p->cols <= 0)
         return pt_error_set(err, PT_ERR_PARAM, "", "empty assignment problem");
-    s->transposed = p->rows > p->cols;
-    s->persons = s->transposed ? p->cols : p->rows;
-    s->objects = s->transposed ? p->rows : p->cols;
-    double sign = p->maximize ? 1.0 : -1.0;
     long entries = (long)p->rows * p->cols;
     int team = team_size(threads);
     range_acc acc = range_start;
@@ -143,6 +139,18 @@ pt_status pt_auction_scale(const pt_assign_problem *p, int threads, pt_auction_s
     int integer = acc.off == 0.0;
     if (!integer && (acc.lo <= -ROUNDER_RANGE || acc.hi >= ROUNDER_RANGE))
         integer = all_integers(p->cost, entries);
+    return pt_auction_scale_range(p, acc.lo, acc.hi, integer, s, err);
+}
+
+pt_status pt_auction_scale_range(const pt_assign_problem *p, double least, double largest, int integer,
+                                 pt_auction_scaling *s, pt_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->transposed = p->rows > p->cols;
+    s->persons = s->transposed ? p->cols : p->rows;
+    s->objects = s->transposed ? p->rows : p->cols;
+    double sign = p->maximize ? 1.0 : -1.0;
+    range_acc acc = {least, largest, 0.0};
     /* The range of sign * cost: negating is exact. */
     double lo = sign > 0 ? acc.lo : -acc.hi, hi = sign > 0 ? acc.hi : -acc.lo;
     /* Scaling by (objects + 1) and ending at eps = 1 makes the result optimal
@@ -317,6 +325,30 @@ static void convert(const pt_assign_problem *p, const pt_auction_scaling *s, out
         for (int r = 0; r < p->rows; r += TILE_ROWS)
             convert_cost_rows(p, kind, &f, first, count, r, dst);
     }
+}
+
+int pt_auction_convert_raw16(const pt_assign_problem *p, int first, int count, uint16_t *dst, double *least,
+                             double *largest)
+{
+    const long entries = (long)count * p->cols;
+    const double *src = p->cost + (size_t)first * p->cols;
+    double lo = *least, hi = *largest;
+    int bad = 0;
+    /* Branch-free, so it vectorises: a misfit entry is written as 0 and
+     * only counted (the caller drops the rows). */
+#pragma omp simd reduction(min : lo) reduction(max : hi) reduction(| : bad)
+    for (long k = 0; k < entries; k++) {
+        double c = src[k];
+        int fits = c >= 0.0 && c <= 65535.0 && ((c + ROUNDER) - ROUNDER) == c; /* NaN fails every test */
+        double v = fits ? c : 0.0;
+        bad |= !fits;
+        dst[k] = (uint16_t)(int32_t)v;
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    *least = lo;
+    *largest = hi;
+    return !bad;
 }
 
 void pt_auction_convert(const pt_assign_problem *p, const pt_auction_scaling *s, int first, int count,

@@ -406,6 +406,51 @@ static void test_conversion_definition(void)
              forms[0], forms[1], forms[2]);
 }
 
+/* The GPU upload's single pass: raw 16-bit costs and their range, the same
+ * scaling as the range pass, and the entries that must send it back to the
+ * two-pass form. */
+static void test_raw_costs(void)
+{
+    for (int k = 0; k < 4; k++) {
+        pt_assign_problem p;
+        pt_error err;
+        pt_assign_random(&p, 200 + 10 * k, 230, k & 2 ? PT_ASSIGN_TRACKING : PT_ASSIGN_UNIFORM, 65536, 90 + (uint64_t)k,
+                         &err);
+        p.maximize = k & 1;
+        size_t entries = (size_t)p.rows * p.cols;
+        uint16_t *raw = malloc(sizeof(uint16_t) * entries);
+        double least = INFINITY, largest = -INFINITY, lo = INFINITY, hi = -INFINITY;
+        int fits = 1, same = raw != NULL;
+        /* In uneven runs of rows, as the upload's units come. */
+        for (int first = 0, count = 1; raw && first < p.rows; first += count, count++) {
+            int rows = p.rows - first < count ? p.rows - first : count;
+            fits &= pt_auction_convert_raw16(&p, first, rows, raw + (size_t)first * p.cols, &least, &largest);
+        }
+        for (size_t e = 0; same && e < entries; e++) {
+            same = raw[e] == (uint16_t)p.cost[e];
+            lo = p.cost[e] < lo ? p.cost[e] : lo;
+            hi = p.cost[e] > hi ? p.cost[e] : hi;
+        }
+        pt_auction_scaling a, b;
+        PT_CHECK(fits && same && least == lo && largest == hi, "problem %d: raw costs and their range", k);
+        PT_CHECK(pt_auction_scale(&p, 1, &a, &err) == PT_OK &&
+                     pt_auction_scale_range(&p, least, largest, 1, &b, &err) == PT_OK && !memcmp(&a, &b, sizeof a),
+                 "problem %d: the range gives the range pass's scaling", k);
+        const double misfits[5] = {1.5, -1.0, 65536.0, NAN, INFINITY};
+        for (int m = 0; m < 5; m++) {
+            double keep = p.cost[entries - 3];
+            p.cost[entries - 3] = misfits[m];
+            least = INFINITY;
+            largest = -INFINITY;
+            PT_CHECK(raw && !pt_auction_convert_raw16(&p, 0, p.rows, raw, &least, &largest),
+                     "problem %d: %g does not fit the raw form", k, misfits[m]);
+            p.cost[entries - 3] = keep;
+        }
+        free(raw);
+        pt_assign_problem_free(&p);
+    }
+}
+
 int main(void)
 {
     test_hand_checked();
@@ -418,5 +463,6 @@ int main(void)
     test_scaling_edges();
     test_huge_ranges();
     test_conversion_definition();
+    test_raw_costs();
     return PT_TEST_SUMMARY("assign");
 }

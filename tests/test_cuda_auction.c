@@ -149,6 +149,47 @@ static void test_upload_in_many_chunks(void)
     PT_CHECK(t.compact_runs == 2, "many chunks: 16-bit benefits (%d of 2)", t.compact_runs);
 }
 
+/* Problems above the pageable size (2^20 entries) with persons as rows:
+ * integer costs in 0..65535 take the single pass (conversion, upload and
+ * range at once); one entry outside that form, even the last, sends the
+ * solve back to the range pass and the scaled upload, with the same
+ * optimum; a NaN there is still rejected. */
+static void test_single_pass_upload(void)
+{
+    const double misfits[4] = {0.0, 70000.0, -3.0, 2.5};
+    for (int m = 0; m < 4; m++) {
+        pt_assign_problem p;
+        pt_error err;
+        if (pt_assign_random(&p, 1030, 1040, m & 1 ? PT_ASSIGN_TRACKING : PT_ASSIGN_UNIFORM, 65536, 70 + (uint64_t)m,
+                             &err)) {
+            PT_CHECK(0, "generate: %s", err.what);
+            return;
+        }
+        p.maximize = m & 1;
+        long last = (long)p.rows * p.cols - 1;
+        if (m)
+            p.cost[last] = misfits[m];
+        double gpu, exact;
+        pt_auction_gpu_stats stats;
+        int ok = solve_both(&p, &gpu, &exact, &stats);
+        /* 2.5: real costs, within the quantisation bound (as test_real_costs). */
+        double lo = p.cost[0], hi = p.cost[0];
+        for (long k = 1; k <= last; k++) {
+            lo = p.cost[k] < lo ? p.cost[k] : lo;
+            hi = p.cost[k] > hi ? p.cost[k] : hi;
+        }
+        double bound = m == 3 ? p.rows * (hi - lo) * (p.cols + 1) / 549755813888.0 + 1e-9 : 0.0;
+        PT_CHECK(ok && fabs(gpu - exact) <= bound && stats.one_pass == (m == 0),
+                 "last entry %g: cuda %.6f, exact %.6f, single pass %d", misfits[m], gpu, exact, stats.one_pass);
+        p.cost[last] = NAN;
+        pt_assign_result r;
+        pt_assign_result_alloc(&r, p.rows, &err);
+        PT_CHECK(pt_assign_auction_cuda(&p, &r, NULL, &err) == PT_ERR_PARAM, "a NaN in the last entry is rejected");
+        pt_assign_result_free(&r);
+        pt_assign_problem_free(&p);
+    }
+}
+
 /* Costs up to 2^30: benefits scaled by n + 1 need 64 bits. */
 static void test_wide_costs(void)
 {
@@ -243,6 +284,7 @@ int main(void)
     test_wide_costs();
     test_path_state_in_global_memory();
     test_upload_in_many_chunks();
+    test_single_pass_upload();
     test_benefit_widths();
     test_real_costs();
     test_large(quick);
