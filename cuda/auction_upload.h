@@ -9,8 +9,12 @@
 #include "../lib/assign.h"
 
 /* Staging buffers in flight, and the bytes of each (at least one benefit row). */
+#ifndef PT_AUCTION_STAGING_BUFFERS
 #define PT_AUCTION_STAGING_BUFFERS 3
+#endif
+#ifndef PT_AUCTION_STAGING_BYTES
 #define PT_AUCTION_STAGING_BYTES (2u << 20)
+#endif
 
 typedef struct {
     void *block;                              /* one pinned allocation ... */
