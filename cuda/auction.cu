@@ -528,6 +528,50 @@ template <typename T> static cudaError_t path_shared_bytes(int device, int n, si
     return cudaSuccess;
 }
 
+/* Problems with at least this many objects per person skip the auction:
+ * its dummy persons (n - persons rows of zeros) all want the cheapest
+ * objects and bid each other up by epsilon for thousands of rounds (650 x
+ * 6,000: over a second). Successive shortest paths from an empty assignment
+ * need no dummies: each person's search stops at the first free object,
+ * which is near when most objects are free. */
+#define PATHS_ONLY_RATIO 4
+
+/* Every person's cache at the start prices, for the shortest-path solve
+ * (the auction fills caches at each person's first bid). */
+template <typename T> __global__ void __launch_bounds__(BID_THREADS) build_caches(phase_args a)
+{
+    __shared__ top2 s_warp[BID_THREADS / 32];
+    __shared__ refill_shared s_refill;
+    for (int person = blockIdx.x; person < a.persons; person += gridDim.x)
+        block_refill<T>(a, person, -1, 0ull, s_warp, s_refill);
+}
+
+/* The persons in order, for the shortest-path solve. */
+__global__ void list_persons(int *list, int *count, int persons)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < persons)
+        list[i] = i;
+    if (i == 0)
+        *count = persons;
+}
+
+/* Queues the shortest-path solve: one search per person at epsilon = 1,
+ * which with benefits scaled by n + 1 is optimal as the auction's last
+ * phase is (every assigned person within epsilon of its best; objects left
+ * free keep price 0: a search ends at the first free object it pops, so it
+ * never raises one). */
+template <typename T>
+static cudaError_t run_paths(phase_args *args, int blocks, size_t path_bytes, cudaStream_t stream)
+{
+    args->eps = 1;
+    build_caches<T><<<blocks, BID_THREADS, 0, stream>>>(*args);
+    list_persons<<<(args->persons + 255) / 256, 256, 0, stream>>>(args->finish_list, args->finish_count,
+                                                                   args->persons);
+    finish_phase<T><<<1, 32, path_bytes, stream>>>(*args);
+    return cudaGetLastError();
+}
+
 /* Queues every epsilon phase. */
 template <typename T>
 static cudaError_t run_phases(phase_args *args, long long eps_start, int blocks, size_t path_bytes,
@@ -573,7 +617,11 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         cudaFuncGetAttributes(&attr, finish_phase<int64_t>) != cudaSuccess ||
         cudaFuncGetAttributes(&attr, release_owners) != cudaSuccess ||
         cudaFuncGetAttributes(&attr, collect_owners) != cudaSuccess ||
-        cudaFuncGetAttributes(&attr, raw_to_unscaled) != cudaSuccess) {
+        cudaFuncGetAttributes(&attr, raw_to_unscaled) != cudaSuccess ||
+        cudaFuncGetAttributes(&attr, build_caches<uint16_t>) != cudaSuccess ||
+        cudaFuncGetAttributes(&attr, build_caches<int32_t>) != cudaSuccess ||
+        cudaFuncGetAttributes(&attr, build_caches<int64_t>) != cudaSuccess ||
+        cudaFuncGetAttributes(&attr, list_persons) != cudaSuccess) {
         cudaError_t e = cudaGetLastError();
         return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda", "cannot load the auction kernels: %s",
                             cudaGetErrorString(e));
@@ -709,9 +757,14 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         TRY(cudaMalloc((void **)&d.scan_values, sizeof(long long) * (size_t)n * (size_t)blocks));
         args.scan_values = d.scan_values;
         TRY(cudaEventRecord(d.start, d.stream));
-        TRY(s.compact  ? run_phases<uint16_t>(&args, s.eps_start, blocks, path_bytes, d.stream, &stats->phases)
-            : s.narrow ? run_phases<int32_t>(&args, s.eps_start, blocks, path_bytes, d.stream, &stats->phases)
-                       : run_phases<int64_t>(&args, s.eps_start, blocks, path_bytes, d.stream, &stats->phases));
+        if ((long)s.persons * PATHS_ONLY_RATIO <= n)
+            TRY(s.compact  ? run_paths<uint16_t>(&args, blocks, path_bytes, d.stream)
+                : s.narrow ? run_paths<int32_t>(&args, blocks, path_bytes, d.stream)
+                           : run_paths<int64_t>(&args, blocks, path_bytes, d.stream));
+        else
+            TRY(s.compact  ? run_phases<uint16_t>(&args, s.eps_start, blocks, path_bytes, d.stream, &stats->phases)
+                : s.narrow ? run_phases<int32_t>(&args, s.eps_start, blocks, path_bytes, d.stream, &stats->phases)
+                           : run_phases<int64_t>(&args, s.eps_start, blocks, path_bytes, d.stream, &stats->phases));
         TRY(cudaEventRecord(d.solved, d.stream));
         TRY(cudaEventSynchronize(d.solved));
         TRY(cudaGetLastError());

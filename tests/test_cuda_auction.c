@@ -190,6 +190,32 @@ static void test_single_pass_upload(void)
     }
 }
 
+/* One side at least 4 times the other: no auction phases, one shortest
+ * path per person from an empty assignment (no dummy persons), the exact
+ * optimum in both orientations, with ties (range 3) and one person. */
+static void test_paths_only(void)
+{
+    const int shapes[6][2] = {{100, 500}, {500, 100}, {1, 50}, {30, 200}, {260, 1040}, {2000, 400}};
+    for (int k = 0; k < 6; k++) {
+        pt_assign_problem p;
+        pt_error err;
+        if (pt_assign_random(&p, shapes[k][0], shapes[k][1], k & 1 ? PT_ASSIGN_TRACKING : PT_ASSIGN_UNIFORM,
+                             k == 3 ? 3 : 0, 40 + (uint64_t)k, &err)) {
+            PT_CHECK(0, "generate: %s", err.what);
+            return;
+        }
+        p.maximize = k & 1;
+        double gpu, exact;
+        pt_auction_gpu_stats stats;
+        int ok = solve_both(&p, &gpu, &exact, &stats);
+        int persons = p.rows < p.cols ? p.rows : p.cols;
+        PT_CHECK(ok && gpu == exact && stats.phases == 0 && stats.finishes == persons,
+                 "%dx%d by shortest paths: cuda %.0f, exact %.0f, %ld phases, %ld paths", p.rows, p.cols, gpu, exact,
+                 stats.phases, stats.finishes);
+        pt_assign_problem_free(&p);
+    }
+}
+
 /* Costs up to 2^30: benefits scaled by n + 1 need 64 bits. */
 static void test_wide_costs(void)
 {
@@ -285,6 +311,7 @@ int main(void)
     test_path_state_in_global_memory();
     test_upload_in_many_chunks();
     test_single_pass_upload();
+    test_paths_only();
     test_benefit_widths();
     test_real_costs();
     test_large(quick);
