@@ -528,13 +528,17 @@ template <typename T> static cudaError_t path_shared_bytes(int device, int n, si
     return cudaSuccess;
 }
 
-/* Problems with at least this many objects per person skip the auction:
- * its dummy persons (n - persons rows of zeros) all want the cheapest
- * objects and bid each other up by epsilon for thousands of rounds (650 x
- * 6,000: over a second). Successive shortest paths from an empty assignment
- * need no dummies: each person's search stops at the first free object,
- * which is near when most objects are free. */
-#define PATHS_ONLY_RATIO 4
+/* Problems with at least this many percent more objects than persons skip
+ * the auction: its dummy persons (rows of zeros, one per spare object) all
+ * want the cheapest objects and bid each other up by epsilon for thousands
+ * of rounds (650 x 6,000: a second). Successive shortest paths from an
+ * empty assignment need no dummies: each person's search stops at the
+ * first free object, near while many are free. Kernel ms on the H100,
+ * auction / paths, uniform and tracking costs: 4000 x 4096 39 / 45 and
+ * 12 / 16; 3900 x 4096 67 / 33 and 27 / 16; 3500 x 4096 75 / 20 and
+ * 118 / 14; 1024 x 4096 231 / 4.0; 7800 x 8192 157 / 105; 1000 x 1024
+ * 2.7 / 8.2; square 4096 23 / 107. */
+#define PATHS_MIN_SPARE_PERCENT 4
 
 /* Every person's cache at the start prices, for the shortest-path solve
  * (the auction fills caches at each person's first bid). */
@@ -757,7 +761,7 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         TRY(cudaMalloc((void **)&d.scan_values, sizeof(long long) * (size_t)n * (size_t)blocks));
         args.scan_values = d.scan_values;
         TRY(cudaEventRecord(d.start, d.stream));
-        if ((long)s.persons * PATHS_ONLY_RATIO <= n)
+        if ((long)n * 100 >= (long)s.persons * (100 + PATHS_MIN_SPARE_PERCENT))
             TRY(s.compact  ? run_paths<uint16_t>(&args, blocks, path_bytes, d.stream)
                 : s.narrow ? run_paths<int32_t>(&args, blocks, path_bytes, d.stream)
                            : run_paths<int64_t>(&args, blocks, path_bytes, d.stream));
