@@ -197,7 +197,7 @@ static void test_single_pass_upload(void)
 static void test_paths_only(void)
 {
     const int shapes[10][2] = {{100, 500}, {500, 100}, {1, 50},     {30, 200},    {260, 1040},
-                               {2000, 400}, {1000, 1040}, {1350, 1300}, {1000, 1030}, {1300, 1340}};
+                               {2000, 400}, {1000, 1040}, {1360, 1300}, {1000, 1030}, {1300, 1340}};
     for (int k = 0; k < 10; k++) {
         pt_assign_problem p;
         pt_error err;
