@@ -81,8 +81,12 @@ pt_status pt_assign_auction_omp(const pt_assign_problem *p, int threads,
  * the block scans the person it should evict. One kernel per epsilon phase,
  * queued without host waits; each phase's last unassigned persons are
  * assigned by shortest augmenting paths instead of chains of bids
- * (cuda/auction_finish.cuh). The costs are converted by host threads into
- * pinned staging buffers while earlier ones upload (problems of at most
+ * (cuda/auction_finish.cuh); with 4 % or more spare objects there is no
+ * auction, only those paths, one per person (no dummy persons). The costs
+ * are converted by host threads into pinned staging buffers while earlier
+ * ones upload; integer costs in 0..65535 with persons as rows in one pass
+ * that also finds their range (pt_auction_convert_raw16), others after a
+ * range pass (problems of at most
  * PT_AUCTION_PAGEABLE_ENTRIES: one pageable copy), as 16-bit unscaled
  * values when the cost range fits (scaled on the device), else 32- or
  * 64-bit benefits. PT_ERR_UNAVAILABLE
