@@ -464,10 +464,11 @@ __global__ void raw_to_unscaled(uint16_t *benefit, size_t entries, int maximize,
 }
 
 /* The single-pass upload when every cost is an integer in 0..65535 and the
- * persons are the rows: *raw 1 and s filled, the benefits queued on
- * d->stream. Else *raw 0 and d->benefit freed again (the caller takes the
+ * persons are the rows (through one pageable buffer, or the pinned staging
+ * buffers): *raw 1 and s filled, the benefits queued on d->stream. Else *raw 0 and d->benefit freed again (the caller takes the
  * range pass and the scaled upload). */
-static cudaError_t upload_raw(const pt_assign_problem *p, device_state *d, pt_auction_scaling *s, int *raw)
+static cudaError_t upload_raw(const pt_assign_problem *p, device_state *d, int pageable, pt_auction_scaling *s,
+                              int *raw)
 {
     const size_t entries = (size_t)p->rows * (size_t)p->cols;
     double least = 0.0, largest = 0.0;
@@ -475,7 +476,8 @@ static cudaError_t upload_raw(const pt_assign_problem *p, device_state *d, pt_au
     *raw = 0;
     cudaError_t e = cudaMalloc(&d->benefit, sizeof(uint16_t) * entries);
     if (e == cudaSuccess)
-        e = pt_auction_upload_raw16(p, d->benefit, &d->staging, d->stream, &least, &largest, &fits);
+        e = pageable ? pt_auction_upload_raw16_pageable(p, d->benefit, d->stream, &least, &largest, &fits)
+                     : pt_auction_upload_raw16(p, d->benefit, &d->staging, d->stream, &least, &largest, &fits);
     if (e != cudaSuccess)
         return e;
     pt_error ignored;
@@ -634,10 +636,14 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
     device_state d;
     memset(&d, 0, sizeof d);
     /* Pinning the staging buffers costs several ms: it runs beside the range
-     * pass. Small problems take a pageable copy instead. */
+     * pass (or before the single pass). Small problems take a pageable copy
+     * instead; the single pass, with nothing to hide the pinning behind,
+     * up to a larger size. */
     staging_job job;
     int device = 0, rows = p->rows, cols = p->cols, beside = 0;
-    const int pageable = (long)rows * cols <= PT_AUCTION_PAGEABLE_ENTRIES;
+    const long entries = (long)rows * cols;
+    const int pageable = entries <= PT_AUCTION_PAGEABLE_ENTRIES, try_raw = rows <= cols,
+              raw_pageable = try_raw && entries <= PT_AUCTION_RAW_PAGEABLE_ENTRIES;
     cudaError_t current = cudaGetDevice(&device);
     if (current != cudaSuccess)
         return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda", "auction: cudaGetDevice: %s",
@@ -648,7 +654,7 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
     job.matrix_bytes = job.row_bytes * (size_t)(rows < cols ? rows : cols);
     job.result = cudaSuccess;
     pthread_t pinning;
-    if (!pageable) {
+    if (!pageable && !raw_pageable) {
         beside = pthread_create(&pinning, NULL, allocate_staging, &job) == 0;
         if (!beside)
             allocate_staging(&job);
@@ -658,7 +664,7 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
     /* Integer costs in 0..65535, persons as rows: no range pass, the upload finds the range. */
     int raw = 0;
     double raw_ms = 0.0;
-    if (!pageable && rows <= cols) {
+    if (try_raw) {
         if (beside)
             pthread_join(pinning, NULL);
         beside = 0;
@@ -667,7 +673,7 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         if (e == cudaSuccess)
             e = cudaStreamCreate(&d.stream);
         if (e == cudaSuccess)
-            e = upload_raw(p, &d, &s, &raw);
+            e = upload_raw(p, &d, raw_pageable, &s, &raw);
         if (e != cudaSuccess) {
             device_free(&d);
             return pt_error_set(err, e == cudaErrorMemoryAllocation ? PT_ERR_NOMEM : PT_ERR_UNAVAILABLE, "-b cuda",
@@ -677,6 +683,11 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         stats->one_pass = raw;
     }
     if (!raw) {
+        if (!pageable && raw_pageable) { /* the single pass did not fit: pinned staging after all */
+            beside = pthread_create(&pinning, NULL, allocate_staging, &job) == 0;
+            if (!beside)
+                allocate_staging(&job);
+        }
         double range_start = omp_get_wtime();
         st = pt_auction_scale(p, 0, &s, err);
         if (beside)

@@ -212,6 +212,40 @@ cudaError_t pt_auction_upload_raw16(const pt_assign_problem *p, void *device_ben
     return e;
 }
 
+cudaError_t pt_auction_upload_raw16_pageable(const pt_assign_problem *p, void *device_benefit, cudaStream_t stream,
+                                             double *least, double *largest, int *fits)
+{
+    const size_t row = (size_t)p->cols, entries = row * (size_t)p->rows;
+    uint16_t *host = (uint16_t *)malloc(sizeof(uint16_t) * entries);
+    if (!host)
+        return cudaErrorMemoryAllocation;
+    /* Units of rows of at least 64 K entries: large enough that claiming one costs nothing. */
+    const int unit = (int)((65536 + row - 1) / row), units = (p->rows + unit - 1) / unit;
+    double lo = INFINITY, hi = -INFINITY;
+    int fit = 1;
+#pragma omp parallel for schedule(dynamic) reduction(min : lo) reduction(max : hi) reduction(&& : fit) if (units > 1)
+    for (int u = 0; u < units; u++) {
+        if (!fit)
+            continue; /* this thread met a misfit: the rest is of no use */
+        int first = u * unit, count = p->rows - first < unit ? p->rows - first : unit;
+        double l = INFINITY, h = -INFINITY;
+        fit = pt_auction_convert_raw16(p, first, count, host + (size_t)first * row, &l, &h) && fit;
+        lo = l < lo ? l : lo;
+        hi = h > hi ? h : hi;
+    }
+    cudaError_t e = cudaSuccess;
+    if (fit) {
+        e = cudaMemcpyAsync(device_benefit, host, sizeof(uint16_t) * entries, cudaMemcpyHostToDevice, stream);
+        if (e == cudaSuccess)
+            e = cudaStreamSynchronize(stream); /* before the buffer goes */
+    }
+    free(host);
+    *least = lo;
+    *largest = hi;
+    *fits = fit && e == cudaSuccess;
+    return e;
+}
+
 cudaError_t pt_auction_upload_pageable(const pt_assign_problem *p, const pt_auction_scaling *s, void *device_benefit,
                                        cudaStream_t stream)
 {

@@ -51,6 +51,15 @@ cudaError_t pt_auction_upload(const pt_assign_problem *p, const pt_auction_scali
 cudaError_t pt_auction_upload_raw16(const pt_assign_problem *p, void *device_benefit, pt_auction_staging *staging,
                                     cudaStream_t stream, double *least, double *largest, int *fits);
 
+/* The same through one pageable buffer, for problems of at most
+ * PT_AUCTION_RAW_PAGEABLE_ENTRIES: the single pass has no range pass to
+ * hide the pinning behind (3 x 2 MB: 3.5-5 ms on the H100 machine), and a
+ * pageable copy of 8 MB of 16-bit costs takes about 1 ms. Returns after
+ * the copy; *fits as above. */
+#define PT_AUCTION_RAW_PAGEABLE_ENTRIES (1L << 22)
+cudaError_t pt_auction_upload_raw16_pageable(const pt_assign_problem *p, void *device_benefit, cudaStream_t stream,
+                                             double *least, double *largest, int *fits);
+
 /* Small problems: pinning costs more (about a millisecond a call, more per
  * MB) than a pageable copy of a few MB. Problems of at most this many
  * entries take pt_auction_upload_pageable and no staging buffers. */
