@@ -1,7 +1,10 @@
 /* The integer benefit form of an assignment problem shared by the auctions:
  * one pass finds the range and the scale (pt_auction_scale), a second writes
  * any run of benefit rows (pt_auction_convert), so the GPU back end can
- * convert a chunk into a staging buffer while the previous one uploads. */
+ * convert a chunk into a staging buffer while the previous one uploads.
+ * For integer costs in 0..65535 the GPU back end needs only one pass:
+ * pt_auction_convert_raw16 writes the costs as they are and their range,
+ * and pt_auction_scale_range gives the scaling from that range. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
