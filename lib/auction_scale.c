@@ -342,7 +342,7 @@ int pt_auction_convert_raw16(const pt_assign_problem *p, int first, int count, u
 #pragma omp simd reduction(min : lo) reduction(max : hi) reduction(| : bad)
     for (long k = 0; k < entries; k++) {
         double c = src[k];
-        int fits = c >= 0.0 && c <= 65535.0 && ((c + ROUNDER) - ROUNDER) == c; /* NaN fails every test */
+        int fits = c >= 0.0 && c <= 65535.0 && rounding_off(c) == 0.0; /* NaN fails every test */
         double v = fits ? c : 0.0;
         bad |= !fits;
         dst[k] = (uint16_t)(int32_t)v;
