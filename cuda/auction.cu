@@ -452,17 +452,6 @@ static void *allocate_staging(void *arg)
     return NULL;
 }
 
-/* Raw costs c (pt_auction_upload_raw16) to the unscaled benefits the
- * compact form holds: c - base when maximising (base the least cost), else
- * base - c (base the largest). */
-__global__ void raw_to_unscaled(uint16_t *benefit, size_t entries, int maximize, unsigned base)
-{
-    for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < entries; k += (size_t)gridDim.x * blockDim.x) {
-        unsigned c = benefit[k];
-        benefit[k] = (uint16_t)(maximize ? c - base : base - c);
-    }
-}
-
 /* The single-pass upload when every cost is an integer in 0..65535 and the
  * persons are the rows (through one pageable buffer, or the pinned staging
  * buffers): *raw 1 and s filled, the benefits queued on d->stream. Else *raw 0 and d->benefit freed again (the caller takes the
@@ -484,10 +473,9 @@ static cudaError_t upload_raw(const pt_assign_problem *p, device_state *d, int p
     memset(&ignored, 0, sizeof ignored);
     if (fits && pt_auction_scale_range(p, least, largest, 1, s, &ignored) == PT_OK && s->compact &&
         s->quantum == 1.0 && !s->transposed) {
-        raw_to_unscaled<<<1024, 256, 0, d->stream>>>((uint16_t *)d->benefit, entries, p->maximize,
-                                                      (unsigned)(p->maximize ? least : largest));
         *raw = 1;
-        return cudaGetLastError();
+        return pt_auction_raw_to_unscaled((uint16_t *)d->benefit, entries, p->maximize,
+                                          (unsigned)(p->maximize ? least : largest), d->stream);
     }
     /* Copies of the first chunks may still be in flight from the staging buffers. */
     e = cudaStreamSynchronize(d->stream);
@@ -528,54 +516,6 @@ template <typename T> static cudaError_t path_shared_bytes(int device, int n, si
         return e;
     *bytes = want;
     return cudaSuccess;
-}
-
-/* Problems with at least this many percent more objects than persons skip
- * the auction: its dummy persons (rows of zeros, one per spare object) all
- * want the cheapest objects and bid each other up by epsilon for thousands
- * of rounds (650 x 6,000: a second). Successive shortest paths from an
- * empty assignment need no dummies: each person's search stops at the
- * first free object, near while many are free. Kernel ms on the H100,
- * auction / paths, uniform and tracking costs: 4000 x 4096 39 / 45 and
- * 12 / 16; 3900 x 4096 67 / 33 and 27 / 16; 3500 x 4096 75 / 20 and
- * 118 / 14; 1024 x 4096 231 / 4.0; 7800 x 8192 157 / 105; 1000 x 1024
- * 2.7 / 8.2; square 4096 23 / 107. */
-#define PATHS_MIN_SPARE_PERCENT 4
-
-/* Every person's cache at the start prices, for the shortest-path solve
- * (the auction fills caches at each person's first bid). */
-template <typename T> __global__ void __launch_bounds__(BID_THREADS) build_caches(phase_args a)
-{
-    __shared__ top2 s_warp[BID_THREADS / 32];
-    __shared__ refill_shared s_refill;
-    for (int person = blockIdx.x; person < a.persons; person += gridDim.x)
-        block_refill<T>(a, person, -1, 0ull, s_warp, s_refill);
-}
-
-/* The persons in order, for the shortest-path solve. */
-__global__ void list_persons(int *list, int *count, int persons)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < persons)
-        list[i] = i;
-    if (i == 0)
-        *count = persons;
-}
-
-/* Queues the shortest-path solve: one search per person at epsilon = 1,
- * which with benefits scaled by n + 1 is optimal as the auction's last
- * phase is (every assigned person within epsilon of its best; objects left
- * free keep price 0: a search ends at the first free object it pops, so it
- * never raises one). */
-template <typename T>
-static cudaError_t run_paths(phase_args *args, int blocks, size_t path_bytes, cudaStream_t stream)
-{
-    args->eps = 1;
-    build_caches<T><<<blocks, BID_THREADS, 0, stream>>>(*args);
-    list_persons<<<(args->persons + 255) / 256, 256, 0, stream>>>(args->finish_list, args->finish_count,
-                                                                   args->persons);
-    finish_phase<T><<<1, 32, path_bytes, stream>>>(*args);
-    return cudaGetLastError();
 }
 
 /* Queues every epsilon phase. */
@@ -623,7 +563,7 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         cudaFuncGetAttributes(&attr, finish_phase<int64_t>) != cudaSuccess ||
         cudaFuncGetAttributes(&attr, release_owners) != cudaSuccess ||
         cudaFuncGetAttributes(&attr, collect_owners) != cudaSuccess ||
-        cudaFuncGetAttributes(&attr, raw_to_unscaled) != cudaSuccess ||
+        pt_auction_upload_load() != cudaSuccess ||
         cudaFuncGetAttributes(&attr, build_caches<uint16_t>) != cudaSuccess ||
         cudaFuncGetAttributes(&attr, build_caches<int32_t>) != cudaSuccess ||
         cudaFuncGetAttributes(&attr, build_caches<int64_t>) != cudaSuccess ||

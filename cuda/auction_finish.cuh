@@ -30,7 +30,10 @@
  * Bidding blocks hand persons over when the phase has at most
  * FINISH_PERSONS unassigned: they stop bidding for them and list them, and
  * finish_phase, queued after the phase's kernel, assigns them one search
- * after the other, owning the words. */
+ * after the other, owning the words.
+ *
+ * The same searches also solve problems with many spare objects on their
+ * own, with no auction at all (run_paths, at the end of this file). */
 
 #define PATH_INFINITY LLONG_MAX
 
@@ -347,4 +350,52 @@ template <typename T> __global__ void __launch_bounds__(32) finish_phase(phase_a
         asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ended));
         atomicAdd(a.counters + COUNT_PATH_NS, ended - started);
     }
+}
+
+/* Problems with at least this many percent more objects than persons skip
+ * the auction: its dummy persons (rows of zeros, one per spare object) all
+ * want the cheapest objects and bid each other up by epsilon for thousands
+ * of rounds (650 x 6,000: a second). Successive shortest paths from an
+ * empty assignment need no dummies: each person's search stops at the
+ * first free object, near while many are free. Kernel ms on the H100,
+ * auction / paths, uniform and tracking costs: 4000 x 4096 39 / 45 and
+ * 12 / 16; 3900 x 4096 67 / 33 and 27 / 16; 3500 x 4096 75 / 20 and
+ * 118 / 14; 1024 x 4096 231 / 4.0; 7800 x 8192 157 / 105; 1000 x 1024
+ * 2.7 / 8.2; square 4096 23 / 107. */
+#define PATHS_MIN_SPARE_PERCENT 4
+
+/* Every person's cache at the start prices, for the shortest-path solve
+ * (the auction fills caches at each person's first bid). */
+template <typename T> __global__ void __launch_bounds__(BID_THREADS) build_caches(phase_args a)
+{
+    __shared__ top2 s_warp[BID_THREADS / 32];
+    __shared__ refill_shared s_refill;
+    for (int person = blockIdx.x; person < a.persons; person += gridDim.x)
+        block_refill<T>(a, person, -1, 0ull, s_warp, s_refill);
+}
+
+/* The persons in order, for the shortest-path solve. */
+__global__ void list_persons(int *list, int *count, int persons)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < persons)
+        list[i] = i;
+    if (i == 0)
+        *count = persons;
+}
+
+/* Queues the shortest-path solve: one search per person at epsilon = 1,
+ * which with benefits scaled by n + 1 is optimal as the auction's last
+ * phase is (every assigned person within epsilon of its best; objects left
+ * free keep price 0: a search ends at the first free object it pops, so it
+ * never raises one). */
+template <typename T>
+static cudaError_t run_paths(phase_args *args, int blocks, size_t path_bytes, cudaStream_t stream)
+{
+    args->eps = 1;
+    build_caches<T><<<blocks, BID_THREADS, 0, stream>>>(*args);
+    list_persons<<<(args->persons + 255) / 256, 256, 0, stream>>>(args->finish_list, args->finish_count,
+                                                                   args->persons);
+    finish_phase<T><<<1, 32, path_bytes, stream>>>(*args);
+    return cudaGetLastError();
 }

@@ -263,3 +263,27 @@ cudaError_t pt_auction_upload_pageable(const pt_assign_problem *p, const pt_auct
     free(host);
     return e;
 }
+
+/* Raw costs c (pt_auction_upload_raw16) to the unscaled benefits the
+ * compact form holds: c - base when maximising (base the least cost), else
+ * base - c (base the largest). */
+static __global__ void raw_to_unscaled(uint16_t *benefit, size_t entries, int maximize, unsigned base)
+{
+    for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < entries; k += (size_t)gridDim.x * blockDim.x) {
+        unsigned c = benefit[k];
+        benefit[k] = (uint16_t)(maximize ? c - base : base - c);
+    }
+}
+
+cudaError_t pt_auction_raw_to_unscaled(uint16_t *benefit, size_t entries, int maximize, unsigned base,
+                                       cudaStream_t stream)
+{
+    raw_to_unscaled<<<1024, 256, 0, stream>>>(benefit, entries, maximize, base);
+    return cudaGetLastError();
+}
+
+cudaError_t pt_auction_upload_load(void)
+{
+    cudaFuncAttributes attr;
+    return cudaFuncGetAttributes(&attr, raw_to_unscaled);
+}

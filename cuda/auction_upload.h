@@ -60,6 +60,14 @@ cudaError_t pt_auction_upload_raw16(const pt_assign_problem *p, void *device_ben
 cudaError_t pt_auction_upload_raw16_pageable(const pt_assign_problem *p, void *device_benefit, cudaStream_t stream,
                                              double *least, double *largest, int *fits);
 
+/* After pt_auction_upload_raw16 (or its pageable form): the raw costs c
+ * to the unscaled benefits of the compact form, queued on stream: c - base
+ * when maximising (base the least cost), else base - c (base the largest). */
+cudaError_t pt_auction_raw_to_unscaled(uint16_t *benefit, size_t entries, int maximize, unsigned base,
+                                       cudaStream_t stream);
+/* Loads this file's kernel now (CUDA loads modules lazily), for the warm-up. */
+cudaError_t pt_auction_upload_load(void);
+
 /* Small problems: pinning costs more (about a millisecond a call, more per
  * MB) than a pageable copy of a few MB. Problems of at most this many
  * entries take pt_auction_upload_pageable and no staging buffers. */
