@@ -452,6 +452,15 @@ static void *allocate_staging(void *arg)
     return NULL;
 }
 
+/* Starts the pinning on a thread of its own (returns 1: join it), or pins here (0). */
+static int start_staging(staging_job *job, pthread_t *thread)
+{
+    if (pthread_create(thread, NULL, allocate_staging, job) == 0)
+        return 1;
+    allocate_staging(job);
+    return 0;
+}
+
 /* The single-pass upload when every cost is an integer in 0..65535 and the
  * persons are the rows (through one pageable buffer, or the pinned staging
  * buffers): *raw 1 and s filled, the benefits queued on d->stream. Else *raw 0 and d->benefit freed again (the caller takes the
@@ -470,7 +479,7 @@ static cudaError_t upload_raw(const pt_assign_problem *p, device_state *d, int p
     if (e != cudaSuccess)
         return e;
     pt_error ignored;
-    memset(&ignored, 0, sizeof ignored);
+    pt_error_clear(&ignored);
     if (fits && pt_auction_scale_range(p, least, largest, 1, s, &ignored) == PT_OK && s->compact &&
         s->quantum == 1.0 && !s->transposed) {
         *raw = 1;
@@ -518,14 +527,17 @@ template <typename T> static cudaError_t path_shared_bytes(int device, int n, si
     return cudaSuccess;
 }
 
-/* Queues every epsilon phase. */
+/* Queues every epsilon phase; with PATHS_MIN_SPARE_PERCENT spare objects or
+ * more, the shortest-path solve instead (run_paths). */
 template <typename T>
 static cudaError_t run_phases(phase_args *args, long long eps_start, int blocks, size_t path_bytes,
                               cudaStream_t stream, long *phases)
 {
+    *phases = 0;
+    if ((long)args->n * 100 >= (long)args->persons * (100 + PATHS_MIN_SPARE_PERCENT))
+        return run_paths<T>(args, blocks, path_bytes, stream);
     const unsigned long long owner_mask = (1ull << args->bidder_bits) - 1ull;
     const int n = args->n, grid = (n + 255) / 256;
-    *phases = 0;
     for (long long eps = eps_start; eps > 0; eps = next_eps(eps)) {
         release_owners<<<grid, 256, 0, stream>>>(args->words, n, owner_mask, args->next_person,
                                                  args->unassigned, args->finish_count);
@@ -594,11 +606,8 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
     job.matrix_bytes = job.row_bytes * (size_t)(rows < cols ? rows : cols);
     job.result = cudaSuccess;
     pthread_t pinning;
-    if (!pageable && !raw_pageable) {
-        beside = pthread_create(&pinning, NULL, allocate_staging, &job) == 0;
-        if (!beside)
-            allocate_staging(&job);
-    }
+    if (!pageable && !raw_pageable)
+        beside = start_staging(&job, &pinning);
     pt_auction_scaling s;
     pt_status st = PT_OK;
     /* Integer costs in 0..65535, persons as rows: no range pass, the upload finds the range. */
@@ -623,11 +632,8 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         stats->one_pass = raw;
     }
     if (!raw) {
-        if (!pageable && raw_pageable) { /* the single pass did not fit: pinned staging after all */
-            beside = pthread_create(&pinning, NULL, allocate_staging, &job) == 0;
-            if (!beside)
-                allocate_staging(&job);
-        }
+        if (!pageable && raw_pageable) /* the single pass did not fit: pinned staging after all */
+            beside = start_staging(&job, &pinning);
         double range_start = omp_get_wtime();
         st = pt_auction_scale(p, 0, &s, err);
         if (beside)
@@ -712,14 +718,9 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         TRY(cudaMalloc((void **)&d.scan_values, sizeof(long long) * (size_t)n * (size_t)blocks));
         args.scan_values = d.scan_values;
         TRY(cudaEventRecord(d.start, d.stream));
-        if ((long)n * 100 >= (long)s.persons * (100 + PATHS_MIN_SPARE_PERCENT))
-            TRY(s.compact  ? run_paths<uint16_t>(&args, blocks, path_bytes, d.stream)
-                : s.narrow ? run_paths<int32_t>(&args, blocks, path_bytes, d.stream)
-                           : run_paths<int64_t>(&args, blocks, path_bytes, d.stream));
-        else
-            TRY(s.compact  ? run_phases<uint16_t>(&args, s.eps_start, blocks, path_bytes, d.stream, &stats->phases)
-                : s.narrow ? run_phases<int32_t>(&args, s.eps_start, blocks, path_bytes, d.stream, &stats->phases)
-                           : run_phases<int64_t>(&args, s.eps_start, blocks, path_bytes, d.stream, &stats->phases));
+        TRY(s.compact  ? run_phases<uint16_t>(&args, s.eps_start, blocks, path_bytes, d.stream, &stats->phases)
+            : s.narrow ? run_phases<int32_t>(&args, s.eps_start, blocks, path_bytes, d.stream, &stats->phases)
+                       : run_phases<int64_t>(&args, s.eps_start, blocks, path_bytes, d.stream, &stats->phases));
         TRY(cudaEventRecord(d.solved, d.stream));
         TRY(cudaEventSynchronize(d.solved));
         TRY(cudaGetLastError());

@@ -195,14 +195,14 @@ template <typename T> __device__ void relax_deferred(const phase_args &a, path_s
 template <typename T>
 __device__ long search_path(const phase_args &a, path_state &s, deferred_row *deferred, int source)
 {
-    const int n = a.n, segments = (n + 31) / 32, lane = threadIdx.x & 31, tail = n & 31;
+    const int n = a.n, segments = (n + 31) / 32, lane = threadIdx.x & 31;
     for (int k = lane; k < n; k += 32) {
         s.dist[k] = PATH_INFINITY;
         s.via[k] = -1;
     }
     for (int g = lane; g < segments; g += 32) {
         s.seg_key[g] = NO_KEY;
-        s.popped[g] = (g == segments - 1 && tail) ? ~0u << tail : 0u; /* past n: never popped */
+        s.popped[g] = 0u; /* objects past n are never relaxed, so never popped */
     }
     __syncwarp();
     deferred_list later = {deferred, 0, -1, PATH_INFINITY};
@@ -267,22 +267,9 @@ __device__ long search_path(const phase_args &a, path_state &s, deferred_row *de
         }
         __syncwarp(); /* object popped before any relaxation */
         if (owner < 0) {
-            /* A free object at distance first: raise the popped objects' prices by first - their dist. */
-            for (int h = lane; h < segments; h += 32) {
-                unsigned bits = s.popped[h] & ((h == segments - 1 && tail) ? (1u << tail) - 1u : ~0u);
-                while (bits) {
-                    int j = h * 32 + __ffs(bits) - 1;
-                    bits &= bits - 1;
-                    long long p = s.price[j] + (first - s.dist[j]);
-                    if (p > a.price_limit)
-                        atomicExch(a.overflow, 1);
-                    s.price[j] = p;
-                }
-            }
-            __syncwarp();
-            /* Flip the path: each object on it goes to the owner of the
-             * object it was reached from (not yet overwritten), the first to
-             * the source. */
+            /* A free object at distance first. Flip the path: each object on
+             * it goes to the owner of the object it was reached from (not yet
+             * overwritten), the first to the source. */
             if (lane == 0) {
                 int j = object;
                 for (;;) {
@@ -296,13 +283,17 @@ __device__ long search_path(const phase_args &a, path_state &s, deferred_row *de
                 }
             }
             __syncwarp();
-            const int bits = a.bidder_bits;
+            /* Raise the popped objects' prices by first - their dist, and write their words. */
             for (int h = lane; h < segments; h += 32) {
-                unsigned popped = s.popped[h] & ((h == segments - 1 && tail) ? (1u << tail) - 1u : ~0u);
+                unsigned popped = s.popped[h];
                 while (popped) {
                     int j = h * 32 + __ffs(popped) - 1;
                     popped &= popped - 1;
-                    a.words[j] = ((unsigned long long)s.price[j] << bits) | (unsigned long long)(s.owner[j] + 1);
+                    long long p = s.price[j] + (first - s.dist[j]);
+                    if (p > a.price_limit)
+                        atomicExch(a.overflow, 1);
+                    s.price[j] = p;
+                    a.words[j] = ((unsigned long long)p << a.bidder_bits) | (unsigned long long)(s.owner[j] + 1);
                 }
             }
             __syncwarp();

@@ -153,15 +153,14 @@ pt_status pt_auction_scale_range(const pt_assign_problem *p, double least, doubl
     s->persons = s->transposed ? p->cols : p->rows;
     s->objects = s->transposed ? p->rows : p->cols;
     double sign = p->maximize ? 1.0 : -1.0;
-    range_acc acc = {least, largest, 0.0};
     /* The range of sign * cost: negating is exact. */
-    double lo = sign > 0 ? acc.lo : -acc.hi, hi = sign > 0 ? acc.hi : -acc.lo;
+    double lo = sign > 0 ? least : -largest, hi = sign > 0 ? largest : -least;
     /* Scaling by (objects + 1) and ending at eps = 1 makes the result optimal
      * for integer benefits; other costs are quantised to 1/quantum first. */
     double scale = (double)s->objects + 1.0, range = hi - lo, quantum = 1.0;
     /* Costs more than DBL_MAX apart have no double range to scale. */
     if (!isfinite(range))
-        return pt_error_set(err, PT_ERR_PARAM, "", "cost matrix range %g .. %g is too wide", acc.lo, acc.hi);
+        return pt_error_set(err, PT_ERR_PARAM, "", "cost matrix range %g .. %g is too wide", least, largest);
     if ((!integer || range * scale > BENEFIT_LIMIT) && range > 0) {
         if (isfinite(range * scale))
             quantum = exp2(floor(log2(BENEFIT_LIMIT / (range * scale))));
