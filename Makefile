@@ -11,7 +11,7 @@ BUILD     ?= build
 CC        ?= gcc
 CFLAGS    ?= -O2 -g
 # The project's own flags stay when CFLAGS/LDFLAGS are given on the command line.
-PT_CFLAGS  = $(CFLAGS) -std=c11 -Wall -Wextra -fopenmp -D_DEFAULT_SOURCE -DPT_VERSION='"$(VERSION)"'
+PT_CFLAGS  = $(CFLAGS) -std=c11 -Wall -Wextra -fopenmp -D_DEFAULT_SOURCE -DPT_VERSION='"$(VERSION)"' -I.
 PT_LDFLAGS = $(LDFLAGS) -fopenmp
 LDLIBS    += -lpng -ltiff -lm
 
@@ -23,21 +23,24 @@ CUDA_ARCH ?= -gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=s
              -gencode arch=compute_86,code=sm_86 -gencode arch=compute_89,code=sm_89 \
              -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
 NVCCFLAGS ?= -O3 -std=c++17 $(CUDA_ARCH) -Xcompiler -Wall,-fopenmp -lineinfo
+# Includes are written from the repository root (#include "lib/core/pt_error.h").
+NVCCFLAGS += -I.
 
-# cuda/chunk_plan.c is the CUDA back end's host arithmetic (no CUDA calls),
-# built with or without CUDA so that its test runs everywhere.
-LIB_SRC   := $(wildcard lib/*.c eval/*.c omp/*.c) cuda/chunk_plan.c
-CLI_SRC   := $(wildcard cli/*.c)
+# Sources by domain: lib/DOMAIN, omp/DOMAIN, cuda/DOMAIN (see the README's layout).
+# cuda/detect/chunk_plan.c is the CUDA back end's host arithmetic (no CUDA
+# calls), built with or without CUDA so that its test runs everywhere.
+LIB_SRC   := $(wildcard lib/*/*.c eval/*.c omp/*/*.c) cuda/detect/chunk_plan.c
+CLI_SRC   := $(wildcard cli/*.c cli/*/*.c)
 TEST_SRC  := $(wildcard tests/test_*.c)
 FUZZ_SRC  := $(wildcard fuzz/fuzz_*.c)
 
-CU_SRC    := $(wildcard cuda/*.cu)
+CU_SRC    := $(wildcard cuda/*/*.cu)
 ifeq ($(CUDA)$(if $(CU_SRC),y,n),1y)
 CU_OBJ    := $(CU_SRC:%.cu=$(BUILD)/%.o)
 LDLIBS    += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart -lstdc++
 else
-# Without CUDA, cuda/none_*.c give every CUDA entry point an honest "unavailable".
-CU_OBJ    := $(patsubst %.c,$(BUILD)/%.o,$(wildcard cuda/none_*.c))
+# Without CUDA, cuda/*/none_*.c give every CUDA entry point an honest "unavailable".
+CU_OBJ    := $(patsubst %.c,$(BUILD)/%.o,$(wildcard cuda/*/none_*.c))
 endif
 
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(CU_OBJ)
@@ -55,7 +58,7 @@ $(BUILD)/tools/%: scripts/tools/%.cu
 
 $(BUILD)/tools/%: scripts/tools/%.c $(LIBA)
 	@mkdir -p $(dir $@)
-	$(CC) $(PT_CFLAGS) -Ilib -o $@ $< $(LIBA) $(LDLIBS)
+	$(CC) $(PT_CFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
 
 tools: $(BUILD)/tools/h2d_bandwidth $(BUILD)/tools/auction_host_bench
 
@@ -74,12 +77,12 @@ $(BUILD)/%.o: %.c
 	$(CC) $(PT_CFLAGS) -MMD -MP -c -o $@ $<
 
 # Starburst's fits and votes must round as on the CPU: no fused multiply-adds.
-$(BUILD)/cuda/starburst.o $(BUILD)/cuda/starburst_pipeline.o: NVCCFLAGS += --fmad=false
-# So must tl's (cuda/tl*.cu).
-$(BUILD)/cuda/tl.o $(BUILD)/cuda/tl%.o: NVCCFLAGS += --fmad=false
-# Canny-Hough: filters, votes and fits round as omp/canny.c and omp/hough.c do.
-$(BUILD)/cuda/canny.o $(BUILD)/cuda/hough.o $(BUILD)/cuda/hough_vote.o \
-$(BUILD)/cuda/hough_refine.o: NVCCFLAGS += --fmad=false
+$(BUILD)/cuda/detect/starburst.o $(BUILD)/cuda/detect/starburst_pipeline.o: NVCCFLAGS += --fmad=false
+# So must tl's (cuda/detect/tl*.cu).
+$(BUILD)/cuda/detect/tl.o $(BUILD)/cuda/detect/tl%.o: NVCCFLAGS += --fmad=false
+# Canny-Hough: filters, votes and fits round as omp/detect/canny.c and hough.c do.
+$(BUILD)/cuda/detect/canny.o $(BUILD)/cuda/detect/hough.o $(BUILD)/cuda/detect/hough_vote.o \
+$(BUILD)/cuda/detect/hough_refine.o: NVCCFLAGS += --fmad=false
 
 $(BUILD)/%.o: %.cu
 	@mkdir -p $(dir $@)

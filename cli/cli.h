@@ -4,7 +4,7 @@
 #ifndef PT_CLI_H
 #define PT_CLI_H
 
-#include "../lib/pt_error.h"
+#include "lib/core/pt_error.h"
 
 enum { PT_EXIT_OK = 0, PT_EXIT_INPUT = 1, PT_EXIT_USAGE = 2, PT_EXIT_UNAVAILABLE = 3 };
 

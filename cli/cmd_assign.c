@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/assign.h"
-#include "cli.h"
+#include "lib/assign/assign.h"
+#include "cli/cli.h"
 
 static void usage(FILE *out)
 {

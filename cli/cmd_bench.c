@@ -5,10 +5,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
-#include "inputs.h"
-#include "load_group.h"
-#include "track_options.h"
+#include "cli/cli.h"
+#include "cli/inputs.h"
+#include "cli/load_group.h"
+#include "cli/track_options.h"
 
 static void usage(FILE *out)
 {

@@ -5,10 +5,10 @@
 
 #include <time.h>
 
-#include "../cuda/pt_cuda_contours.h"
-#include "../lib/contours.h"
-#include "../lib/pt_image.h"
-#include "cli.h"
+#include "cuda/contours/pt_cuda_contours.h"
+#include "lib/contours/contours.h"
+#include "lib/io/pt_image.h"
+#include "cli/cli.h"
 
 /* The back ends -b chooses from: open/close hold state between repeats. */
 typedef struct {

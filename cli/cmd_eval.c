@@ -2,11 +2,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../eval/curve.h"
-#include "../eval/metrics.h"
-#include "../lib/gt.h"
-#include "../lib/results.h"
-#include "cli.h"
+#include "eval/curve.h"
+#include "eval/metrics.h"
+#include "lib/io/gt.h"
+#include "lib/io/results.h"
+#include "cli/cli.h"
 
 static void usage(FILE *out)
 {

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/import.h"
-#include "../lib/pt_image.h"
-#include "cli.h"
+#include "lib/io/import.h"
+#include "lib/io/pt_image.h"
+#include "cli/cli.h"
 
 static void usage(FILE *out)
 {

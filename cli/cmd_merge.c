@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/results.h"
-#include "cli.h"
-#include "sweep_files.h"
+#include "lib/io/results.h"
+#include "cli/cli.h"
+#include "cli/sweep_files.h"
 
 static void usage(FILE *out)
 {

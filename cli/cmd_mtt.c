@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/mtt.h"
-#include "cli.h"
+#include "lib/assign/mtt.h"
+#include "cli/cli.h"
 
 static void usage(FILE *out)
 {

@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../lib/pt_params.h"
-#include "cli.h"
+#include "lib/params/pt_params.h"
+#include "cli/cli.h"
 
 int pt_cmd_params(int argc, char **argv)
 {

@@ -6,10 +6,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../lib/results.h"
-#include "backends.h"
-#include "cli.h"
-#include "sweep_run.h"
+#include "lib/io/results.h"
+#include "cli/backends/backends.h"
+#include "cli/cli.h"
+#include "cli/sweep_run.h"
 
 static void usage(FILE *out)
 {

@@ -7,9 +7,9 @@
 
 #include <omp.h>
 
-#include "../lib/pt_image.h"
-#include "../lib/synth.h"
-#include "cli.h"
+#include "lib/io/pt_image.h"
+#include "lib/synth/synth.h"
+#include "cli/cli.h"
 
 /* Frames rendered side by side: at most this many, and their buffers at
  * most SYNTH_GROUP_BYTES. */

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/particles.h"
-#include "cli.h"
+#include "lib/assign/particles.h"
+#include "cli/cli.h"
 
 static void usage(FILE *out)
 {

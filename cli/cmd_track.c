@@ -5,16 +5,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../lib/gt.h"
-#include "../lib/params_auto.h"
-#include "../omp/glints.h"
-#include "../lib/results.h"
-#include "backends.h"
-#include "cli.h"
-#include "draw.h"
-#include "inputs.h"
-#include "load_group.h"
-#include "track_options.h"
+#include "lib/io/gt.h"
+#include "lib/params/params_auto.h"
+#include "omp/detect/glints.h"
+#include "lib/io/results.h"
+#include "cli/backends/backends.h"
+#include "cli/cli.h"
+#include "cli/draw.h"
+#include "cli/inputs.h"
+#include "cli/load_group.h"
+#include "cli/track_options.h"
 
 #define TRACK_BATCH 32
 

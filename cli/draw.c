@@ -1,4 +1,4 @@
-#include "draw.h"
+#include "cli/draw.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
 #ifndef PT_CLI_DRAW_H
 #define PT_CLI_DRAW_H
 
-#include "../lib/pt_backend.h"
+#include "lib/detect/pt_backend.h"
 
 /* Writes DIR/<name with '/' and '#' replaced by '_'>.png: the frame in grey,
  * detector points in green, the fit in red, ground truth (may be NULL, one per

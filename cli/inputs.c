@@ -1,4 +1,4 @@
-#include "inputs.h"
+#include "cli/inputs.h"
 
 #include <dirent.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 #ifndef PT_CLI_LOAD_GROUP_H
 #define PT_CLI_LOAD_GROUP_H
 
-#include "../lib/pt_image.h"
+#include "lib/io/pt_image.h"
 
 /* Files a caller decodes at once (bench, sweep). */
 #define PT_LOAD_GROUP 32

@@ -1,4 +1,4 @@
-#include "sweep_files.h"
+#include "cli/sweep_files.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../lib/gt.h"
+#include "lib/io/gt.h"
 
 void pt_sweep_results_path(char *buf, int size, const char *outdir, long index, int shard,
                            int nshards)

@@ -8,7 +8,7 @@
 #ifndef PT_CLI_SWEEP_FILES_H
 #define PT_CLI_SWEEP_FILES_H
 
-#include "../eval/sweep.h"
+#include "eval/sweep.h"
 
 #define PT_SWEEP_MANIFEST "sweep.txt"
 

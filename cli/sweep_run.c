@@ -1,4 +1,4 @@
-#include "sweep_run.h"
+#include "cli/sweep_run.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,10 +7,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../lib/results.h"
-#include "backends.h"
-#include "cli.h"
-#include "load_group.h"
+#include "lib/io/results.h"
+#include "cli/backends/backends.h"
+#include "cli/cli.h"
+#include "cli/load_group.h"
 
 /* One configuration being run. */
 typedef struct {

@@ -3,9 +3,9 @@
 #ifndef PT_CLI_SWEEP_RUN_H
 #define PT_CLI_SWEEP_RUN_H
 
-#include "inputs.h"
-#include "sweep_files.h"
-#include "track_options.h"
+#include "cli/inputs.h"
+#include "cli/sweep_files.h"
+#include "cli/track_options.h"
 
 #define PT_SWEEP_MAX_BATCH 4096
 

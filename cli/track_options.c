@@ -1,10 +1,10 @@
-#include "track_options.h"
+#include "cli/track_options.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends.h"
-#include "cli.h"
+#include "cli/backends/backends.h"
+#include "cli/cli.h"
 
 const char pt_detector_setup_help[] =
     "  -a ALG           detector: starburst (default), tl, hough\n"

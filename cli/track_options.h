@@ -2,7 +2,7 @@
 #ifndef PT_CLI_TRACK_OPTIONS_H
 #define PT_CLI_TRACK_OPTIONS_H
 
-#include "../lib/pt_backend.h"
+#include "lib/detect/pt_backend.h"
 
 typedef struct {
     pt_track_options track;

@@ -1,4 +1,4 @@
-#include "curve.h"
+#include "eval/curve.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "metrics.h"
+#include "eval/metrics.h"
 
 /* Header "config,metric,threshold,detected,total,rate" then one column per
  * swept parameter name. */

@@ -10,9 +10,9 @@
 #ifndef PT_METRICS_H
 #define PT_METRICS_H
 
-#include "../lib/gt.h"
-#include "../lib/pt_result.h"
-#include "../lib/results.h"
+#include "lib/io/gt.h"
+#include "lib/detect/pt_result.h"
+#include "lib/io/results.h"
 
 #define PT_EVAL_REL_STEPS 41  /* 0, 0.5, ..., 20 % */
 #define PT_EVAL_PX_STEPS 21   /* 0, 1, ..., 20 px */

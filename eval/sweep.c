@@ -1,5 +1,5 @@
 /* Sweep grids: parsing "-g key=..." axes and enumerating configurations. */
-#include "sweep.h"
+#include "eval/sweep.h"
 
 #include <errno.h>
 #include <math.h>

@@ -11,8 +11,8 @@
 
 #include <stdio.h>
 
-#include "../lib/pt_backend.h"
-#include "metrics.h"
+#include "lib/detect/pt_backend.h"
+#include "eval/metrics.h"
 
 #define PT_SWEEP_MAX_AXES 16
 #define PT_SWEEP_MAX_VALUES 10000    /* values on one axis */

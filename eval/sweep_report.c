@@ -1,10 +1,10 @@
 /* Reports of a sweep: curve and summary rows from each configuration's results. */
-#include "sweep.h"
+#include "eval/sweep.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "curve.h"
+#include "eval/curve.h"
 
 #define TIMING_TAG "# sweep: "
 

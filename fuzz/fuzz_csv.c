@@ -4,8 +4,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../lib/csv.h"
-#include "../lib/results.h"
+#include "lib/core/csv.h"
+#include "lib/io/results.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

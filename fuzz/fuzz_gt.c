@@ -4,8 +4,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../lib/gt.h"
-#include "../lib/import.h"
+#include "lib/io/gt.h"
+#include "lib/io/import.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

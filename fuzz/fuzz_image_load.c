@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../lib/pt_image.h"
+#include "lib/io/pt_image.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../lib/pt_backend.h"
-#include "../lib/synth.h"
-#include "pt_test.h"
+#include "lib/detect/pt_backend.h"
+#include "lib/synth/synth.h"
+#include "tests/pt_test.h"
 
 /* Counts of one comparison (or pooled over several). */
 typedef struct {

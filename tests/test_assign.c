@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/assign.h"
-#include "pt_test.h"
+#include "lib/assign/assign.h"
+#include "tests/pt_test.h"
 
 typedef pt_status (*solver_fn)(const pt_assign_problem *, pt_assign_result *, pt_error *);
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../omp/canny.h"
-#include "pt_test.h"
+#include "omp/detect/canny.h"
+#include "tests/pt_test.h"
 
 /* Anti-aliased dark disc (4x4 supersampling) on a bright background. */
 static void draw_disc(uint8_t *img, int w, int h, double cx, double cy, double r, int inside,

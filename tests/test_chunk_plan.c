@@ -1,14 +1,14 @@
-/* How the CUDA back end cuts calls into chunks (cuda/chunk_plan.c): plain
+/* How the CUDA back end cuts calls into chunks (cuda/detect/chunk_plan.c): plain
  * host arithmetic, tested without a GPU. */
 #include <stdio.h>
 #include <string.h>
 
-#include "../cuda/chunk_plan.h"
-#include "pt_test.h"
+#include "cuda/detect/chunk_plan.h"
+#include "tests/pt_test.h"
 
 #define MAX_CHUNKS 256
 
-/* The chunk sizes of an n-frame call of same-size frames, as cuda/backend.cu
+/* The chunk sizes of an n-frame call of same-size frames, as cuda/detect/backend.cu
  * cuts it; returns their number. */
 static int cut(const pt_chunk_plan *plan, int n, int *sizes)
 {

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/contours.h"
-#include "../lib/pt_image.h"
-#include "pt_test.h"
+#include "lib/contours/contours.h"
+#include "lib/io/pt_image.h"
+#include "tests/pt_test.h"
 
 #define GOLDEN_DIR "testdata/contours"
 

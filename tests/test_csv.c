@@ -4,8 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/csv.h"
-#include "pt_test.h"
+#include "lib/core/csv.h"
+#include "tests/pt_test.h"
 
 /* Reads all records of text; returns the count, -1 on error. Fields of record
  * want_record are joined with '|' into joined. */

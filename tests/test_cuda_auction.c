@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cuda/pt_cuda.h"
-#include "../lib/assign.h"
-#include "pt_test.h"
+#include "cuda/core/pt_cuda.h"
+#include "lib/assign/assign.h"
+#include "tests/pt_test.h"
 
 typedef struct {
     int problems, mismatches, failures, many_block_runs, wide_runs, compact_runs, path_runs;

@@ -2,7 +2,7 @@
  * OpenCV on the golden files, tests/test_contours.c): same borders, points,
  * order and hierarchy, on every golden set and on random images of several
  * sizes and densities. The CPU emulation of the CUDA kernels (the same
- * functions, lib/contours_tile.h) is checked always; the GPU itself only when
+ * functions, lib/contours/contours_tile.h) is checked always; the GPU itself only when
  * one is usable, else "SKIP: ...". PT_TEST_QUICK=1 (compute-sanitizer runs)
  * uses fewer and smaller random images. */
 #include <stdint.h>
@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cuda/pt_cuda_contours.h"
-#include "../lib/contours.h"
-#include "../lib/contours_pieces.h"
-#include "../lib/pt_image.h"
-#include "pt_test.h"
+#include "cuda/contours/pt_cuda_contours.h"
+#include "lib/contours/contours.h"
+#include "lib/contours/contours_pieces.h"
+#include "lib/io/pt_image.h"
+#include "tests/pt_test.h"
 
 #define GOLDEN_DIR "testdata/contours"
 

@@ -1,4 +1,4 @@
-/* The CUDA preprocessing kernels give the same bytes as omp/preprocess.c:
+/* The CUDA preprocessing kernels give the same bytes as omp/preprocess/preprocess.c:
  * reflection mask and smoothed frame, for every reflection mode and smoothing
  * filter, on synthetic eye images (with glints) and on random images with
  * bright spots, at sizes that are not multiples of the kernels' tiles.
@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cuda/pt_cuda.h"
-#include "../lib/pt_arena.h"
-#include "../lib/synth.h"
-#include "../omp/preprocess.h"
-#include "pt_test.h"
+#include "cuda/core/pt_cuda.h"
+#include "lib/core/pt_arena.h"
+#include "lib/synth/synth.h"
+#include "omp/preprocess/preprocess.h"
+#include "tests/pt_test.h"
 
 /* A noisy grey image with a few saturated spots of several sizes. */
 static void random_spots(pt_image *img, unsigned seed)

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cuda/pt_cuda.h"
-#include "../lib/pt_backend.h"
-#include "../lib/synth.h"
-#include "pt_agree.h"
-#include "pt_test.h"
+#include "cuda/core/pt_cuda.h"
+#include "lib/detect/pt_backend.h"
+#include "lib/synth/synth.h"
+#include "tests/pt_agree.h"
+#include "tests/pt_test.h"
 
 #define TOLERANCE_PX 0.5
 

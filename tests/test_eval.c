@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../eval/curve.h"
-#include "../eval/metrics.h"
-#include "pt_test.h"
+#include "eval/curve.h"
+#include "eval/metrics.h"
+#include "tests/pt_test.h"
 
 #define FRAMES 40
 

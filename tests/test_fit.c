@@ -1,11 +1,11 @@
-/* Circle and ellipse fits and distances (lib/fit.h). */
+/* Circle and ellipse fits and distances (lib/detect/fit.h). */
 #include <math.h>
 #include <string.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../lib/fit.h"
-#include "pt_test.h"
+#include "lib/detect/fit.h"
+#include "tests/pt_test.h"
 
 #define MAX_POINTS 4096
 #define PI 3.14159265358979323846

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/mtt.h"
-#include "../lib/params_auto.h"
-#include "../lib/synth.h"
-#include "../omp/glints.h"
-#include "pt_test.h"
+#include "lib/assign/mtt.h"
+#include "lib/params/params_auto.h"
+#include "lib/synth/synth.h"
+#include "omp/detect/glints.h"
+#include "tests/pt_test.h"
 
 #define FRAMES 60
 #define MATCH_PX 3.0

@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../lib/gt.h"
-#include "pt_test.h"
+#include "lib/io/gt.h"
+#include "tests/pt_test.h"
 
 static char tmpdir[64];
 

@@ -1,12 +1,12 @@
-/* The Canny-Hough detector's shared final steps (lib/hough_choose.h,
- * lib/hough_refit.h): the darkness inside an outline, the choice of the
+/* The Canny-Hough detector's shared final steps (lib/detect/hough_choose.h,
+ * lib/detect/hough_refit.h): the darkness inside an outline, the choice of the
  * pupil over the concentric iris, and when circle mode takes an ellipse. */
 #include <math.h>
 #include <string.h>
 
-#include "../lib/hough_choose.h"
-#include "../lib/hough_refit.h"
-#include "pt_test.h"
+#include "lib/detect/hough_choose.h"
+#include "lib/detect/hough_refit.h"
+#include "tests/pt_test.h"
 
 /* A synthetic eye: grey 200, an iris disc of radius 60 at 120, a pupil
  * disc of radius 20 at 30, both centred at (100, 100); one bright

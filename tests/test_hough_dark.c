@@ -1,9 +1,9 @@
-/* The Canny-Hough refinement's dark-side test (lib/hough_dark.h): an edge
+/* The Canny-Hough refinement's dark-side test (lib/detect/hough_dark.h): an edge
  * point is kept when the pupil lies behind it, not skin or iris. */
 #include <math.h>
 
-#include "../lib/hough_dark.h"
-#include "pt_test.h"
+#include "lib/detect/hough_dark.h"
+#include "tests/pt_test.h"
 
 /* Grey 200 (skin) above row 40, a pupil disc of radius 30 at 20 centred at
  * (100, 100), iris (120) elsewhere; a glint (250) rows 96..104, columns

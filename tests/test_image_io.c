@@ -8,8 +8,8 @@
 #include <tiffio.h>
 #include <unistd.h>
 
-#include "../lib/pt_image.h"
-#include "pt_test.h"
+#include "lib/io/pt_image.h"
+#include "tests/pt_test.h"
 
 static char tmpdir[64];
 

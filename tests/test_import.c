@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/gt.h"
-#include "../lib/import.h"
-#include "pt_test.h"
+#include "lib/io/gt.h"
+#include "lib/io/import.h"
+#include "tests/pt_test.h"
 
 static const char *data_dir = "testdata/import";
 

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../omp/labeling.h"
-#include "pt_test.h"
+#include "omp/detect/labeling.h"
+#include "tests/pt_test.h"
 
 static uint32_t rng_next(uint32_t *s)
 {

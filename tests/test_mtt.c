@@ -6,9 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/mtt.h"
-#include "../lib/particles.h"
-#include "pt_test.h"
+#include "lib/assign/mtt.h"
+#include "lib/assign/particles.h"
+#include "tests/pt_test.h"
 
 /* Objects 0 and 1 swap tracks 10/11 after frame 1; object 2's track 12 is
  * replaced by 13 at frame 3. Overlaps: 0-10:2 0-11:3 1-11:2 1-10:3 2-12:3

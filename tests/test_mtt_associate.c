@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/assign.h"
-#include "../lib/mtt_associate.h"
-#include "pt_test.h"
+#include "lib/assign/assign.h"
+#include "lib/assign/mtt_associate.h"
+#include "tests/pt_test.h"
 
 static double uniform(uint64_t *state)
 {

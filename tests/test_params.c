@@ -2,8 +2,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "../lib/pt_params.h"
-#include "pt_test.h"
+#include "lib/params/pt_params.h"
+#include "tests/pt_test.h"
 
 static void test_every_default_is_in_range(void)
 {

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/pt_arena.h"
-#include "../omp/preprocess.h"
-#include "pt_test.h"
+#include "lib/core/pt_arena.h"
+#include "omp/preprocess/preprocess.h"
+#include "tests/pt_test.h"
 
 static uint32_t rng_state = 12345;
 static uint32_t rng(void)

@@ -1,11 +1,11 @@
-/* RANSAC sample table and robust circle/ellipse fits (lib/ransac.h). */
+/* RANSAC sample table and robust circle/ellipse fits (lib/detect/ransac.h). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "../lib/ransac.h"
-#include "pt_test.h"
+#include "lib/detect/ransac.h"
+#include "tests/pt_test.h"
 
 #define PI 3.14159265358979323846
 

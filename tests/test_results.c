@@ -5,8 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/results.h"
-#include "pt_test.h"
+#include "lib/io/results.h"
+#include "tests/pt_test.h"
 
 static char *write_rows(void (*fill)(FILE *), size_t *size)
 {

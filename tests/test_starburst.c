@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/pt_backend.h"
-#include "pt_test.h"
+#include "lib/detect/pt_backend.h"
+#include "tests/pt_test.h"
 
 #define PI 3.14159265358979323846
 

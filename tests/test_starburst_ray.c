@@ -1,12 +1,12 @@
-/* The shared Starburst ray logic (lib/starburst_ray.h): exact-operation
+/* The shared Starburst ray logic (lib/detect/starburst_ray.h): exact-operation
  * cos/sin against the C library, stage-2 directions, edge location on a
  * blurred step, reflections walked over, and the circle inlier band. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/starburst_ray.h"
-#include "pt_test.h"
+#include "lib/detect/starburst_ray.h"
+#include "tests/pt_test.h"
 
 static void test_cos_sin(void)
 {

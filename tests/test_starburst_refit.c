@@ -1,4 +1,4 @@
-/* Circle mode's ellipse refinement (lib/starburst_refit.h): it recovers the
+/* Circle mode's ellipse refinement (lib/detect/starburst_refit.h): it recovers the
  * centre and mean radius of an elliptical pupil cut by an eyelid from a
  * circle that settled on one side, keeps circular pupils (a - b within
  * ransac_inlier) as circles,
@@ -9,9 +9,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../lib/ransac.h"
-#include "../lib/starburst_refit.h"
-#include "pt_test.h"
+#include "lib/detect/ransac.h"
+#include "lib/detect/starburst_refit.h"
+#include "tests/pt_test.h"
 
 #define MAX_POINTS 256
 

@@ -1,11 +1,11 @@
-/* Starburst's reported size (lib/starburst_size.h): the radius moved to
+/* Starburst's reported size (lib/detect/starburst_size.h): the radius moved to
  * where the grey level across the fitted outline crosses size_fraction of
  * the step, the centre kept; robust to a lid over part of the outline. */
 #include <math.h>
 #include <string.h>
 
-#include "../lib/starburst_size.h"
-#include "pt_test.h"
+#include "lib/detect/starburst_size.h"
+#include "tests/pt_test.h"
 
 #define W 128
 #define CX 64.3

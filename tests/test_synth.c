@@ -1,11 +1,11 @@
-/* Tests for the synthetic eye renderer (lib/synth.c). */
+/* Tests for the synthetic eye renderer (lib/synth/synth.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "../lib/synth.h"
-#include "pt_test.h"
+#include "lib/synth/synth.h"
+#include "tests/pt_test.h"
 
 static pt_image *render(const pt_synth_params *p, uint64_t seed, pt_synth_frame_truth *truth)
 {

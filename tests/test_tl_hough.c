@@ -8,10 +8,10 @@
 
 #include <omp.h>
 
-#include "../omp/canny.h"
-#include "../omp/detect.h"
-#include "../omp/labeling.h"
-#include "pt_test.h"
+#include "omp/detect/canny.h"
+#include "omp/detect/detect.h"
+#include "omp/detect/labeling.h"
+#include "tests/pt_test.h"
 
 enum { W = 240, H = 200, RANSAC_ROWS = 1000, RANSAC_SIZE = 5 };
 

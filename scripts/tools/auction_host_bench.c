@@ -1,4 +1,4 @@
-/* Host side of the auction's benefits (lib/auction_scale.c), timed alone:
+/* Host side of the auction's benefits (lib/assign/auction_scale.c), timed alone:
  * the range pass (pt_auction_scale), the scaled conversion
  * (pt_auction_convert, 32 or 64 bits) and the 16-bit one
  * (pt_auction_convert_compact, when the range allows), each the least of
@@ -14,7 +14,7 @@
 
 #include <omp.h>
 
-#include "assign.h"
+#include "lib/assign/assign.h"
 
 typedef struct {
     int rows, cols, frac, maximize, reps;

@@ -1,0 +1,45 @@
+/* CUDA border tracking (cuda/contours/contours.cu; cuda/contours/none_contours.c without CUDA):
+ * the same borders, points, order and hierarchy as pt_contours_find_seq.
+ * Tiles are traced on the GPU, one thread each (count pass, then write pass
+ * into compact pieces: a header and one byte per state), pieces are joined
+ * across tile sides on the GPU, the pieces of borders (cycles that examine a
+ * zero, found by pointer jumping) compacted, downloaded and assembled on the host
+ * (lib/contours/contours_pieces.c: start points, OpenCV order, hierarchy). */
+#ifndef PT_CUDA_CONTOURS_H
+#define PT_CUDA_CONTOURS_H
+
+#include "lib/contours/contours.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Device buffers and pinned staging kept between calls (grown as needed). */
+typedef struct pt_cuda_contours pt_cuda_contours;
+
+/* Milliseconds of the last pt_cuda_contours_find, by stage. */
+typedef struct {
+    double upload_ms;   /* image to the device (banded pinned staging, overlapped) */
+    double trace_ms;    /* binarize, count, write, join, jumping, compaction (device) */
+    double download_ms; /* pieces and direction bytes to the host */
+    double assemble_ms; /* host: start points, order, points, hierarchy */
+    double total_ms;    /* wall clock of the whole call */
+    long long pieces, states; /* border pieces and direction bytes downloaded */
+} pt_cuda_contours_times;
+
+/* PT_ERR_UNAVAILABLE when built without CUDA or no GPU is usable. */
+pt_status pt_cuda_contours_create(pt_cuda_contours **ctx, pt_error *err);
+void pt_cuda_contours_destroy(pt_cuda_contours *ctx);
+
+/* tile: power-of-two tile side, <= 0 picks one (pt_contours_gpu_tile);
+ * threads: OpenMP threads of the host assembly, <= 0 all. */
+pt_status pt_cuda_contours_find(pt_cuda_contours *ctx, const pt_image *img, int threshold,
+                                int mode, int approx, int tile, int threads,
+                                pt_contours *out, pt_error *err);
+void pt_cuda_contours_last_times(const pt_cuda_contours *ctx, pt_cuda_contours_times *t);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,139 @@
+/* The CUDA Canny-Hough detector's device buffers and stage launchers, shared
+ * by cuda/detect/hough.cu (the detector: buffers, the stage order), cuda/detect/canny.cu
+ * (edges and the ordered edge list), cuda/detect/hough_vote.cu (voting and peaks)
+ * and cuda/detect/hough_refine.cu (RANSAC refinement, confidence, the result).
+ * Every stage works on all jobs of a chunk at once; job j's per-pixel planes
+ * start at j * job_px and hold its roi row-major with stride roi width. */
+#ifndef PT_CUDA_HOUGH_INTERNAL_H
+#define PT_CUDA_HOUGH_INTERNAL_H
+
+#include <stdint.h>
+
+#include "cuda/detect/cuda_internal.h"
+
+#define PT_HOUGH_CANNY_BINS 2048
+#define PT_HOUGH_CANNY_MAX_RADIUS 64
+#define PT_HOUGH_CANDIDATES 6
+
+/* Filter taps as omp/detect/canny.c make_kernels() computes them (on the host). */
+typedef struct {
+    int radius;
+    float g[2 * PT_HOUGH_CANNY_MAX_RADIUS + 1], dg[2 * PT_HOUGH_CANNY_MAX_RADIUS + 1];
+} pt_hough_taps;
+
+/* Settings copied by value into the launches. */
+typedef struct {
+    double canny_high, canny_low; /* quantile, ratio */
+    int radius_step;
+    int gradient;                 /* hough_vote=gradient */
+    int cell;                     /* gradient: accumulator cell (0 = auto per roi) */
+    double angle_step, vote_spread;
+    int angles;                   /* sampled: samples per circle */
+    int table_radii;              /* sampled: offsets for radii 0 .. table_radii-1 */
+    int ellipse;
+    int refit;                    /* circle mode with hough_refit=ellipse */
+    double edge_offset;           /* hough_edge_offset */
+    int dark_spread;              /* hough_dark_spread (lib/detect/hough_dark.h) */
+    int skip_glints;              /* hough_glint_edges=skip */
+    int ransac_samples;           /* cfg->pre.ransac_samples */
+    double ransac_inlier;
+    size_t job_px;                /* plane elements per job */
+    int edge_cap;                 /* edge-list capacity per job */
+    size_t cells_per_job;         /* gradient accumulator cells per job */
+    int hist_len;                 /* radius histogram length per job */
+} pt_hough_settings;
+
+/* Per job: the candidate being refined (hough_refine.cu's stages). */
+typedef struct {
+    int active;        /* this job has a candidate of this rank */
+    int n;             /* points in pts */
+    pt_circle peak;    /* the candidate */
+    pt_circle circle;  /* its RANSAC circle */
+} pt_hough_stage;
+
+/* One candidate circle per (job, k), refined by hough_refine.cu. */
+typedef struct {
+    int ok;       /* refine succeeded */
+    double value; /* confidence x support (gradient voting's choice) */
+    int inside;   /* pt_hough_inside_level of its outline */
+    pt_circle circle;
+    pt_ellipse ellipse;
+} pt_hough_task;
+
+typedef struct {
+    pt_hough_settings s;
+    /* Canny, per pixel */
+    float *gx, *gy;
+    int32_t *label;   /* union-find parent within the job, -1: not a candidate */
+    uint8_t *state;   /* 0 none, 1 candidate, 2 strong; | 4 root of a strong set; | 8 edge */
+    /* Canny, per job */
+    unsigned *vmax;   /* float bits of the largest magnitude */
+    int *hist;        /* PT_HOUGH_CANNY_BINS */
+    float *high, *low;
+    int *row_count;   /* max height + 1 per job: edges per row, then row offsets */
+    int *edge_count;  /* edges (clamped to edge_cap) */
+    int *overflow;    /* 1 when the edge list was cut at edge_cap */
+    /* edge list, edge_cap per job, raster order as omp/detect/hough.c collect_edges */
+    int32_t *exy;     /* y << 16 | x, roi coordinates */
+    float *eux, *euy, *emag;
+    /* gradient voting */
+    float *acc;                  /* cells_per_job */
+    unsigned long long *peak;    /* per job: best 3x3 sum key */
+    float *rhist;                /* hist_len per job */
+    double *score;               /* hist_len per job */
+    /* sampled voting */
+    uint32_t *planes;            /* batch planes of job_px per job */
+    int batch;                   /* radii per voting launch */
+    unsigned long long *radius_peak; /* per job per radius index: (votes, ~index) */
+    int max_radii;               /* radius_peak entries per job */
+    int *off_first;              /* table_radii + 1 */
+    int *off_by_angle;           /* table_radii * (angles + 1) */
+    short2 *off_dxy;             /* offsets */
+    /* candidates and refinement */
+    pt_circle *cand;             /* PT_HOUGH_CANDIDATES per job, full-frame */
+    int *ncand;
+    pt_hough_task *task;         /* PT_HOUGH_CANDIDATES per job */
+    pt_point *pts;               /* edge_cap per job */
+    int *idx;                    /* edge_cap per job */
+    pt_hough_stage *stage;       /* per job */
+    int2 *partials;              /* partials_per_job per job: best (votes, row) per block */
+    int partials_per_job;
+} pt_hough_dev;
+
+/* canny.cu: the ordered edge list of every job's roi of b->smoothed. */
+cudaError_t pt_cuda_hough_canny(const pt_hough_dev *d, const pt_hough_taps *taps,
+                                const pt_cuda_params *p, const pt_cuda_buffers *b, int jobs,
+                                int width, int height, cudaStream_t stream);
+/* hough_vote.cu: candidate circles (d->cand, d->ncand) by gradient voting. */
+cudaError_t pt_cuda_hough_vote_gradient(const pt_hough_dev *d, const pt_cuda_buffers *b,
+                                        int jobs, int width, int height, cudaStream_t stream);
+/* hough_vote.cu: the best (centre, radius) by sampled voting, radii planes
+ * `radii` at most (the host's bound over the chunk's jobs). */
+cudaError_t pt_cuda_hough_vote_sampled(const pt_hough_dev *d, const pt_cuda_buffers *b,
+                                       int jobs, int width, int height, int radii,
+                                       cudaStream_t stream);
+/* hough_refine.cu: RANSAC blocks per job for rows table rows. */
+int pt_cuda_hough_ransac_blocks(int rows);
+/* hough_refine.cu: refine every candidate, choose, write b->results. */
+cudaError_t pt_cuda_hough_refine(const pt_hough_dev *d, const pt_cuda_params *p,
+                                 const pt_cuda_buffers *b, int jobs, cudaStream_t stream);
+
+/* Radius range of a job as omp/detect/hough.c resolves it; 0 when it votes nothing. */
+static inline __host__ __device__ int pt_hough_radii(const pt_cuda_eye_job *job, int step,
+                                                     int *min_r, int *max_r)
+{
+    int lo = job->min_r < 1 ? 1 : job->min_r, hi = job->max_r;
+    /* ceil(hypot(w, h)): sqrt of an exact integer is correctly rounded */
+    int diagonal = (int)ceil(sqrt((double)job->w * job->w + (double)job->h * job->h));
+    if (hi > diagonal)
+        hi = diagonal;
+    if (hi > INT16_MAX)
+        hi = INT16_MAX;
+    *min_r = lo;
+    *max_r = hi;
+    if (job->w <= 0 || job->h <= 0 || hi < lo)
+        return 0;
+    return (hi - lo) / (step < 1 ? 1 : step) + 1;
+}
+
+#endif

@@ -1,0 +1,523 @@
+/* Refinement of the Hough candidates on the GPU, as refine() in omp/detect/hough.c,
+ * for each candidate rank in turn (a few launches per rank, block per job).
+ * Point lists are compacted in edge order (ballots), so the shared RANSAC
+ * sample table picks the CPU's points; RANSAC rows are spread over blocks of
+ * 128 rows per job and the best (most votes, then the lowest row) reduced;
+ * fits run on one thread with lib/detect/fit.h, built with --fmad=false so they
+ * round as on the CPU. Then the choice among candidates (confidence x edge
+ * support) and the result. */
+#include <math.h>
+
+#include "cuda/detect/hough_internal.h"
+#include "cuda/detect/hough_reject.cuh"
+
+#include "lib/detect/fit.h"
+#include "lib/detect/hough_choose.h"
+#include "lib/detect/hough_dark.h"
+#include "lib/detect/hough_refit.h"
+#include "lib/detect/pt_result.h"
+#include "lib/detect/ransac.h"
+
+#include "lib/detect/confidence.h"
+
+#define THREADS 256
+#define WARPS (THREADS / 32)
+#define SHARED_POINTS 2048
+#define RANSAC_ROWS 128 /* table rows per block (pt_cuda_hough_ransac_blocks) */
+#define REFINE_PX 2.0
+#define REFINE_SHARE 0.1
+#define ANNULUS_IN 0.8
+#define ANNULUS_OUT 1.25
+#define AIM_COS 0.8660254
+#define COS45 0.70710678
+
+typedef struct {
+    int warp_counts[WARPS];
+    int count, found;
+    pt_circle circle;
+    pt_ellipse ellipse;
+} refine_shared;
+
+/* This thread's place among the set flags of the block's tile (all threads
+ * call it); *total gets the tile's count. */
+__device__ static int tile_rank(int flag, refine_shared *sh, int *total)
+{
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    unsigned ballot = __ballot_sync(0xffffffffu, flag);
+    if (lane == 0)
+        sh->warp_counts[warp] = __popc(ballot);
+    __syncthreads();
+    int before = 0, sum = 0;
+    for (int w = 0; w < WARPS; w++) {
+        before += w < warp ? sh->warp_counts[w] : 0;
+        sum += sh->warp_counts[w];
+    }
+    __syncthreads();
+    *total = sum;
+    return before + __popc(ballot & ((1u << lane) - 1u));
+}
+
+typedef struct {
+    const int32_t *xy;
+    const float *ux, *uy;
+    int n, x0, y0;
+    double offset; /* hough_edge_offset */
+} edge_view;
+
+/* Edge i as the refinement sees it: full frame, moved by e->offset px
+ * towards its dark side (omp/detect/hough.c edge_point()). */
+__device__ static inline void edge_point(const edge_view *e, int i, double *x, double *y)
+{
+    *x = (double)((e->xy[i] & 0xffff) + e->x0) + e->offset * e->ux[i];
+    *y = (double)((e->xy[i] >> 16) + e->y0) + e->offset * e->uy[i];
+}
+
+/* Which points a gather keeps. */
+enum { GATHER_ANNULUS, GATHER_NEAR_ELLIPSE };
+
+/* Edge points (full frame) in edge order: around_peak() (between r_in and
+ * r_out of c, facing it within 45 degrees, dark behind up to dark_limit:
+ * lib/detect/hough_dark.h, not on mask when given) or near_ellipse() (within band). */
+__device__ static int gather(const edge_view *e, int mode, const pt_circle *c, double r_in,
+                             double r_out, const pt_image *img, int dark_limit,
+                             const uint8_t *mask, const pt_ellipse_frame *frame, double band,
+                             pt_point *pts, refine_shared *sh)
+{
+    int n = 0;
+    for (int t0 = 0; t0 < e->n; t0 += THREADS) {
+        int i = t0 + threadIdx.x, keep = 0;
+        double x = 0.0, y = 0.0;
+        if (i < e->n) {
+            edge_point(e, i, &x, &y);
+            if (mode == GATHER_ANNULUS) {
+                double dx = c->cx - x, dy = c->cy - y;
+                float d2 = reject_dist2(c->cx, c->cy, x, y);
+                int xi = e->xy[i] & 0xffff, yi = e->xy[i] >> 16;
+                if (!reject_ring(d2, r_in, r_out) &&
+                    !(mask && mask[(size_t)(yi + e->y0) * img->stride + (xi + e->x0)]) &&
+                    !reject_aim(e->ux[i], e->uy[i], dx, dy, d2, COS45)) {
+                    double d = hypot(dx, dy);
+                    keep = !(d < r_in || d > r_out || e->ux[i] * dx + e->uy[i] * dy < COS45 * d);
+                    if (keep && dark_limit < 255)
+                        keep = pt_hough_dark_behind(img, x, y, e->ux[i], e->uy[i],
+                                                    PT_HOUGH_DARK_REACH * c->r, dark_limit);
+                }
+            } else {
+                /* the distance to a point of the outline, which lies between
+                 * b and a from the centre, is at least the gap to that range */
+                float d2 = reject_dist2(frame->cx, frame->cy, x, y);
+                keep = !reject_ring(d2, frame->b - band, frame->a + band) &&
+                       pt_ellipse_frame_distance(frame, x, y) <= band;
+            }
+        }
+        int total, k = tile_rank(keep, sh, &total);
+        if (keep) {
+            pts[n + k].x = (float)x;
+            pts[n + k].y = (float)y;
+        }
+        n += total;
+    }
+    __syncthreads();
+    return n;
+}
+
+/* Edges within band of the circle that face its centre, per px of its
+ * circumference, at most 1 (circle_support()). */
+__device__ static double support(const edge_view *e, const pt_circle *c, double band,
+                                 refine_shared *sh)
+{
+    int mine = 0;
+    for (int i = threadIdx.x; i < e->n; i += THREADS) {
+        double x, y;
+        edge_point(e, i, &x, &y);
+        double dx = c->cx - x, dy = c->cy - y;
+        float d2 = reject_dist2(dx, dy, 0.0, 0.0);
+        if (reject_ring(d2, c->r - band, c->r + band) ||
+            reject_aim(e->ux[i], e->uy[i], dx, dy, d2, AIM_COS))
+            continue;
+        double d = hypot(dx, dy);
+        mine += fabs(d - c->r) <= band && e->ux[i] * dx + e->uy[i] * dy >= AIM_COS * d;
+    }
+    for (int o = 16; o > 0; o >>= 1)
+        mine += __shfl_xor_sync(0xffffffffu, mine, o);
+    if (threadIdx.x == 0)
+        sh->count = 0;
+    __syncthreads();
+    if ((threadIdx.x & 31) == 0)
+        atomicAdd(&sh->count, mine);
+    __syncthreads();
+    double s = sh->count / fmax(2.0 * M_PI * c->r, 1.0);
+    return s > 1.0 ? 1.0 : s;
+}
+
+__device__ static pt_image frame_image(const pt_cuda_params *p, const pt_cuda_buffers *b,
+                                       const pt_cuda_eye_job *job)
+{
+    pt_cuda_frame_dims dims = b->dims[job->frame];
+    pt_image img = {dims.width, dims.height, p->pitch,
+                    b->smoothed + (size_t)job->frame * p->plane};
+    return img;
+}
+
+/* gather()'s reflection mask (omp/detect/hough.c glint_mask()): the job's frame
+ * plane of b->mask with hough_glint_edges=skip when reflection is not off. */
+__device__ static const uint8_t *glint_mask(const pt_cuda_params *p, const pt_cuda_buffers *b,
+                                            const pt_hough_dev *d, const pt_cuda_eye_job *job)
+{
+    if (!d->s.skip_glints || p->reflection == PT_REFLECTION_OFF)
+        return NULL;
+    return b->mask + (size_t)job->frame * p->plane;
+}
+
+/* Block per job: the candidate's annulus points (refine()'s first step). */
+__global__ void __launch_bounds__(THREADS) refine_start(pt_cuda_params p, pt_cuda_buffers b,
+                                                        pt_hough_dev d, int k)
+{
+    __shared__ refine_shared sh;
+    int j = blockIdx.x;
+    pt_hough_stage *st = &d.stage[j];
+    int active = k < d.ncand[j] && !d.overflow[j];
+    if (threadIdx.x == 0)
+        st->active = active;
+    if (!active)
+        return;
+    const pt_cuda_eye_job job = b.jobs[j];
+    size_t e0 = (size_t)j * d.s.edge_cap;
+    edge_view e = {d.exy + e0, d.eux + e0, d.euy + e0, d.edge_count[j], job.x0, job.y0,
+                   d.s.edge_offset};
+    pt_circle peak = d.cand[(size_t)j * PT_HOUGH_CANDIDATES + k];
+    pt_image img = frame_image(&p, &b, &job);
+    int limit = pt_hough_dark_limit_circle(&img, &peak, d.s.dark_spread);
+    int m = gather(&e, GATHER_ANNULUS, &peak, ANNULUS_IN * peak.r, ANNULUS_OUT * peak.r, &img,
+                   limit, glint_mask(&p, &b, &d, &job), NULL, 0.0, d.pts + e0, &sh);
+    if (threadIdx.x == 0) {
+        st->n = m;
+        st->peak = peak;
+        st->circle = peak;
+    }
+}
+
+/* Block per RANSAC_ROWS rows of the sample table per job: the block's best
+ * row (most votes, ties to the lowest) -> partials. */
+__global__ void __launch_bounds__(RANSAC_ROWS) ransac_rows(pt_cuda_params p, pt_cuda_buffers b,
+                                                           pt_hough_dev d, int ellipse)
+{
+    __shared__ pt_point shared_pts[SHARED_POINTS];
+    __shared__ int votes_of[RANSAC_ROWS], row_of[RANSAC_ROWS];
+    int j = blockIdx.y;
+    const pt_hough_stage *st = &d.stage[j];
+    if (!st->active)
+        return;
+    const pt_cuda_eye_job job = b.jobs[j];
+    int n = st->n, ks = p.sample_size;
+    int2 *out = d.partials + (size_t)j * d.partials_per_job + blockIdx.x;
+    if (n < ks || ks < (ellipse ? 5 : 3) || ks > PT_RANSAC_MAX_SAMPLE_SIZE) {
+        if (threadIdx.x == 0)
+            *out = make_int2(-1, -1);
+        return;
+    }
+    /* circle: refine()'s band; ellipse: ransac_inlier */
+    double inlier = ellipse ? d.s.ransac_inlier : fmax(REFINE_PX, REFINE_SHARE * st->peak.r);
+    double min_r = job.min_r, max_r = job.max_r;
+    const pt_point *pts = d.pts + (size_t)j * d.s.edge_cap;
+    if (n <= SHARED_POINTS) {
+        for (int k = threadIdx.x; k < n; k += RANSAC_ROWS)
+            shared_pts[k] = pts[k];
+        __syncthreads();
+        pts = shared_pts;
+    }
+    int s = blockIdx.x * RANSAC_ROWS + threadIdx.x, votes = -1, row = -1;
+    int sidx[PT_RANSAC_MAX_SAMPLE_SIZE];
+    if (s < p.ransac_rows && pt_ransac_sample_indices(p.ransac_values, ks, s, n, sidx)) {
+        if (ellipse) {
+            pt_ellipse e;
+            if (pt_fit_ellipse(pts, sidx, ks, &e) && pt_ransac_ellipse_in_range(&e, min_r, max_r)) {
+                pt_ellipse_frame f;
+                pt_ellipse_frame_init(&e, &f);
+                votes = 0;
+                double lo = f.b - inlier, hi = f.a + inlier;
+                for (int k = 0; k < n; k++)
+                    votes += !reject_ring(reject_dist2(pts[k].x, pts[k].y, f.cx, f.cy), lo, hi) &&
+                             pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= inlier;
+                row = s;
+            }
+        } else {
+            pt_circle c;
+            if (pt_fit_circle(pts, sidx, ks, &c) && pt_ransac_circle_in_range(&c, min_r, max_r)) {
+                votes = 0;
+                vote_circle_f vc = vote_circle_init(c.cx, c.cy, c.r, inlier);
+                for (int k = 0; k < n; k++) {
+                    int vote = vote_circle(&vc, pts[k].x, pts[k].y);
+                    votes += vote >= 0 ? vote : pt_circle_distance(&c, pts[k].x, pts[k].y) <= inlier;
+                }
+                row = s;
+            }
+        }
+    }
+    votes_of[threadIdx.x] = votes;
+    row_of[threadIdx.x] = row;
+    __syncthreads();
+    for (int stride = RANSAC_ROWS / 2; stride > 0; stride >>= 1) {
+        if (threadIdx.x < stride) {
+            int ov = votes_of[threadIdx.x + stride], os = row_of[threadIdx.x + stride];
+            int mv = votes_of[threadIdx.x], ms = row_of[threadIdx.x];
+            if (os >= 0 && (ov > mv || (ov == mv && (ms < 0 || os < ms)))) {
+                votes_of[threadIdx.x] = ov;
+                row_of[threadIdx.x] = os;
+            }
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        *out = make_int2(votes_of[0], row_of[0]);
+}
+
+/* Block per job: the best row over the partials, its model refitted on its
+ * inliers (in point order); found -> sh. */
+__device__ static void ransac_pick(const pt_cuda_params *p, const pt_hough_dev *d, int j,
+                                   int ellipse, double inlier, double min_r, double max_r,
+                                   refine_shared *sh)
+{
+    const pt_hough_stage *st = &d->stage[j];
+    int n = st->n;
+    const pt_point *pts = d->pts + (size_t)j * d->s.edge_cap;
+    int *idx = d->idx + (size_t)j * d->s.edge_cap;
+    if (threadIdx.x == 0) {
+        int best_votes = -1, best_row = -1;
+        const int2 *part = d->partials + (size_t)j * d->partials_per_job;
+        for (int b = 0; b < d->partials_per_job; b++)
+            if (part[b].y >= 0 && part[b].x > best_votes) {
+                best_votes = part[b].x;
+                best_row = part[b].y;
+            }
+        sh->found = best_row >= 0;
+        if (best_row >= 0) {
+            int sidx[PT_RANSAC_MAX_SAMPLE_SIZE];
+            pt_ransac_sample_indices(p->ransac_values, p->sample_size, best_row, n, sidx);
+            if (ellipse)
+                pt_fit_ellipse(pts, sidx, p->sample_size, &sh->ellipse);
+            else
+                pt_fit_circle(pts, sidx, p->sample_size, &sh->circle);
+        }
+    }
+    __syncthreads();
+    if (!sh->found)
+        return;
+    pt_circle best_c = sh->circle;
+    pt_ellipse_frame f;
+    if (ellipse)
+        pt_ellipse_frame_init(&sh->ellipse, &f);
+    int inliers = 0;
+    for (int t0 = 0; t0 < n; t0 += THREADS) {
+        int k = t0 + threadIdx.x, in = 0;
+        if (k < n)
+            in = ellipse ? pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= inlier
+                         : pt_circle_distance(&best_c, pts[k].x, pts[k].y) <= inlier;
+        int total, at = tile_rank(in, sh, &total);
+        if (in)
+            idx[inliers + at] = k;
+        inliers += total;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        if (ellipse) {
+            pt_ellipse refit;
+            if (pt_fit_ellipse(pts, idx, inliers, &refit) &&
+                pt_ransac_ellipse_in_range(&refit, min_r, max_r))
+                sh->ellipse = refit;
+        } else {
+            pt_circle refit;
+            if (pt_fit_circle(pts, idx, inliers, &refit) &&
+                pt_ransac_circle_in_range(&refit, min_r, max_r))
+                sh->circle = refit;
+        }
+    }
+    __syncthreads();
+}
+
+/* The candidate's task: ok, the circle it reports (out), its ellipse (el:
+ * the circle as one when circle mode keeps the circle), and for the choice
+ * its value (confidence of el x edge support of the RANSAC circle) and the
+ * darkness inside el. */
+__device__ static void finish_task(const pt_cuda_params *p, const pt_cuda_buffers *b,
+                                   const pt_hough_dev *d, int j, int k, const edge_view *e,
+                                   int ok, const pt_circle *circle, const pt_circle *out,
+                                   const pt_ellipse *el, refine_shared *sh)
+{
+    double value = 0.0;
+    int inside = 0;
+    if (ok && d->s.gradient) {
+        const pt_cuda_eye_job job = b->jobs[j];
+        pt_image img = frame_image(p, b, &job);
+        double s = support(e, circle, fmax(REFINE_PX, REFINE_SHARE * circle->r), sh);
+        if (threadIdx.x == 0) {
+            value = pt_confidence_ellipse(&img, el) * s;
+            inside = pt_hough_inside_level(&img, el);
+        }
+    }
+    if (threadIdx.x == 0) {
+        pt_hough_task *t = &d->task[(size_t)j * PT_HOUGH_CANDIDATES + k];
+        t->ok = ok;
+        t->value = value;
+        t->inside = inside;
+        t->circle = *out;
+        t->ellipse = *el;
+    }
+}
+
+/* Block per job after the circle RANSAC: the circle (the peak when RANSAC
+ * found nothing); in circle mode with hough_refit=circle the candidate is
+ * done, otherwise the annulus points around the circle for the ellipse
+ * RANSAC (at most PT_HOUGH_ELLIPSE_POINTS: pt_hough_thin_annulus). */
+__global__ void __launch_bounds__(THREADS) refine_circle(pt_cuda_params p, pt_cuda_buffers b,
+                                                         pt_hough_dev d, int k)
+{
+    __shared__ refine_shared sh;
+    int j = blockIdx.x;
+    pt_hough_stage *st = &d.stage[j];
+    if (!st->active)
+        return;
+    const pt_cuda_eye_job job = b.jobs[j];
+    size_t e0 = (size_t)j * d.s.edge_cap;
+    edge_view e = {d.exy + e0, d.eux + e0, d.euy + e0, d.edge_count[j], job.x0, job.y0,
+                   d.s.edge_offset};
+    pt_circle peak = st->peak, circle = peak;
+    ransac_pick(&p, &d, j, 0, fmax(REFINE_PX, REFINE_SHARE * peak.r), job.min_r, job.max_r, &sh);
+    if (sh.found)
+        circle = sh.circle;
+    if (!d.s.ellipse && !d.s.refit) {
+        pt_ellipse as_ellipse;
+        pt_ellipse_from_circle(&circle, &as_ellipse);
+        finish_task(&p, &b, &d, j, k, &e, 1, &circle, &circle, &as_ellipse, &sh);
+        return;
+    }
+    pt_image img = frame_image(&p, &b, &job);
+    int limit = pt_hough_dark_limit_circle(&img, &circle, d.s.dark_spread);
+    int n = gather(&e, GATHER_ANNULUS, &circle, ANNULUS_IN * circle.r, ANNULUS_OUT * circle.r,
+                   &img, limit, glint_mask(&p, &b, &d, &job), NULL, 0.0, d.pts + e0, &sh);
+    /* the ellipse RANSAC's points thinned as omp/detect/hough.c does (one thread:
+     * the compaction is in place) */
+    if (threadIdx.x == 0) {
+        st->n = pt_hough_thin_annulus(d.pts + e0, n);
+        st->circle = circle;
+    }
+}
+
+/* Block per job after the ellipse RANSAC: two refits on the points near
+ * the ellipse, then the candidate's value. Circle mode with
+ * hough_refit=ellipse keeps its circle unless the ellipse is credible
+ * (lib/detect/hough_refit.h), then reports its centre and mean radius. */
+__global__ void __launch_bounds__(THREADS) refine_ellipse(pt_cuda_params p, pt_cuda_buffers b,
+                                                          pt_hough_dev d, int k)
+{
+    __shared__ refine_shared sh;
+    int j = blockIdx.x;
+    const pt_hough_stage *st = &d.stage[j];
+    if (!st->active)
+        return;
+    const pt_cuda_eye_job job = b.jobs[j];
+    size_t e0 = (size_t)j * d.s.edge_cap;
+    edge_view e = {d.exy + e0, d.eux + e0, d.euy + e0, d.edge_count[j], job.x0, job.y0,
+                   d.s.edge_offset};
+    pt_point *pts = d.pts + e0;
+    pt_circle circle = st->circle;
+    pt_ellipse el = {0, 0, 0, 0, 0};
+    ransac_pick(&p, &d, j, 1, d.s.ransac_inlier, job.min_r, job.max_r, &sh);
+    int ok = sh.found;
+    if (ok) {
+        el = sh.ellipse;
+        for (int pass = 0; pass < 2; pass++) {
+            pt_ellipse_frame frame;
+            pt_ellipse_frame_init(&el, &frame);
+            int n = gather(&e, GATHER_NEAR_ELLIPSE, NULL, 0.0, 0.0, NULL, 255, NULL, &frame,
+                           REFINE_PX, pts, &sh);
+            if (threadIdx.x == 0)
+                sh.found = pt_fit_ellipse(pts, NULL, n, &sh.ellipse);
+            __syncthreads();
+            if (!sh.found)
+                break;
+            el = sh.ellipse;
+            __syncthreads();
+        }
+    }
+    pt_circle out = circle;
+    if (d.s.refit) {
+        if (ok && pt_hough_refit_credible(&circle, &el))
+            out = pt_hough_refit_circle(&el);
+        else
+            pt_ellipse_from_circle(&circle, &el);
+        ok = 1;
+    }
+    finish_task(&p, &b, &d, j, k, &e, ok, &circle, &out, &el, &sh);
+}
+
+/* Thread per job: the chosen candidate, its confidence, the result. */
+__global__ void hough_finish(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d, int jobs)
+{
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= jobs)
+        return;
+    pt_cuda_eye_result res;
+    memset(&res, 0, sizeof res);
+    res.status = PT_DETECT_NOTFOUND;
+    int nc = d.overflow[j] ? 0 : d.ncand[j], best = -1;
+    const pt_hough_task *task = d.task + (size_t)j * PT_HOUGH_CANDIDATES;
+    if (d.s.gradient) {
+        int ok[PT_HOUGH_CANDIDATES], inside[PT_HOUGH_CANDIDATES];
+        double value[PT_HOUGH_CANDIDATES];
+        for (int k = 0; k < nc; k++) {
+            ok[k] = task[k].ok;
+            value[k] = task[k].value;
+            inside[k] = task[k].inside;
+        }
+        best = pt_hough_choose(nc, ok, value, inside);
+    } else if (nc > 0 && task[0].ok) {
+        best = 0;
+    }
+    if (best >= 0) {
+        const pt_cuda_eye_job job = b.jobs[j];
+        pt_image img = frame_image(&p, &b, &job);
+        if (d.s.ellipse) {
+            pt_ellipse el = task[best].ellipse;
+            res.ellipse = el;
+            res.circle.cx = el.cx;
+            res.circle.cy = el.cy;
+            res.circle.r = 0.5 * (el.a + el.b);
+            res.confidence = pt_confidence_ellipse(&img, &el);
+        } else {
+            /* the circle, or the ellipse whose centre and mean radius it took */
+            res.circle = task[best].circle;
+            res.confidence = pt_confidence_ellipse(&img, &task[best].ellipse);
+        }
+        if (res.confidence >= PT_CONFIDENCE_MIN) {
+            res.has_circle = 1;
+            res.has_ellipse = d.s.ellipse;
+            res.status = PT_DETECT_OK;
+        }
+    }
+    b.results[j] = res;
+}
+
+cudaError_t pt_cuda_hough_refine(const pt_hough_dev *d, const pt_cuda_params *p,
+                                 const pt_cuda_buffers *b, int jobs, cudaStream_t stream)
+{
+    int ranks = d->s.gradient ? PT_HOUGH_CANDIDATES : 1;
+    dim3 rows_grid(d->partials_per_job, jobs);
+    for (int k = 0; k < ranks; k++) {
+        refine_start<<<jobs, THREADS, 0, stream>>>(*p, *b, *d, k);
+        ransac_rows<<<rows_grid, RANSAC_ROWS, 0, stream>>>(*p, *b, *d, 0);
+        refine_circle<<<jobs, THREADS, 0, stream>>>(*p, *b, *d, k);
+        if (d->s.ellipse || d->s.refit) {
+            ransac_rows<<<rows_grid, RANSAC_ROWS, 0, stream>>>(*p, *b, *d, 1);
+            refine_ellipse<<<jobs, THREADS, 0, stream>>>(*p, *b, *d, k);
+        }
+    }
+    hough_finish<<<(jobs + 63) / 64, 64, 0, stream>>>(*p, *b, *d, jobs);
+    return cudaGetLastError();
+}
+
+int pt_cuda_hough_ransac_blocks(int rows)
+{
+    int blocks = (rows + RANSAC_ROWS - 1) / RANSAC_ROWS;
+    return blocks < 1 ? 1 : blocks;
+}

@@ -1,0 +1,372 @@
+/* Hough voting on the GPU for every job of a chunk, as omp/detect/hough.c does it.
+ *
+ * Gradient voting (hough_vote=gradient): each edge votes, weighted by its
+ * magnitude, for the coarse cells on its dark side at every tested radius
+ * (atomic float adds); the centre is the first maximum of the 3x3 sums in
+ * scan order (a 64-bit key: sum bits, then the inverted cell index); the
+ * radius histogram is summed in edge order (each bin by one thread), so its
+ * floats round as on the CPU; candidates as gradient_peak().
+ *
+ * Sampled voting (the paper): batches of radius planes per job, votes at the
+ * precomputed circle offsets limited to +- vote_spread of the dark side; the
+ * first maximum of each plane (same key) is taken while the plane is cleared;
+ * radii compared by the share of a perfect circle's votes. */
+#include <math.h>
+
+#include "cuda/detect/hough_internal.h"
+#include "cuda/detect/hough_reject.cuh"
+
+#define THREADS 256
+#define VOTE_BLOCKS 32 /* blocks per job of the edge loops */
+#define AIM_COS 0.8660254
+#define RADIUS_BAND 0.1
+#define RADIUS_KEEP 0.15 /* omp/detect/hough.c HOUGH_RADIUS_KEEP */
+
+__device__ static inline int edge_x(int32_t xy) { return xy & 0xffff; }
+__device__ static inline int edge_y(int32_t xy) { return xy >> 16; }
+
+/* Side of the gradient accumulator's cells (omp/detect/hough.c hough_cell). */
+__host__ __device__ static inline int cell_side(int cell, int w, int h)
+{
+    if (cell > 0)
+        return cell;
+    int side = w < h ? w : h, c = side / 256;
+    return c < 1 ? 1 : c;
+}
+
+__global__ void gradient_votes(pt_cuda_buffers b, pt_hough_dev d)
+{
+    int j = blockIdx.y;
+    const pt_cuda_eye_job job = b.jobs[j];
+    int min_r, max_r;
+    if (!pt_hough_radii(&job, d.s.radius_step, &min_r, &max_r))
+        return;
+    int cell = cell_side(d.s.cell, job.w, job.h);
+    int cw = (job.w + cell - 1) / cell, ch = (job.h + cell - 1) / cell;
+    int step = d.s.radius_step < 1 ? 1 : d.s.radius_step;
+    if (step < cell)
+        step = cell;
+    float inv = 1.0f / (float)cell;
+    int n = d.edge_count[j];
+    size_t e0 = (size_t)j * d.s.edge_cap;
+    float *acc = d.acc + (size_t)j * d.s.cells_per_job;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        int32_t xy = d.exy[e0 + i];
+        float x = ((float)edge_x(xy) + 0.5f) * inv, y = ((float)edge_y(xy) + 0.5f) * inv;
+        float ux = d.eux[e0 + i] * inv, uy = d.euy[e0 + i] * inv, m = d.emag[e0 + i];
+        for (int r = min_r; r <= max_r; r += step) {
+            int cx = (int)floorf(x + (float)r * ux), cy = (int)floorf(y + (float)r * uy);
+            if ((unsigned)cx >= (unsigned)cw || (unsigned)cy >= (unsigned)ch)
+                break;
+            atomicAdd(&acc[(size_t)cy * cw + cx], m);
+        }
+    }
+}
+
+/* The best 3x3 sum of cells whose own cell has votes. */
+__global__ void gradient_peak(pt_cuda_buffers b, pt_hough_dev d)
+{
+    int j = blockIdx.y;
+    const pt_cuda_eye_job job = b.jobs[j];
+    int min_r, max_r;
+    if (!pt_hough_radii(&job, d.s.radius_step, &min_r, &max_r) || d.edge_count[j] < 3)
+        return;
+    int cell = cell_side(d.s.cell, job.w, job.h);
+    int cw = (job.w + cell - 1) / cell, ch = (job.h + cell - 1) / cell;
+    const float *acc = d.acc + (size_t)j * d.s.cells_per_job;
+    unsigned long long best = 0;
+    for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < cw * ch; k += gridDim.x * blockDim.x) {
+        int x = k % cw, y = k / cw;
+        if (x < 1 || y < 1 || x + 1 >= cw || y + 1 >= ch)
+            continue;
+        const float *r0 = acc + (size_t)(y - 1) * cw, *r1 = r0 + cw, *r2 = r1 + cw;
+        if (!r1[x])
+            continue;
+        float v = r0[x - 1] + r0[x] + r0[x + 1] + r1[x - 1] + r1[x] + r1[x + 1] + r2[x - 1] +
+                  r2[x] + r2[x + 1];
+        if (!(v > 0.0f))
+            continue;
+        unsigned long long key =
+            ((unsigned long long)__float_as_uint(v) << 32) | (0xffffffffu - (unsigned)k);
+        best = key > best ? key : best;
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+        unsigned long long other = __shfl_xor_sync(0xffffffffu, best, o);
+        best = other > best ? other : best;
+    }
+    if ((threadIdx.x & 31) == 0 && best)
+        atomicMax(&d.peak[j], best);
+}
+
+/* Block per job: sub-cell centre, radius histogram in edge order, scores,
+ * candidates (roi coordinates + the roi origin = full frame). */
+__global__ void gradient_candidates(pt_cuda_buffers b, pt_hough_dev d)
+{
+    __shared__ int bins[THREADS];
+    __shared__ float weights[THREADS];
+    __shared__ double centre[2];
+    __shared__ int warp_counts[THREADS / 32];
+    int j = blockIdx.x;
+    const pt_cuda_eye_job job = b.jobs[j];
+    int min_r, max_r;
+    unsigned long long key = d.peak[j];
+    if (!pt_hough_radii(&job, d.s.radius_step, &min_r, &max_r) || d.edge_count[j] < 3 ||
+        !key) {
+        if (threadIdx.x == 0)
+            d.ncand[j] = 0;
+        return;
+    }
+    int cell = cell_side(d.s.cell, job.w, job.h);
+    int cw = (job.w + cell - 1) / cell;
+    const float *acc = d.acc + (size_t)j * d.s.cells_per_job;
+    float *hist = d.rhist + (size_t)j * d.s.hist_len;
+    double *score = d.score + (size_t)j * d.s.hist_len;
+    if (threadIdx.x == 0) {
+        int k = (int)(0xffffffffu - (unsigned)(key & 0xffffffffu));
+        int bx = k % cw, by = k / cw;
+        double sx = 0.0, sy = 0.0, sw = 0.0;
+        for (int y = by - 1; y <= by + 1; y++)
+            for (int x = bx - 1; x <= bx + 1; x++) {
+                double v = acc[(size_t)y * cw + x];
+                sx += v * ((x + 0.5) * cell - 0.5);
+                sy += v * ((y + 0.5) * cell - 0.5);
+                sw += v;
+            }
+        centre[0] = sx / sw;
+        centre[1] = sy / sw;
+    }
+    for (int k = threadIdx.x; k < max_r + 2; k += blockDim.x)
+        hist[k] = 0.0f;
+    __syncthreads();
+    double px = centre[0], py = centre[1];
+    int n = d.edge_count[j];
+    size_t e0 = (size_t)j * d.s.edge_cap;
+    for (int t0 = 0; t0 < n; t0 += THREADS) {
+        int i = t0 + threadIdx.x, bin = -1;
+        float wgt = 0.0f;
+        if (i < n) {
+            int32_t xy = d.exy[e0 + i];
+            double dx = px - edge_x(xy), dy = py - edge_y(xy);
+            float ux = d.eux[e0 + i], uy = d.euy[e0 + i];
+            float d2 = reject_dist2(dx, dy, 0.0, 0.0);
+            if (!reject_ring(d2, min_r - 0.5, max_r + 0.5) &&
+                !reject_aim(ux, uy, dx, dy, d2, AIM_COS)) {
+                double dist = hypot(dx, dy);
+                int k = (int)llround(dist);
+                if (!(k < min_r || k > max_r || ux * dx + uy * dy < AIM_COS * dist)) {
+                    bin = k;
+                    wgt = d.emag[e0 + i];
+                }
+            }
+        }
+        /* the tile's votes compacted in edge order, then summed in that
+         * order: the float sums round as the CPU's */
+        unsigned ballot = __ballot_sync(0xffffffffu, bin >= 0);
+        if ((threadIdx.x & 31) == 0)
+            warp_counts[threadIdx.x >> 5] = __popc(ballot);
+        __syncthreads();
+        int before = 0, total = 0;
+        for (int w = 0; w < THREADS / 32; w++) {
+            before += w < (threadIdx.x >> 5) ? warp_counts[w] : 0;
+            total += warp_counts[w];
+        }
+        if (bin >= 0) {
+            int at = before + __popc(ballot & ((1u << (threadIdx.x & 31)) - 1u));
+            bins[at] = bin;
+            weights[at] = wgt;
+        }
+        __syncthreads();
+        /* thread t owns the bins k with k % THREADS == t: each bin's sum
+         * still runs in edge order, the bins in parallel */
+        for (int t = 0; t < total; t++)
+            if ((bins[t] & (THREADS - 1)) == threadIdx.x)
+                hist[bins[t]] += weights[t];
+        __syncthreads();
+    }
+    if (threadIdx.x != 0)
+        return;
+    double best_score = 0.0;
+    for (int r = min_r; r <= max_r; r++) {
+        int band = (int)ceil(RADIUS_BAND * r);
+        double sum = 0.0;
+        for (int k = r - band; k <= r + band; k++)
+            sum += k >= 0 && k <= max_r ? hist[k] : 0.0f;
+        score[r] = sum / (2.0 * M_PI * r);
+        best_score = fmax(best_score, score[r]);
+    }
+    int count = 0;
+    pt_circle *cand = d.cand + (size_t)j * PT_HOUGH_CANDIDATES;
+    for (int r = min_r; r <= max_r && count < PT_HOUGH_CANDIDATES; r++)
+        if (score[r] >= RADIUS_KEEP * best_score && (r == min_r || score[r] > score[r - 1]) &&
+            (r == max_r || score[r] >= score[r + 1])) {
+            cand[count].cx = px + job.x0;
+            cand[count].cy = py + job.y0;
+            cand[count].r = r;
+            count++;
+        }
+    d.ncand[j] = count;
+}
+
+cudaError_t pt_cuda_hough_vote_gradient(const pt_hough_dev *d, const pt_cuda_buffers *b,
+                                        int jobs, int width, int height, cudaStream_t stream)
+{
+    (void)width;
+    (void)height;
+    cudaError_t st;
+    if ((st = cudaMemsetAsync(d->acc, 0, (size_t)jobs * d->s.cells_per_job * sizeof *d->acc,
+                              stream)) != cudaSuccess ||
+        (st = cudaMemsetAsync(d->peak, 0, jobs * sizeof *d->peak, stream)) != cudaSuccess)
+        return st;
+    gradient_votes<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*b, *d);
+    gradient_peak<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*b, *d);
+    gradient_candidates<<<jobs, THREADS, 0, stream>>>(*b, *d);
+    return cudaGetLastError();
+}
+
+/* ---- sampled voting ------------------------------------------------------ */
+
+/* Radius planes first .. first+batch-1 of every job: each edge's samples
+ * within its range (sample_ranges() and vote_sampled() of omp/detect/hough.c). */
+__global__ void sampled_votes(pt_cuda_buffers b, pt_hough_dev d, int first)
+{
+    int j = blockIdx.z, plane = blockIdx.y, ri = first + plane;
+    const pt_cuda_eye_job job = b.jobs[j];
+    int min_r, max_r;
+    int radii = pt_hough_radii(&job, d.s.radius_step, &min_r, &max_r);
+    if (ri >= radii || d.edge_count[j] < 3)
+        return;
+    int r = min_r + ri * (d.s.radius_step < 1 ? 1 : d.s.radius_step);
+    if (r >= d.s.table_radii)
+        return;
+    int w = job.w, h = job.h, A = d.s.angles;
+    const int *by_angle = d.off_by_angle + (size_t)r * (A + 1);
+    int k_first = d.off_first[r], k_end = d.off_first[r + 1];
+    const short2 *off = d.off_dxy;
+    uint32_t *acc = d.planes + ((size_t)j * d.batch + plane) * d.s.job_px;
+    int n = d.edge_count[j];
+    size_t e0 = (size_t)j * d.s.edge_cap;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        int32_t xy = d.exy[e0 + i];
+        int x = edge_x(xy), y = edge_y(xy);
+        float ux = d.eux[e0 + i], uy = d.euy[e0 + i];
+        /* atan2 in double, rounded once: the correctly rounded atan2f */
+        float a = (float)atan2((double)uy, (double)ux) * (float)(180.0 / M_PI);
+        float angle = a < 0.0f ? a + 360.0f : a;
+        int a0 = (int)ceil((angle - d.s.vote_spread) / d.s.angle_step);
+        int cnt = (int)floor((angle + d.s.vote_spread) / d.s.angle_step) - a0 + 1;
+        a0 = ((a0 % A) + A) % A;
+        cnt = cnt < 0 ? 0 : cnt > A ? A : cnt;
+        int s0[2], s1[2], parts = 1;
+        if (cnt >= A) {
+            s0[0] = k_first;
+            s1[0] = k_end;
+        } else if (a0 + cnt <= A) {
+            s0[0] = by_angle[a0];
+            s1[0] = by_angle[a0 + cnt];
+        } else {
+            s0[0] = by_angle[a0];
+            s1[0] = k_end;
+            s0[1] = k_first;
+            s1[1] = by_angle[a0 + cnt - A];
+            parts = 2;
+        }
+        for (int part = 0; part < parts; part++)
+            for (int k = s0[part]; k < s1[part]; k++) {
+                int cx = x + off[k].x, cy = y + off[k].y;
+                if ((unsigned)cx < (unsigned)w && (unsigned)cy < (unsigned)h)
+                    atomicAdd(&acc[(size_t)cy * w + cx], 1u);
+            }
+    }
+}
+
+/* The first maximum of each plane (rows the votes can reach), cleared on the way. */
+__global__ void sampled_peaks(pt_cuda_buffers b, pt_hough_dev d, int first)
+{
+    int j = blockIdx.z, plane = blockIdx.y, ri = first + plane;
+    const pt_cuda_eye_job job = b.jobs[j];
+    int min_r, max_r;
+    int radii = pt_hough_radii(&job, d.s.radius_step, &min_r, &max_r);
+    int n = d.edge_count[j];
+    if (ri >= radii || n < 3)
+        return;
+    int r = min_r + ri * (d.s.radius_step < 1 ? 1 : d.s.radius_step);
+    int w = job.w, h = job.h;
+    size_t e0 = (size_t)j * d.s.edge_cap;
+    /* edges are in raster order: the first and last hold ymin and ymax */
+    int ymin = edge_y(d.exy[e0]), ymax = edge_y(d.exy[e0 + n - 1]);
+    int y0 = ymin - r < 0 ? 0 : ymin - r, y1 = ymax + r >= h ? h - 1 : ymax + r;
+    uint32_t *acc = d.planes + ((size_t)j * d.batch + plane) * d.s.job_px;
+    unsigned long long best = 0;
+    size_t begin = (size_t)y0 * w, end = (size_t)(y1 + 1) * w;
+    for (size_t k = begin + (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < end;
+         k += (size_t)gridDim.x * blockDim.x) {
+        uint32_t v = acc[k];
+        if (v) {
+            unsigned long long key = ((unsigned long long)v << 32) | (0xffffffffu - (unsigned)k);
+            best = key > best ? key : best;
+            acc[k] = 0;
+        }
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+        unsigned long long other = __shfl_xor_sync(0xffffffffu, best, o);
+        best = other > best ? other : best;
+    }
+    if ((threadIdx.x & 31) == 0 && best)
+        atomicMax(&d.radius_peak[(size_t)j * d.max_radii + ri], best);
+}
+
+/* Thread per job: radii compared by votes over possible votes, in order. */
+__global__ void sampled_choose(pt_cuda_buffers b, pt_hough_dev d, int jobs)
+{
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= jobs)
+        return;
+    const pt_cuda_eye_job job = b.jobs[j];
+    int min_r, max_r;
+    int radii = pt_hough_radii(&job, d.s.radius_step, &min_r, &max_r);
+    int step = d.s.radius_step < 1 ? 1 : d.s.radius_step;
+    d.ncand[j] = 0;
+    if (d.edge_count[j] < 3 || radii > d.max_radii)
+        return;
+    double best_score = 0.0;
+    pt_circle *peak = d.cand + (size_t)j * PT_HOUGH_CANDIDATES;
+    for (int i = 0; i < radii; i++) {
+        int r = min_r + i * step;
+        if (r >= d.s.table_radii)
+            break;
+        unsigned long long key = d.radius_peak[(size_t)j * d.max_radii + i];
+        int votes = (int)(key >> 32);
+        int index = key ? (int)(0xffffffffu - (unsigned)(key & 0xffffffffu)) : 0;
+        double possible = d.off_first[r + 1] - d.off_first[r];
+        double score = votes / possible;
+        if (score > best_score) {
+            best_score = score;
+            peak->cx = index % job.w + job.x0;
+            peak->cy = index / job.w + job.y0;
+            peak->r = r;
+        }
+    }
+    d.ncand[j] = best_score > 0.0;
+}
+
+cudaError_t pt_cuda_hough_vote_sampled(const pt_hough_dev *d, const pt_cuda_buffers *b,
+                                       int jobs, int width, int height, int radii,
+                                       cudaStream_t stream)
+{
+    if (radii > d->max_radii)
+        radii = d->max_radii;
+    cudaError_t st = cudaMemsetAsync(d->radius_peak, 0,
+                                     (size_t)jobs * d->max_radii * sizeof *d->radius_peak, stream);
+    if (st != cudaSuccess)
+        return st;
+    size_t px = (size_t)width * height;
+    int scan_blocks = (int)((px + THREADS * 4 - 1) / (THREADS * 4));
+    scan_blocks = scan_blocks < 1 ? 1 : scan_blocks > 64 ? 64 : scan_blocks;
+    for (int first = 0; first < radii; first += d->batch) {
+        int batch = radii - first < d->batch ? radii - first : d->batch;
+        sampled_votes<<<dim3(VOTE_BLOCKS, batch, jobs), THREADS, 0, stream>>>(*b, *d, first);
+        sampled_peaks<<<dim3(scan_blocks, batch, jobs), THREADS, 0, stream>>>(*b, *d, first);
+    }
+    sampled_choose<<<(jobs + 63) / 64, 64, 0, stream>>>(*b, *d, jobs);
+    return cudaGetLastError();
+}

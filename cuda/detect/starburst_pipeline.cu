@@ -1,0 +1,404 @@
+/* Starburst for independent frames at throughput: the stages of
+ * cuda/detect/starburst.cu (and omp/detect/starburst.c) as grid-wide launches over every
+ * (frame, eye) job of a chunk, so the whole GPU works on every stage:
+ *
+ *   dark_windows DARK_BLOCKS blocks per job: darkest window    (start = dark)
+ *   start        thread per job: start point, state
+ *   per iteration (launched max_iterations times; finished jobs return at once):
+ *     rays       block per first-stage ray: warp 0 casts it, the others
+ *                its second-stage rays (pt_sb_cast_warp)
+ *     ransac     block per 128 rows (32 with a RANSAC ellipse) of the sample
+ *                table per job, a row's votes split over its threads, each
+ *                block compacting the found edges in ray order itself (a
+ *                separate compact launch when they do not fit in shared
+ *                memory); the best row of each block and its model
+ *     select     (starburst.cu) block per job: best row (its model as
+ *                ransac fitted it), refit on inliers, circle mode's
+ *                refinement, confidence (the most confident fit is kept),
+ *                convergence
+ *   finish       (starburst.cu) the result
+ *
+ * Every value is computed by the same device functions, in the same order per
+ * job, as the one-block-per-eye kernel, so results are identical to it. */
+#include "cuda/detect/starburst_device.cuh"
+
+#define PIPE_THREADS 256
+#define PIPE_WARPS (PIPE_THREADS / 32)
+#define RANSAC_SHARED_POINTS 2048
+
+/* The darkest-window search of darkest_point() (cuda/detect/starburst.cu,
+ * omp/detect/backend.c start_point): cells of block = max(min_r, 2) px, windows of
+ * 2 x 2 cells (1 where the roi has a single cell row or column), the least
+ * sum wins, ties to the lowest cell index. Block (i, job) sums window rows
+ * cy = i, i + DARK_BLOCKS, ...: threads take (cell, row) items, each the
+ * sum of the cell's `block` bytes in that row (a warp reads consecutive
+ * cells of a row), and add them into the cell's sum in shared memory
+ * (integer sums: the same in any order; the lanes of a warp add to
+ * different cells); the windows of the row then come from adjacent cells,
+ * and the block's least key goes to the job's dark_key by atomicMin (the
+ * job's last block to finish then sets its start point). Cells
+ * are taken DARK_TILE at a time, tiles overlapping by a cell so every
+ * window sees both of its cells. */
+#define DARK_THREADS 1024
+#define DARK_TILE 1024
+#define DARK_BLOCKS 64 /* per job */
+
+/* The least key of window row cy (every thread of the block calls it;
+ * the result is in each thread's share, reduced by the caller). */
+static __device__ unsigned long long dark_row(const uint8_t *img, int pitch, int block, int gw,
+                                              int ww, int nx, int rows, int cy,
+                                              uint32_t *cell_sum)
+{
+    int per_tile = DARK_TILE - (ww - 1); /* windows per tile */
+    unsigned long long mine = ~0ull;
+    for (int c0 = 0; c0 < nx; c0 += per_tile) {
+        int cells = min(DARK_TILE, gw - c0);
+        for (int k = threadIdx.x; k < cells; k += DARK_THREADS)
+            cell_sum[k] = 0;
+        __syncthreads();
+        const uint8_t *tile = img + c0 * block;
+        for (int k = threadIdx.x; k < cells * rows; k += DARK_THREADS) {
+            int cell = k % cells, y = k / cells;
+            const uint8_t *px = tile + (size_t)y * pitch + cell * block;
+            uint32_t sum = 0;
+            for (int i = 0; i < block; i++)
+                sum += px[i];
+            atomicAdd(&cell_sum[cell], sum);
+        }
+        __syncthreads();
+        int windows = min(per_tile, nx - c0);
+        for (int k = threadIdx.x; k < windows; k += DARK_THREADS) {
+            unsigned long long s = (unsigned long long)cell_sum[k];
+            if (ww > 1)
+                s += cell_sum[k + 1];
+            unsigned long long key = (s << 24) | (unsigned long long)(cy * gw + c0 + k);
+            mine = key < mine ? key : mine;
+        }
+        __syncthreads();
+    }
+    return mine;
+}
+
+/* The start point of job j from its darkest window's key (when the job
+ * starts there), and its state. */
+static __device__ void start_job(const pt_cuda_buffers &b, int j, unsigned long long key)
+{
+    const pt_cuda_eye_job job = b.jobs[j];
+    pt_point start = {(float)(job.x0 + (job.w - 1) / 2.0), (float)(job.y0 + (job.h - 1) / 2.0)};
+    if (job.start_mode == PT_CUDA_START_FIXED) {
+        start.x = job.start_x;
+        start.y = job.start_y;
+    } else if (job.start_mode == PT_CUDA_START_DARK) {
+        int block = job.min_r < 2 ? 2 : job.min_r;
+        int gw = job.w / block, gh = job.h / block;
+        if (gw >= 1 && gh >= 1) {
+            int ww = gw > 1 ? 2 : 1, wh = gh > 1 ? 2 : 1;
+            int index = (int)(key & 0xffffffull);
+            int bx = index % gw, by = index / gw;
+            start.x = (float)(job.x0 + bx * block + ww * block / 2.0 - 0.5);
+            start.y = (float)(job.y0 + by * block + wh * block / 2.0 - 0.5);
+        }
+    }
+    pt_sb_view c;
+    pt_sb_view_roi(&c, job.x0, job.y0, job.w, job.h);
+    pt_cuda_sb_state *st = b.state + j;
+    st->start = clamp_point(&c, start);
+    st->active = job.w >= 3 && job.h >= 3;
+    st->found = 0;
+    st->n = 0;
+    st->best_conf = -1.0;
+}
+
+/* Block blockIdx.x's share of job j's window rows (see above) -> dark_key. */
+static __device__ void dark_search(const pt_cuda_params &p, const pt_cuda_buffers &b,
+                                   const pt_cuda_eye_job &job, int j, int block, int gw, int gh,
+                                   uint32_t *cell_sum, unsigned long long *warp_best)
+{
+    int ww = gw > 1 ? 2 : 1, wh = gh > 1 ? 2 : 1;
+    int nx = gw - ww + 1, ny = gh - wh + 1;
+    if ((int)blockIdx.x >= ny)
+        return;
+    unsigned long long mine = ~0ull;
+    for (int cy = blockIdx.x; cy < ny; cy += gridDim.x) {
+        const uint8_t *img =
+            b.smoothed + job.frame * p.plane + (size_t)(job.y0 + cy * block) * p.pitch + job.x0;
+        unsigned long long row =
+            dark_row(img, p.pitch, block, gw, ww, nx, wh * block, cy, cell_sum);
+        mine = row < mine ? row : mine;
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+        unsigned long long other = __shfl_xor_sync(0xffffffffu, mine, o);
+        mine = other < mine ? other : mine;
+    }
+    if ((threadIdx.x & 31) == 0)
+        warp_best[threadIdx.x >> 5] = mine;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int w = 1; w < DARK_THREADS / 32; w++)
+            mine = warp_best[w] < mine ? warp_best[w] : mine;
+        atomicMin(b.dark_key + j, mine);
+    }
+}
+
+__global__ void __launch_bounds__(DARK_THREADS) dark_windows(pt_cuda_params p, pt_cuda_buffers b)
+{
+    __shared__ uint32_t cell_sum[DARK_TILE];
+    __shared__ unsigned long long warp_best[DARK_THREADS / 32];
+    __shared__ int last;
+    int j = blockIdx.y;
+    const pt_cuda_eye_job job = b.jobs[j];
+    int block = job.min_r < 2 ? 2 : job.min_r; /* as darkest_point() */
+    int gw = job.w / block, gh = job.h / block;
+    if (job.start_mode == PT_CUDA_START_DARK && gw >= 1 && gh >= 1)
+        dark_search(p, b, job, j, block, gw, gh, cell_sum, warp_best);
+    /* The job's last block to get here (every other one's atomicMin is
+     * done) starts the job and resets the key and the count for the next
+     * chunk: no launch of its own for the start. */
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        last = atomicAdd(b.dark_done + j, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (last && threadIdx.x == 0) {
+        b.dark_done[j] = 0;
+        start_job(b, j, atomicExch(b.dark_key + j, ~0ull));
+    }
+}
+
+/* Block per first-stage ray i of job j: warp 0 casts it (slot i), then the
+ * other warps cast its second-stage rays back towards the start, ray k at
+ * slot rays + i * rays2 + k (not found when ray i found no edge). One launch
+ * for both stages: a second-stage ray needs only its own first-stage edge. */
+#define RAYS_MAX_WARPS 8
+static int rays_warps(const pt_cuda_params *p)
+{
+    return p->rays2 > 0 ? 1 + (p->rays2 < RAYS_MAX_WARPS - 1 ? p->rays2 : RAYS_MAX_WARPS - 1) : 1;
+}
+
+__global__ void __launch_bounds__(32 * RAYS_MAX_WARPS, 2) rays(pt_cuda_params p, pt_cuda_buffers b)
+{
+    __shared__ int found1;
+    __shared__ pt_point edge1;
+    int j = blockIdx.x / p.rays, i = blockIdx.x % p.rays;
+    if (!b.state[j].active)
+        return;
+    int warp = threadIdx.x >> 5, warps = blockDim.x >> 5, lane = threadIdx.x & 31;
+    const pt_cuda_eye_job job = b.jobs[j];
+    pt_sb_view c = job_view(p, b, job);
+    pt_point s0 = b.state[j].start;
+    size_t base = (size_t)j * p.points_per_eye;
+    if (warp == 0) {
+        pt_point e;
+        double dx, dy;
+        pt_sb_stage1_dir(i, p.rays, &dx, &dy);
+        int found = pt_sb_cast_warp(&c, s0.x, s0.y, dx, dy, job.len1, &e);
+        if (lane == 0) {
+            b.slot_found[base + i] = (uint8_t)found;
+            if (found)
+                b.slot_points[base + i] = e;
+            found1 = found;
+            edge1 = e;
+        }
+    }
+    if (p.rays2 <= 0)
+        return;
+    __syncthreads();
+    int first = warps > 1 ? 1 : 0; /* warps casting second-stage rays */
+    for (int k = warp - first; k >= 0 && k < p.rays2; k += warps - first) {
+        size_t slot = base + p.rays + (size_t)i * p.rays2 + k;
+        if (!found1) {
+            if (lane == 0)
+                b.slot_found[slot] = 0;
+            continue;
+        }
+        pt_point from = edge1, e;
+        double dx, dy;
+        int found = pt_sb_stage2_dir(s0, from, k, p.rays2, p.spread, &dx, &dy) &&
+                    pt_sb_cast_warp(&c, from.x, from.y, dx, dy,
+                                    pt_sb_stage2_len(s0, from, job.len2, c.gap), &e);
+        if (lane == 0) {
+            b.slot_found[slot] = (uint8_t)found;
+            if (found)
+                b.slot_points[slot] = e;
+        }
+    }
+}
+
+/* Found edges of job j in slot order (first stage, then second stage by
+ * first-stage ray), the order of the serial detector: into shared (when not
+ * NULL) and, with to_global, into the job's points. Returns their number.
+ * Called by every thread of a PIPE_THREADS block. */
+static __device__ int compact_slots(const pt_cuda_params &p, const pt_cuda_buffers &b, int j,
+                                    pt_point *shared, int to_global, int *warp_counts)
+{
+    int slots = p.rays * (1 + p.rays2);
+    size_t base = (size_t)j * p.points_per_eye;
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    int n = 0;
+    for (int tile = 0; tile < slots; tile += PIPE_THREADS) {
+        int s = tile + threadIdx.x;
+        int flag = s < slots && b.slot_found[base + s];
+        unsigned ballot = __ballot_sync(0xffffffffu, flag);
+        if (lane == 0)
+            warp_counts[warp] = __popc(ballot);
+        __syncthreads();
+        int before = 0, total = 0;
+        for (int w = 0; w < PIPE_WARPS; w++) {
+            before += w < warp ? warp_counts[w] : 0;
+            total += warp_counts[w];
+        }
+        if (flag) {
+            int at = n + before + __popc(ballot & ((1u << lane) - 1u));
+            pt_point e = b.slot_points[base + s];
+            if (shared)
+                shared[at] = e;
+            if (to_global)
+                b.points[base + at] = e;
+        }
+        n += total;
+        __syncthreads();
+    }
+    return n;
+}
+
+/* Block per job: the found edges -> points (when RANSAC cannot compact them
+ * itself: more than RANSAC_SHARED_POINTS slots per job). */
+__global__ void __launch_bounds__(PIPE_THREADS) compact(pt_cuda_params p, pt_cuda_buffers b)
+{
+    __shared__ int warp_counts[PIPE_WARPS];
+    int j = blockIdx.x;
+    if (!b.state[j].active)
+        return;
+    int n = compact_slots(p, b, j, NULL, 1, warp_counts);
+    if (threadIdx.x == 0) {
+        b.state[j].n = n;
+        if (n < p.sample_size) {
+            b.state[j].found = 0;
+            b.state[j].active = 0;
+        }
+    }
+}
+
+/* Threads per RANSAC row: each fits the row (the same fit) and counts the
+ * votes of its share of the points (integer counts: any split sums to the
+ * serial count). Ellipse votes (pt_ellipse_frame_distance, four iterations
+ * of square roots and divisions per point) are worth splitting further. */
+static __host__ __device__ int ransac_lanes(const pt_cuda_params *p)
+{
+    return pt_sb_fits_ellipse(&p->sb, p->ellipse) ? 8 : 2;
+}
+
+/* Block per PIPE_THREADS / ransac_lanes rows of the sample table per job:
+ * the best row of the block (most votes, ties to the lowest row) ->
+ * partials. FUSED: every block compacts the job's edges into shared memory
+ * itself (block 0 also writes them and their number out for the select
+ * step, which ends a job with fewer than sample_size points); otherwise
+ * compact() did it. */
+template <bool FUSED>
+__global__ void __launch_bounds__(PIPE_THREADS) ransac(pt_cuda_params p, pt_cuda_buffers b)
+{
+    __shared__ pt_point shared_pts[RANSAC_SHARED_POINTS];
+    __shared__ int best_votes[PIPE_THREADS], best_row[PIPE_THREADS];
+    __shared__ int warp_counts[PIPE_WARPS];
+    int j = blockIdx.y;
+    if (!b.state[j].active)
+        return;
+    const pt_cuda_eye_job job = b.jobs[j];
+    int n;
+    const pt_point *pts;
+    if (FUSED) {
+        n = compact_slots(p, b, j, shared_pts, blockIdx.x == 0, warp_counts);
+        if (blockIdx.x == 0 && threadIdx.x == 0)
+            b.state[j].n = n;
+        if (n < p.sample_size)
+            return;
+        pts = shared_pts;
+    } else {
+        n = b.state[j].n;
+        pts = b.points + (size_t)j * p.points_per_eye;
+        if (n <= RANSAC_SHARED_POINTS) {
+            for (int k = threadIdx.x; k < n; k += PIPE_THREADS)
+                shared_pts[k] = pts[k];
+            __syncthreads();
+            pts = shared_pts;
+        }
+    }
+    int lanes = ransac_lanes(&p), q = threadIdx.x % lanes;
+    int s = blockIdx.x * (PIPE_THREADS / lanes) + threadIdx.x / lanes;
+    int votes = 0, ok = 0;
+    pt_circle cc = {0, 0, 0}; /* as the select step starts them */
+    pt_ellipse ee = {0, 0, 0, 0, 0};
+    if (s < p.ransac_rows) {
+        if (sample_fit(&p, pts, n, s, job.min_r, job.max_r, &cc, &ee)) {
+            int lo = q * n / lanes, hi = (q + 1) * n / lanes;
+            votes = count_votes(pts + lo, hi - lo, &cc, &ee,
+                                pt_sb_fits_ellipse(&p.sb, p.ellipse), &p.sb);
+            ok = 1;
+        }
+    }
+    for (int o = 1; o < lanes; o <<= 1)
+        votes += __shfl_xor_sync(0xffffffffu, votes, o);
+    best_votes[threadIdx.x] = ok ? votes : -1;
+    best_row[threadIdx.x] = ok ? s : -1;
+    __syncthreads();
+    for (int stride = PIPE_THREADS / 2; stride > 0; stride >>= 1) {
+        if (threadIdx.x < stride) {
+            int ov = best_votes[threadIdx.x + stride], os = best_row[threadIdx.x + stride];
+            int mv = best_votes[threadIdx.x], ms = best_row[threadIdx.x];
+            if (os >= 0 && (ov > mv || (ov == mv && (ms < 0 || os < ms)))) {
+                best_votes[threadIdx.x] = ov;
+                best_row[threadIdx.x] = os;
+            }
+        }
+        __syncthreads();
+    }
+    size_t part = (size_t)j * b.partials_per_job + blockIdx.x;
+    if (threadIdx.x == 0)
+        b.partials[part] = make_int2(best_votes[0], best_row[0]);
+    if (ok && q == 0 && s == best_row[0]) /* the row's model, for the select step */
+        b.partial_models[part] = pt_cuda_sb_model{cc, ee};
+}
+
+extern "C" int pt_cuda_ransac_blocks(const pt_cuda_params *p)
+{
+    int rows_per_block = PIPE_THREADS / ransac_lanes(p);
+    return (p->ransac_rows + rows_per_block - 1) / rows_per_block;
+}
+
+/* One iteration's launches: rays, RANSAC (compacting first when the edges
+ * do not fit in its shared memory), select. */
+static cudaError_t enqueue_iteration(const pt_cuda_params *p, const pt_cuda_buffers *b, int jobs,
+                                     int finish, cudaStream_t stream)
+{
+    int nblocks = pt_cuda_ransac_blocks(p);
+    rays<<<jobs * p->rays, 32 * rays_warps(p), 0, stream>>>(*p, *b);
+    if (p->rays * (1 + p->rays2) <= RANSAC_SHARED_POINTS) {
+        ransac<true><<<dim3(nblocks, jobs), PIPE_THREADS, 0, stream>>>(*p, *b);
+    } else {
+        compact<<<jobs, PIPE_THREADS, 0, stream>>>(*p, *b);
+        ransac<false><<<dim3(nblocks, jobs), PIPE_THREADS, 0, stream>>>(*p, *b);
+    }
+    return pt_cuda_starburst_select(p, b, jobs, nblocks, finish, stream);
+}
+
+extern "C" cudaError_t pt_cuda_starburst_pipeline(const pt_cuda_params *p,
+                                                  const pt_cuda_buffers *b, int jobs, int from,
+                                                  int to, cudaStream_t stream)
+{
+    if (jobs <= 0)
+        return cudaSuccess;
+    if (from == 0) {
+        dark_windows<<<dim3(DARK_BLOCKS, jobs), DARK_THREADS, 0, stream>>>(*p, *b);
+    }
+    cudaError_t st = cudaSuccess;
+    /* the last select step writes the results (one launch less) */
+    for (int it = from; it < to && st == cudaSuccess; it++)
+        st = enqueue_iteration(p, b, jobs, it == to - 1, stream);
+    if (st != cudaSuccess)
+        return st;
+    st = cudaGetLastError();
+    if (st != cudaSuccess || from < to)
+        return st;
+    return pt_cuda_starburst_finish(p, b, jobs, stream);
+}

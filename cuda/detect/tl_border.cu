@@ -1,0 +1,221 @@
+/* The blob each tl task fits and its border, as pick_blob() and
+ * blob_border() of omp/detect/tl.c:
+ *
+ *   tl_pick     block per task: over the roots, the biggest blob whose
+ *               equivalent radius lies in [min_r, max_r], preferring blobs
+ *               not touching the roi border, ties to the first in raster order
+ *   tl_rows     block per row: border pixels of the blob in the row
+ *   tl_scan     block per task: exclusive scan of the row counts
+ *   tl_scatter  block per row: the row's border pixels, in order, as points
+ *
+ * so the point list is in raster order, the order RANSAC's sample indices
+ * refer to on the CPU. */
+#include <math.h>
+
+#include "cuda/detect/tl_internal.h"
+
+#define PICK_THREADS 256 /* = rows per RANSAC block (tl_fit.cu) */
+#define ROW_THREADS 256
+#define ROW_WARPS (ROW_THREADS / 32)
+#define SCAN_THREADS 1024
+#define SCAN_WARPS (SCAN_THREADS / 32)
+#define TOUCHES 0x80000000u
+
+__global__ void __launch_bounds__(PICK_THREADS)
+    tl_pick(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs, int first)
+{
+    __shared__ unsigned long long best_inner, best_any;
+    int slot = blockIdx.x, task = first + slot, t;
+    int j = tl_task_job(d, jobs, task, &t);
+    if (t < 0)
+        return;
+    const pt_cuda_eye_job job = b.jobs[j];
+    const uint32_t *sizes = (const uint32_t *)(d.points + slot * d.cap);
+    const int32_t *roots = d.roots + slot * d.root_cap;
+    int count = d.root_count[slot];
+    if (threadIdx.x == 0)
+        best_inner = best_any = 0;
+    __syncthreads();
+    /* key: size, then the earlier root (0 = none: sizes are >= 1) */
+    unsigned long long inner = 0, any = 0;
+    for (int k = threadIdx.x; k < count; k += PICK_THREADS) {
+        int32_t root = roots[k];
+        uint32_t v = sizes[root];
+        int size = (int)(v & ~TOUCHES);
+        double r = sqrt(size / M_PI);
+        if (r < job.min_r || r > job.max_r)
+            continue;
+        unsigned long long key = ((unsigned long long)size << 32) | (0xffffffffu - (uint32_t)root);
+        any = key > any ? key : any;
+        if (!(v & TOUCHES))
+            inner = key > inner ? key : inner;
+    }
+    atomicMax(&best_any, any);
+    atomicMax(&best_inner, inner);
+    /* RANSAC adds its votes to these */
+    int32_t *votes = d.votes + (size_t)slot * d.nblocks * PICK_THREADS;
+    for (int s = threadIdx.x; s < d.nblocks * PICK_THREADS; s += PICK_THREADS)
+        votes[s] = 0;
+    __syncthreads();
+    if (threadIdx.x != 0)
+        return;
+    unsigned long long key = best_inner ? best_inner : best_any;
+    tl_fit *fit = d.fits + task;
+    fit->found = 0;
+    fit->votes = 0;
+    fit->n = 0;
+    fit->quality = 0.0;
+    fit->root = key ? (int)(0xffffffffu - (uint32_t)(key & 0xffffffffu)) : -1;
+    fit->size = (int)(key >> 32);
+    fit->last_row = key ? (int)sizes[d.cap + fit->root] : -1;
+    fit->blob_r = key ? sqrt(fit->size / M_PI) : 0.0;
+    /* tl_inlier_band() */
+    double band = p.inlier;
+    if (!d.ellipse && d.circle_band * fit->blob_r > band)
+        band = d.circle_band * fit->blob_r;
+    fit->band = band;
+}
+
+/* A pixel of blob k with a 4-neighbour outside it or outside the roi. */
+static __device__ __forceinline__ bool is_border(const int32_t *labels, int w, int h, int x,
+                                                 int y, int32_t k)
+{
+    const int32_t *row = labels + (size_t)y * w;
+    if (row[x] != k)
+        return false;
+    bool inner = x > 0 && x + 1 < w && y > 0 && y + 1 < h && row[x - 1] == k &&
+                 row[x + 1] == k && row[x - w] == k && row[x + w] == k;
+    return !inner;
+}
+
+/* The task's blob in the slot, and its row range start; false when none. */
+static __device__ __forceinline__ bool task_blob(const tl_dev &d, const pt_cuda_buffers &b,
+                                                 int jobs, int first, int slot,
+                                                 pt_cuda_eye_job *job, int32_t *k)
+{
+    int t;
+    int j = tl_task_job(d, jobs, first + slot, &t);
+    if (t < 0)
+        return false;
+    *k = d.fits[first + slot].root;
+    if (*k < 0)
+        return false;
+    *job = b.jobs[j];
+    return true;
+}
+
+__global__ void __launch_bounds__(ROW_THREADS) tl_rows(pt_cuda_buffers b, tl_dev d, int jobs, int first)
+{
+    __shared__ int warp_sums[ROW_WARPS];
+    int slot = blockIdx.z, y = blockIdx.x;
+    pt_cuda_eye_job job;
+    int32_t k;
+    if (!task_blob(d, b, jobs, first, slot, &job, &k) || y >= job.h)
+        return;
+    int32_t *counts = d.row_offsets + slot * d.rows_cap;
+    if (y < k / job.w || y > d.fits[first + slot].last_row) { /* rows outside the blob */
+        if (threadIdx.x == 0)
+            counts[y] = 0;
+        return;
+    }
+    const int32_t *labels = d.labels + slot * d.cap;
+    int n = 0;
+    for (int x = threadIdx.x; x < job.w; x += ROW_THREADS)
+        n += is_border(labels, job.w, job.h, x, y, k);
+    n = tl_warp_sum(n);
+    if ((threadIdx.x & 31) == 0)
+        warp_sums[threadIdx.x >> 5] = n;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        int sum = 0;
+        for (int w = 0; w < ROW_WARPS; w++)
+            sum += warp_sums[w];
+        counts[y] = sum;
+    }
+}
+
+__global__ void __launch_bounds__(SCAN_THREADS) tl_scan(pt_cuda_buffers b, tl_dev d, int jobs, int first)
+{
+    __shared__ int warp_sums[SCAN_WARPS];
+    int slot = blockIdx.x;
+    pt_cuda_eye_job job;
+    int32_t k;
+    if (!task_blob(d, b, jobs, first, slot, &job, &k))
+        return;
+    int32_t *counts = d.row_offsets + slot * d.rows_cap;
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    int carry = 0;
+    for (int base = 0; base < job.h; base += SCAN_THREADS) {
+        int y = base + threadIdx.x;
+        int v = y < job.h ? counts[y] : 0, incl = v;
+        for (int o = 1; o < 32; o <<= 1) {
+            int u = __shfl_up_sync(0xffffffffu, incl, o);
+            if (lane >= o)
+                incl += u;
+        }
+        if (lane == 31)
+            warp_sums[warp] = incl;
+        __syncthreads();
+        int before = 0, total = 0;
+        for (int w = 0; w < SCAN_WARPS; w++) {
+            before += w < warp ? warp_sums[w] : 0;
+            total += warp_sums[w];
+        }
+        if (y < job.h)
+            counts[y] = carry + before + incl - v;
+        carry += total;
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        d.fits[first + slot].n = carry;
+}
+
+__global__ void __launch_bounds__(ROW_THREADS) tl_scatter(pt_cuda_buffers b, tl_dev d, int jobs, int first)
+{
+    __shared__ int warp_counts[ROW_WARPS];
+    int slot = blockIdx.z, y = blockIdx.x;
+    pt_cuda_eye_job job;
+    int32_t k;
+    if (!task_blob(d, b, jobs, first, slot, &job, &k) || y >= job.h || y < k / job.w)
+        return;
+    const int32_t *offsets = d.row_offsets + slot * d.rows_cap;
+    int at = offsets[y];
+    int end = y + 1 < job.h ? offsets[y + 1] : d.fits[first + slot].n;
+    if (end == at)
+        return;
+    const int32_t *labels = d.labels + slot * d.cap;
+    pt_point *points = d.points + slot * d.cap;
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    for (int tile = 0; tile < job.w; tile += ROW_THREADS) {
+        int x = tile + threadIdx.x;
+        bool flag = x < job.w && is_border(labels, job.w, job.h, x, y, k);
+        unsigned ballot = __ballot_sync(0xffffffffu, flag);
+        if (lane == 0)
+            warp_counts[warp] = __popc(ballot);
+        __syncthreads();
+        int before = 0, total = 0;
+        for (int w = 0; w < ROW_WARPS; w++) {
+            before += w < warp ? warp_counts[w] : 0;
+            total += warp_counts[w];
+        }
+        if (flag) {
+            pt_point q = {(float)(x + job.x0), (float)(y + job.y0)};
+            points[at + before + __popc(ballot & ((1u << lane) - 1u))] = q;
+        }
+        at += total;
+        __syncthreads();
+    }
+}
+
+cudaError_t pt_tl_border(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,
+                         int jobs, int first, int count, int width, int height,
+                         cudaStream_t stream)
+{
+    (void)width;
+    tl_pick<<<count, PICK_THREADS, 0, stream>>>(*p, *b, *d, jobs, first);
+    dim3 rows(height, 1, count);
+    tl_rows<<<rows, ROW_THREADS, 0, stream>>>(*b, *d, jobs, first);
+    tl_scan<<<count, SCAN_THREADS, 0, stream>>>(*b, *d, jobs, first);
+    tl_scatter<<<rows, ROW_THREADS, 0, stream>>>(*b, *d, jobs, first);
+    return cudaGetLastError();
+}

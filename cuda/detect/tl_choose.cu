@@ -1,0 +1,184 @@
+/* The tl detector's choice over thresholds and its result, thread per job,
+ * as pt_omp_tl() after its loop over thresholds:
+ *
+ *   tl_choose  the winner (score votes / support / quality, ties to the lower
+ *              threshold) and, with tl_refine, the mid-level threshold to refit
+ *   tl_finish  the refit kept when as credible and describing the same pupil,
+ *              the half-pixel border offset, confidence and status */
+#include <math.h>
+
+#include "cuda/detect/tl_internal.h"
+
+#include "lib/detect/fit.h"
+#include "lib/params/params_tl.h"
+#include "lib/io/pt_image.h"
+#include "lib/detect/pt_result.h"
+#include "lib/detect/starburst_ray.h"
+
+#include "lib/detect/confidence.h"
+
+/* Constants of omp/detect/tl.c. */
+#define TL_SUPPORT_NEAR 0.9
+#define TL_QUALITY_NEAR 0.9
+#define TL_LEVEL_SAMPLES 64
+#define TL_LEVEL_SHARE 0.35
+#define TL_BORDER_OFFSET 0.5
+
+#define CHOOSE_THREADS 64
+
+static __device__ double outline_length(const tl_fit *fit, int ellipse)
+{
+    if (!ellipse)
+        return fmax(2.0 * M_PI * fit->circle.r, 1.0);
+    double a = fit->ellipse.a, b = fit->ellipse.b;
+    return fmax(M_PI * (3.0 * (a + b) - sqrt((3.0 * a + b) * (a + 3.0 * b))), 1.0);
+}
+
+/* Median grey level of TL_LEVEL_SAMPLES points on a circle of radius r
+ * around c; -1 when fewer than half of them lie in the image. */
+static __device__ int ring_median(const pt_image *img, const pt_circle *c, double r)
+{
+    int v[TL_LEVEL_SAMPLES], n = 0;
+    for (int k = 0; k < TL_LEVEL_SAMPLES; k++) {
+        double phi = 2.0 * M_PI * k / TL_LEVEL_SAMPLES;
+        int x = (int)lround(c->cx + r * cos(phi)), y = (int)lround(c->cy + r * sin(phi));
+        if (x < 0 || y < 0 || x >= img->width || y >= img->height)
+            continue;
+        v[n++] = img->buf[(size_t)y * img->stride + x];
+    }
+    if (2 * n < TL_LEVEL_SAMPLES)
+        return -1;
+    /* the smallest level with at least half the samples at or below it: what
+     * the histogram walk of omp/detect/tl.c returns (bisection over 0..255) */
+    int half = (n + 1) / 2, lo = 0, hi = 255;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2, upto = 0;
+        for (int k = 0; k < n; k++)
+            upto += v[k] <= mid;
+        if (upto >= half)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+static __device__ int mid_level(const pt_image *img, const pt_circle *c)
+{
+    int inside = ring_median(img, c, 0.5 * c->r);
+    int outside = ring_median(img, c, c->r + fmax(2.0, 0.25 * c->r));
+    if (inside < 0 || outside <= inside)
+        return -1;
+    return inside + (int)lround(TL_LEVEL_SHARE * (outside - inside));
+}
+
+static __device__ pt_image frame_view(const pt_cuda_params &p, const pt_cuda_buffers &b,
+                                      const pt_cuda_eye_job &job)
+{
+    const pt_cuda_frame_dims dims = b.dims[job.frame];
+    pt_image view = {dims.width, dims.height, p.pitch, b.smoothed + job.frame * p.plane};
+    return view;
+}
+
+__global__ void tl_choose(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs)
+{
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= jobs)
+        return;
+    const tl_fit *fits = d.fits + (size_t)j * d.thresholds;
+    double best_support = 0.0, best_quality = 0.0;
+    for (int i = 0; i < d.thresholds; i++) {
+        if (!fits[i].found)
+            continue;
+        best_support = fmax(best_support, fits[i].votes / outline_length(&fits[i], d.ellipse));
+        best_quality = fmax(best_quality, fits[i].quality);
+    }
+    int winner = -1;
+    for (int i = 0; i < d.thresholds; i++) {
+        const tl_fit *fit = &fits[i];
+        if (!fit->found)
+            continue;
+        if (d.score == PT_TL_SCORE_SUPPORT &&
+            fit->votes / outline_length(fit, d.ellipse) < TL_SUPPORT_NEAR * best_support)
+            continue;
+        if (d.score == PT_TL_SCORE_QUALITY && fit->quality < TL_QUALITY_NEAR * best_quality)
+            continue;
+        if (winner < 0 || (d.score != PT_TL_SCORE_QUALITY && fit->votes > fits[winner].votes))
+            winner = i;
+    }
+    d.winner[j] = winner;
+    d.refine_t[j] = -1;
+    if (winner < 0 || !d.refine)
+        return;
+    const pt_cuda_eye_job job = b.jobs[j];
+    pt_image view = frame_view(p, b, job);
+    int t_mid = mid_level(&view, &fits[winner].circle);
+    int t_best = d.tmin + winner * d.tstep;
+    if (t_mid >= 0 && t_mid != t_best)
+        d.refine_t[j] = t_mid;
+}
+
+__global__ void tl_finish(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs)
+{
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= jobs)
+        return;
+    pt_cuda_eye_result *out = b.results + j;
+    pt_cuda_eye_result r;
+    memset(&r, 0, sizeof r);
+    r.status = PT_DETECT_NOTFOUND;
+    int winner = d.winner[j];
+    if (winner >= 0) {
+        const tl_fit *won = d.fits + (size_t)j * d.thresholds + winner;
+        pt_circle circle = won->circle;
+        pt_ellipse ellipse = won->ellipse;
+        if (d.refine_t[j] >= 0) {
+            const tl_fit *mid = d.fits + (size_t)jobs * d.thresholds + j;
+            if (mid->quality >= TL_QUALITY_NEAR * won->quality && mid->found &&
+                hypot(mid->circle.cx - circle.cx, mid->circle.cy - circle.cy) <
+                    0.25 * circle.r) {
+                circle = mid->circle;
+                ellipse = mid->ellipse;
+            }
+        }
+        /* border pixels are the blob's outermost: its boundary lies half a pixel further */
+        circle.r += TL_BORDER_OFFSET;
+        ellipse.a += TL_BORDER_OFFSET;
+        ellipse.b += TL_BORDER_OFFSET;
+        const pt_cuda_eye_job job = b.jobs[j];
+        pt_image view = frame_view(p, b, job);
+        if (d.ellipse) {
+            r.ellipse = ellipse;
+            r.circle.cx = ellipse.cx;
+            r.circle.cy = ellipse.cy;
+            r.circle.r = 0.5 * (ellipse.a + ellipse.b);
+            r.confidence = pt_confidence_ellipse(&view, &ellipse);
+            r.has_ellipse = 1;
+        } else {
+            r.circle = circle;
+            r.confidence = pt_confidence_circle(&view, &circle);
+        }
+        r.has_circle = 1;
+        if (r.confidence < PT_CONFIDENCE_MIN)
+            r.has_circle = r.has_ellipse = 0;
+        else
+            r.status = PT_DETECT_OK;
+    }
+    *out = r;
+}
+
+cudaError_t pt_tl_choose(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,
+                         int jobs, cudaStream_t stream)
+{
+    tl_choose<<<(jobs + CHOOSE_THREADS - 1) / CHOOSE_THREADS, CHOOSE_THREADS, 0, stream>>>(
+        *p, *b, *d, jobs);
+    return cudaGetLastError();
+}
+
+cudaError_t pt_tl_finish(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,
+                         int jobs, cudaStream_t stream)
+{
+    tl_finish<<<(jobs + CHOOSE_THREADS - 1) / CHOOSE_THREADS, CHOOSE_THREADS, 0, stream>>>(
+        *p, *b, *d, jobs);
+    return cudaGetLastError();
+}

@@ -1,0 +1,319 @@
+/* RANSAC over each tl task's border points, pt_ransac_circle /
+ * pt_ransac_ellipse (lib/detect/ransac.h) with the task's inlier band:
+ *
+ *   tl_ransac  block per (256 rows of the sample table, share of the points,
+ *              task): thread per row fits its sample and counts its votes
+ *              over the block's chunks of 1024 points (shared memory); the
+ *              counts go to the row's total by atomics. Border lists run
+ *              from a few hundred to 10^5 points: splitting them keeps every
+ *              block short. Circle votes first test in float with a margin
+ *              far above float rounding and take the double distance only
+ *              near the band's edges, so every vote is the CPU's.
+ *   tl_select  warp per task: the best row (most votes, ties to the lowest
+ *              row), its inliers in point order (ballots), the refit on them,
+ *              the votes of the final model (warp sum), its confidence and
+ *              quality = votes / n x confidence. The refit is lib/detect/fit.h's,
+ *              serial, as on the CPU, up to TL_SERIAL_REFIT inliers; above
+ *              that a circle is refitted by the warp (the same formulas,
+ *              sums in another order: the result may differ in the last
+ *              bits; such huge lists come from non-pupil blobs). */
+#include "cuda/detect/tl_internal.h"
+
+#include "lib/detect/fit.h"
+#include "lib/io/pt_image.h"
+#include "lib/detect/pt_result.h"
+#include "lib/detect/ransac.h"
+#include "lib/detect/starburst_ray.h"
+
+#include "lib/detect/confidence.h"
+
+#define RANSAC_THREADS 256 /* rows per block */
+#define RANSAC_CHUNK 1024  /* points in shared memory at a time */
+#define RANSAC_SPLITS 32   /* blocks sharing the points of one row block */
+#define TL_SERIAL_REFIT 4096
+
+/* Model of table row s; 0 when its indices repeat, the fit fails or leaves the range. */
+static __device__ int sample_model(const pt_cuda_params &p, int ellipse, const pt_point *pts,
+                                   int n, int s, double min_r, double max_r, pt_circle *c,
+                                   pt_ellipse *e)
+{
+    int idx[PT_RANSAC_MAX_SAMPLE_SIZE];
+    if (!pt_ransac_sample_indices(p.ransac_values, p.sample_size, s, n, idx))
+        return 0;
+    if (ellipse)
+        return pt_fit_ellipse(pts, idx, p.sample_size, e) &&
+               pt_ransac_ellipse_in_range(e, min_r, max_r);
+    return pt_fit_circle(pts, idx, p.sample_size, c) &&
+           pt_ransac_circle_in_range(c, min_r, max_r);
+}
+
+/* Whether point q is an inlier of the model (f: the ellipse's frame). */
+static __device__ __forceinline__ bool inlier(int ellipse, const pt_circle &c,
+                                              const pt_ellipse_frame &f, pt_point q, double band)
+{
+    return ellipse ? pt_ellipse_frame_distance(&f, q.x, q.y) <= band
+                   : pt_circle_distance(&c, q.x, q.y) <= band;
+}
+
+/* Votes with a float pre-test on the distance from the centre: a point
+ * farther than hi + m or nearer than lo - m gets no vote, one between
+ * lo + m and hi - m gets one (circles only), any other the exact test of the
+ * CPU. Circle: [lo, hi] = r -/+ band. Ellipse: [b - band, a + band], outside
+ * which the outline (between b and a from the centre) is more than band away.
+ * m is about 25 times the float error of the distance for coordinates up to
+ * |cx| + |cy|, so every vote is the CPU's. */
+typedef struct {
+    int ellipse;
+    pt_circle c;
+    pt_ellipse_frame f;
+    double band;
+    float cx, cy, out_lo2, in_lo2, in_hi2, out_hi2;
+} vote_test;
+
+static __device__ vote_test vote_test_make(int ellipse, const pt_circle &c, const pt_ellipse &e,
+                                           double band)
+{
+    vote_test k;
+    k.ellipse = ellipse;
+    k.c = c;
+    k.band = band;
+    double cx = ellipse ? e.cx : c.cx, cy = ellipse ? e.cy : c.cy;
+    double lo = (ellipse ? fmin(e.a, e.b) : c.r) - band, hi = (ellipse ? fmax(e.a, e.b) : c.r) + band;
+    double m = 1e-5 * (fabs(cx) + fabs(cy) + hi + 1.0);
+    if (ellipse)
+        pt_ellipse_frame_init(&e, &k.f);
+    k.cx = (float)cx;
+    k.cy = (float)cy;
+    k.out_lo2 = lo - m > 0 ? (float)((lo - m) * (lo - m)) : -1.0f;
+    k.in_lo2 = lo + m > 0 ? (float)((lo + m) * (lo + m)) : 0.0f;
+    k.in_hi2 = !ellipse && hi - m > 0 ? (float)((hi - m) * (hi - m)) : -1.0f;
+    k.out_hi2 = (float)((hi + m) * (hi + m));
+    return k;
+}
+
+static __device__ __forceinline__ int vote(const vote_test &k, pt_point q)
+{
+    float dx = q.x - k.cx, dy = q.y - k.cy;
+    float d2 = dx * dx + dy * dy;
+    if (d2 < k.out_lo2 || d2 > k.out_hi2)
+        return 0;
+    if (d2 >= k.in_lo2 && d2 <= k.in_hi2)
+        return 1;
+    return k.ellipse ? pt_ellipse_frame_distance(&k.f, q.x, q.y) <= k.band
+                     : pt_circle_distance(&k.c, q.x, q.y) <= k.band;
+}
+
+__global__ void __launch_bounds__(RANSAC_THREADS)
+    tl_ransac(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs, int first)
+{
+    __shared__ pt_point chunk[RANSAC_CHUNK];
+    int slot = blockIdx.z, split = blockIdx.y, task = first + slot, t;
+    int j = tl_task_job(d, jobs, task, &t);
+    if (t < 0)
+        return;
+    const tl_fit *fit = d.fits + task;
+    int n = fit->n;
+    int chunks = (n + RANSAC_CHUNK - 1) / RANSAC_CHUNK;
+    if (n < p.sample_size || split >= chunks)
+        return;
+    const pt_cuda_eye_job job = b.jobs[j];
+    double band = fit->band;
+    const pt_point *pts = d.points + slot * d.cap;
+    int s = blockIdx.x * RANSAC_THREADS + threadIdx.x;
+    pt_circle c = {0, 0, 0};
+    pt_ellipse e = {0, 0, 0, 0, 0};
+    bool valid = s < p.ransac_rows &&
+                 sample_model(p, d.ellipse, pts, n, s, job.min_r, job.max_r, &c, &e);
+    int32_t *votes = d.votes + (size_t)slot * d.nblocks * RANSAC_THREADS;
+    if (split == 0 && s < p.ransac_rows && !valid)
+        votes[s] = -1;
+    vote_test k = vote_test_make(d.ellipse, c, e, band);
+    int count = 0;
+    for (int ch = split; ch < chunks; ch += RANSAC_SPLITS) {
+        int base = ch * RANSAC_CHUNK, m = n - base < RANSAC_CHUNK ? n - base : RANSAC_CHUNK;
+        __syncthreads();
+        for (int i = threadIdx.x; i < m; i += RANSAC_THREADS)
+            chunk[i] = pts[base + i];
+        __syncthreads();
+        if (valid)
+            for (int i = 0; i < m; i++)
+                count += vote(k, chunk[i]);
+    }
+    if (valid && count)
+        atomicAdd(&votes[s], count);
+}
+
+/* Votes of a model over all points, by the 32 lanes of the warp. */
+static __device__ int warp_votes(int ellipse, const pt_circle &c, const pt_ellipse &e,
+                                 const pt_point *pts, int n, double band)
+{
+    pt_ellipse_frame f;
+    if (ellipse)
+        pt_ellipse_frame_init(&e, &f);
+    int votes = 0;
+    for (int k = threadIdx.x; k < n; k += 32)
+        votes += inlier(ellipse, c, f, pts[k], band);
+    return tl_warp_sum(votes);
+}
+
+/* Sum over the warp's lanes; lane 0's sum for every lane (the lanes add in
+ * different orders, so their sums may differ in the last bit). */
+static __device__ double warp_sum_d(double v)
+{
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_xor_sync(0xffffffffu, v, o);
+    return __shfl_sync(0xffffffffu, v, 0);
+}
+
+/* pt_fit_circle (lib/detect/fit.h) with the sums over the points shared by the
+ * warp's lanes; every lane returns the result. */
+static __device__ int warp_fit_circle(const pt_point *pts, const int *idx, int n, pt_circle *out)
+{
+    if (n < 3)
+        return 0;
+    double sx = 0.0, sy = 0.0;
+    for (int k = threadIdx.x; k < n; k += 32) {
+        pt_point q = pts[idx[k]];
+        sx += q.x;
+        sy += q.y;
+    }
+    double mx = warp_sum_d(sx) / n, my = warp_sum_d(sy) / n;
+    if (!pt_fit_finite(mx) || !pt_fit_finite(my))
+        return 0;
+    double ss = 0.0;
+    for (int k = threadIdx.x; k < n; k += 32) {
+        pt_point q = pts[idx[k]];
+        double u = q.x - mx, v = q.y - my;
+        ss += u * u + v * v;
+    }
+    double scale = sqrt(warp_sum_d(ss) / n);
+    if (!(scale > 0.0) || !pt_fit_finite(scale))
+        return 0;
+    double inv = 1.0 / scale;
+    double Mxx = 0, Myy = 0, Mxy = 0, Mxz = 0, Myz = 0, Mzz = 0;
+    for (int k = threadIdx.x; k < n; k += 32) {
+        pt_point q = pts[idx[k]];
+        double x = (q.x - mx) * inv, y = (q.y - my) * inv;
+        double z = x * x + y * y;
+        Mxx += x * x;
+        Myy += y * y;
+        Mxy += x * y;
+        Mxz += x * z;
+        Myz += y * z;
+        Mzz += z * z;
+    }
+    Mxx = warp_sum_d(Mxx) / n;
+    Myy = warp_sum_d(Myy) / n;
+    Mxy = warp_sum_d(Mxy) / n;
+    Mxz = warp_sum_d(Mxz) / n;
+    Myz = warp_sum_d(Myz) / n;
+    Mzz = warp_sum_d(Mzz) / n;
+    return pt_fit_circle_from_moments(Mxx, Myy, Mxy, Mxz, Myz, Mzz, mx, my, scale, out);
+}
+
+__global__ void __launch_bounds__(32)
+    tl_select(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs, int first)
+{
+    __shared__ pt_circle model_c;
+    __shared__ pt_ellipse model_e;
+    __shared__ pt_point refit_pts[TL_SERIAL_REFIT];
+    int slot = blockIdx.x, task = first + slot, t, lane = threadIdx.x;
+    int j = tl_task_job(d, jobs, task, &t);
+    if (t < 0)
+        return;
+    tl_fit *fit = d.fits + task;
+    int n = fit->n;
+    if (n < p.sample_size)
+        return; /* found = 0, quality 0 (tl_pick) */
+    const pt_cuda_eye_job job = b.jobs[j];
+    const pt_point *pts = d.points + slot * d.cap;
+    double band = fit->band;
+    /* the best row: most votes, ties to the lowest row */
+    const int32_t *votes = d.votes + (size_t)slot * d.nblocks * RANSAC_THREADS;
+    int best_v = -1, best_s = -1;
+    for (int s = lane; s < p.ransac_rows; s += 32) {
+        int v = votes[s];
+        if (v > best_v) { /* rows rise with s: ties keep the lower */
+            best_v = v;
+            best_s = s;
+        }
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+        int ov = __shfl_xor_sync(0xffffffffu, best_v, o);
+        int os = __shfl_xor_sync(0xffffffffu, best_s, o);
+        if (os >= 0 && (ov > best_v || (ov == best_v && (best_s < 0 || os < best_s)))) {
+            best_v = ov;
+            best_s = os;
+        }
+    }
+    if (best_s < 0)
+        return;
+    pt_circle c = {0, 0, 0};
+    pt_ellipse e = {0, 0, 0, 0, 0};
+    sample_model(p, d.ellipse, pts, n, best_s, job.min_r, job.max_r, &c, &e);
+    pt_ellipse_frame f;
+    if (d.ellipse)
+        pt_ellipse_frame_init(&e, &f);
+    /* the inliers of the best row, in point order */
+    int *inl = d.labels + slot * d.cap;
+    int count = 0;
+    for (int base = 0; base < n; base += 32) {
+        int k = base + lane;
+        bool in = k < n && inlier(d.ellipse, c, f, pts[k], band);
+        unsigned ballot = __ballot_sync(0xffffffffu, in);
+        if (in)
+            inl[count + __popc(ballot & ((1u << lane) - 1u))] = k;
+        count += __popc(ballot);
+    }
+    __syncwarp();
+    if (!d.ellipse && count > TL_SERIAL_REFIT) {
+        pt_circle refit;
+        if (warp_fit_circle(pts, inl, count, &refit) &&
+            pt_ransac_circle_in_range(&refit, job.min_r, job.max_r))
+            c = refit;
+        pt_ellipse_from_circle(&c, &e);
+    } else {
+        /* the serial refit reads the inliers, in order, from shared memory */
+        const pt_point *from = pts;
+        const int *idx = inl;
+        if (count <= TL_SERIAL_REFIT) {
+            for (int k = lane; k < count; k += 32)
+                refit_pts[k] = pts[inl[k]];
+            __syncwarp();
+            from = refit_pts;
+            idx = NULL;
+        }
+        if (lane == 0)
+            pt_ransac_refit_inliers(d.ellipse, from, idx, count, job.min_r, job.max_r, &c, &e);
+    }
+    __syncwarp();
+    if (lane == 0) {
+        model_c = c;
+        model_e = e;
+    }
+    __syncwarp();
+    if (d.ellipse || count <= TL_SERIAL_REFIT) {
+        c = model_c;
+        e = model_e;
+    }
+    int final_votes = warp_votes(d.ellipse, c, e, pts, n, band);
+    if (lane != 0)
+        return;
+    const pt_cuda_frame_dims dims = b.dims[job.frame];
+    pt_image view = {dims.width, dims.height, p.pitch, b.smoothed + job.frame * p.plane};
+    double conf = d.ellipse ? pt_confidence_ellipse(&view, &e) : pt_confidence_circle(&view, &c);
+    fit->found = 1;
+    fit->votes = final_votes;
+    fit->circle = c;
+    fit->ellipse = e;
+    fit->quality = (double)final_votes / n * conf;
+}
+
+cudaError_t pt_tl_fit(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,
+                      int jobs, int first, int count, cudaStream_t stream)
+{
+    tl_ransac<<<dim3(d->nblocks, RANSAC_SPLITS, count), RANSAC_THREADS, 0, stream>>>(*p, *b, *d, jobs,
+                                                                             first);
+    tl_select<<<count, 32, 0, stream>>>(*p, *b, *d, jobs, first);
+    return cudaGetLastError();
+}

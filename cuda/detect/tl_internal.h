@@ -1,0 +1,105 @@
+/* The CUDA threshold-and-labeling detector (-a tl -b cuda), shared by its
+ * files: the work is a list of tasks, each one (job, threshold): first every
+ * threshold of every job (task = job * thresholds + i), then, with tl_refine,
+ * one refit per job (task = jobs * thresholds + job) at the grey level the
+ * choice step found. Tasks run in batches over a fixed number of slots, each
+ * slot with its own label image, point list and counters:
+ *
+ *   tl_label.cu   8-connected labeling: union-find inside 32x32 tiles in
+ *                 shared memory, union across tile borders, flattening with
+ *                 blob sizes (warp-aggregated atomics) and the list of roots
+ *   tl_border.cu  the biggest plausible blob, its border pixels in raster
+ *                 order (per-row counts, a scan, an ordered scatter)
+ *   tl_fit.cu     RANSAC over the shared sample table (thread per row, the
+ *                 points split over blocks, votes summed by atomics), the
+ *                 best row, refit on the inliers, votes, quality
+ *   tl_choose.cu  the best threshold per job, the mid-level refit's
+ *                 threshold, and the result
+ *
+ * Everything mirrors omp/detect/tl.c (the reference) step for step. */
+#ifndef PT_CUDA_TL_INTERNAL_H
+#define PT_CUDA_TL_INTERNAL_H
+
+#include "cuda/detect/cuda_internal.h"
+
+/* What one task found. */
+typedef struct {
+    int found;        /* RANSAC gave a model */
+    int votes;        /* inliers of the final model */
+    int n;            /* border points of the picked blob */
+    int root;         /* picked blob: raster index (in the roi) of its first pixel; -1: none */
+    int size;         /* its pixels */
+    int last_row;     /* its last row in the roi */
+    double blob_r;    /* its equivalent radius sqrt(size / pi) */
+    double band;      /* RANSAC inlier distance */
+    double quality;   /* votes / n * confidence; 0 when not found */
+    pt_circle circle;
+    pt_ellipse ellipse;
+} tl_fit;
+
+/* Device work buffers and settings of one detector instance (by value into launches). */
+typedef struct {
+    /* settings */
+    int thresholds, tmin, tstep;
+    int score, refine, ellipse;
+    double circle_band;
+    /* capacities */
+    size_t cap;       /* pixels per slot: label image, point list */
+    size_t root_cap;  /* roots per slot */
+    int rows_cap;     /* rows per slot */
+    int nblocks;      /* RANSAC row blocks per task (256 rows each) */
+    /* per slot */
+    int32_t *labels;     /* cap: labels; after the border, the inlier list */
+    pt_point *points;    /* cap: border points; before, per root: blob size (uint32, top
+                            bit: touches the roi border) at [root], last row at [cap + root] */
+    int32_t *roots;      /* root_cap: roots of the label image */
+    int32_t *root_count; /* 1 */
+    int32_t *row_offsets; /* rows_cap: border pixels per row, then their exclusive scan */
+    int32_t *votes;      /* nblocks * 256: votes per RANSAC row (-1: no model) */
+    /* per task / job */
+    tl_fit *fits;        /* max_jobs * (thresholds + 1) */
+    int *winner;         /* max_jobs: index of the winning threshold, -1: none */
+    int *refine_t;       /* max_jobs: refit threshold, -1: no refit */
+} tl_dev;
+
+#ifdef __CUDACC__
+/* The job of a task, and its threshold in *t (< 0: nothing to do). */
+static __device__ __forceinline__ int tl_task_job(const tl_dev &d, int jobs, int task, int *t)
+{
+    int refits = jobs * d.thresholds; /* the first refit task */
+    if (task < refits) {
+        *t = d.tmin + (task % d.thresholds) * d.tstep;
+        return task / d.thresholds;
+    }
+    int j = task - refits;
+    *t = d.refine_t[j];
+    return j;
+}
+
+/* Sum over the 32 lanes of a warp (every lane gets it; sm_75 has no __reduce_add_sync). */
+static __device__ __forceinline__ int tl_warp_sum(int v)
+{
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}
+#endif
+
+/* Launches over tasks [first, first + count), each in slot task - first.
+ * width x height: the chunk's frame size (every roi lies inside). */
+cudaError_t pt_tl_label(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,
+                        int jobs, int first, int count, int width, int height,
+                        cudaStream_t stream);
+cudaError_t pt_tl_border(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,
+                         int jobs, int first, int count, int width, int height,
+                         cudaStream_t stream);
+cudaError_t pt_tl_fit(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,
+                      int jobs, int first, int count, cudaStream_t stream);
+/* Per job: the winner over the thresholds and the refit's threshold. */
+cudaError_t pt_tl_choose(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,
+                         int jobs, cudaStream_t stream);
+/* Per job: the result (b->results). */
+cudaError_t pt_tl_finish(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,
+                         int jobs, cudaStream_t stream);
+
+#endif

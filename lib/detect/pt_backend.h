@@ -1,0 +1,80 @@
+/* A back end is a table of functions the CLI selects with -b. */
+#ifndef PT_BACKEND_H
+#define PT_BACKEND_H
+
+#include "lib/core/pt_error.h"
+#include "lib/core/pt_geom.h"
+#include "lib/io/pt_image.h"
+#include "lib/params/pt_params.h"
+#include "lib/detect/pt_result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PT_MAX_DEVICES 16
+
+typedef struct {
+    pt_algorithm algorithm;
+    int ellipse;   /* --ellipse: fit ellipses (result has_ellipse) */
+    int binocular; /* two eyes: left half 'L', right half 'R' */
+    int threads;   /* -j; 0 = all cores */
+    int sequence;  /* start each frame from the previous frame's centre */
+    int overlay;   /* fill pt_overlay (for --draw) */
+    int streams;   /* CUDA streams in flight; 0 = the back end's default */
+    /* --devices: CUDA devices a batch is split across; ndevices 0 = the
+     * current device only, -1 = every visible device. */
+    int ndevices;
+    int devices[PT_MAX_DEVICES];
+} pt_track_options;
+
+/* What the detector saw, for --draw: candidate edge points, blob border, rays. */
+typedef struct {
+    pt_point *points;
+    int count, capacity;
+} pt_overlay;
+
+/* Append a point; grows the array; silently stops at 1<<20 points. */
+void pt_overlay_add(pt_overlay *ov, float x, float y);
+void pt_overlay_clear(pt_overlay *ov);
+void pt_overlay_free(pt_overlay *ov);
+
+typedef struct pt_backend {
+    const char *name; /* "omp", "cuda" */
+    /* Prepare for frames up to width x height; allocate everything here. */
+    pt_status (*create)(const pt_config *cfg, const pt_track_options *opt,
+                        int width, int height, void **state, pt_error *err);
+    /* Track n frames. results has n*eyes entries (eyes = binocular ? 2 : 1), frame
+     * major, left eye first; overlays likewise, or NULL. A frame that cannot be
+     * processed gets status PT_DETECT_ERROR and a message; the call still succeeds. */
+    pt_status (*track)(void *state, pt_image *const *frames, int n,
+                       pt_result *results, pt_overlay *overlays, pt_error *err);
+    void (*destroy)(void *state);
+    /* Optional (NULL when the back end has no use for it): make these frames'
+     * buffers fast to copy from (page-locked), for frames reused many times as
+     * in bench; unpin before freeing them. */
+    pt_status (*pin)(void *state, pt_image *const *frames, int n, pt_error *err);
+    void (*unpin)(void *state, pt_image *const *frames, int n);
+    /* Optional: per-stage times accumulated since create, one "stage: x ms/frame"
+     * line each, for bench. */
+    void (*stage_report)(void *state, char *buf, int size);
+    /* Optional: track() in two halves, so that a caller keeps two batches in
+     * flight (the GPU works on one while the caller prepares the next).
+     * submit starts tracking frames as track() would and returns; the
+     * results of a submitted batch are complete, and its frames, results and
+     * overlays the caller's again, when the next submit or drain returns.
+     * drain waits for the last submitted batch. A caller alternates two sets
+     * of frames and results; track() may follow only a drain. */
+    pt_status (*submit)(void *state, pt_image *const *frames, int n, pt_result *results,
+                        pt_overlay *overlays, pt_error *err);
+    pt_status (*drain)(void *state, pt_error *err);
+} pt_backend;
+
+extern const pt_backend pt_backend_omp;
+extern const pt_backend pt_backend_cuda;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,199 @@
+/* RANSAC over the shared sample table (semantics documented in ransac.h). */
+#include "lib/detect/ransac.h"
+#include "lib/core/pt_rng.h"
+
+#include <stdlib.h>
+
+
+static uint64_t rotl64(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+/* xoshiro256** (Blackman & Vigna): fixed-width integer arithmetic only, so
+ * the table is bit-identical on every platform. */
+static uint64_t xoshiro256ss_next(uint64_t s[4])
+{
+    uint64_t result = rotl64(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl64(s[3], 45);
+    return result;
+}
+
+pt_status pt_ransac_table_create(pt_ransac_table *t, int samples, int sample_size,
+                                 uint64_t seed, pt_error *err)
+{
+    t->samples = 0;
+    t->sample_size = 0;
+    t->values = NULL;
+    if (samples < 1 || samples > PT_RANSAC_MAX_SAMPLES)
+        return pt_error_set(err, PT_ERR_PARAM, "ransac_samples",
+                            "RANSAC samples must be 1..%d, got %d", PT_RANSAC_MAX_SAMPLES,
+                            samples);
+    if (sample_size < PT_RANSAC_MIN_SAMPLE_SIZE || sample_size > PT_RANSAC_MAX_SAMPLE_SIZE)
+        return pt_error_set(err, PT_ERR_PARAM, "ransac_sample_size",
+                            "RANSAC sample size must be %d..%d, got %d",
+                            PT_RANSAC_MIN_SAMPLE_SIZE, PT_RANSAC_MAX_SAMPLE_SIZE,
+                            sample_size);
+    size_t count = (size_t)samples * (size_t)sample_size;
+    uint32_t *values = (uint32_t *)malloc(count * sizeof *values);
+    if (!values)
+        return pt_error_set(err, PT_ERR_NOMEM, "ransac_samples",
+                            "cannot allocate a RANSAC table of %zu values", count);
+    uint64_t sm = seed, state[4];
+    for (int k = 0; k < 4; k++)
+        state[k] = pt_rng_next(&sm);
+    /* the high half of each output: xoshiro256**'s best bits */
+    for (size_t k = 0; k < count; k++)
+        values[k] = (uint32_t)(xoshiro256ss_next(state) >> 32);
+    t->samples = samples;
+    t->sample_size = sample_size;
+    t->values = values;
+    return PT_OK;
+}
+
+void pt_ransac_table_free(pt_ransac_table *t)
+{
+    if (!t)
+        return;
+    free(t->values);
+    t->values = NULL;
+    t->samples = 0;
+    t->sample_size = 0;
+}
+
+/* Votes (points within inlier_px of the outline). With beat >= 0 the count
+ * stops once it can no longer exceed beat and returns at most beat: a sample
+ * that cannot beat the best so far needs no exact count (the choice, the
+ * first sample with the most votes, stays the same). beat < 0: exact. */
+static int circle_votes(const pt_point *pts, int n, const pt_circle *c, double inlier_px,
+                        int beat)
+{
+    int votes = 0;
+    for (int k = 0; k < n; k++) {
+        votes += pt_circle_distance(c, pts[k].x, pts[k].y) <= inlier_px;
+        if (beat >= 0 && votes + (n - 1 - k) <= beat)
+            return votes;
+    }
+    return votes;
+}
+
+static int ellipse_votes(const pt_point *pts, int n, const pt_ellipse *e, double inlier_px,
+                         int beat)
+{
+    pt_ellipse_frame f;
+    pt_ellipse_frame_init(e, &f);
+    int votes = 0;
+    for (int k = 0; k < n; k++) {
+        votes += pt_ellipse_frame_within(&f, pts[k].x, pts[k].y, inlier_px);
+        if (beat >= 0 && votes + (n - 1 - k) <= beat)
+            return votes;
+    }
+    return votes;
+}
+
+static int usable_samples(const pt_ransac_table *t, int samples_used)
+{
+    if (!t || !t->values)
+        return 0;
+    return samples_used < t->samples ? samples_used : t->samples;
+}
+
+static void clear_fit(pt_ransac_fit *out)
+{
+    out->found = 0;
+    out->votes = 0;
+    out->sample = -1;
+    out->circle.cx = out->circle.cy = out->circle.r = 0.0;
+    pt_ellipse_from_circle(&out->circle, &out->ellipse);
+}
+
+int pt_ransac_circle(const pt_point *pts, int n, const pt_ransac_table *t, int samples_used,
+                     double inlier_px, double min_r, double max_r, int *scratch_idx,
+                     pt_ransac_fit *out)
+{
+    clear_fit(out);
+    int rows = usable_samples(t, samples_used);
+    int k_size = t ? t->sample_size : 0;
+    if (n < k_size || k_size < 3 || k_size > PT_RANSAC_MAX_SAMPLE_SIZE)
+        return 0;
+    int idx[PT_RANSAC_MAX_SAMPLE_SIZE];
+    int best_votes = -1, best_s = -1;
+    pt_circle best = {0.0, 0.0, 0.0};
+    for (int s = 0; s < rows; s++) {
+        if (!pt_ransac_sample_indices(t->values, k_size, s, n, idx))
+            continue;
+        pt_circle c;
+        if (!pt_fit_circle(pts, idx, k_size, &c) || !pt_ransac_circle_in_range(&c, min_r, max_r))
+            continue;
+        int votes = circle_votes(pts, n, &c, inlier_px, best_votes);
+        if (votes > best_votes) {
+            best_votes = votes;
+            best_s = s;
+            best = c;
+        }
+    }
+    if (best_s < 0)
+        return 0;
+    int inliers = 0;
+    for (int k = 0; k < n; k++)
+        if (pt_circle_distance(&best, pts[k].x, pts[k].y) <= inlier_px)
+            scratch_idx[inliers++] = k;
+    out->circle = best;
+    pt_ransac_refit_inliers(0, pts, scratch_idx, inliers, min_r, max_r, &out->circle,
+                            &out->ellipse);
+    best = out->circle;
+    out->found = 1;
+    out->sample = best_s;
+    out->votes = circle_votes(pts, n, &best, inlier_px, -1);
+    return 1;
+}
+
+int pt_ransac_ellipse(const pt_point *pts, int n, const pt_ransac_table *t,
+                      int samples_used, double inlier_px, double min_r, double max_r,
+                      int *scratch_idx, pt_ransac_fit *out)
+{
+    clear_fit(out);
+    int rows = usable_samples(t, samples_used);
+    int k_size = t ? t->sample_size : 0;
+    if (n < k_size || k_size < 5 || k_size > PT_RANSAC_MAX_SAMPLE_SIZE)
+        return 0;
+    int idx[PT_RANSAC_MAX_SAMPLE_SIZE];
+    int best_votes = -1, best_s = -1;
+    pt_ellipse best = {0.0, 0.0, 0.0, 0.0, 0.0};
+    for (int s = 0; s < rows; s++) {
+        if (!pt_ransac_sample_indices(t->values, k_size, s, n, idx))
+            continue;
+        pt_ellipse e;
+        if (!pt_fit_ellipse(pts, idx, k_size, &e) ||
+            !pt_ransac_ellipse_in_range(&e, min_r, max_r))
+            continue;
+        int votes = ellipse_votes(pts, n, &e, inlier_px, best_votes);
+        if (votes > best_votes) {
+            best_votes = votes;
+            best_s = s;
+            best = e;
+        }
+    }
+    if (best_s < 0)
+        return 0;
+    pt_ellipse_frame f;
+    pt_ellipse_frame_init(&best, &f);
+    int inliers = 0;
+    for (int k = 0; k < n; k++)
+        if (pt_ellipse_frame_within(&f, pts[k].x, pts[k].y, inlier_px))
+            scratch_idx[inliers++] = k;
+    out->ellipse = best;
+    pt_ransac_refit_inliers(1, pts, scratch_idx, inliers, min_r, max_r, &out->circle,
+                            &out->ellipse);
+    best = out->ellipse;
+    out->found = 1;
+    out->sample = best_s;
+    out->votes = ellipse_votes(pts, n, &best, inlier_px, -1);
+    return 1;
+}

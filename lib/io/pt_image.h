@@ -1,0 +1,66 @@
+/* Grey 8-bit images and the loaders/writers for PNG, TIFF and PGM. */
+#ifndef PT_IMAGE_H
+#define PT_IMAGE_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/core/pt_error.h"
+
+/* Row-major 8-bit grey image; row y starts at buf + y*stride. */
+typedef struct {
+    int width, height, stride;
+    uint8_t *buf;
+} pt_image;
+
+/* Largest accepted side and pixel count (bad-input guard). */
+#define PT_IMAGE_MAX_SIDE 65536
+#define PT_IMAGE_MAX_PIXELS (512LL * 1024 * 1024)
+
+/* Zero-filled image, stride = width rounded up to 64 bytes; NULL on failure. */
+pt_image *pt_image_create(int width, int height);
+pt_image *pt_image_copy(const pt_image *src);
+void pt_image_destroy(pt_image *img);
+
+/* A file may hold several frames (multi-page TIFF). */
+typedef struct {
+    int count;
+    pt_image **frames;
+} pt_frames;
+
+typedef struct {
+    /* 16-bit samples are reduced to 8 bits as v >> (significant_bits - 8),
+     * clamped to 255; 16 (the default) keeps the top byte. Range 8..16. */
+    int significant_bits;
+    /* -1: all pages; otherwise only this page (0-based) of a multi-page file. */
+    int page;
+} pt_load_options;
+
+void pt_load_options_default(pt_load_options *opt);
+
+/* Load PNG, TIFF or PGM (P5), detected by content (magic bytes), not by name.
+ * On failure returns non-zero, fills err (file = path), and out stays empty. */
+pt_status pt_image_load(const char *path, const pt_load_options *opt,
+                        pt_frames *out, pt_error *err);
+/* Same, from a memory buffer (used by fuzzers); name is used in messages. */
+pt_status pt_image_load_memory(const uint8_t *data, size_t size, const char *name,
+                               const pt_load_options *opt, pt_frames *out,
+                               pt_error *err);
+void pt_frames_free(pt_frames *frames);
+
+/* Writers: 8-bit grey PNG, 8-bit RGB PNG (rgb holds width*height*3 bytes). */
+pt_status pt_png_write_grey(const char *path, const pt_image *img, pt_error *err);
+pt_status pt_png_write_rgb(const char *path, int width, int height,
+                           const uint8_t *rgb, pt_error *err);
+/* 8-bit grey PGM (P5) writer. */
+pt_status pt_pgm_write(const char *path, const pt_image *img, pt_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,41 @@
+#ifndef PT_PARAMS_STARBURST_H
+#define PT_PARAMS_STARBURST_H
+
+/* Where the first iteration starts when neither start_x/start_y nor --sequence say. */
+enum { PT_START_DARK = 0, PT_START_CENTRE = 1 };
+
+/* Circle mode's final estimate: the refitted RANSAC circle, or the centre and
+ * mean radius of an ellipse refined from it (lib/detect/starburst_refit.h). */
+enum { PT_SB_REFIT_CIRCLE = 0, PT_SB_REFIT_ELLIPSE = 1 };
+
+/* Circle mode's RANSAC score of a sample's circle: the points within
+ * ransac_inlier of it, or within its circle band (circle_tolerance x r). */
+enum { PT_SB_VOTES_INLIER = 0, PT_SB_VOTES_BAND = 1 };
+
+/* --ellipse: a RANSAC circle (as circle mode) whose points give the ellipse
+ * (lib/detect/starburst_refit.h), or a RANSAC ellipse over all the points. */
+enum { PT_SB_ELLIPSE_VIA_CIRCLE = 0, PT_SB_ELLIPSE_DIRECT = 1 };
+
+typedef struct {
+    int rays;               /* first-stage rays over 360 degrees */
+    double edge_threshold;  /* grey-level step along a ray that counts as the pupil edge */
+    int stage2_rays;        /* rays cast back from each first-stage point */
+    double stage2_spread;   /* +- degrees around the direction back to the start */
+    int max_iterations;     /* restarts from the new centre */
+    double converge_px;     /* stop when the centre moves less than this */
+    double start_x, start_y;/* start point in the eye's region; < 0 = per `start` */
+    int start;              /* PT_START_*: darkest region of the eye, or its centre */
+    int ray_length;         /* first-stage ray length, px; 0 = auto (1.5 x max radius) */
+    int edge_gap;           /* half-distance of the rise along a ray, px; 0 = auto */
+    double edge_level;      /* edge where the rise reaches this share of the step's steepest */
+    double circle_tolerance;/* circle fits: refit band widened to this share of r */
+    double glint_step;      /* a step rising more than this is a reflection; 0 = off */
+    double edge_offset;     /* px edge points are moved towards the dark side */
+    double edge_fraction;   /* > 0: edge where the grey level crosses this share of the step */
+    double size_fraction;   /* > 0: reported size where the grey level crosses this share */
+    int circle_refit;       /* PT_SB_REFIT_*: circle mode's final estimate */
+    int circle_votes;       /* PT_SB_VOTES_*: what a RANSAC circle sample is scored by */
+    int ellipse_fit;        /* PT_SB_ELLIPSE_*: how --ellipse fits */
+} pt_starburst_params;
+
+#endif

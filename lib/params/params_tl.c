@@ -1,0 +1,35 @@
+/* Registry entries of the threshold-and-labeling detector (pt_tl_params). */
+#include <stddef.h>
+
+#include "lib/params/pt_params.h"
+
+static const char *const tl_score_names[] = {"votes", "support", "quality", NULL};
+static const char *const tl_border_names[] = {"pixels", "contour", NULL};
+
+const pt_param_def pt_tl_param_defs[] = {
+    {"tl_min", PT_PARAM_INT, offsetof(pt_config, tl.threshold_min), 20, 0, 255,
+     NULL, PT_ALG_TL, "first grey-level threshold (pupil = pixels <= threshold)"},
+    {"tl_max", PT_PARAM_INT, offsetof(pt_config, tl.threshold_max), 100, 0, 255,
+     NULL, PT_ALG_TL, "last grey-level threshold, inclusive"},
+    {"tl_step", PT_PARAM_INT, offsetof(pt_config, tl.threshold_step), 20, 1, 255,
+     NULL, PT_ALG_TL, "step between thresholds"},
+    {"tl_circle_band", PT_PARAM_DOUBLE, offsetof(pt_config, tl.circle_band), 0.1, 0, 1, NULL,
+     PT_ALG_TL,
+     "circle fits: RANSAC inlier distance = this share of the blob's equivalent radius "
+     "(at least ransac_inlier), so elliptical pupils fit whole; 0 = ransac_inlier only"},
+    {"tl_refine", PT_PARAM_INT, offsetof(pt_config, tl.refine), 1, 0, 1, NULL, PT_ALG_TL,
+     "1: refit the winner at the grey level mid-way between the pupil (median at half its "
+     "radius) and its surround, kept when as credible; 0: the paper's thresholds only"},
+    {"tl_score", PT_PARAM_CHOICE, offsetof(pt_config, tl.score), PT_TL_SCORE_QUALITY, 0, 2,
+     tl_score_names, PT_ALG_TL,
+     "votes: the fit with most RANSAC votes wins (the paper); "
+     "support: most votes among fits covering >= 90% of the best outline share; "
+     "quality: most votes among fits with >= 90% of the best (border share on the fit "
+     "x confidence)"},
+    {"tl_border", PT_PARAM_CHOICE, offsetof(pt_config, tl.border), PT_TL_BORDER_PIXELS, 0, 1,
+     tl_border_names, PT_ALG_TL,
+     "pixels: fit every blob pixel with a 4-neighbour outside the blob (hole borders too); "
+     "contour: fit the blob's outer border traced as OpenCV findContours does, so holes "
+     "(reflections inside the pupil) add no points"},
+};
+const int pt_tl_param_count = (int)(sizeof pt_tl_param_defs / sizeof pt_tl_param_defs[0]);

@@ -1,0 +1,349 @@
+/* Threshold-and-labeling detector (SPEC §1): for each threshold, the dark
+ * pixels are labeled, the biggest plausible blob is taken, its border is fitted
+ * by RANSAC, and the fit with the most votes over all thresholds wins. */
+#include <math.h>
+
+#include "lib/detect/confidence.h"
+#include "lib/contours/contours.h"
+#include "lib/detect/fit.h"
+#include "omp/detect/detect.h"
+#include "omp/detect/labeling.h"
+
+/* score=support: fits covering at least this share of the best support compete on votes. */
+#define TL_SUPPORT_NEAR 0.9
+/* score=quality: fits within this share of the best quality compete on votes. */
+#define TL_QUALITY_NEAR 0.9
+/* points per ring when measuring the pupil's and the surround's grey level */
+#define TL_LEVEL_SAMPLES 64
+/* where between the pupil (0) and surround (1) grey levels the refit threshold lies */
+#define TL_LEVEL_SHARE 0.35
+/* px from a border pixel's centre to the blob's boundary */
+#define TL_BORDER_OFFSET 0.5
+
+/* RANSAC inlier distance: the fixed ransac_inlier, or for circles at least
+ * tl_circle_band times the blob's equivalent radius, so a circle fitted to an
+ * elliptical pupil keeps the whole outline as inliers. */
+static double tl_inlier_band(const pt_config *cfg, double blob_r, int ellipse)
+{
+    double band = cfg->pre.ransac_inlier;
+    if (!ellipse && cfg->tl.circle_band * blob_r > band)
+        band = cfg->tl.circle_band * blob_r;
+    return band;
+}
+
+/* The label of the blob to fit: the biggest one whose equivalent radius lies
+ * in [min_r, max_r], preferring blobs that do not touch the roi border; 0 if none. */
+static int32_t pick_blob(const pt_labeling *lab, double min_r, double max_r)
+{
+    int32_t best_inner = 0, best_any = 0;
+    for (int32_t k = 1; k <= lab->count; k++) {
+        const pt_blob *b = &lab->blobs[k - 1];
+        double r = sqrt(b->size / M_PI);
+        if (r < min_r || r > max_r)
+            continue;
+        if (!best_any || b->size > lab->blobs[best_any - 1].size)
+            best_any = k;
+        if (!b->touches_border && (!best_inner || b->size > lab->blobs[best_inner - 1].size))
+            best_inner = k;
+    }
+    return best_inner ? best_inner : best_any;
+}
+
+/* Blob pixels with a 4-neighbour outside the blob (or outside the roi), in
+ * full-frame coordinates; returns their number. */
+static int blob_border(const pt_labeling *lab, int32_t k, int x_off, int y_off,
+                       pt_point *points)
+{
+    const pt_blob *b = &lab->blobs[k - 1];
+    int w = lab->width, h = lab->height, n = 0;
+    for (int y = b->y0; y <= b->y1; y++) {
+        const int32_t *row = lab->labels + (size_t)y * w;
+        for (int x = b->x0; x <= b->x1; x++) {
+            if (row[x] != k)
+                continue;
+            int inner = x > 0 && x + 1 < w && y > 0 && y + 1 < h && row[x - 1] == k &&
+                        row[x + 1] == k && row[x - w] == k && row[x + w] == k;
+            if (!inner) {
+                points[n].x = (float)(x + x_off);
+                points[n].y = (float)(y + y_off);
+                n++;
+            }
+        }
+    }
+    return n;
+}
+
+/* The outer border of blob k, traced as OpenCV findContours does (start at
+ * its raster-first pixel, counterclockwise on screen), each pixel once, in
+ * full-frame coordinates; holes in the blob add no points. canvas receives
+ * the blob's bounding box as a binary image; returns the number of points,
+ * or -1 when tracing fails (out of memory). */
+static int blob_contour(const pt_labeling *lab, int32_t k, int x_off, int y_off,
+                        uint8_t *canvas, pt_contours *contours, pt_point *points)
+{
+    const pt_blob *b = &lab->blobs[k - 1];
+    pt_image box = {b->x1 - b->x0 + 1, b->y1 - b->y0 + 1, b->x1 - b->x0 + 1, canvas};
+    for (int y = 0; y < box.height; y++) {
+        const int32_t *row = lab->labels + (size_t)(b->y0 + y) * lab->width + b->x0;
+        uint8_t *dst = canvas + (size_t)y * box.stride;
+        for (int x = 0; x < box.width; x++)
+            dst[x] = row[x] == k ? 255 : 0;
+    }
+    pt_error err;
+    if (pt_contours_find_seq(&box, 0, PT_CONTOURS_LIST, PT_CONTOURS_APPROX_NONE, contours, &err))
+        return -1;
+    int n = 0;
+    for (int c = 0; c < contours->count; c++) {
+        const pt_border *border = &contours->borders[c];
+        if (border->is_hole)
+            continue;
+        /* One component, so one outer border; a pixel visited twice (a
+         * one-pixel-wide part walked out and back) is kept once. */
+        for (int64_t i = 0; i < border->count; i++) {
+            const pt_contour_point *q = &contours->points[border->first + i];
+            uint8_t *px = canvas + (size_t)q->y * box.stride + q->x;
+            if (*px != 255)
+                continue;
+            *px = 1;
+            points[n].x = (float)(q->x + b->x0 + x_off);
+            points[n].y = (float)(q->y + b->y0 + y_off);
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Pixels along the fitted outline (Ramanujan's perimeter for an ellipse). */
+static double outline_length(const pt_ransac_fit *fit, int ellipse)
+{
+    if (!ellipse)
+        return fmax(2.0 * M_PI * fit->circle.r, 1.0);
+    double a = fit->ellipse.a, b = fit->ellipse.b;
+    return fmax(M_PI * (3.0 * (a + b) - sqrt((3.0 * a + b) * (a + 3.0 * b))), 1.0);
+}
+
+static double fit_confidence(const pt_image *img, const pt_ransac_fit *fit, int ellipse)
+{
+    return ellipse ? pt_confidence_ellipse(img, &fit->ellipse)
+                   : pt_confidence_circle(img, &fit->circle);
+}
+
+/* Threshold the roi at t, label it and return the border of the chosen blob
+ * (0 points when no blob is plausible); *blob_r receives the blob's
+ * equivalent radius sqrt(size / pi). */
+static int threshold_border(const pt_image *img, const pt_roi *roi, int t,
+                            const pt_eye_input *in, int border_mode, uint8_t *mask,
+                            pt_labeling *lab, pt_contours *contours, pt_point *border,
+                            double *blob_r)
+{
+    for (int y = 0; y < roi->height; y++) {
+        const uint8_t *src = img->buf + (size_t)(roi->y0 + y) * img->stride + roi->x0;
+        uint8_t *dst = mask + (size_t)y * roi->width;
+        for (int x = 0; x < roi->width; x++)
+            dst[x] = src[x] <= t;
+    }
+    pt_label_components(mask, roi->width, roi->width, roi->height, lab);
+    int32_t k = pick_blob(lab, in->min_radius, in->max_radius);
+    *blob_r = k ? sqrt(lab->blobs[k - 1].size / M_PI) : 0.0;
+    if (!k)
+        return 0;
+    if (border_mode == PT_TL_BORDER_CONTOUR) /* mask is free again: the canvas */
+        return blob_contour(lab, k, roi->x0, roi->y0, mask, contours, border);
+    return blob_border(lab, k, roi->x0, roi->y0, border);
+}
+
+typedef struct {
+    const pt_image *img;
+    const pt_roi *roi;
+    const pt_eye_input *in;
+    const pt_config *cfg;
+    int ellipse;
+    uint8_t *mask;
+    pt_labeling *lab;
+    pt_contours *contours; /* tl_border=contour: reused for every threshold */
+    pt_point *border;
+    int *scratch_idx;
+} tl_work;
+
+/* Fit of threshold t into *fit; returns its quality (0 when none). */
+static double fit_threshold(const tl_work *w, int t, pt_ransac_fit *fit)
+{
+    double blob_r;
+    int n = threshold_border(w->img, w->roi, t, w->in, w->cfg->tl.border, w->mask, w->lab,
+                             w->contours, w->border, &blob_r);
+    double band = tl_inlier_band(w->cfg, blob_r, w->ellipse);
+    const pt_preprocess_params *pre = &w->cfg->pre;
+    fit->found = 0;
+    if (n <= 0 ||
+        !(w->ellipse ? pt_ransac_ellipse(w->border, n, w->in->ransac, pre->ransac_samples, band,
+                                         w->in->min_radius, w->in->max_radius, w->scratch_idx,
+                                         fit)
+                     : pt_ransac_circle(w->border, n, w->in->ransac, pre->ransac_samples, band,
+                                        w->in->min_radius, w->in->max_radius, w->scratch_idx,
+                                        fit))) {
+        fit->found = 0;
+        return 0.0;
+    }
+    return (double)fit->votes / n * fit_confidence(w->img, fit, w->ellipse);
+}
+
+/* Median grey level of TL_LEVEL_SAMPLES points on a circle of radius r
+ * around c; -1 when fewer than half of them lie in the image. */
+static int ring_median(const pt_image *img, const pt_circle *c, double r)
+{
+    int hist[256] = {0}, n = 0;
+    for (int k = 0; k < TL_LEVEL_SAMPLES; k++) {
+        double phi = 2.0 * M_PI * k / TL_LEVEL_SAMPLES;
+        int x = (int)lround(c->cx + r * cos(phi)), y = (int)lround(c->cy + r * sin(phi));
+        if (x < 0 || y < 0 || x >= img->width || y >= img->height)
+            continue;
+        hist[img->buf[(size_t)y * img->stride + x]]++;
+        n++;
+    }
+    if (2 * n < TL_LEVEL_SAMPLES)
+        return -1;
+    int half = (n + 1) / 2, sum = 0;
+    for (int v = 0; v < 256; v++) {
+        sum += hist[v];
+        if (sum >= half)
+            return v;
+    }
+    return 255;
+}
+
+/* Grey level mid-way between the pupil (median at half its radius) and the
+ * surround (median a quarter radius, at least 2 px, outside); -1 if unknown. */
+static int mid_level(const pt_image *img, const pt_circle *c)
+{
+    int inside = ring_median(img, c, 0.5 * c->r);
+    int outside = ring_median(img, c, c->r + fmax(2.0, 0.25 * c->r));
+    if (inside < 0 || outside <= inside)
+        return -1;
+    return inside + (int)lround(TL_LEVEL_SHARE * (outside - inside));
+}
+
+static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
+                           const pt_track_options *opt, pt_arena *arena, pt_contours *contours,
+                           pt_result *res, pt_overlay *ov, pt_error *err)
+{
+    const pt_tl_params *p = &cfg->tl;
+    const pt_image *img = in->smoothed;
+    const pt_roi roi = in->roi;
+    res->status = PT_DETECT_NOTFOUND;
+    res->has_circle = res->has_ellipse = 0;
+    res->confidence = 0.0;
+    if (roi.x0 < 0 || roi.y0 < 0 || roi.x0 + roi.width > img->width ||
+        roi.y0 + roi.height > img->height)
+        return pt_error_set(err, PT_ERR_INTERNAL, "",
+                            "tl: roi %dx%d+%d+%d outside the %dx%d frame", roi.width,
+                            roi.height, roi.x0, roi.y0, img->width, img->height);
+    if (roi.width <= 0 || roi.height <= 0 || p->threshold_step <= 0)
+        return PT_OK;
+    if (!in->ransac)
+        return pt_error_set(err, PT_ERR_INTERNAL, "", "tl: no RANSAC sample table");
+    size_t pixels = (size_t)roi.width * (size_t)roi.height;
+    int thresholds = p->threshold_max < p->threshold_min
+                         ? 0
+                         : (p->threshold_max - p->threshold_min) / p->threshold_step + 1;
+    uint8_t *mask = pt_arena_alloc(arena, pixels);
+    pt_point *border = pt_arena_alloc(arena, pixels * sizeof *border);
+    int *scratch_idx = pt_arena_alloc(arena, pixels * sizeof *scratch_idx);
+    pt_ransac_fit *fits = pt_arena_calloc(arena, (size_t)(thresholds + 1) * sizeof *fits);
+    double *quality = pt_arena_alloc(arena, (size_t)(thresholds + 1) * sizeof *quality);
+    if (!mask || !border || !scratch_idx || !fits || !quality)
+        return pt_error_set(err, PT_ERR_NOMEM, "", "tl: out of memory");
+    pt_labeling lab;
+    if (pt_labeling_reserve(&lab, roi.width, roi.height, arena, err))
+        return err->status;
+
+    /* Per threshold: its fit, and the fit's quality = (share of the blob's
+     * border on the fit) x (confidence: dark inside, bright outside). */
+    tl_work wk = {img, &roi, in, cfg, opt->ellipse, mask, &lab, contours, border, scratch_idx};
+    double best_support = 0.0, best_quality = 0.0;
+    for (int i = 0; i < thresholds; i++) {
+        pt_ransac_fit *fit = &fits[i];
+        quality[i] = fit_threshold(&wk, p->threshold_min + i * p->threshold_step, fit);
+        if (!fit->found)
+            continue;
+        best_support = fmax(best_support, fit->votes / outline_length(fit, opt->ellipse));
+        best_quality = fmax(best_quality, quality[i]);
+    }
+    /* The paper: most votes wins. score=support: only fits whose share of the
+     * outline covered is near the best one compete; score=quality: only fits
+     * whose quality is near the best one compete, so a half-hidden iris blob
+     * (many votes, few of its border pixels on the fit, not dark inside)
+     * cannot beat a whole pupil. Ties: the lower threshold. */
+    int winner = -1;
+    for (int i = 0; i < thresholds; i++) {
+        const pt_ransac_fit *fit = &fits[i];
+        if (!fit->found)
+            continue;
+        if (p->score == PT_TL_SCORE_SUPPORT &&
+            fit->votes / outline_length(fit, opt->ellipse) < TL_SUPPORT_NEAR * best_support)
+            continue;
+        if (p->score == PT_TL_SCORE_QUALITY && quality[i] < TL_QUALITY_NEAR * best_quality)
+            continue;
+        if (winner < 0 || (p->score != PT_TL_SCORE_QUALITY && fit->votes > fits[winner].votes))
+            winner = i;
+    }
+    if (winner < 0)
+        return PT_OK;
+    pt_ransac_fit best = fits[winner];
+    int t_best = p->threshold_min + winner * p->threshold_step;
+    if (p->refine) {
+        /* The winner's threshold lies anywhere between the pupil's grey level
+         * and its surround's; the boundary is mid-way. Refit there and keep
+         * the refit when it is as credible and describes the same pupil. */
+        int t_mid = mid_level(img, &best.circle);
+        pt_ransac_fit *mid = &fits[thresholds];
+        if (t_mid >= 0 && t_mid != t_best && fit_threshold(&wk, t_mid, mid) >= TL_QUALITY_NEAR * quality[winner] &&
+            mid->found &&
+            hypot(mid->circle.cx - best.circle.cx, mid->circle.cy - best.circle.cy) <
+                0.25 * best.circle.r) {
+            best = *mid;
+            t_best = t_mid;
+        }
+    }
+    if (ov) {
+        double blob_r;
+        int n = threshold_border(img, &roi, t_best, in, p->border, mask, &lab, contours, border,
+                                 &blob_r);
+        for (int i = 0; i < n; i++)
+            pt_overlay_add(ov, border[i].x, border[i].y);
+    }
+    /* Border pixels are the blob's outermost pixels: the dark region's
+     * boundary lies half a pixel beyond their centres. */
+    best.circle.r += TL_BORDER_OFFSET;
+    best.ellipse.a += TL_BORDER_OFFSET;
+    best.ellipse.b += TL_BORDER_OFFSET;
+
+    if (opt->ellipse) {
+        res->ellipse = best.ellipse;
+        res->circle.cx = best.ellipse.cx;
+        res->circle.cy = best.ellipse.cy;
+        res->circle.r = 0.5 * (best.ellipse.a + best.ellipse.b);
+        res->confidence = pt_confidence_ellipse(img, &best.ellipse);
+        res->has_ellipse = 1;
+    } else {
+        res->circle = best.circle;
+        res->confidence = pt_confidence_circle(img, &best.circle);
+    }
+    res->has_circle = 1;
+    if (res->confidence < PT_CONFIDENCE_MIN) {
+        res->has_circle = res->has_ellipse = 0;
+        return PT_OK;
+    }
+    res->status = PT_DETECT_OK;
+    return PT_OK;
+}
+
+pt_status pt_omp_tl(const pt_eye_input *in, const pt_config *cfg,
+                    const pt_track_options *opt, pt_arena *arena, pt_result *res,
+                    pt_overlay *ov, pt_error *err)
+{
+    pt_contours contours; /* tl_border=contour: grown once, reused per threshold */
+    pt_contours_init(&contours);
+    pt_status st = tl_detect(in, cfg, opt, arena, &contours, res, ov, err);
+    pt_contours_free(&contours);
+    return st;
+}
