@@ -18,12 +18,6 @@ void pt_sweep_results_path(char *buf, int size, const char *outdir, long index, 
                  nshards);
 }
 
-int pt_file_exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 static int make_dir(const char *path)
 {
     return mkdir(path, 0777) == 0 || errno == EEXIST ? 0 : -1;

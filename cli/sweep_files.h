@@ -9,6 +9,7 @@
 #define PT_CLI_SWEEP_FILES_H
 
 #include "eval/sweep.h"
+#include "lib/core/output_file.h"
 
 #define PT_SWEEP_MANIFEST "sweep.txt"
 
@@ -34,7 +35,5 @@ void pt_sweep_manifest_free(pt_sweep_manifest *m);
 pt_status pt_sweep_write_reports(const char *outdir, const pt_sweep_grid *g,
                                  const char *gt_path, pt_eval_shape shape, long *error_rows,
                                  pt_error *err);
-/* A regular file is there. */
-int pt_file_exists(const char *path);
 
 #endif
