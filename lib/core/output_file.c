@@ -1,4 +1,5 @@
 /* Output files written under a temporary name and renamed when complete. */
+#define _GNU_SOURCE /* fopencookie: the stream reports each failed write here */
 #include "lib/core/output_file.h"
 
 #include <errno.h>
@@ -18,6 +19,48 @@ int pt_file_exists(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* The stream's writes: all of buf, or the first failure kept in o->error. */
+static ssize_t stream_write(void *cookie, const char *buf, size_t size)
+{
+    pt_output *o = cookie;
+    size_t done = 0;
+    while (done < size) {
+        ssize_t n = write(o->fd, buf + done, size - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (!o->error)
+                o->error = n < 0 ? errno : ENOSPC;
+            return 0; /* stdio: an error */
+        }
+        done += (size_t)n;
+    }
+    return (ssize_t)size;
+}
+
+static int stream_seek(void *cookie, off64_t *offset, int whence)
+{
+    pt_output *o = cookie;
+    off_t at = lseek(o->fd, (off_t)*offset, whence);
+    if (at < 0)
+        return -1;
+    *offset = at;
+    return 0;
+}
+
+static int stream_close(void *cookie)
+{
+    pt_output *o = cookie;
+    if (o->to_stdout)
+        return 0;
+    if (close(o->fd) != 0) {
+        if (!o->error)
+            o->error = errno;
+        return -1;
+    }
+    return 0;
+}
+
 static pt_status write_error(pt_output *o, int code, pt_error *err)
 {
     if (!o->error)
@@ -25,8 +68,8 @@ static pt_status write_error(pt_output *o, int code, pt_error *err)
     return pt_error_set(err, PT_ERR_IO, o->path, "cannot write: %s", strerror(o->error));
 }
 
-/* Create a fresh temporary file beside path: NAME.PID-K.tmp. */
-static FILE *open_temporary(pt_output *o)
+/* Create a fresh temporary file beside the final name: NAME.PID-K.tmp. */
+static int open_temporary(pt_output *o)
 {
     for (int k = 0; k < TMP_ATTEMPTS; k++) {
         int n = snprintf(o->tmp, sizeof o->tmp, "%s.%ld-%d.tmp", o->path, (long)getpid(), k);
@@ -35,47 +78,46 @@ static FILE *open_temporary(pt_output *o)
             break;
         }
         int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0 && errno == EEXIST)
-            continue;
-        if (fd < 0)
-            break;
-        FILE *fp = fdopen(fd, "w");
-        if (!fp) {
-            int saved = errno;
-            close(fd);
-            remove(o->tmp);
-            errno = saved;
-        }
-        return fp;
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
     }
     o->tmp[0] = '\0';
-    return NULL;
+    return -1;
 }
 
 pt_status pt_output_open(pt_output *o, const char *path, int flags, pt_error *err)
 {
     memset(o, 0, sizeof *o);
     o->flags = flags;
+    o->fd = -1;
     if (!path || !strcmp(path, "-")) {
         o->to_stdout = 1;
-        o->fp = stdout;
+        o->fd = STDOUT_FILENO;
         snprintf(o->path, sizeof o->path, "stdout");
-        return PT_OK;
-    }
-    if (strlen(path) >= sizeof o->path)
-        return pt_error_set(err, PT_ERR_IO, path, "cannot write: %s", strerror(ENAMETOOLONG));
-    snprintf(o->path, sizeof o->path, "%s", path);
-    struct stat st;
-    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        if (S_ISDIR(st.st_mode))
-            return pt_error_set(err, PT_ERR_IO, path, "cannot write: %s", strerror(EISDIR));
-        o->fp = fopen(path, "w"); /* a device, FIFO or link: in place */
+        fflush(stdout); /* what was printed before comes first */
     } else {
-        o->fp = open_temporary(o);
+        if (strlen(path) >= sizeof o->path)
+            return pt_error_set(err, PT_ERR_IO, path, "cannot write: %s",
+                                strerror(ENAMETOOLONG));
+        snprintf(o->path, sizeof o->path, "%s", path);
+        struct stat st;
+        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+            return pt_error_set(err, PT_ERR_IO, path, "cannot write: %s", strerror(EISDIR));
+        if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) /* a device, FIFO or link */
+            o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        else
+            o->fd = open_temporary(o);
+        if (o->fd < 0) {
+            int code = errno;
+            return pt_error_set(err, PT_ERR_IO, path, "cannot write: %s", strerror(code));
+        }
     }
-    if (!o->fp) {
+    cookie_io_functions_t io = {NULL, stream_write, stream_seek, stream_close};
+    if (!(o->fp = fopencookie(o, "w", io))) {
         int code = errno;
-        return pt_error_set(err, PT_ERR_IO, path, "cannot write: %s", strerror(code));
+        pt_output_discard(o);
+        return pt_error_set(err, PT_ERR_IO, path ? path : "stdout", "cannot write: %s",
+                            strerror(code));
     }
     return PT_OK;
 }
@@ -94,26 +136,24 @@ pt_status pt_output_check(pt_output *o, pt_error *err)
 
 pt_status pt_output_close(pt_output *o, pt_error *err)
 {
+    if (!o->fp)
+        return pt_error_set(err, PT_ERR_IO, o->path, "cannot write: the file is closed");
     pt_status st = pt_output_check(o, err);
-    if (o->to_stdout || !o->fp) {
-        o->fp = NULL;
-        return st;
-    }
-    if (!st && (o->flags & PT_OUTPUT_SYNC) && fsync(fileno(o->fp)) != 0 && errno != EINVAL &&
-        errno != EROFS)
+    if (!st && (o->flags & PT_OUTPUT_SYNC) && !o->to_stdout && fsync(o->fd) != 0 &&
+        errno != EINVAL && errno != EROFS)
         st = write_error(o, errno, err);
     errno = 0;
     if (fclose(o->fp) != 0 && !st)
         st = write_error(o, errno, err);
     o->fp = NULL;
-    if (!o->tmp[0])
+    if (o->to_stdout)
         return st;
-    if (!st && rename(o->tmp, o->path) != 0) {
+    if (o->tmp[0] && !st && rename(o->tmp, o->path) != 0) {
         int code = errno;
         st = pt_error_set(err, PT_ERR_IO, o->path, "cannot rename %s into place: %s", o->tmp,
                           strerror(code));
     }
-    if (st)
+    if (o->tmp[0] && st)
         remove(o->tmp);
     o->tmp[0] = '\0';
     return st;
@@ -121,15 +161,14 @@ pt_status pt_output_close(pt_output *o, pt_error *err)
 
 void pt_output_discard(pt_output *o)
 {
-    if (!o->fp)
-        return;
-    if (o->to_stdout) {
-        fflush(o->fp);
-    } else {
-        fclose(o->fp);
-        if (o->tmp[0])
-            remove(o->tmp);
+    if (o->fp) {
+        fclose(o->fp); /* standard output stays open (stream_close) */
+        o->fp = NULL;
+    } else if (o->fd >= 0 && !o->to_stdout && o->path[0]) {
+        close(o->fd);
     }
-    o->fp = NULL;
+    o->fd = -1;
+    if (o->tmp[0])
+        remove(o->tmp);
     o->tmp[0] = '\0';
 }

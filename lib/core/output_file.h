@@ -8,7 +8,10 @@
  *
  * A path that names something other than a regular file (a device such as
  * /dev/null, a FIFO, a symbolic link) is written in place, as is standard
- * output (path NULL or "-"). */
+ * output (path NULL or "-").
+ *
+ * The stream writes through the pt_output it was opened with: keep that
+ * struct where it is (do not copy it) until it is closed or discarded. */
 #ifndef PT_OUTPUT_FILE_H
 #define PT_OUTPUT_FILE_H
 
@@ -21,9 +24,10 @@ enum {
 };
 
 typedef struct {
-    FILE *fp;       /* write here (stdio); check with pt_output_check */
+    FILE *fp;        /* write here (stdio); check with pt_output_check */
     char path[4096]; /* the final name, or "stdout" */
-    char tmp[4200]; /* the temporary name; empty when written in place */
+    char tmp[4200];  /* the temporary name; empty when written in place */
+    int fd;          /* the file descriptor under fp */
     int flags;
     int to_stdout;
     int error; /* errno of the first failed write, 0 while all went well */

@@ -3,7 +3,6 @@
 
 #include "lib/core/output_file.h"
 
-#include <errno.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -63,6 +62,8 @@ static pt_status write_png(png_writer *w, pt_error *err)
     png_destroy_write_struct(&w->png, &w->info);
     if (st == PT_OK)
         return pt_output_close(&w->out, err);
+    if (w->out.error) /* libpng's "Write Error": say why */
+        st = pt_error_set(err, PT_ERR_IO, w->path, "cannot write: %s", strerror(w->out.error));
     pt_output_discard(&w->out);
     return st;
 }

@@ -35,6 +35,17 @@ expect_exit 1 "track --glints /dev/full" -- "$PT" track --sequence --glints /dev
 names_reason "track --glints /dev/full" "/dev/full"
 [ ! -e "$TMP/gl.csv" ] && ok || fail "track --glints /dev/full left the results file"
 
+# Results on standard output: a full device is an error for every command.
+"$PT" synth --particles --objects 5 --frames 5 --seed 1 -o "$TMP/belt5.csv" 2>/dev/null
+"$PT" track -o "$TMP/track20.csv" testdata/synth 2>/dev/null
+for cmd in "eval --gt testdata/synth/groundtruth.csv $TMP/track20.csv" "mtt $TMP/belt5.csv" \
+           "synth --particles --objects 5 --frames 5 --seed 1" "assign --random 50 --seed 1" \
+           "import swirski testdata/import/swirski/pupil-ellipses.txt" \
+           "contours testdata/contours/all_ones.png"; do
+    expect_exit 1 "${cmd%% *} > /dev/full" -- sh -c "'$PT' $cmd >/dev/full"
+    expect_grep "stdout: cannot write: No space left on device" "$TMP/err" "${cmd%% *} > /dev/full"
+done
+
 # A killed run keeps the previous complete results and leaves no partial file
 # under the final name (kill -9 once the run has started writing).
 mkdir -p "$TMP/kill"
@@ -61,6 +72,31 @@ if small_disk "$TMP/disk"; then
     expect_exit 1 "track --draw on a full disk" -- "$PT" track --draw "$TMP/disk/draw" -o "$TMP/drawn.csv" testdata/synth
     expect_grep "testdata_synth_000000.png: cannot write" "$TMP/err" "--draw failure named"
     expect_grep "overlays could not be written" "$TMP/err" "--draw failures counted"
+
+    # Every command that writes a file: on a full disk it fails with one line
+    # naming the file and the reason, and the previous file stays as it was.
+    "$PT" synth --particles --objects 5 --frames 5 --seed 1 -o "$TMP/belt5.csv" 2>/dev/null
+    for cmd in "eval --gt testdata/synth/groundtruth.csv -o OUT $TMP/kill.before" \
+               "mtt -o OUT $TMP/belt5.csv" \
+               "synth --particles --objects 5 --frames 5 --seed 1 -o OUT" \
+               "assign --random 50 --seed 1 -o OUT" \
+               "assign --random 50 --seed 1 --save-npy OUT -o $TMP/assign.csv" \
+               "import swirski testdata/import/swirski/pupil-ellipses.txt -o OUT" \
+               "contours testdata/contours/all_ones.png -o OUT"; do
+        name=${cmd%% *}
+        rm -f "$TMP/disk/filler"
+        echo previous >"$TMP/disk/previous"
+        echo previous >"$TMP/disk.previous"
+        fill_disk "$TMP/disk"
+        expect_exit 1 "$name on a full disk" -- $(echo "$PT $cmd" | sed "s|OUT|$TMP/disk/previous|")
+        expect_grep "$TMP/disk/previous: cannot write: No space left on device" "$TMP/err" "$cmd on a full disk"
+        same_file "$TMP/disk.previous" "$TMP/disk/previous" "$name on a full disk"
+        no_tmp "$TMP/disk" "$name on a full disk"
+    done
+    # synth: frames and ground truth on a full disk
+    expect_exit 1 "synth on a full disk" -- "$PT" synth -n 3 -o "$TMP/disk/synth"
+    expect_grep "cannot write: No space left on device" "$TMP/err" "synth on a full disk"
+    [ ! -e "$TMP/disk/synth/groundtruth.csv" ] && ok || fail "synth on a full disk wrote the ground truth"
     umount "$TMP/disk"
 else
     echo "SKIP: a 64 KiB tmpfs cannot be mounted here (not root?): full-disk tests use /dev/full only"
