@@ -14,7 +14,7 @@
 #include "cli/cli.h"
 #include "cli/draw.h"
 #include "cli/inputs.h"
-#include "cli/load_group.h"
+#include "lib/io/load_group.h"
 #include "cli/track_options.h"
 
 #define TRACK_BATCH 32

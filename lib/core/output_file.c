@@ -122,6 +122,33 @@ pt_status pt_output_open(pt_output *o, const char *path, int flags, pt_error *er
     return PT_OK;
 }
 
+pt_status pt_output_open_resumable(pt_output *o, const char *path, const char *tmp, long keep,
+                                   int flags, pt_error *err)
+{
+    memset(o, 0, sizeof *o);
+    o->flags = flags;
+    o->fd = -1;
+    if (strlen(path) >= sizeof o->path || strlen(tmp) >= sizeof o->tmp)
+        return pt_error_set(err, PT_ERR_IO, path, "cannot write: %s", strerror(ENAMETOOLONG));
+    snprintf(o->path, sizeof o->path, "%s", path);
+    snprintf(o->tmp, sizeof o->tmp, "%s", tmp);
+    o->fd = open(tmp, O_WRONLY | O_CREAT | O_CLOEXEC | (keep > 0 ? 0 : O_TRUNC), 0666);
+    if (o->fd < 0 || (keep > 0 && (ftruncate(o->fd, (off_t)keep) != 0 ||
+                                   lseek(o->fd, (off_t)keep, SEEK_SET) != (off_t)keep))) {
+        int code = errno;
+        pt_output_suspend(o);
+        o->tmp[0] = '\0';
+        return pt_error_set(err, PT_ERR_IO, tmp, "cannot write: %s", strerror(code));
+    }
+    cookie_io_functions_t io = {NULL, stream_write, stream_seek, stream_close};
+    if (!(o->fp = fopencookie(o, "w", io))) {
+        int code = errno;
+        pt_output_suspend(o);
+        return pt_error_set(err, PT_ERR_IO, tmp, "cannot write: %s", strerror(code));
+    }
+    return PT_OK;
+}
+
 pt_status pt_output_check(pt_output *o, pt_error *err)
 {
     if (o->error)
@@ -170,5 +197,16 @@ void pt_output_discard(pt_output *o)
     o->fd = -1;
     if (o->tmp[0])
         remove(o->tmp);
+    o->tmp[0] = '\0';
+}
+
+void pt_output_suspend(pt_output *o)
+{
+    if (o->fp)
+        fclose(o->fp);
+    else if (o->fd >= 0 && !o->to_stdout && o->path[0])
+        close(o->fd);
+    o->fp = NULL;
+    o->fd = -1;
     o->tmp[0] = '\0';
 }

@@ -36,6 +36,11 @@ typedef struct {
 /* Open path (NULL or "-": standard output) for writing. On failure nothing
  * is created and err says "PATH: cannot write: <reason>". */
 pt_status pt_output_open(pt_output *o, const char *path, int flags, pt_error *err);
+/* As pt_output_open for a file (not standard output), under a temporary
+ * name the caller chose and that a later run may take up again: keep > 0
+ * keeps the first keep bytes of the file there and writes after them. */
+pt_status pt_output_open_resumable(pt_output *o, const char *path, const char *tmp, long keep,
+                                   int flags, pt_error *err);
 /* Flush what was written so far and check it arrived (call it now and then,
  * e.g. after each batch): PT_OK, or the first write error. */
 pt_status pt_output_check(pt_output *o, pt_error *err);
@@ -47,6 +52,10 @@ pt_status pt_output_close(pt_output *o, pt_error *err);
  * Standard output is flushed. Safe to call on a closed or never opened
  * (zeroed) pt_output. */
 void pt_output_discard(pt_output *o);
+
+/* Stop writing but keep the temporary file for a later run to take up
+ * (pt_output_open_resumable); what was written is flushed if it can be. */
+void pt_output_suspend(pt_output *o);
 
 /* Whether a regular file is at path. */
 int pt_file_exists(const char *path);

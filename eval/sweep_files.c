@@ -1,12 +1,13 @@
-#include "cli/sweep_files.h"
+/* A sweep's output folder: file names, the lock, the manifest. */
+#include "eval/sweep_files.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include "lib/io/gt.h"
 
 void pt_sweep_results_path(char *buf, int size, const char *outdir, long index, int shard,
                            int nshards)
@@ -33,7 +34,7 @@ pt_status pt_sweep_make_dirs(const char *outdir, pt_error *err)
     return PT_OK;
 }
 
-static char *read_text(const char *path)
+char *pt_sweep_read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -49,10 +50,77 @@ static char *read_text(const char *path)
             free(text);
         text = grown;
     }
+    int failed = ferror(f);
     fclose(f);
-    if (text)
+    if (text && failed) {
+        free(text);
+        errno = EIO;
+        return NULL;
+    }
+    if (!text)
+        errno = ENOMEM;
+    else
         text[n] = '\0';
+    if (len)
+        *len = n;
     return text;
+}
+
+unsigned long long pt_sweep_hash_path(unsigned long long h, const char *path, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)path[i]) * 1099511628211ULL;
+    return (h ^ '\n') * 1099511628211ULL;
+}
+
+static void lock_path(char *buf, int size, const char *outdir, int shard, int nshards)
+{
+    if (nshards <= 1)
+        snprintf(buf, (size_t)size, "%s/sweep.lock", outdir);
+    else
+        snprintf(buf, (size_t)size, "%s/sweep.part-%d-of-%d.lock", outdir, shard, nshards);
+}
+
+pt_status pt_sweep_lock_take(const char *outdir, int shard, int nshards, pt_sweep_lock *lock,
+                             pt_error *err)
+{
+    char path[4200];
+    lock_path(path, sizeof path, outdir, shard, nshards);
+    lock->fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (lock->fd < 0)
+        return pt_error_set(err, PT_ERR_IO, path, "cannot create the lock file: %s",
+                            strerror(errno));
+    if (flock(lock->fd, LOCK_EX | LOCK_NB) != 0) {
+        int code = errno;
+        char holder[32] = "";
+        ssize_t n = read(lock->fd, holder, sizeof holder - 1);
+        holder[n > 0 ? n : 0] = '\0';
+        holder[strcspn(holder, "\n")] = '\0';
+        close(lock->fd);
+        lock->fd = -1;
+        if (code != EWOULDBLOCK)
+            return pt_error_set(err, PT_ERR_IO, path, "cannot lock: %s", strerror(code));
+        return pt_error_set(err, PT_ERR_IO, outdir,
+                            "another %s (process %s) is writing into this folder; wait for it "
+                            "to end or use another folder",
+                            nshards > 1 ? "run of this shard" : "sweep or merge",
+                            holder[0] ? holder : "unknown");
+    }
+    char pid[32];
+    int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    if (ftruncate(lock->fd, 0) != 0 || pwrite(lock->fd, pid, (size_t)len, 0) != len) {
+        int code = errno;
+        pt_sweep_lock_release(lock);
+        return pt_error_set(err, PT_ERR_IO, path, "cannot write: %s", strerror(code));
+    }
+    return PT_OK;
+}
+
+void pt_sweep_lock_release(pt_sweep_lock *lock)
+{
+    if (lock->fd >= 0)
+        close(lock->fd); /* the file stays: removing it would race a newcomer */
+    lock->fd = -1;
 }
 
 /* The first line where a and b differ: its number (1-based) and both texts. */
@@ -73,10 +141,10 @@ static int first_difference(const char *a, const char *b, char *la, char *lb, in
 
 pt_status pt_sweep_manifest_claim(const char *outdir, const char *text, pt_error *err)
 {
-    char path[4200], tmp[4300];
+    char path[4200];
     snprintf(path, sizeof path, "%s/" PT_SWEEP_MANIFEST, outdir);
     if (pt_file_exists(path)) {
-        char *old = read_text(path);
+        char *old = pt_sweep_read_file(path, NULL);
         if (!old)
             return pt_error_set(err, PT_ERR_IO, path, "cannot read the manifest");
         char was[100], now[100];
@@ -89,17 +157,12 @@ pt_status pt_sweep_manifest_claim(const char *outdir, const char *text, pt_error
                                 line, was, now);
         return PT_OK;
     }
-    /* Shards may start together: write a private file and rename it into place. */
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return pt_error_set(err, PT_ERR_IO, tmp, "cannot write: %s", strerror(errno));
-    fputs(text, f);
-    if (fclose(f) || rename(tmp, path)) {
-        remove(tmp);
-        return pt_error_set(err, PT_ERR_IO, path, "cannot write the manifest");
-    }
-    return PT_OK;
+    /* Shards may start together: each writes a private file and renames it. */
+    pt_output out;
+    if (pt_output_open(&out, path, PT_OUTPUT_SYNC, err))
+        return err->status;
+    fputs(text, out.fp);
+    return pt_output_close(&out, err);
 }
 
 pt_status pt_sweep_manifest_read(const char *outdir, pt_sweep_manifest *m, pt_error *err)
@@ -107,7 +170,7 @@ pt_status pt_sweep_manifest_read(const char *outdir, pt_sweep_manifest *m, pt_er
     memset(m, 0, sizeof *m);
     char path[4200];
     snprintf(path, sizeof path, "%s/" PT_SWEEP_MANIFEST, outdir);
-    if (!(m->text = read_text(path)))
+    if (!(m->text = pt_sweep_read_file(path, NULL)))
         return pt_error_set(err, PT_ERR_IO, path, "cannot read the sweep manifest (not a "
                                                   "sweep output folder?)");
     int have_gt = 0;
@@ -124,6 +187,11 @@ pt_status pt_sweep_manifest_read(const char *outdir, pt_sweep_manifest *m, pt_er
             m->shape = !strcmp(line + 6, "circle")    ? PT_SHAPE_CIRCLE
                        : !strcmp(line + 6, "ellipse") ? PT_SHAPE_ELLIPSE
                                                       : PT_SHAPE_AUTO;
+        } else if (!strncmp(line, "images ", 7)) {
+            if (sscanf(line + 7, "%d fnv1a-%llx", &m->images, &m->hash) != 2)
+                st = pt_error_set(err, PT_ERR_FORMAT, path, "bad 'images' line");
+        } else if (!strncmp(line, "binocular ", 10)) {
+            m->eyes = !strcmp(line + 10, "1") ? 2 : 1;
         } else if (!strncmp(line, "grid ", 5)) {
             st = pt_sweep_grid_add(&m->grid, line + 5, err);
         }
@@ -138,10 +206,13 @@ pt_status pt_sweep_manifest_read(const char *outdir, pt_sweep_manifest *m, pt_er
         }
         line = end ? end + 1 : line + strlen(line);
     }
-    if (!have_gt) {
+    if (!have_gt || m->images <= 0) {
         pt_sweep_manifest_free(m);
-        return pt_error_set(err, PT_ERR_FORMAT, path, "no 'gt' line");
+        return pt_error_set(err, PT_ERR_FORMAT, path, "no '%s' line",
+                            have_gt ? "images" : "gt");
     }
+    if (!m->eyes)
+        m->eyes = 1;
     return PT_OK;
 }
 
@@ -150,44 +221,4 @@ void pt_sweep_manifest_free(pt_sweep_manifest *m)
     free(m->text);
     m->text = NULL;
     pt_sweep_grid_free(&m->grid);
-}
-
-pt_status pt_sweep_write_reports(const char *outdir, const pt_sweep_grid *g,
-                                 const char *gt_path, pt_eval_shape shape, long *error_rows,
-                                 pt_error *err)
-{
-    pt_gt gt;
-    if (pt_gt_load(gt_path, &gt, err))
-        return err->status;
-    char curve_path[4200], summary_path[4200], curve_tmp[4300], summary_tmp[4300];
-    snprintf(curve_path, sizeof curve_path, "%s/curve.csv", outdir);
-    snprintf(summary_path, sizeof summary_path, "%s/summary.csv", outdir);
-    snprintf(curve_tmp, sizeof curve_tmp, "%s.tmp", curve_path);
-    snprintf(summary_tmp, sizeof summary_tmp, "%s.tmp", summary_path);
-    pt_sweep_report rep = {g, &gt, shape, fopen(curve_tmp, "w"), fopen(summary_tmp, "w")};
-    pt_status st = PT_OK;
-    if (!rep.curve || !rep.summary) {
-        st = pt_error_set(err, PT_ERR_IO, rep.curve ? summary_tmp : curve_tmp,
-                          "cannot write: %s", strerror(errno));
-    } else {
-        pt_sweep_report_header(&rep);
-        long n = pt_sweep_grid_size(g);
-        for (long i = 0; i < n && !st; i++) {
-            char results[4200];
-            pt_sweep_results_path(results, sizeof results, outdir, i, 1, 1);
-            st = pt_sweep_report_config(&rep, i, results, error_rows, err);
-        }
-    }
-    if (rep.curve && fclose(rep.curve) && !st)
-        st = pt_error_set(err, PT_ERR_IO, curve_tmp, "write error");
-    if (rep.summary && fclose(rep.summary) && !st)
-        st = pt_error_set(err, PT_ERR_IO, summary_tmp, "write error");
-    if (!st && (rename(curve_tmp, curve_path) || rename(summary_tmp, summary_path)))
-        st = pt_error_set(err, PT_ERR_IO, outdir, "cannot rename the reports into place");
-    if (st) {
-        remove(curve_tmp);
-        remove(summary_tmp);
-    }
-    pt_gt_free(&gt);
-    return st;
 }

@@ -1,0 +1,23 @@
+/* Joining the shards of one sweep (pupiltrack-merge(1)) into what an
+ * unsharded run writes: every part is checked before anything is written. */
+#ifndef PT_SWEEP_MERGE_H
+#define PT_SWEEP_MERGE_H
+
+#include "eval/sweep_run.h"
+
+typedef struct {
+    char *const *dirs; /* folders holding the parts (results/NNNN.part-K-of-N.csv) */
+    int ndirs;
+    const char *outdir;  /* where the merged results and reports go */
+    int outdir_locked;   /* 1: the caller holds OUTDIR's lock already */
+} pt_sweep_merge_job;
+
+/* Check that the folders hold one sweep, that no shard is still running and
+ * that each part is whole and made for its shard: header, rows for exactly
+ * the shard's images (in order, each frame once per eye) and one timing line
+ * at the end; a part found in two folders must be the same file. Then write
+ * OUTDIR/results/NNNN.csv and the reports. */
+pt_status pt_sweep_merge(const pt_sweep_merge_job *job, pt_sweep_outcome *outcome,
+                         pt_error *err);
+
+#endif
