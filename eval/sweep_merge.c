@@ -226,17 +226,27 @@ static pt_status merge_config(const pt_sweep_merge_job *job, long index, int nsh
     return st;
 }
 
-/* No run of a shard may still be writing into the folders. */
-static pt_status shards_idle(const pt_sweep_merge_job *job, int nshards, pt_error *err)
+/* No run of a shard may still be writing into the folders: each shard lock
+ * there (sweep.part-K-of-N.lock) must be free. */
+static pt_status shards_idle(const pt_sweep_merge_job *job, pt_error *err)
 {
-    for (int d = 0; d < job->ndirs; d++)
-        for (int k = 1; k <= nshards; k++) {
+    pt_status st = PT_OK;
+    for (int d = 0; d < job->ndirs && !st; d++) {
+        DIR *dir = opendir(job->dirs[d]);
+        struct dirent *e;
+        while (dir && !st && (e = readdir(dir))) {
+            int k, n, used = 0;
+            if (sscanf(e->d_name, "sweep.part-%d-of-%d.lock%n", &k, &n, &used) != 2 ||
+                e->d_name[used] != '\0' || k < 1 || n < 2 || k > n)
+                continue;
             pt_sweep_lock lock;
-            if (pt_sweep_lock_take(job->dirs[d], k, nshards, &lock, err))
-                return err->status;
-            pt_sweep_lock_release(&lock);
+            if (!(st = pt_sweep_lock_take(job->dirs[d], k, n, &lock, err)))
+                pt_sweep_lock_release(&lock);
         }
-    return PT_OK;
+        if (dir)
+            closedir(dir);
+    }
+    return st;
 }
 
 static pt_status same_sweep(const pt_sweep_merge_job *job, const pt_sweep_manifest *m,
@@ -259,6 +269,8 @@ static pt_status same_sweep(const pt_sweep_merge_job *job, const pt_sweep_manife
 static pt_status merge_checked(const pt_sweep_merge_job *job, pt_sweep_manifest *m,
                                pt_sweep_outcome *outcome, pt_error *err)
 {
+    if (shards_idle(job, err))
+        return err->status;
     int nshards = 0;
     for (int d = 0; d < job->ndirs; d++)
         if (shard_count(job->dirs[d], &nshards, err))
@@ -271,9 +283,7 @@ static pt_status merge_checked(const pt_sweep_merge_job *job, pt_sweep_manifest 
     if (pt_gt_load(m->gt, &gt, err))
         return err->status;
     pt_sweep_lock lock = {-1};
-    pt_status st = shards_idle(job, nshards, err);
-    if (!st)
-        st = check_all(job, m, nshards, err);
+    pt_status st = check_all(job, m, nshards, err);
     /* every part is sound: now write */
     if (!st)
         st = pt_sweep_make_dirs(job->outdir, err);

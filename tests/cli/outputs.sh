@@ -97,6 +97,12 @@ if small_disk "$TMP/disk"; then
     expect_exit 1 "synth on a full disk" -- "$PT" synth -n 3 -o "$TMP/disk/synth"
     expect_grep "cannot write: No space left on device" "$TMP/err" "synth on a full disk"
     [ ! -e "$TMP/disk/synth/groundtruth.csv" ] && ok || fail "synth on a full disk wrote the ground truth"
+    # sweep: results on a full disk stop the sweep, naming the file
+    rm -f "$TMP/disk/filler"; mkdir -p "$TMP/disk/sw/results"; fill_disk "$TMP/disk"
+    expect_exit 1 "sweep on a full disk" -- "$PT" sweep --gt testdata/synth/groundtruth.csv -o "$TMP/disk/sw" testdata/synth
+    expect_grep "cannot write: No space left on device" "$TMP/err" "sweep on a full disk"
+    [ ! -e "$TMP/disk/sw/results/0000.csv" ] && [ ! -e "$TMP/disk/sw/summary.csv" ] && ok ||
+        fail "sweep on a full disk left results under their final names"
     umount "$TMP/disk"
 else
     echo "SKIP: a 64 KiB tmpfs cannot be mounted here (not root?): full-disk tests use /dev/full only"
