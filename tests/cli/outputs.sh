@@ -46,6 +46,11 @@ for cmd in "eval --gt testdata/synth/groundtruth.csv $TMP/track20.csv" "mtt $TMP
     expect_grep "stdout: cannot write: No space left on device" "$TMP/err" "${cmd%% *} > /dev/full"
 done
 
+for cmd in "params" "--help" "track --help" "--version"; do
+    expect_exit 1 "pupiltrack $cmd > /dev/full" -- sh -c "'$PT' $cmd >/dev/full"
+    names_reason "pupiltrack $cmd > /dev/full" "stdout"
+done
+
 # A killed run keeps the previous complete results and leaves no partial file
 # under the final name (kill -9 once the run has started writing).
 mkdir -p "$TMP/kill"
