@@ -173,6 +173,7 @@ pt_status pt_output_close(pt_output *o, pt_error *err)
     if (fclose(o->fp) != 0 && !st)
         st = write_error(o, errno, err);
     o->fp = NULL;
+    o->fd = -1; /* closed with the stream */
     if (o->to_stdout)
         return st;
     if (o->tmp[0] && !st && rename(o->tmp, o->path) != 0) {
