@@ -81,6 +81,42 @@ static void lock_path(char *buf, int size, const char *outdir, int shard, int ns
         snprintf(buf, (size_t)size, "%s/sweep.part-%d-of-%d.lock", outdir, shard, nshards);
 }
 
+/* Lock fd (the lock file at path) or say who holds it; fd is closed on failure. */
+static pt_status lock_or_name_holder(int fd, const char *path, const char *outdir, int nshards,
+                                     pt_error *err)
+{
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+        return PT_OK;
+    int code = errno;
+    char holder[32] = "";
+    ssize_t n = pread(fd, holder, sizeof holder - 1, 0);
+    holder[n > 0 ? n : 0] = '\0';
+    holder[strcspn(holder, "\n")] = '\0';
+    close(fd);
+    if (code != EWOULDBLOCK)
+        return pt_error_set(err, PT_ERR_IO, path, "cannot lock: %s", strerror(code));
+    return pt_error_set(err, PT_ERR_IO, outdir,
+                        "another %s (process %s) is writing into this folder; wait for it "
+                        "to end or use another folder",
+                        nshards > 1 ? "run of this shard" : "sweep or merge",
+                        holder[0] ? holder : "unknown");
+}
+
+pt_status pt_sweep_lock_free(const char *outdir, int shard, int nshards, pt_error *err)
+{
+    char path[4200];
+    lock_path(path, sizeof path, outdir, shard, nshards);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errno == ENOENT ? PT_OK
+                               : pt_error_set(err, PT_ERR_IO, path, "cannot read the lock: %s",
+                                              strerror(errno));
+    if (lock_or_name_holder(fd, path, outdir, nshards, err))
+        return err->status;
+    close(fd);
+    return PT_OK;
+}
+
 pt_status pt_sweep_lock_take(const char *outdir, int shard, int nshards, pt_sweep_lock *lock,
                              pt_error *err)
 {
@@ -90,21 +126,9 @@ pt_status pt_sweep_lock_take(const char *outdir, int shard, int nshards, pt_swee
     if (lock->fd < 0)
         return pt_error_set(err, PT_ERR_IO, path, "cannot create the lock file: %s",
                             strerror(errno));
-    if (flock(lock->fd, LOCK_EX | LOCK_NB) != 0) {
-        int code = errno;
-        char holder[32] = "";
-        ssize_t n = read(lock->fd, holder, sizeof holder - 1);
-        holder[n > 0 ? n : 0] = '\0';
-        holder[strcspn(holder, "\n")] = '\0';
-        close(lock->fd);
+    if (lock_or_name_holder(lock->fd, path, outdir, nshards, err)) {
         lock->fd = -1;
-        if (code != EWOULDBLOCK)
-            return pt_error_set(err, PT_ERR_IO, path, "cannot lock: %s", strerror(code));
-        return pt_error_set(err, PT_ERR_IO, outdir,
-                            "another %s (process %s) is writing into this folder; wait for it "
-                            "to end or use another folder",
-                            nshards > 1 ? "run of this shard" : "sweep or merge",
-                            holder[0] ? holder : "unknown");
+        return err->status;
     }
     char pid[32];
     int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());

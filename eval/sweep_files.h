@@ -48,6 +48,9 @@ typedef struct {
 pt_status pt_sweep_lock_take(const char *outdir, int shard, int nshards, pt_sweep_lock *lock,
                              pt_error *err);
 void pt_sweep_lock_release(pt_sweep_lock *lock);
+/* PT_OK when no process holds that lock now (taken and let go at once,
+ * without writing: the folder may be read-only); else as pt_sweep_lock_take. */
+pt_status pt_sweep_lock_free(const char *outdir, int shard, int nshards, pt_error *err);
 
 /* FNV-1a over paths, one after the other: start with PT_SWEEP_HASH_START. */
 #define PT_SWEEP_HASH_START 14695981039346656037ULL

@@ -239,9 +239,7 @@ static pt_status shards_idle(const pt_sweep_merge_job *job, pt_error *err)
             if (sscanf(e->d_name, "sweep.part-%d-of-%d.lock%n", &k, &n, &used) != 2 ||
                 e->d_name[used] != '\0' || k < 1 || n < 2 || k > n)
                 continue;
-            pt_sweep_lock lock;
-            if (!(st = pt_sweep_lock_take(job->dirs[d], k, n, &lock, err)))
-                pt_sweep_lock_release(&lock);
+            st = pt_sweep_lock_free(job->dirs[d], k, n, err);
         }
         if (dir)
             closedir(dir);
