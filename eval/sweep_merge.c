@@ -95,10 +95,7 @@ static size_t file_of_row(const char *image, int *continues)
     return (size_t)(hash - image);
 }
 
-/* Check one part: whole (header, one timing line at its end) and holding
- * rows, eyes per frame, for exactly files [first, last) of the sweep, whose
- * paths continue *hash. */
-static pt_status check_part(const char *path, const char *text, size_t len, int eyes,
+pt_status pt_sweep_part_check(const char *path, const char *text, size_t len, int eyes,
                             int files_expected, unsigned long long *hash, pt_sweep_timing *t,
                             pt_error *err)
 {
@@ -162,8 +159,8 @@ static pt_status check_all(const pt_sweep_merge_job *job, const pt_sweep_manifes
             long first = (long)(k - 1) * m->images / nshards;
             long last = (long)k * m->images / nshards;
             pt_sweep_timing t;
-            pt_status st =
-                check_part(path, text, len, m->eyes, (int)(last - first), &hash, &t, err);
+            pt_status st = pt_sweep_part_check(path, text, len, m->eyes, (int)(last - first),
+                                               &hash, &t, err);
             free(text);
             if (st)
                 return st;

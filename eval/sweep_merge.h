@@ -3,6 +3,9 @@
 #ifndef PT_SWEEP_MERGE_H
 #define PT_SWEEP_MERGE_H
 
+#include <stddef.h>
+
+#include "eval/sweep_report.h"
 #include "eval/sweep_run.h"
 
 typedef struct {
@@ -17,6 +20,14 @@ typedef struct {
  * the shard's images (in order, each frame once per eye) and one timing line
  * at the end; a part found in two folders must be the same file. Then write
  * OUTDIR/results/NNNN.csv and the reports. */
+/* Check one part's text (path names it): whole (the results header, one
+ * timing line, at its end) and holding rows, eyes per frame, for exactly
+ * files_expected input files, whose paths (page suffixes "#P" dropped)
+ * continue the FNV-1a *hash; *t receives the timing line. */
+pt_status pt_sweep_part_check(const char *path, const char *text, size_t len, int eyes,
+                              int files_expected, unsigned long long *hash, pt_sweep_timing *t,
+                              pt_error *err);
+
 pt_status pt_sweep_merge(const pt_sweep_merge_job *job, pt_sweep_outcome *outcome,
                          pt_error *err);
 
