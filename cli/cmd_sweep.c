@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "lib/io/results.h"
-#include "cli/backends/backends.h"
+#include "lib/api/backends.h"
 #include "cli/cli.h"
 #include "cli/sweep_run.h"
 

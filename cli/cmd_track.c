@@ -9,7 +9,7 @@
 #include "lib/params/params_auto.h"
 #include "omp/detect/glints.h"
 #include "lib/io/results.h"
-#include "cli/backends/backends.h"
+#include "lib/api/backends.h"
 #include "cli/cli.h"
 #include "cli/draw.h"
 #include "cli/inputs.h"

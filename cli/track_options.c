@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/backends/backends.h"
+#include "lib/api/backends.h"
 #include "cli/cli.h"
 
 const char pt_detector_setup_help[] =

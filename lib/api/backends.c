@@ -1,4 +1,4 @@
-#include "cli/backends/backends.h"
+#include "lib/api/backends.h"
 
 #include <string.h>
 

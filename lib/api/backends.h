@@ -1,6 +1,6 @@
-/* The back-end table the CLI selects from with -b. */
-#ifndef PT_CLI_BACKENDS_H
-#define PT_CLI_BACKENDS_H
+/* The detection back ends by name: the CLI's -b and pt_detector_open. */
+#ifndef PT_API_BACKENDS_H
+#define PT_API_BACKENDS_H
 
 #include "lib/detect/pt_backend.h"
 
