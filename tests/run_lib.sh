@@ -1,0 +1,77 @@
+#!/bin/sh
+# The library as a user gets it (pupiltrack(3)): `make install` into a
+# temporary prefix, the shared library's soname and exports, the example
+# program built against the installed tree with pkg-config (shared and
+# static); it gives the rows of `pupiltrack track`.
+# Usage: MAKE=make tests/run_lib.sh ./pupiltrack
+PT=${1:-./pupiltrack}
+case $PT in /*) ;; *) PT=$(pwd)/$PT ;; esac
+MAKE=${MAKE:-make}
+CC=${CC:-cc}
+TMP=$(mktemp -d /tmp/pt-lib.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+passed=0; failed=0
+ok()   { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+P=$TMP/prefix
+if $MAKE --no-print-directory install PREFIX="$P" >"$TMP/install.log" 2>&1; then ok; else
+    fail "make install PREFIX=$P"; tail -5 "$TMP/install.log"; echo "lib: $passed passed, $failed failed"; exit 1; fi
+for f in bin/pupiltrack include/pupiltrack.h lib/libpupiltrack.a lib/libpupiltrack.so \
+         lib/libpupiltrack.so.0 lib/pkgconfig/pupiltrack.pc share/man/man3/pupiltrack.3; do
+    [ -e "$P/$f" ] && ok || fail "make install did not install $f"
+done
+
+# The soname carries the interface's major version; only the functions the
+# header marks PT_API are exported.
+so=$(readelf -d "$P/lib/libpupiltrack.so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+[ "$so" = libpupiltrack.so.0 ] && ok || fail "soname '$so', wanted libpupiltrack.so.0"
+nm -D --defined-only "$P/lib/libpupiltrack.so" | awk '$2 ~ /^[TDBRWViu]$/ { print $3 }' | sort >"$TMP/exported"
+sed -n 's/^PT_API .*[ *]\([a-z_0-9]*\)(.*/\1/p' "$P/include/pupiltrack.h" | sort >"$TMP/declared"
+if cmp -s "$TMP/exported" "$TMP/declared" && [ -s "$TMP/declared" ]; then ok; else
+    fail "exports differ from the header's PT_API functions"; diff "$TMP/declared" "$TMP/exported" | head -10; fi
+
+# Frames both programs read: 8-bit PGM.
+"$PT" synth -n 4 --format pgm -o "$TMP/mono" >/dev/null 2>&1 &&
+"$PT" synth -n 2 --binocular --size 640x256 --format pgm -o "$TMP/bino" >/dev/null 2>&1 && ok ||
+    fail "synth --format pgm"
+
+# The example against the installed tree, through pkg-config.
+export PKG_CONFIG_PATH="$P/lib/pkgconfig"
+flags=$(pkg-config --cflags --libs pupiltrack) && ok || fail "pkg-config --cflags --libs pupiltrack"
+if $CC -std=c11 -Wall -Wextra -Werror -o "$TMP/track_frames" scripts/examples/track_frames.c $flags \
+    2>"$TMP/cc.err"; then ok; else fail "example does not build with pkg-config"; head -5 "$TMP/cc.err"; fi
+# static: the archive and its private libraries from pupiltrack.pc
+if $CC -std=c11 -o "$TMP/track_frames_static" scripts/examples/track_frames.c \
+    $(pkg-config --cflags pupiltrack) "$P/lib/libpupiltrack.a" \
+    $(pkg-config --static --libs pupiltrack | sed 's/-lpupiltrack//') 2>"$TMP/cc.err"; then ok; else
+    fail "example does not link the static library"; head -5 "$TMP/cc.err"; fi
+
+# track's rows, cut to the columns the example prints
+track_rows() { # OUT OPTIONS... FRAMES...
+    out=$1; shift
+    "$PT" track -o "$TMP/track.csv" "$@" 2>/dev/null
+    awk -F, 'NR > 1 { print $1 "," $2 "," $5 "," $6 "," $7 "," $8 "," $12 }' "$TMP/track.csv" >"$out"
+}
+example_rows() { # OUT PROGRAM OPTIONS... FRAMES...
+    out=$1; prog=$2; shift 2
+    LD_LIBRARY_PATH="$P/lib" "$prog" "$@" >"$TMP/example.csv" 2>"$TMP/example.err"
+    awk -F, 'NR > 1 { print $1 "," $2 "," $3 "," $4 "," $5 "," $6 "," $7 }' "$TMP/example.csv" >"$out"
+}
+for prog in track_frames track_frames_static; do
+    track_rows "$TMP/want" "$TMP"/mono/*.pgm
+    example_rows "$TMP/got" "$TMP/$prog" "$TMP"/mono/*.pgm
+    if [ -s "$TMP/want" ] && cmp -s "$TMP/want" "$TMP/got"; then ok; else
+        fail "$prog: rows differ from track"; diff "$TMP/want" "$TMP/got" | head -4; fi
+done
+track_rows "$TMP/want" -a hough --binocular "$TMP"/bino/*.pgm
+example_rows "$TMP/got" "$TMP/track_frames" -a hough -p binocular=1 "$TMP"/bino/*.pgm
+if [ "$(wc -l <"$TMP/want")" -eq 4 ] && cmp -s "$TMP/want" "$TMP/got"; then ok; else
+    fail "track_frames -a hough binocular: rows differ from track"; diff "$TMP/want" "$TMP/got" | head -4; fi
+# errors: one line, the reason named
+LD_LIBRARY_PATH="$P/lib" "$TMP/track_frames" -p rays=many "$TMP"/mono/000000.pgm >/dev/null 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "rays" "$TMP/err" && [ "$(wc -l <"$TMP/err")" -eq 1 ] && ok ||
+    fail "bad parameter: exit 2 and one line naming it"
+
+echo "lib: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
