@@ -3,7 +3,7 @@
 #   make CUDA=0|1        force the CUDA back end off / on
 #   make check           unit tests, command-line tests, sanitizer build of the unit tests
 #   make fuzz            libFuzzer targets (clang) in build/fuzz/
-#   make install PREFIX=/usr/local   (also DESTDIR, LIBDIR, INCLUDEDIR, MANDIR)
+#   make install PREFIX=/usr/local   (also DESTDIR, LIBDIR, INCLUDEDIR, MANDIR, PYTHONDIR)
 
 VERSION   := 0.1.0
 # The shared library's soname: libpupiltrack.so.$(SOVERSION) (pupiltrack(3)).
@@ -13,6 +13,8 @@ LIBDIR    ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR    ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# Where `make install` puts the Python module pupiltrack.py.
+PYTHONDIR ?= $(PREFIX)/lib/python3/dist-packages
 BUILD     ?= build
 CC        ?= gcc
 CFLAGS    ?= -O2 -g
@@ -115,7 +117,7 @@ check-cli: $(PT_BIN)
 	@sh tests/run_cli.sh ./$(PT_BIN)
 
 # The library as a user gets it: installed into a temporary prefix, its
-# exports, the example program built with pkg-config.
+# exports, the example program built with pkg-config, the Python module.
 check-lib: $(PT_BIN) $(LIBSO)
 	@MAKE="$(MAKE)" sh tests/run_lib.sh ./$(PT_BIN)
 
@@ -137,7 +139,7 @@ $(BUILD)/fuzz/%: fuzz/%.c $(LIBA)
 
 install: pupiltrack $(LIBSO) $(LIBA)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
-	  $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	  $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(PYTHONDIR)
 	install -m 755 pupiltrack $(DESTDIR)$(PREFIX)/bin/pupiltrack
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/*.3 $(DESTDIR)$(MANDIR)/man3/
@@ -150,6 +152,8 @@ install: pupiltrack $(LIBSO) $(LIBA)
 	  -e 's|@VERSION@|$(VERSION)|; s|@LIBS_PRIVATE@|-fopenmp $(LDLIBS)|' \
 	  lib/api/pupiltrack.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/pupiltrack.pc
 	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/pupiltrack.pc
+	sed 's|@LIBDIR@|$(LIBDIR)|' lib/api/pupiltrack.py >$(DESTDIR)$(PYTHONDIR)/pupiltrack.py
+	chmod 644 $(DESTDIR)$(PYTHONDIR)/pupiltrack.py
 
 clean:
 	rm -rf build build-asan build-fuzz pupiltrack

@@ -2,7 +2,7 @@
 # The library as a user gets it (pupiltrack(3)): `make install` into a
 # temporary prefix, the shared library's soname and exports, the example
 # program built against the installed tree with pkg-config (shared and
-# static); it gives the rows of `pupiltrack track`.
+# static), and the Python module; each gives the rows of `pupiltrack track`.
 # Usage: MAKE=make tests/run_lib.sh ./pupiltrack
 PT=${1:-./pupiltrack}
 case $PT in /*) ;; *) PT=$(pwd)/$PT ;; esac
@@ -15,10 +15,11 @@ ok()   { passed=$((passed + 1)); }
 fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
 
 P=$TMP/prefix
-if $MAKE --no-print-directory install PREFIX="$P" >"$TMP/install.log" 2>&1; then ok; else
+PYDIR=$P/python
+if $MAKE --no-print-directory install PREFIX="$P" PYTHONDIR="$PYDIR" >"$TMP/install.log" 2>&1; then ok; else
     fail "make install PREFIX=$P"; tail -5 "$TMP/install.log"; echo "lib: $passed passed, $failed failed"; exit 1; fi
 for f in bin/pupiltrack include/pupiltrack.h lib/libpupiltrack.a lib/libpupiltrack.so \
-         lib/libpupiltrack.so.0 lib/pkgconfig/pupiltrack.pc share/man/man3/pupiltrack.3; do
+         lib/libpupiltrack.so.0 lib/pkgconfig/pupiltrack.pc share/man/man3/pupiltrack.3 python/pupiltrack.py; do
     [ -e "$P/$f" ] && ok || fail "make install did not install $f"
 done
 
@@ -72,6 +73,27 @@ if [ "$(wc -l <"$TMP/want")" -eq 4 ] && cmp -s "$TMP/want" "$TMP/got"; then ok; 
 LD_LIBRARY_PATH="$P/lib" "$TMP/track_frames" -p rays=many "$TMP"/mono/000000.pgm >/dev/null 2>"$TMP/err"
 [ $? -eq 2 ] && grep -q "rays" "$TMP/err" && [ "$(wc -l <"$TMP/err")" -eq 1 ] && ok ||
     fail "bad parameter: exit 2 and one line naming it"
+
+# The Python module, as installed (numpy arrays in, dicts out).
+python=
+for candidate in ${PYTHON:-python3} /usr/bin/python3; do
+    if command -v "$candidate" >/dev/null 2>&1 && "$candidate" -c 'import numpy' 2>/dev/null; then
+        python=$candidate; break
+    fi
+done
+if [ -z "$python" ]; then
+    echo "SKIP: the Python module's test: no python3 with numpy (Debian: apt-get install python3-numpy)"
+else
+    "$PT" track -o "$TMP/mono.csv" "$TMP"/mono/*.pgm 2>/dev/null
+    "$PT" track -a tl --ellipse -o "$TMP/tl.csv" "$TMP"/mono/*.pgm 2>/dev/null
+    "$PT" track --binocular -o "$TMP/bino.csv" "$TMP"/bino/*.pgm 2>/dev/null
+    for run in "mono.csv mono" "tl.csv mono -- algorithm=tl ellipse=1" "bino.csv bino -- binocular=1"; do
+        set -- $run
+        csv=$1; dir=$2; shift 2
+        if PYTHONPATH="$PYDIR" "$python" tests/lib/module.py "$TMP/$csv" "$TMP/$dir"/*.pgm "$@" \
+            >"$TMP/py.out" 2>&1; then ok; else fail "python module ($run)"; head -8 "$TMP/py.out"; fi
+    done
+fi
 
 echo "lib: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
