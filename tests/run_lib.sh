@@ -69,6 +69,18 @@ track_rows "$TMP/want" -a hough --binocular "$TMP"/bino/*.pgm
 example_rows "$TMP/got" "$TMP/track_frames" -a hough -p binocular=1 "$TMP"/bino/*.pgm
 if [ "$(wc -l <"$TMP/want")" -eq 4 ] && cmp -s "$TMP/want" "$TMP/got"; then ok; else
     fail "track_frames -a hough binocular: rows differ from track"; diff "$TMP/want" "$TMP/got" | head -4; fi
+# -b cuda through the library, where a GPU is usable (else track exits 3)
+if "$PT" track -b cuda -o "$TMP/cuda.csv" "$TMP"/mono/000000.pgm >/dev/null 2>&1; then
+    track_rows "$TMP/want" -b cuda -a tl "$TMP"/mono/*.pgm
+    example_rows "$TMP/got" "$TMP/track_frames" -b cuda -a tl "$TMP"/mono/*.pgm
+    if [ -s "$TMP/want" ] && cmp -s "$TMP/want" "$TMP/got"; then ok; else
+        fail "track_frames -b cuda: rows differ from track -b cuda"; diff "$TMP/want" "$TMP/got" | head -4; fi
+else
+    LD_LIBRARY_PATH="$P/lib" "$TMP/track_frames" -b cuda "$TMP"/mono/000000.pgm >/dev/null 2>"$TMP/err"
+    [ $? -eq 3 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && ok ||
+        fail "track_frames -b cuda without a GPU: exit 3 and one line"
+    echo "SKIP: the library on the CUDA back end: no usable GPU here"
+fi
 # errors: one line, the reason named
 LD_LIBRARY_PATH="$P/lib" "$TMP/track_frames" -p rays=many "$TMP"/mono/000000.pgm >/dev/null 2>"$TMP/err"
 [ $? -eq 2 ] && grep -q "rays" "$TMP/err" && [ "$(wc -l <"$TMP/err")" -eq 1 ] && ok ||
