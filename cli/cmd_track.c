@@ -8,6 +8,7 @@
 #include "lib/io/gt.h"
 #include "lib/params/params_auto.h"
 #include "omp/detect/glints.h"
+#include "lib/io/pt_stack.h"
 #include "lib/io/results.h"
 #include "lib/api/backends.h"
 #include "cli/cli.h"
@@ -252,6 +253,33 @@ static int track_loaded(track_run *run, const char *path, pt_loaded_input *in)
     return 0;
 }
 
+/* A .npy or .raw stack, frame after frame from its mapping (pt_stack.h), so
+ * that a long recording is never in memory whole. */
+static int track_stack(track_run *run, const char *path)
+{
+    pt_stack stack;
+    pt_error err;
+    pt_error_clear(&err);
+    if (pt_stack_open(path, &run->setup.load, &stack, &err)) {
+        pt_cli_report(&err);
+        return add_frame(run, NULL, path, err.what);
+    }
+    int rc = 0;
+    for (long i = 0; i < stack.count && !rc; i++) {
+        char name[4200];
+        if (stack.count > 1)
+            snprintf(name, sizeof name, "%s#%ld", path, i);
+        else
+            snprintf(name, sizeof name, "%s", path);
+        pt_image *frame = pt_stack_frame(&stack, i, run->setup.load.significant_bits);
+        if (!frame)
+            pt_cli_fail("%s: out of memory for a frame", name);
+        rc = add_frame(run, frame, name, frame ? NULL : "out of memory for a frame");
+    }
+    pt_stack_close(&stack);
+    return rc;
+}
+
 int pt_cmd_track(int argc, char **argv)
 {
     track_run run;
@@ -352,6 +380,12 @@ int pt_cmd_track(int argc, char **argv)
      * tracked in their order. */
     pt_loaded_input group[TRACK_BATCH];
     for (int i = 0; i < inputs.count && !rc;) {
+        if (pt_stack_path_kind(inputs.paths[i])) {
+            rc = track_stack(&run, inputs.paths[i]);
+            pt_cli_progress("track", i + 1, inputs.count, 0.0);
+            i++;
+            continue;
+        }
         int k = pt_load_group_size(inputs.paths + i, inputs.count - i, TRACK_BATCH);
         pt_load_group(inputs.paths + i, k, &run.setup.load, run.setup.track.threads, group);
         for (int j = 0; j < k; j++) {

@@ -7,11 +7,14 @@
 #include <strings.h>
 
 #include "cli/load_group.h"
+#include "lib/io/pt_stack.h"
 
+/* A file of many frames: a TIFF or a .npy/.raw stack. */
 static int is_tiff(const char *path)
 {
     const char *dot = strrchr(path, '.');
-    return dot && (!strcasecmp(dot, ".tif") || !strcasecmp(dot, ".tiff"));
+    return (dot && (!strcasecmp(dot, ".tif") || !strcasecmp(dot, ".tiff"))) ||
+           pt_stack_path_kind(path);
 }
 
 int pt_load_group_size(char *const *paths, int count, int max)
