@@ -137,10 +137,10 @@ $(BUILD)/fuzz/%: fuzz/%.c $(LIBA)
 	@mkdir -p $(dir $@)
 	$(CC) $(PT_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(LIBA) $(LDLIBS)
 
-install: pupiltrack $(LIBSO) $(LIBA)
+install: $(PT_BIN) $(LIBSO) $(LIBA)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
 	  $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(PYTHONDIR)
-	install -m 755 pupiltrack $(DESTDIR)$(PREFIX)/bin/pupiltrack
+	install -m 755 $(PT_BIN) $(DESTDIR)$(PREFIX)/bin/pupiltrack
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/*.3 $(DESTDIR)$(MANDIR)/man3/
 	install -m 755 $(LIBSO) $(DESTDIR)$(LIBDIR)/

@@ -9,7 +9,9 @@
             print(det.detect(frame))
 
 A frame is a 2-D numpy array of uint8 or uint16 (height x width, any row
-stride); a 3-D array is a stack of frames, detected in one batch. A result is
+stride); a 3-D array is a stack of frames, detected in one batch. uint8
+frames are read where they lie, so a recording opened with
+numpy.load("eye.npy", mmap_mode="r") is never copied whole. A result is
 a dict with the columns of `pupiltrack track`: status ('ok', 'notfound',
 'error'), eye ('', 'L', 'R'), cx, cy, r, a, b, theta (None when absent),
 confidence, ms and message. With binocular=True a frame gives a list of two
