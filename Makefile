@@ -1,6 +1,8 @@
 # pupiltrack — GNU Make build.
 #   make                 pupiltrack with the OpenMP back end (+ CUDA when nvcc is found)
 #   make CUDA=0|1        force the CUDA back end off / on
+#   make VIDEO=0|1       video input through FFmpeg's libraries off / on (default: on when
+#                        pkg-config finds libavformat libavcodec libavutil libswscale)
 #   make check           unit tests, command-line tests, sanitizer build of the unit tests
 #   make fuzz            libFuzzer targets (clang) in build/fuzz/
 #   make install PREFIX=/usr/local   (also DESTDIR, LIBDIR, INCLUDEDIR, MANDIR, PYTHONDIR)
@@ -40,7 +42,25 @@ NVCCFLAGS += -I. -Xcompiler -fPIC,-fvisibility=hidden
 # Sources by domain: lib/DOMAIN, omp/DOMAIN, cuda/DOMAIN (see the README's layout).
 # cuda/detect/chunk_plan.c is the CUDA back end's host arithmetic (no CUDA
 # calls), built with or without CUDA so that its test runs everywhere.
-LIB_SRC   := $(wildcard lib/*/*.c eval/*.c omp/*/*.c) cuda/detect/chunk_plan.c
+LIB_SRC   := $(filter-out lib/io/video_%.c,$(wildcard lib/*/*.c eval/*.c omp/*/*.c)) \
+             cuda/detect/chunk_plan.c
+
+# Video input: lib/io/video_ffmpeg.c over FFmpeg's libraries where pkg-config
+# finds them, else lib/io/video_none.c, which refuses video saying why.
+FFMPEG_PKGS := libavformat libavcodec libavutil libswscale
+FFMPEG_FOUND := $(shell pkg-config --exists $(FFMPEG_PKGS) 2>/dev/null && echo 1 || echo 0)
+VIDEO     ?= $(FFMPEG_FOUND)
+ifeq ($(VIDEO),1)
+LIB_SRC   += lib/io/video_ffmpeg.c
+$(BUILD)/lib/io/video_ffmpeg.o: PT_CFLAGS += $(shell pkg-config --cflags $(FFMPEG_PKGS))
+LDLIBS    += $(shell pkg-config --libs $(FFMPEG_PKGS))
+else
+LIB_SRC   += lib/io/video_none.c
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+$(info pupiltrack: video input is off: $(if $(filter 1,$(FFMPEG_FOUND)),VIDEO=0,FFmpeg's libraries \
+  not found (libavformat-dev libavcodec-dev libavutil-dev libswscale-dev)))
+endif
+endif
 CLI_SRC   := $(wildcard cli/*.c cli/*/*.c)
 TEST_SRC  := $(wildcard tests/test_*.c)
 FUZZ_SRC  := $(wildcard fuzz/fuzz_*.c)

@@ -9,6 +9,7 @@
 #include "lib/params/params_auto.h"
 #include "omp/detect/glints.h"
 #include "lib/io/pt_stack.h"
+#include "lib/io/pt_video.h"
 #include "lib/io/results.h"
 #include "lib/api/backends.h"
 #include "cli/cli.h"
@@ -280,6 +281,36 @@ static int track_stack(track_run *run, const char *path)
     return rc;
 }
 
+/* A video, frame after frame as it is decoded (pt_video.h); a file that
+ * cannot be read further ends with one error row after its good frames. */
+static int track_video(track_run *run, const char *path)
+{
+    pt_video *video;
+    pt_error err;
+    pt_error_clear(&err);
+    if (pt_video_open(path, 0, &video, &err)) {
+        pt_cli_report(&err);
+        return add_frame(run, NULL, path, err.what);
+    }
+    int rc = 0;
+    for (long i = 0; !rc; i++) {
+        pt_image *frame;
+        double seconds;
+        char name[4200];
+        snprintf(name, sizeof name, "%s#%ld", path, i);
+        if (pt_video_next(video, run->setup.load.significant_bits, &frame, &seconds, &err)) {
+            pt_cli_report(&err);
+            rc = add_frame(run, NULL, name, err.what);
+            break;
+        }
+        if (!frame)
+            break;
+        rc = add_frame(run, frame, name, NULL);
+    }
+    pt_video_close(video);
+    return rc;
+}
+
 int pt_cmd_track(int argc, char **argv)
 {
     track_run run;
@@ -380,8 +411,9 @@ int pt_cmd_track(int argc, char **argv)
      * tracked in their order. */
     pt_loaded_input group[TRACK_BATCH];
     for (int i = 0; i < inputs.count && !rc;) {
-        if (pt_stack_path_kind(inputs.paths[i])) {
-            rc = track_stack(&run, inputs.paths[i]);
+        if (pt_stack_path_kind(inputs.paths[i]) || pt_video_path_is_video(inputs.paths[i])) {
+            rc = pt_stack_path_kind(inputs.paths[i]) ? track_stack(&run, inputs.paths[i])
+                                                     : track_video(&run, inputs.paths[i]);
             pt_cli_progress("track", i + 1, inputs.count, 0.0);
             i++;
             continue;

@@ -2,6 +2,7 @@
  * magic bytes and hand the bytes to the matching decoder. */
 #include "lib/io/image_decode.h"
 #include "lib/io/pt_stack.h"
+#include "lib/io/pt_video.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -114,6 +115,12 @@ pt_status pt_image_load(const char *path, const pt_load_options *opt,
     out->frames = NULL;
     if (pt_stack_path_kind(path))
         return pt_stack_load(path, opt, out, err);
+    if (pt_video_path_is_video(path)) {
+        pt_load_options defaults;
+        if (!opt)
+            pt_load_options_default(&defaults);
+        return pt_video_load(path, opt ? opt : &defaults, out, err);
+    }
     pt_status st = read_whole_file(path, &data, &size, err);
     if (st != PT_OK)
         return st;
