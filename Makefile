@@ -41,9 +41,13 @@ NVCCFLAGS += -I. -Xcompiler -fPIC,-fvisibility=hidden
 
 # Sources by domain: lib/DOMAIN, omp/DOMAIN, cuda/DOMAIN (see the README's layout).
 # cuda/detect/chunk_plan.c is the CUDA back end's host arithmetic (no CUDA
-# calls), built with or without CUDA so that its test runs everywhere.
+# calls), built with or without CUDA so that its test runs everywhere; so are
+# the CUDA back ends' tables (cuda/*/*_table.c), whose entries say when CUDA
+# is missing. lib/api/registry.c, the back-end registry, is the top of the
+# library: the program, the tests and pupiltrack.h's detectors reach every
+# back end by name there.
 LIB_SRC   := $(filter-out lib/io/video_%.c,$(wildcard lib/*/*.c eval/*.c omp/*/*.c)) \
-             cuda/detect/chunk_plan.c
+             cuda/detect/chunk_plan.c $(wildcard cuda/*/*_table.c)
 
 # Video input: lib/io/video_ffmpeg.c over FFmpeg's libraries where pkg-config
 # finds them, else lib/io/video_none.c, which refuses video saying why.
@@ -61,7 +65,7 @@ $(info pupiltrack: video input is off: $(if $(filter 1,$(FFMPEG_FOUND)),VIDEO=0,
   not found (libavformat-dev libavcodec-dev libavutil-dev libswscale-dev)))
 endif
 endif
-CLI_SRC   := $(wildcard cli/*.c cli/*/*.c)
+CLI_SRC   := $(wildcard cli/*.c)
 TEST_SRC  := $(wildcard tests/test_*.c)
 FUZZ_SRC  := $(wildcard fuzz/fuzz_*.c)
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/api/backends.h"
+#include "lib/api/registry.h"
 #include "lib/api/pupiltrack.h"
 #include "lib/synth/synth.h"
 #include "pt_test.h"
@@ -59,7 +59,7 @@ static void backend_result(const pt_image *img, pt_algorithm alg, int ellipse, p
     opt.algorithm = alg;
     opt.ellipse = ellipse;
     opt.threads = 1;
-    const pt_backend *b = pt_backend_by_name("omp");
+    const pt_backend *b = pt_track_backend("omp");
     void *state;
     pt_error err;
     pt_image *frames[1] = {(pt_image *)img};

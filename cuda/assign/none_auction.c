@@ -2,7 +2,7 @@
  * "unavailable" (exit 3 from the CLI), never a quiet CPU fall-back. */
 #include <string.h>
 
-#include "lib/assign/assign.h"
+#include "cuda/assign/pt_cuda_auction.h"
 
 pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assign_result *res,
                                  pt_auction_gpu_stats *stats, pt_error *err)

@@ -1,6 +1,7 @@
 /* The public detector handle of pupiltrack.h (pupiltrack(3)) over the
  * back ends' tables: it holds one back end's state, prepared for the largest
- * frame seen so far, and the results of the last detect call. */
+ * frame seen so far, and the results of the last detect call. The back end
+ * is looked up by name in the registry (lib/api/registry.h). */
 #include "lib/api/pupiltrack.h"
 
 #include <errno.h>
@@ -10,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/api/backends.h"
+#include "lib/api/registry.h"
 #include "lib/io/image_decode.h"
 
 /* The public codes are the library's own pt_status values. */
@@ -130,10 +131,12 @@ static pt_api_status configure(pt_detector *d, const char *algorithm, const char
     if (!d->track.algorithm || d->track.algorithm == PT_ALG_ALL)
         return fail(d, PT_API_ERR_PARAM, "unknown detector '%s' (starburst, tl, hough)",
                     algorithm);
-    d->backend = pt_backend_by_name(backend ? backend : "omp");
-    if (!d->backend)
+    d->backend = pt_track_backend(backend ? backend : "omp");
+    if (!d->backend) {
+        char names[64];
         return fail(d, PT_API_ERR_PARAM, "unknown back end '%s' (%s)", backend,
-                    pt_backend_names());
+                    pt_backend_list(PT_CAP_TRACK, names, sizeof names));
+    }
     if (nparams < 0 || (nparams > 0 && !params))
         return fail(d, PT_API_ERR_PARAM, "parameters: %d given without a list", nparams);
     for (int i = 0; i < nparams; i++) {
