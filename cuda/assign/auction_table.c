@@ -33,3 +33,19 @@ static pt_status solve_backend(const pt_assign_problem *p, int threads, pt_assig
 }
 
 const pt_assign_backend pt_assign_cuda = {solve_backend, pt_cuda_available, 65536};
+
+static pt_status solve_jacobi(const pt_assign_problem *p, int threads, pt_assign_result *res,
+                              char *report, size_t report_size, pt_error *err)
+{
+    (void)threads;
+    double kernel_ms = 0.0;
+    pt_status st = pt_assign_auction_jacobi_cuda(p, res, &kernel_ms, err);
+    if (report && report_size) {
+        report[0] = '\0';
+        if (!st)
+            snprintf(report, report_size, "cuda: jacobi auction kernel %.2f ms (one block)", kernel_ms);
+    }
+    return st;
+}
+
+const pt_assign_backend pt_assign_cuda_jacobi = {solve_jacobi, pt_cuda_available, 65536};

@@ -13,3 +13,11 @@ pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assign_result *r
     return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda",
                         "this pupiltrack was built without CUDA (rebuild with 'make CUDA=1')");
 }
+
+pt_status pt_assign_auction_jacobi_cuda(const pt_assign_problem *p, pt_assign_result *res,
+                                        double *kernel_ms, pt_error *err)
+{
+    (void)p, (void)res, (void)kernel_ms;
+    return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda",
+                        "this pupiltrack was built without CUDA (rebuild with 'make CUDA=1')");
+}
