@@ -46,7 +46,8 @@ NVCCFLAGS += -I. -Xcompiler -fPIC,-fvisibility=hidden
 # is missing. lib/api/registry.c, the back-end registry, is the top of the
 # library: the program, the tests and pupiltrack.h's detectors reach every
 # back end by name there.
-LIB_SRC   := $(filter-out lib/io/video_%.c,$(wildcard lib/*/*.c eval/*.c omp/*/*.c)) \
+LIB_SRC   := $(filter-out lib/io/video_ffmpeg.c lib/io/video_none.c,$(wildcard lib/*/*.c eval/*.c \
+             omp/*/*.c)) \
              cuda/detect/chunk_plan.c $(wildcard cuda/*/*_table.c)
 
 # Video input: lib/io/video_ffmpeg.c over FFmpeg's libraries where pkg-config

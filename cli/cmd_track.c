@@ -281,14 +281,19 @@ static int track_stack(track_run *run, const char *path)
     return rc;
 }
 
-/* A video, frame after frame as it is decoded (pt_video.h); a file that
- * cannot be read further ends with one error row after its good frames. */
+/* A video, frame after frame, decoded on its own thread two batches ahead
+ * of the detector (pt_video.h); a file that cannot be read further ends with
+ * one error row after its good frames. */
 static int track_video(track_run *run, const char *path)
 {
     pt_video *video;
+    pt_video_ahead *ahead = NULL;
     pt_error err;
     pt_error_clear(&err);
-    if (pt_video_open(path, 0, &video, &err)) {
+    if (pt_video_open(path, 0, &video, &err) ||
+        pt_video_ahead_start(video, 2 * TRACK_BATCH, run->setup.load.significant_bits, &ahead,
+                             &err)) {
+        pt_video_close(video);
         pt_cli_report(&err);
         return add_frame(run, NULL, path, err.what);
     }
@@ -298,7 +303,7 @@ static int track_video(track_run *run, const char *path)
         double seconds;
         char name[4200];
         snprintf(name, sizeof name, "%s#%ld", path, i);
-        if (pt_video_next(video, run->setup.load.significant_bits, &frame, &seconds, &err)) {
+        if (pt_video_ahead_next(ahead, &frame, &seconds, &err)) {
             pt_cli_report(&err);
             rc = add_frame(run, NULL, name, err.what);
             break;
@@ -307,6 +312,7 @@ static int track_video(track_run *run, const char *path)
             break;
         rc = add_frame(run, frame, name, NULL);
     }
+    pt_video_ahead_stop(ahead);
     pt_video_close(video);
     return rc;
 }

@@ -26,6 +26,17 @@ pt_status pt_video_next(pt_video *v, int significant_bits, pt_image **frame, dou
                         pt_error *err);
 void pt_video_close(pt_video *v);
 
+/* Decoding ahead (video_ahead.c): a thread reads v's frames into a queue of
+ * up to depth frames while the caller works. pt_video_ahead_next gives them
+ * in order as pt_video_next would (the frame's ownership passes to the
+ * caller), then the end, or the error once. Stop before closing v. */
+typedef struct pt_video_ahead pt_video_ahead;
+pt_status pt_video_ahead_start(pt_video *v, int depth, int significant_bits,
+                               pt_video_ahead **out, pt_error *err);
+pt_status pt_video_ahead_next(pt_video_ahead *a, pt_image **frame, double *seconds,
+                              pt_error *err);
+void pt_video_ahead_stop(pt_video_ahead *a);
+
 /* All frames (or only opt->page) as pt_image_load gives them. */
 pt_status pt_video_load(const char *path, const pt_load_options *opt, pt_frames *out,
                         pt_error *err);
