@@ -23,6 +23,14 @@ else
         cut -d, -f2-12 "$TMP/v.csv" | cmp -s - "$TMP/v_png.cut" && ok || fail "$v: results differ from the PNG frames"
         expect_grep "^$TMP/$v#7,,starburst" "$TMP/v.csv" "$v: frames named FILE#i"
     done
+    # LPW-style truth (one "x y" line per frame) for a video read directly:
+    # import lpw names the frames VIDEO#i, which eval matches
+    awk -F, 'NR > 1 { print $6, $7 }' "$TMP/v_png.csv" >"$TMP/v_ffv1.txt"
+    expect_exit 0 "import lpw for a video" -- "$PT" import lpw "$TMP/v_ffv1.txt" \
+        --pattern 'v_ffv1.mkv#%d' --first 0 -o "$TMP/v_gt.csv"
+    expect_exit 0 "track a video for eval" -- "$PT" track -o "$TMP/v_ffv1.csv" "$TMP/v_ffv1.mkv"
+    (cd "$TMP" && "$PT" eval --gt v_gt.csv -o /dev/null v_ffv1.csv) >/dev/null 2>"$TMP/v_eval.err"
+    expect_grep "centre error <= 5 px +100.00 % +\(8 of 8\)" "$TMP/v_eval.err" "eval matches video frames by FILE#i"
     # lossy (x264 CRF 18, 4:2:0): every frame found as in the PNGs, median centre within 1 px
     expect_exit 0 "track a lossy video" -- "$PT" track -o "$TMP/v.csv" "$TMP/v_lossy.mp4"
     med=$(paste -d, "$TMP/v_png.csv" "$TMP/v.csv" | awk -F, 'NR > 1 {
