@@ -411,7 +411,7 @@ int pt_cmd_track(int argc, char **argv)
             rc = PT_EXIT_USAGE;
             goto done;
         }
-        run.glints = be->glints;
+        run.glints = be->glints->track;
         pt_error err;
         pt_error_clear(&err);
         if (pt_output_open(&run.glints_out, run.glints_path, PT_OUTPUT_SYNC, &err)) {
