@@ -240,7 +240,7 @@ static int naive_darkest_blob(const pt_image *img, double *cx, double *cy, int *
     return best > 0;
 }
 
-/* SPEC issue 2: hard enough that the naive detector misses a fair share. */
+/* hard enough that the naive detector misses a fair share. */
 static void test_naive_detector_fails_sometimes(void)
 {
     pt_synth_params p;
