@@ -11,6 +11,7 @@
 #include "lib/io/results.h"
 #include "cli/backends/backends.h"
 #include "cli/cli.h"
+#include "lib/detect/notfound_reason.h"
 #include "cli/draw.h"
 #include "cli/inputs.h"
 #include "cli/load_group.h"
@@ -174,6 +175,7 @@ static int flush_batch(track_run *run)
         pt_result *res = run->results + (size_t)k * run->eyes;
         const pt_overlay *ov = run->overlays ? run->overlays + (size_t)k * run->eyes : NULL;
         k++;
+        pt_explain_notfound(res, run->eyes, run->frames[i], run->setup.track.algorithm);
         for (int e = 0; e < run->eyes; e++) {
             pt_results_write_row(run->out, run->names[i],
                                  pt_algorithm_name(run->setup.track.algorithm),
@@ -242,7 +244,12 @@ static int track_loaded(track_run *run, const char *path, pt_loaded_input *in)
             snprintf(name, sizeof name, "%s", path);
         pt_image *frame = frames.frames[p];
         frames.frames[p] = NULL;
-        int rc = add_frame(run, frame, name, NULL);
+        const char *page_error = NULL;
+        if (!frame) {
+            page_error = frames.page_errors[p].what;
+            pt_cli_fail("%s: %s", name, page_error);
+        }
+        int rc = add_frame(run, frame, name, page_error);
         if (rc) {
             pt_frames_free(&frames);
             return rc;
@@ -351,6 +358,7 @@ int pt_cmd_track(int argc, char **argv)
     /* Files are decoded a batch at a time, side by side (-j threads), and
      * tracked in their order. */
     pt_loaded_input group[TRACK_BATCH];
+    run.setup.load.page_errors = 1; /* a bad TIFF page is a row of its own */
     for (int i = 0; i < inputs.count && !rc;) {
         int k = pt_load_group_size(inputs.paths + i, inputs.count - i, TRACK_BATCH);
         pt_load_group(inputs.paths + i, k, &run.setup.load, run.setup.track.threads, group);

@@ -11,6 +11,7 @@
 #include "cli/backends/backends.h"
 #include "cli/cli.h"
 #include "cli/load_group.h"
+#include "lib/detect/notfound_reason.h"
 
 /* One configuration being run. */
 typedef struct {
@@ -93,7 +94,8 @@ static int flush_batch(pt_sweep_job *sw, config_run *run)
     run->timing.track_s += pt_sweep_clock() - t0;
     run->timing.frames += run->count;
     for (int i = 0; i < run->count; i++) {
-        const pt_result *res = run->results + (size_t)i * run->eyes;
+        pt_result *res = run->results + (size_t)i * run->eyes;
+        pt_explain_notfound(res, run->eyes, run->frames[i], run->setup.track.algorithm);
         write_rows(run, run->names[i], res);
         for (int e = 0; e < run->eyes; e++)
             sw->error_rows += res[e].status == PT_DETECT_ERROR;

@@ -14,7 +14,8 @@ const char pt_detector_setup_help[] =
     "  --ellipse        fit ellipses instead of circles\n"
     "  --binocular      two eyes: left eye in the left half, right eye in the right half\n"
     "  --sequence       frames are a sequence: start from the previous centre\n"
-    "  --bits N         significant bits of 16-bit images (8..16, default 16)\n";
+    "  --bits N         significant bits of 16-bit images (8..16; default: the\n"
+    "                   file's own (PNG sBIT, TIFF MaxSampleValue, PGM maxval), else 16)\n";
 
 void pt_detector_setup_default(pt_detector_setup *s)
 {
@@ -105,6 +106,7 @@ int pt_detector_setup_option(pt_detector_setup *s, int argc, char **argv, int *i
         if (!(v = value_of(argc, argv, i)) ||
             pt_option_int("--bits", v, 8, 16, &s->load.significant_bits))
             return -1;
+        s->load.bits_from_file = 0;
     } else if (!strcmp(a, "-p")) {
         if (!(v = value_of(argc, argv, i)))
             return -1;

@@ -31,6 +31,7 @@ pt_status pt_image_load_memory(const uint8_t *data, size_t size, const char *nam
         name = "";
     out->count = 0;
     out->frames = NULL;
+    out->page_errors = NULL;
     if (!opt) {
         pt_load_options_default(&defaults);
         opt = &defaults;
@@ -109,6 +110,7 @@ pt_status pt_image_load(const char *path, const pt_load_options *opt,
     size_t size = 0;
     out->count = 0;
     out->frames = NULL;
+    out->page_errors = NULL;
     pt_status st = read_whole_file(path, &data, &size, err);
     if (st != PT_OK)
         return st;
