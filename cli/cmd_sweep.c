@@ -144,6 +144,9 @@ static int count_gpus(void)
     return n;
 }
 
+/* Set for the copies --devices starts: their parent merges the shards. */
+#define PARENT_MERGES "PUPILTRACK_SWEEP_PARENT_MERGES"
+
 /* --devices D: run D copies of this command, child d as shard d of D (or the
  * matching sub-shard of --shard K/N) on GPU d, then merge when unsharded. */
 static int run_devices(int argc, char **argv, int devices, const pt_sweep_job *sw)
@@ -177,6 +180,7 @@ static int run_devices(int argc, char **argv, int devices, const pt_sweep_job *s
             char gpu[16];
             snprintf(gpu, sizeof gpu, "%d", d);
             setenv("CUDA_VISIBLE_DEVICES", gpu, 1);
+            setenv(PARENT_MERGES, "1", 1); /* this process merges: no hint to */
             execv("/proc/self/exe", args);
             pt_cli_fail("--devices: cannot start a copy of pupiltrack");
             _exit(PT_EXIT_INPUT);
@@ -304,6 +308,10 @@ int pt_cmd_sweep(int argc, char **argv)
             }
         }
     }
+    if (pt_detector_setup_check(&sw.base)) {
+        rc = PT_EXIT_USAGE;
+        goto done;
+    }
     if (!sw.gt_path || sw.inputs.count == 0) {
         pt_cli_fail("sweep: needs --gt GT.csv and images or a folder (try --help)");
         rc = PT_EXIT_USAGE;
@@ -380,8 +388,9 @@ int pt_cmd_sweep(int argc, char **argv)
                 pt_results_free(&res);
             }
         }
-        fprintf(stderr, "pupiltrack: shard %d/%d done; 'pupiltrack merge %s' joins the shards\n",
-                sw.shard, sw.nshards, sw.outdir);
+        if (!getenv(PARENT_MERGES))
+            fprintf(stderr, "pupiltrack: shard %d/%d done; 'pupiltrack merge %s' joins the shards\n",
+                    sw.shard, sw.nshards, sw.outdir);
     }
     if (sw.error_rows) {
         pt_cli_fail("sweep: %ld result rows have status=error (unreadable images)",

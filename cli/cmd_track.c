@@ -304,9 +304,15 @@ int pt_cmd_track(int argc, char **argv)
             run.failures++;
         }
     }
-    if (inputs.count == 0) {
-        pt_cli_fail("track: no images given (try --help)");
+    if (pt_detector_setup_check(&run.setup)) {
         rc = PT_EXIT_USAGE;
+        goto done;
+    }
+    if (inputs.count == 0) {
+        /* a folder without images has been named already */
+        if (!inputs.empty_folders)
+            pt_cli_fail("track: no images given (try --help)");
+        rc = inputs.empty_folders ? PT_EXIT_INPUT : PT_EXIT_USAGE;
         goto done;
     }
     if (run.draw_dir && !pt_path_is_dir(run.draw_dir) && mkdir(run.draw_dir, 0777)) {
