@@ -39,6 +39,7 @@
 
 #include "lib/assign/assign.h"
 #include "cuda/assign/auction_upload.h"
+#include "cuda/core/pt_cuda.h"
 
 #define FULL_MASK 0xffffffffu
 /* Threads serving one person; each loads ITEMS objects per pass before using them. */
@@ -559,11 +560,8 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
     if (!stats)
         stats = &local;
     memset(stats, 0, sizeof *stats);
-    int count = 0;
-    cudaError_t probe = cudaGetDeviceCount(&count);
-    if (probe != cudaSuccess || count < 1)
-        return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda", "no usable CUDA GPU: %s",
-                            probe != cudaSuccess ? cudaGetErrorString(probe) : "none found");
+    if (pt_cuda_available(err))
+        return err->status;
     /* Load every kernel now (CUDA loads modules lazily, at first launch), so a
      * warm-up call on any problem leaves module loading out of later solves. */
     cudaFuncAttributes attr;
