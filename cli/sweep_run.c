@@ -192,8 +192,8 @@ static void checkpoint(config_run *run, int files_done)
     FILE *f = fopen(tmp, "w");
     if (!f)
         return;
-    fprintf(f, "files=%d bytes=%ld frames=%ld track_s=%.6f\n", files_done, bytes,
-            run->timing.frames, run->timing.track_s);
+    pt_sweep_checkpoint c = {files_done, bytes, run->timing};
+    pt_sweep_checkpoint_write(f, &c);
     if (fclose(f) == 0 && bytes > 0)
         rename(tmp, run->resume_path);
     else
@@ -210,19 +210,18 @@ static int resume_at_checkpoint(const pt_sweep_job *sw, config_run *run, const c
     FILE *f = fopen(run->resume_path, "r");
     if (!f)
         return -1;
-    int files = -1;
-    long bytes = 0;
-    pt_sweep_timing t = {0, 0};
-    int n = fscanf(f, "files=%d bytes=%ld frames=%ld track_s=%lf", &files, &bytes, &t.frames,
-                   &t.track_s);
+    char line[256];
+    size_t n = fread(line, 1, sizeof line, f);
     fclose(f);
+    pt_sweep_checkpoint c;
+    pt_error err;
     struct stat st;
-    if (n != 4 || files < 0 || files > sw->last - sw->first || bytes <= 0 || stat(tmp, &st) ||
-        st.st_size < bytes || truncate(tmp, bytes) || !(run->out = fopen(tmp, "a")) ||
-        fseek(run->out, 0, SEEK_END))
+    if (pt_sweep_checkpoint_parse(line, n, &c, &err) || c.files > sw->last - sw->first ||
+        stat(tmp, &st) || st.st_size < c.bytes || truncate(tmp, c.bytes) ||
+        !(run->out = fopen(tmp, "a")) || fseek(run->out, 0, SEEK_END))
         return -1;
-    run->timing = t;
-    return files;
+    run->timing = c.timing;
+    return c.files;
 }
 
 static int run_files(pt_sweep_job *sw, config_run *run, int start, long cfg_index, long ncfg)

@@ -63,8 +63,25 @@ typedef struct {
 } pt_sweep_timing;
 
 int pt_sweep_timing_write(FILE *out, const pt_sweep_timing *t);
-/* Reads the trailer; zero timing when the file has none. */
+/* Reads the trailer; zero timing when the file has none or a malformed one
+ * (frames < 0, a time that is negative or not finite). */
 pt_status pt_sweep_timing_read(const char *results_path, pt_sweep_timing *t, pt_error *err);
+
+/* A configuration's checkpoint (NAME.tmp.resume): the first files of its
+ * inputs are done, their rows the first bytes of NAME.tmp, with their
+ * timing. One line: "files=F bytes=B frames=N track_s=S". */
+typedef struct {
+    int files;
+    long bytes;
+    pt_sweep_timing timing;
+} pt_sweep_checkpoint;
+
+int pt_sweep_checkpoint_write(FILE *out, const pt_sweep_checkpoint *c);
+/* Parses the line (text need not end in '\0' within size); PT_ERR_FORMAT
+ * unless every field is there and sane (files >= 0, bytes > 0, frames >= 0,
+ * 0 <= track_s finite). */
+pt_status pt_sweep_checkpoint_parse(const char *text, size_t size, pt_sweep_checkpoint *c,
+                                    pt_error *err);
 
 /* The reports of a finished sweep: the tidy curve CSV (both metrics, one column
  * per axis) and the summary CSV (one row per configuration: axes, frames,

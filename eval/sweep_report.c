@@ -1,6 +1,7 @@
 /* Reports of a sweep: curve and summary rows from each configuration's results. */
 #include "eval/sweep.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,15 @@ int pt_sweep_timing_write(FILE *out, const pt_sweep_timing *t)
 {
     fprintf(out, TIMING_TAG "frames=%ld track_s=%.6f\n", t->frames, t->track_s);
     return ferror(out) ? -1 : 0;
+}
+
+/* Largest frame count a timing may hold: sums of many stay far from LONG_MAX. */
+#define TIMING_MAX_FRAMES 1000000000000000L
+
+static int timing_sane(const pt_sweep_timing *t)
+{
+    return t->frames >= 0 && t->frames <= TIMING_MAX_FRAMES && isfinite(t->track_s) &&
+           t->track_s >= 0 && t->track_s < 1e12;
 }
 
 pt_status pt_sweep_timing_read(const char *results_path, pt_sweep_timing *t, pt_error *err)
@@ -33,9 +43,36 @@ pt_status pt_sweep_timing_read(const char *results_path, pt_sweep_timing *t, pt_
     for (char *p = strstr(tail, TIMING_TAG); p; p = strstr(p + 1, TIMING_TAG))
         if (p == tail || p[-1] == '\n')
             line = p;
-    if (line && sscanf(line + strlen(TIMING_TAG), "frames=%ld track_s=%lf", &t->frames,
-                       &t->track_s) != 2)
+    if (line && (sscanf(line + strlen(TIMING_TAG), "frames=%ld track_s=%lf", &t->frames,
+                        &t->track_s) != 2 ||
+                 !timing_sane(t)))
         memset(t, 0, sizeof *t);
+    return PT_OK;
+}
+
+int pt_sweep_checkpoint_write(FILE *out, const pt_sweep_checkpoint *c)
+{
+    fprintf(out, "files=%d bytes=%ld frames=%ld track_s=%.6f\n", c->files, c->bytes,
+            c->timing.frames, c->timing.track_s);
+    return ferror(out) ? -1 : 0;
+}
+
+pt_status pt_sweep_checkpoint_parse(const char *text, size_t size, pt_sweep_checkpoint *c,
+                                    pt_error *err)
+{
+    char line[256];
+    size_t n = size < sizeof line - 1 ? size : sizeof line - 1;
+    memcpy(line, text, n);
+    line[n] = '\0';
+    memset(c, 0, sizeof *c);
+    int used = 0;
+    if (sscanf(line, "files=%d bytes=%ld frames=%ld track_s=%lf%n", &c->files, &c->bytes,
+               &c->timing.frames, &c->timing.track_s, &used) != 4 ||
+        (line[used] != '\0' && line[used] != '\n') || c->files < 0 || c->bytes <= 0 ||
+        !timing_sane(&c->timing)) {
+        memset(c, 0, sizeof *c);
+        return pt_error_set(err, PT_ERR_FORMAT, "", "not a sweep checkpoint line");
+    }
     return PT_OK;
 }
 
