@@ -156,7 +156,7 @@ int pt_detector_setup_check(const pt_detector_setup *s)
                          users[0] ? " and " : "", pt_algorithm_name((pt_algorithm)a));
         pt_cli_fail("warning: -p %s: a parameter of %s, not used by %s (-a)", d->name, users, alg);
     }
-    int cuda = !strcmp(s->backend->name, "cuda");
+    int cuda = s->backend->gpu_options;
     if (!cuda && s->track.ndevices != 0)
         pt_cli_fail("warning: --devices applies to -b cuda only; ignored with -b %s",
                     s->backend->name);
