@@ -181,7 +181,7 @@ static int run_devices(int argc, char **argv, int devices, const pt_sweep_job *s
             char gpu[16];
             snprintf(gpu, sizeof gpu, "%d", d);
             setenv("CUDA_VISIBLE_DEVICES", gpu, 1);
-            setenv(PARENT_MERGES, "1", 1); /* this process merges: no hint to */
+            setenv(PARENT_MERGES, "1", 1); /* so the shard gives no merge hint */
             execv("/proc/self/exe", args);
             pt_cli_fail("--devices: cannot start a copy of pupiltrack");
             _exit(PT_EXIT_INPUT);

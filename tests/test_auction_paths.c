@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lib/assign/assign.h"
+#include "omp/assign/auction_omp.h"
 #include "tests/pt_test.h"
 
 static double total_of(const pt_assign_problem *p, int backend, int *ok)
