@@ -18,7 +18,7 @@
 static char fuzz_dir[64];
 
 /* Removes path and, for a folder, everything in it. */
-static void fuzz_clear(const char *path)
+static inline void fuzz_clear(const char *path)
 {
     DIR *d = opendir(path);
     if (d) {
@@ -37,13 +37,13 @@ static void fuzz_clear(const char *path)
     }
 }
 
-static void fuzz_remove_dir(void)
+static inline void fuzz_remove_dir(void)
 {
     fuzz_clear(fuzz_dir);
 }
 
 /* The scratch folder, created on first use (in memory where /dev/shm is). */
-static const char *fuzz_scratch(void)
+static inline const char *fuzz_scratch(void)
 {
     if (!fuzz_dir[0]) {
         snprintf(fuzz_dir, sizeof fuzz_dir, "%s/pt-fuzz-XXXXXX",
@@ -57,7 +57,7 @@ static const char *fuzz_scratch(void)
 
 /* Writes data to scratch/name (name may hold one folder level, created);
  * path receives the full path. */
-static void fuzz_write(const char *name, const uint8_t *data, size_t size, char *path, size_t cap)
+static inline void fuzz_write(const char *name, const uint8_t *data, size_t size, char *path, size_t cap)
 {
     snprintf(path, cap, "%s/%s", fuzz_scratch(), name);
     char *slash = strrchr(path, '/');
@@ -73,7 +73,7 @@ static void fuzz_write(const char *name, const uint8_t *data, size_t size, char 
 
 /* Part k (0-based) of the input: *size bytes at the return value; NULL when
  * the input has fewer parts. */
-static const uint8_t *fuzz_part(const uint8_t *data, size_t size, int k, size_t *part_size)
+static inline const uint8_t *fuzz_part(const uint8_t *data, size_t size, int k, size_t *part_size)
 {
     const size_t sep = strlen(FUZZ_PART_SEPARATOR);
     const uint8_t *start = data, *end = data + size;
