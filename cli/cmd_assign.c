@@ -21,6 +21,9 @@ static void usage(FILE *out)
             "  -b seq|omp|cuda|exact  back end (default omp); exact = shortest augmenting path\n"
             "                         (Jonker-Volgenant); cuda also prints its stage times and bids\n"
             "  -j N                   threads for -b omp (default: all cores)\n"
+            "  --auction default|jacobi  the solver: pupiltrack's asynchronous auction with a\n"
+            "                         shortest-path finish (default), or Maier et al.'s Jacobi\n"
+            "                         auction with packed 32-bit bids (seq, omp, cuda; n <= 4096)\n"
             "  --min | --max          minimise cost (default) or maximise utility\n"
             "  --random N             random N x N problem instead of a file (--cols M: N x M)\n"
             "  --dist uniform|tracking  uniform integers 0..R-1 (R = --range, default max(N,M)) or\n"
@@ -86,13 +89,15 @@ static int save_npy(const char *path, const pt_assign_problem *p)
 }
 
 static const char *const dist_names[] = {"uniform", "tracking", NULL};
+static const char *const auction_names[] = {"default", "jacobi", NULL};
+static const int auction_values[] = {0, 1};
 static const int dist_values[] = {PT_ASSIGN_UNIFORM, PT_ASSIGN_TRACKING};
 
 int pt_cmd_assign(int argc, char **argv)
 {
     const char *backend = "omp", *out_path = NULL, *input = NULL, *npy_path = NULL;
     long random_n = 0, cols = 0, seed = -1, range = 0, threads = 0;
-    int maximize = 0, have_seed = 0, dist = PT_ASSIGN_UNIFORM;
+    int maximize = 0, have_seed = 0, dist = PT_ASSIGN_UNIFORM, jacobi = 0;
     const pt_cli_option opts[] = {
         {"-b", PT_OPT_STRING, &backend, 0, 0, "a back end", NULL, NULL, NULL},
         {"-o", PT_OPT_STRING, &out_path, 0, 0, "a file", NULL, NULL, NULL},
@@ -105,6 +110,7 @@ int pt_cmd_assign(int argc, char **argv)
         {"--range", PT_OPT_LONG, &range, 1, 1L << 40, "a range", NULL, NULL, NULL},
         {"--seed", PT_OPT_LONG, &seed, 0, 0x7fffffffffffffffL, "a seed", NULL, NULL, &have_seed},
         {"--dist", PT_OPT_CHOICE, &dist, 0, 0, "distribution", dist_names, dist_values, NULL},
+        {"--auction", PT_OPT_CHOICE, &jacobi, 0, 0, "auction", auction_names, auction_values, NULL},
     };
     int npos;
     int rc0 = pt_cli_parse("assign", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]),
@@ -115,11 +121,14 @@ int pt_cmd_assign(int argc, char **argv)
     }
     if (rc0)
         return rc0;
-    const pt_assign_backend *solver = pt_assign_backend_by_name(backend);
+    const pt_assign_backend *solver =
+        jacobi ? pt_assign_jacobi_by_name(backend) : pt_assign_backend_by_name(backend);
     if (!solver) {
         char names[64];
-        pt_cli_fail("-b: unknown back end '%s' (%s)", backend,
-                    pt_backend_list(PT_CAP_ASSIGN, names, sizeof names));
+        pt_cli_fail("-b: %s back end '%s' (%s)", jacobi ? "--auction jacobi has no" : "unknown",
+                    backend,
+                    pt_backend_list(jacobi ? PT_CAP_ASSIGN_JACOBI : PT_CAP_ASSIGN, names,
+                                    sizeof names));
         return PT_EXIT_USAGE;
     }
     if (!input == !random_n) {
