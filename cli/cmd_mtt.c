@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/backends/registry.h"
+#include "lib/core/output_file.h"
 #include "lib/assign/mtt.h"
 #include "cli/cli.h"
 #include "cli/options.h"
@@ -127,16 +128,14 @@ int pt_cmd_mtt(int argc, char **argv)
         rc = st == PT_ERR_UNAVAILABLE ? PT_EXIT_UNAVAILABLE : PT_EXIT_INPUT;
     }
     if (rc == PT_EXIT_OK) {
-        FILE *out = out_path ? fopen(out_path, "w") : stdout;
-        if (!out) {
-            pt_cli_fail("%s: cannot open for writing: %s", out_path, strerror(errno));
+        pt_output out;
+        if (pt_output_open(&out, out_path, 0, &err)) {
+            pt_cli_report(&err);
             rc = PT_EXIT_INPUT;
         } else {
-            int failed = pt_measurements_write_csv(out, &set, tracks) != 0;
-            if (out_path && fclose(out))
-                failed = 1;
-            if (failed) {
-                pt_cli_fail("%s: write error", out_path ? out_path : "stdout");
+            pt_measurements_write_csv(out.fp, &set, tracks);
+            if (pt_output_close(&out, &err)) {
+                pt_cli_report(&err);
                 rc = PT_EXIT_INPUT;
             }
         }

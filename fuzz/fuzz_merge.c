@@ -5,7 +5,7 @@
  * `pupiltrack merge OUTDIR` would (pupiltrack-sweep(1)). Messages go to
  * stderr; only crashes and undefined behaviour count. */
 #include "cli/cli.h"
-#include "cli/sweep_files.h"
+#include "eval/sweep_files.h"
 #include "fuzz/fuzz_files.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

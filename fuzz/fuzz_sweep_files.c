@@ -1,12 +1,13 @@
 /* libFuzzer target: the files a sweep reads back. The input's parts (split
  * at a line "----") are a manifest (OUTDIR/sweep.txt, read as merge and a
  * resumed sweep do), a checkpoint line (NAME.tmp.resume) and a results file
- * whose last line is the timing trailer ("# sweep: frames=N track_s=S");
- * see pupiltrack-sweep(1). */
+ * whose last line is the timing line ("# sweep: frames=N track_s=S"); see
+ * pupiltrack-sweep(1). */
 #include <math.h>
 
-#include "cli/sweep_files.h"
-#include "eval/sweep.h"
+#include "eval/sweep_checkpoint.h"
+#include "eval/sweep_files.h"
+#include "eval/sweep_report.h"
 #include "fuzz/fuzz_files.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -36,11 +37,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             __builtin_trap();
     }
     if ((part = fuzz_part(data, size, 2, &n))) {
-        fuzz_write("results.csv", part, n, path, sizeof path);
         pt_sweep_timing t;
-        if (pt_sweep_timing_read(path, &t, &err) == PT_OK &&
+        if (pt_sweep_timing_parse((const char *)part, n, &t) &&
             (t.frames < 0 || !isfinite(t.track_s) || t.track_s < 0))
             __builtin_trap();
+        pt_results res;
+        if (pt_sweep_results_parse((const char *)part, n, "fuzz.csv", &res, &t, &err) == PT_OK)
+            pt_results_free(&res);
     }
     return 0;
 }
