@@ -214,7 +214,7 @@ static int run_sweep(sweep_options *so, int argc, char **argv)
             pt_cli_report(&err);
             return exit_status(&err);
         }
-        if (sw->nshards > 1)
+        if (sw->nshards > 1 && !getenv(PT_SWEEP_PARENT_MERGES))
             fprintf(stderr,
                     "pupiltrack: shard %d/%d done; 'pupiltrack merge %s' joins the shards\n",
                     sw->shard, sw->nshards, sw->outdir);
@@ -252,6 +252,8 @@ int pt_cmd_sweep(int argc, char **argv)
             rc = parse_option(&so, argc, argv, &i);
         }
     }
+    if (!rc && pt_detector_setup_check(&so.base))
+        rc = PT_EXIT_USAGE;
     if (rc)
         goto done;
     if (!so.job.gt_path || so.inputs.count == 0) {

@@ -13,6 +13,7 @@
 #include "lib/io/results.h"
 #include "lib/api/registry.h"
 #include "cli/cli.h"
+#include "lib/detect/notfound_reason.h"
 #include "cli/draw.h"
 #include "cli/inputs.h"
 #include "lib/io/load_group.h"
@@ -185,6 +186,7 @@ static int flush_batch(track_run *run)
         pt_result *res = run->results + (size_t)k * run->eyes;
         const pt_overlay *ov = run->overlays ? run->overlays + (size_t)k * run->eyes : NULL;
         k++;
+        pt_explain_notfound(res, run->eyes, run->frames[i], run->setup.track.algorithm);
         for (int e = 0; e < run->eyes; e++) {
             pt_results_write_row(run->out.fp, run->names[i],
                                  pt_algorithm_name(run->setup.track.algorithm),
@@ -263,7 +265,12 @@ static int track_loaded(track_run *run, const char *path, pt_loaded_input *in)
             snprintf(name, sizeof name, "%s", path);
         pt_image *frame = frames.frames[p];
         frames.frames[p] = NULL;
-        int rc = add_frame(run, frame, name, NULL, p == frames.count - 1);
+        const char *page_error = NULL;
+        if (!frame) {
+            page_error = frames.page_errors[p].what;
+            pt_cli_fail("%s: %s", name, page_error);
+        }
+        int rc = add_frame(run, frame, name, page_error, p == frames.count - 1);
         if (rc) {
             pt_frames_free(&frames);
             return rc;
@@ -388,9 +395,15 @@ int pt_cmd_track(int argc, char **argv)
             run.failures++;
         }
     }
-    if (inputs.count == 0) {
-        pt_cli_fail("track: no images given (try --help)");
+    if (pt_detector_setup_check(&run.setup)) {
         rc = PT_EXIT_USAGE;
+        goto done;
+    }
+    if (inputs.count == 0) {
+        /* a folder without images has been named already */
+        if (!inputs.empty_folders)
+            pt_cli_fail("track: no images given (try --help)");
+        rc = inputs.empty_folders ? PT_EXIT_INPUT : PT_EXIT_USAGE;
         goto done;
     }
     if (run.draw_dir && !pt_path_is_dir(run.draw_dir) && mkdir(run.draw_dir, 0777)) {
@@ -455,6 +468,7 @@ int pt_cmd_track(int argc, char **argv)
     /* Files are decoded a batch at a time, side by side (-j threads), and
      * tracked in their order. */
     pt_loaded_input group[TRACK_BATCH];
+    run.setup.load.page_errors = 1; /* a bad TIFF page is a row of its own */
     for (int i = 0; i < inputs.count && !rc;) {
         if (pt_stack_path_kind(inputs.paths[i]) || pt_video_path_is_video(inputs.paths[i])) {
             rc = pt_stack_path_kind(inputs.paths[i]) ? track_stack(&run, inputs.paths[i])
