@@ -9,6 +9,7 @@
 #include "lib/io/results.h"
 #include "cli/backends/backends.h"
 #include "cli/cli.h"
+#include "cli/sweep_html_run.h"
 #include "cli/sweep_run.h"
 
 static void usage(FILE *out)
@@ -17,8 +18,10 @@ static void usage(FILE *out)
             "usage: pupiltrack sweep [OPTIONS] --gt GT.csv -o OUTDIR IMAGE|DIR...\n"
             "Run the detector on every image for each configuration of a grid; write\n"
             "OUTDIR/results/NNNN.csv per configuration, then OUTDIR/curve.csv (both\n"
-            "metrics) and OUTDIR/summary.csv (rates, mean ms, fps). An interrupted sweep\n"
-            "run again with the same arguments continues where it stopped.\n\n"
+            "metrics), OUTDIR/summary.csv (rates, mean ms, fps) and OUTDIR/report.html\n"
+            "(curves, table and the best configuration's worst frames, to look at in a\n"
+            "browser). An interrupted sweep run again with the same arguments continues\n"
+            "where it stopped.\n\n"
             "%s"
             "  -g KEY=V1,V2,...  sweep KEY over these values (several -g: their product);\n"
             "  -g KEY=MIN:MAX:STEP  ... or over a range. KEY is a parameter, or algorithm,\n"
@@ -367,6 +370,8 @@ int pt_cmd_sweep(int argc, char **argv)
             rc = PT_EXIT_INPUT;
             goto done;
         }
+        if ((rc = pt_sweep_report_html(&sw)))
+            goto done;
     } else {
         /* rows written before a resume count too: read the shard's files back */
         sw.error_rows = 0;
