@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 
 #include "eval/sweep_html.h"
-#include "cli/backends/backends.h"
+#include "cli/backends/registry.h"
 #include "cli/cli.h"
 #include "cli/draw.h"
 #include "cli/inputs.h"
@@ -77,7 +77,7 @@ int pt_sweep_report_html(const pt_sweep_job *sw)
         return PT_EXIT_USAGE;
     }
     if (backend_name)
-        setup.backend = pt_backend_by_name(backend_name);
+        setup.backend = pt_track_backend(backend_name);
     setup.track.overlay = 1;
 
     char results_path[4200], dir[4200];
