@@ -6,11 +6,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "eval/sweep_files.h"
 #include "eval/sweep_html.h"
 #include "cli/backends/registry.h"
 #include "cli/cli.h"
 #include "cli/draw.h"
 #include "cli/inputs.h"
+#include "cli/track_options.h"
 
 /* Load the frame a results row names ("file" or "file#page"). */
 static pt_status load_named(const char *name, const pt_load_options *base, pt_frames *out,
@@ -70,7 +72,12 @@ int pt_sweep_report_html(const pt_sweep_job *sw)
         pt_cli_report(&err);
         return PT_EXIT_INPUT;
     }
-    pt_detector_setup setup = sw->base;
+    pt_detector_setup setup;
+    pt_detector_setup_default(&setup);
+    setup.track = sw->track;
+    setup.config = sw->config;
+    setup.load = sw->load;
+    setup.backend = sw->backend;
     const char *backend_name = NULL;
     if (pt_sweep_apply(&sw->grid, best, &setup.config, &setup.track, &backend_name, &err)) {
         pt_cli_report(&err);

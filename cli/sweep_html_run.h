@@ -4,7 +4,7 @@
 #ifndef PT_CLI_SWEEP_HTML_RUN_H
 #define PT_CLI_SWEEP_HTML_RUN_H
 
-#include "cli/sweep_run.h"
+#include "eval/sweep_run.h"
 
 /* OUTDIR/report/NAME.png and OUTDIR/report.html of a finished sweep. Returns 0,
  * or an exit status after one line naming the file and the reason. */
