@@ -2,13 +2,13 @@
  * worst frames of the best configuration (pupiltrack-sweep(1), REPORT). */
 #include "eval/sweep_html.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/core/csv.h"
+#include "lib/core/output_file.h"
 
 /* A CSV file held as text cells. */
 typedef struct {
@@ -442,7 +442,7 @@ static char *read_manifest(const char *outdir)
 pt_status pt_sweep_html_write(const char *outdir, long best, const pt_sweep_html_frame *worst,
                               int nworst, pt_error *err)
 {
-    char path[4200], tmp[4300];
+    char path[4200];
     table summary, curve;
     folder_file(path, sizeof path, outdir, "summary.csv");
     if (table_load(path, &summary, err))
@@ -456,25 +456,16 @@ pt_status pt_sweep_html_write(const char *outdir, long best, const pt_sweep_html
     curves *cv = calloc((size_t)summary.nrows + 1, sizeof *cv);
     char *manifest = read_manifest(outdir);
     folder_file(path, sizeof path, outdir, "report.html");
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = NULL;
+    pt_output out;
+    memset(&out, 0, sizeof out);
     if (!cv)
         st = pt_error_set(err, PT_ERR_NOMEM, path, "out of memory");
     else if (best < 0 || best >= summary.nrows)
         st = pt_error_set(err, PT_ERR_INTERNAL, path, "no configuration %ld", best);
-    else if (!(f = fopen(tmp, "w")))
-        st = pt_error_set(err, PT_ERR_IO, tmp, "cannot write: %s", strerror(errno));
-    if (!st) {
+    else if (!(st = pt_output_open(&out, path, 0, err))) {
         read_curves(&curve, &summary, cv);
-        write_page(f, outdir, &summary, cv, best, worst, nworst, manifest);
-        int bad = ferror(f);
-        if (fclose(f) || bad)
-            st = pt_error_set(err, PT_ERR_IO, tmp, "write error");
-        else if (rename(tmp, path))
-            st = pt_error_set(err, PT_ERR_IO, path, "cannot rename into place: %s",
-                              strerror(errno));
-        if (st)
-            remove(tmp);
+        write_page(out.fp, outdir, &summary, cv, best, worst, nworst, manifest);
+        st = pt_output_close(&out, err);
     }
     free(manifest);
     free(cv);
