@@ -1,7 +1,7 @@
 # Fixed configurations side by side (pupil paper, Fig. 14): relative and
 # pixel accuracy curves, and the frames per second of each configuration.
-# gnuplot -e "rel='R.dat'; px='P.dat'; fps='F.csv'; n=N; out='BASE'; ttl='...'"
-# R.dat/P.dat: n blocks as lines.gp reads them; F.csv: "series,fps" rows.
+# gnuplot -e "rel='R.dat'; px='P.dat'; fps='F.csv'; n=N; nf=M; out='BASE'; ttl='...'"
+# R.dat/P.dat: n blocks as lines.gp reads them; F.csv: M "series,fps" rows.
 xl = "" ; yl = ""; W = 1500; H = 600
 load GPFILES.'style.gp'
 set lmargin 11
@@ -25,7 +25,7 @@ do for [term in "png svg"] {
     set xlabel ""
     set ylabel "frames per second"
     set yrange [0:*]
-    set xrange [-0.6:n-0.4]
+    set xrange [-0.6:nf-0.4]
     set datafile separator ","
     set style fill solid 0.7
     set boxwidth 0.7
