@@ -5,7 +5,7 @@
 
 #include <time.h>
 
-#include "cli/backends/registry.h"
+#include "lib/api/registry.h"
 #include "lib/core/output_file.h"
 #include "lib/contours/contours.h"
 #include "lib/io/pt_image.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/backends/registry.h"
+#include "lib/api/registry.h"
 #include "cli/cli.h"
 #include "cli/inputs.h"
 #include "cli/sweep_html_run.h"

@@ -8,8 +8,10 @@
 #include "lib/core/output_file.h"
 #include "lib/io/gt.h"
 #include "lib/params/params_auto.h"
+#include "lib/io/pt_stack.h"
+#include "lib/io/pt_video.h"
 #include "lib/io/results.h"
-#include "cli/backends/registry.h"
+#include "lib/api/registry.h"
 #include "cli/cli.h"
 #include "cli/draw.h"
 #include "cli/draw_stages.h"
@@ -282,6 +284,76 @@ static int track_loaded(track_run *run, const char *path, pt_loaded_input *in)
     return 0;
 }
 
+/* A .npy or .raw stack, frame after frame from its mapping (pt_stack.h), so
+ * that a long recording is never in memory whole. */
+static int track_stack(track_run *run, const char *path)
+{
+    pt_stack stack;
+    pt_error err;
+    pt_error_clear(&err);
+    if (pt_stack_open(path, &run->setup.load, &stack, &err)) {
+        pt_cli_report(&err);
+        return add_frame(run, NULL, path, err.what, 1);
+    }
+    int rc = 0;
+    for (long i = 0; i < stack.count && !rc; i++) {
+        char name[4200];
+        if (stack.count > 1)
+            snprintf(name, sizeof name, "%s#%ld", path, i);
+        else
+            snprintf(name, sizeof name, "%s", path);
+        pt_image *frame = pt_stack_frame(&stack, i, run->setup.load.significant_bits);
+        if (!frame)
+            pt_cli_fail("%s: out of memory for a frame", name);
+        rc = add_frame(run, frame, name, frame ? NULL : "out of memory for a frame",
+                       i == stack.count - 1);
+    }
+    pt_stack_close(&stack);
+    return rc;
+}
+
+/* A video, frame after frame, decoded on its own thread two batches ahead
+ * of the detector (pt_video.h); a file that cannot be read further ends with
+ * one error row after its good frames. */
+static int track_video(track_run *run, const char *path)
+{
+    pt_video *video;
+    pt_video_ahead *ahead = NULL;
+    pt_error err;
+    pt_error_clear(&err);
+    if (pt_video_open(path, 0, &video, &err) ||
+        pt_video_ahead_start(video, 2 * TRACK_BATCH, run->setup.load.significant_bits, &ahead,
+                             &err)) {
+        pt_video_close(video);
+        pt_cli_report(&err);
+        return add_frame(run, NULL, path, err.what, 1);
+    }
+    int rc = 0;
+    for (long i = 0; !rc; i++) {
+        pt_image *frame;
+        double seconds;
+        char name[4200];
+        snprintf(name, sizeof name, "%s#%ld", path, i);
+        if (pt_video_ahead_next(ahead, &frame, &seconds, &err)) {
+            pt_cli_report(&err);
+            rc = add_frame(run, NULL, name, err.what, 1);
+            break;
+        }
+        if (!frame) {
+            /* the end is known only now: the last frame queued ends the file */
+            if (run->count)
+                run->ends_file[run->count - 1] = 1;
+            else
+                run->done++;
+            break;
+        }
+        rc = add_frame(run, frame, name, NULL, 0);
+    }
+    pt_video_ahead_stop(ahead);
+    pt_video_close(video);
+    return rc;
+}
+
 int pt_cmd_track(int argc, char **argv)
 {
     track_run run;
@@ -402,6 +474,12 @@ int pt_cmd_track(int argc, char **argv)
      * tracked in their order. */
     pt_loaded_input group[TRACK_BATCH];
     for (int i = 0; i < inputs.count && !rc;) {
+        if (pt_stack_path_kind(inputs.paths[i]) || pt_video_path_is_video(inputs.paths[i])) {
+            rc = pt_stack_path_kind(inputs.paths[i]) ? track_stack(&run, inputs.paths[i])
+                                                     : track_video(&run, inputs.paths[i]);
+            i++;
+            continue;
+        }
         int k = pt_load_group_size(inputs.paths + i, inputs.count - i, TRACK_BATCH);
         pt_load_group(inputs.paths + i, k, &run.setup.load, run.setup.track.threads, group);
         for (int j = 0; j < k; j++) {

@@ -8,7 +8,7 @@
 
 #include "eval/sweep_files.h"
 #include "eval/sweep_html.h"
-#include "cli/backends/registry.h"
+#include "lib/api/registry.h"
 #include "cli/cli.h"
 #include "cli/draw.h"
 #include "cli/inputs.h"

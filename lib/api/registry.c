@@ -1,5 +1,5 @@
 /* The back-end registry (registry.h). */
-#include "cli/backends/registry.h"
+#include "lib/api/registry.h"
 
 #include <string.h>
 

@@ -1,9 +1,10 @@
 /* Every back-ended command (track, sweep, bench, contours, assign, mtt and
- * track --glints) selects its back end here with -b NAME: one row per back
+ * track --glints) selects its back end here with -b NAME, and pupiltrack.h's
+ * detectors theirs by the same names: one row per back
  * end, holding the function table of each capability it offers (NULL where
  * it offers none). See pupiltrack(1), "Back ends". */
-#ifndef PT_CLI_REGISTRY_H
-#define PT_CLI_REGISTRY_H
+#ifndef PT_API_REGISTRY_H
+#define PT_API_REGISTRY_H
 
 #include <stddef.h>
 
