@@ -196,9 +196,10 @@ int pt_cmd_bench(int argc, char **argv)
         if (t < 0 || tl < 0) {
             rc = PT_EXIT_INPUT;
         } else {
-            printf("bench: %s %s %s%s %dx%d frames=%d batch=%d threads=%d\n", alg, s.backend->name,
-                   s.track.ellipse ? "ellipse" : "circle", s.track.binocular ? " binocular" : "",
-                   maxw, maxh, total, batch, s.track.threads);
+            printf("bench: %s %s %s%s %dx%d frames=%d batch=%d threads=%d%s%s\n", alg,
+                   s.backend->name, s.track.ellipse ? "ellipse" : "circle",
+                   s.track.binocular ? " binocular" : "", maxw, maxh, total, batch,
+                   s.track.threads, s.preset ? " preset=" : "", s.preset ? s.preset : "");
             if (pipelined)
                 printf("throughput: %.1f fps (%.3f ms/frame; two calls in flight)\n", total / tp,
                        1e3 * tp / total);

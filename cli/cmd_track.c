@@ -15,6 +15,7 @@
 #include "cli/cli.h"
 #include "lib/detect/notfound_reason.h"
 #include "cli/draw.h"
+#include "cli/draw_stages.h"
 #include "cli/inputs.h"
 #include "lib/io/load_group.h"
 #include "cli/track_options.h"
@@ -29,6 +30,8 @@ static void usage(FILE *out)
             "%s"
             "  --gt GT.csv      ground truth, drawn with --draw\n"
             "  --draw DIR       write each frame as a PNG showing what the detector saw\n"
+            "  --draw-stages DIR  write each frame's preprocessing stages as PNGs: image,\n"
+            "                   top-hat, reflection mask, reflections filled, smoothed\n"
             "  --glints FILE    with --sequence: corneal reflections with stable ids per eye,\n"
             "                   CSV image,eye,glint,x,y (ids from the multi-target tracker)\n"
             "  --devices LIST   -b cuda: split each batch across these GPUs (all, or e.g. 0,1)\n"
@@ -39,6 +42,7 @@ static void usage(FILE *out)
 typedef struct {
     pt_detector_setup setup;
     const char *out_path, *draw_dir, *gt_path;
+    const char *stages_dir; /* --draw-stages */
     pt_gt gt; /* --gt: drawn with --draw */
     int have_gt;
     /* --glints FILE (with --sequence): corneal reflections with stable ids */
@@ -216,6 +220,13 @@ static int flush_batch(track_run *run)
                 ++run->draw_failures <= DRAW_FAILURES_SHOWN)
                 pt_cli_report(&err);
         }
+        if (run->stages_dir) {
+            int region = run->setup.track.binocular ? run->frames[i]->width / 2
+                                                    : run->frames[i]->width;
+            if (pt_draw_stages(run->stages_dir, run->names[i], run->frames[i],
+                               &run->setup.config, region, &err))
+                pt_cli_report(&err);
+        }
         /* written: gone (a failure after this entry leaves the rest to the
          * caller's clean-up, which must not free these again) */
         pt_image_destroy(run->frames[i]);
@@ -376,6 +387,8 @@ int pt_cmd_track(int argc, char **argv)
             }
         } else if (!strcmp(a, "--glints") && i + 1 < argc) {
             run.glints_path = argv[++i];
+        } else if (!strcmp(a, "--draw-stages") && i + 1 < argc) {
+            run.stages_dir = argv[++i];
         } else if ((!strcmp(a, "-o") || !strcmp(a, "--draw") || !strcmp(a, "--gt"))) {
             if (i + 1 >= argc) {
                 pt_cli_fail("option %s needs a value", a);
@@ -408,6 +421,11 @@ int pt_cmd_track(int argc, char **argv)
     }
     if (run.draw_dir && !pt_path_is_dir(run.draw_dir) && mkdir(run.draw_dir, 0777)) {
         pt_cli_fail("%s: cannot create the --draw folder", run.draw_dir);
+        rc = PT_EXIT_INPUT;
+        goto done;
+    }
+    if (run.stages_dir && !pt_path_is_dir(run.stages_dir) && mkdir(run.stages_dir, 0777)) {
+        pt_cli_fail("%s: cannot create the --draw-stages folder", run.stages_dir);
         rc = PT_EXIT_INPUT;
         goto done;
     }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/params/params_preset.h"
 #include "lib/api/registry.h"
 #include "cli/cli.h"
 
@@ -12,6 +13,8 @@ const char pt_detector_setup_help[] =
     "  -b BACKEND       omp (default) or cuda\n"
     "  -j N             OpenMP threads (default: all cores; 1 = sequential)\n"
     "  -p KEY=VALUE     set a detector parameter (see 'pupiltrack params')\n"
+    "  --preset NAME    start from these parameter values instead of the defaults:\n"
+    "                   paper (the pupil paper's detectors) or default; -p wins\n"
     "  --ellipse        fit ellipses instead of circles\n"
     "  --binocular      two eyes: left eye in the left half, right eye in the right half\n"
     "  --sequence       frames are a sequence: start from the previous centre\n"
@@ -149,6 +152,32 @@ int pt_detector_setup_option(pt_detector_setup *s, int argc, char **argv, int *i
         const pt_param_def *d = pt_param_find(key);
         if (d && s->ngiven < PT_SETUP_MAX_GIVEN)
             s->given[s->ngiven++] = d;
+        if (s->nassignments == PT_MAX_ASSIGNMENTS) {
+            pt_cli_fail("-p: more than %d parameters set", PT_MAX_ASSIGNMENTS);
+            return -1;
+        }
+        s->assignments[s->nassignments++] = v;
+    } else if (!strcmp(a, "--preset")) {
+        if (!(v = value_of(argc, argv, i)))
+            return -1;
+        const pt_preset *preset = pt_preset_find(v);
+        if (!preset) {
+            pt_cli_fail("--preset: unknown preset '%s' (%s)", v, pt_preset_names());
+            return -1;
+        }
+        /* The preset replaces the defaults; -p values given so far stay. */
+        pt_error err;
+        pt_config_default(&s->config);
+        if (pt_config_apply_preset(&s->config, preset, &err)) {
+            pt_cli_report(&err);
+            return -1;
+        }
+        for (int k = 0; k < s->nassignments; k++)
+            if (pt_config_set(&s->config, s->assignments[k], &err)) {
+                pt_cli_report(&err);
+                return -1;
+            }
+        s->preset = preset->name;
     } else {
         return 0;
     }

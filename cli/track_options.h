@@ -6,6 +6,7 @@
 
 /* Parameters given with -p, remembered for pt_detector_setup_check. */
 #define PT_SETUP_MAX_GIVEN 64
+#define PT_MAX_ASSIGNMENTS 256
 
 typedef struct {
     pt_track_options track;
@@ -14,12 +15,16 @@ typedef struct {
     pt_load_options load;
     const pt_param_def *given[PT_SETUP_MAX_GIVEN];
     int ngiven;
+    /* the -p values so far, so that --preset (wherever it stands) lies under them */
+    const char *assignments[PT_MAX_ASSIGNMENTS];
+    int nassignments;
+    const char *preset; /* --preset NAME, or NULL */
 } pt_detector_setup;
 
 void pt_detector_setup_default(pt_detector_setup *s);
 /* Consumes one option at argv[*i] (advancing *i past its value) if it is one of
- * -a -b -j -p --ellipse --binocular --sequence --bits --streams --size --depth;
- * returns 1 if consumed, 0 if not one of these, -1 on error (already
+ * -a -b -j -p --preset --ellipse --binocular --sequence --bits --streams --size
+ * --depth; returns 1 if consumed, 0 if not one of these, -1 on error (already
  * reported; exit 2). */
 int pt_detector_setup_option(pt_detector_setup *s, int argc, char **argv, int *i);
 extern const char pt_detector_setup_help[];
