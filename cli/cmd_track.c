@@ -60,6 +60,7 @@ typedef struct {
     char *names[TRACK_BATCH];
     char *errors[TRACK_BATCH];
     int ends_file[TRACK_BATCH]; /* 1: the last frame of its input file */
+    double seconds[TRACK_BATCH]; /* a video frame's presentation time, else NAN */
     int count;
     pt_result *results;
     pt_overlay *overlays;
@@ -192,9 +193,9 @@ static int flush_batch(track_run *run)
         k++;
         pt_explain_notfound(res, run->eyes, run->frames[i], run->setup.track.algorithm);
         for (int e = 0; e < run->eyes; e++) {
-            pt_results_write_row(run->out.fp, run->names[i],
-                                 pt_algorithm_name(run->setup.track.algorithm),
-                                 run->setup.backend->name, &res[e]);
+            pt_results_write_row_at(run->out.fp, run->names[i],
+                                    pt_algorithm_name(run->setup.track.algorithm),
+                                    run->setup.backend->name, &res[e], run->seconds[i]);
             if (res[e].status == PT_DETECT_ERROR) {
                 pt_cli_fail("%s: %s", run->names[i], res[e].message);
                 run->failures++;
@@ -248,9 +249,10 @@ static int flush_batch(track_run *run)
 /* Queue a frame (or, with frame NULL, a file's error message) in the batch;
  * ends_file: the last frame of its input file. */
 static int add_frame(track_run *run, pt_image *frame, const char *name, const char *error,
-                     int ends_file)
+                     int ends_file, double seconds)
 {
     run->frames[run->count] = frame;
+    run->seconds[run->count] = seconds;
     run->names[run->count] = strdup(name);
     run->errors[run->count] = error ? strdup(error) : NULL;
     run->ends_file[run->count] = ends_file;
@@ -264,7 +266,7 @@ static int track_loaded(track_run *run, const char *path, pt_loaded_input *in)
 {
     if (in->status) {
         pt_cli_report(&in->err);
-        return add_frame(run, NULL, path, in->err.what, 1);
+        return add_frame(run, NULL, path, in->err.what, 1, NAN);
     }
     pt_frames frames = in->frames;
     memset(&in->frames, 0, sizeof in->frames);
@@ -281,7 +283,7 @@ static int track_loaded(track_run *run, const char *path, pt_loaded_input *in)
             page_error = frames.page_errors[p].what;
             pt_cli_fail("%s: %s", name, page_error);
         }
-        int rc = add_frame(run, frame, name, page_error, p == frames.count - 1);
+        int rc = add_frame(run, frame, name, page_error, p == frames.count - 1, NAN);
         if (rc) {
             pt_frames_free(&frames);
             return rc;
@@ -300,7 +302,7 @@ static int track_stack(track_run *run, const char *path)
     pt_error_clear(&err);
     if (pt_stack_open(path, &run->setup.load, &stack, &err)) {
         pt_cli_report(&err);
-        return add_frame(run, NULL, path, err.what, 1);
+        return add_frame(run, NULL, path, err.what, 1, NAN);
     }
     int rc = 0;
     for (long i = 0; i < stack.count && !rc; i++) {
@@ -313,7 +315,7 @@ static int track_stack(track_run *run, const char *path)
         if (!frame)
             pt_cli_fail("%s: out of memory for a frame", name);
         rc = add_frame(run, frame, name, frame ? NULL : "out of memory for a frame",
-                       i == stack.count - 1);
+                       i == stack.count - 1, NAN);
     }
     pt_stack_close(&stack);
     return rc;
@@ -333,7 +335,7 @@ static int track_video(track_run *run, const char *path)
                              &err)) {
         pt_video_close(video);
         pt_cli_report(&err);
-        return add_frame(run, NULL, path, err.what, 1);
+        return add_frame(run, NULL, path, err.what, 1, NAN);
     }
     int rc = 0;
     for (long i = 0; !rc; i++) {
@@ -343,7 +345,7 @@ static int track_video(track_run *run, const char *path)
         snprintf(name, sizeof name, "%s#%ld", path, i);
         if (pt_video_ahead_next(ahead, &frame, &seconds, &err)) {
             pt_cli_report(&err);
-            rc = add_frame(run, NULL, name, err.what, 1);
+            rc = add_frame(run, NULL, name, err.what, 1, NAN);
             break;
         }
         if (!frame) {
@@ -354,7 +356,7 @@ static int track_video(track_run *run, const char *path)
                 run->done++;
             break;
         }
-        rc = add_frame(run, frame, name, NULL, 0);
+        rc = add_frame(run, frame, name, NULL, 0, seconds);
     }
     pt_video_ahead_stop(ahead);
     pt_video_close(video);
