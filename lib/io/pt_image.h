@@ -41,10 +41,11 @@ typedef struct {
      * clamped to 255; 16 (the default) keeps the top byte. Range 8..16. */
     int significant_bits;
     /* 1 (the default): while significant_bits is 16, a 16-bit file that
-     * declares fewer significant bits uses its own count instead: PNG sBIT (when every sample fits in that
-     * many bits; larger samples are scaled to 16 bits as the PNG standard
-     * asks, and keep the top byte), TIFF MaxSampleValue, PGM maxval.
-     * 0: significant_bits alone decides (an explicit --bits). */
+     * declares fewer significant bits uses its own count instead: PNG sBIT
+     * (when every sample fits in that many bits; larger samples are scaled
+     * to 16 bits as the PNG standard asks, and keep the top byte), TIFF
+     * MaxSampleValue, PGM maxval. 0: significant_bits alone decides (an
+     * explicit --bits). */
     int bits_from_file;
     /* -1: all pages; otherwise only this page (0-based) of a multi-page file. */
     int page;
