@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/backends/registry.h"
 #include "lib/assign/assign.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 
 static void usage(FILE *out)
 {
@@ -83,77 +85,41 @@ static int save_npy(const char *path, const pt_assign_problem *p)
     return PT_EXIT_OK;
 }
 
+static const char *const dist_names[] = {"uniform", "tracking", NULL};
+static const int dist_values[] = {PT_ASSIGN_UNIFORM, PT_ASSIGN_TRACKING};
+
 int pt_cmd_assign(int argc, char **argv)
 {
     const char *backend = "omp", *out_path = NULL, *input = NULL, *npy_path = NULL;
     long random_n = 0, cols = 0, seed = -1, range = 0, threads = 0;
-    int maximize = 0, have_seed = 0;
-    pt_assign_dist dist = PT_ASSIGN_UNIFORM;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has_value = i + 1 < argc;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return PT_EXIT_OK;
-        } else if (!strcmp(a, "-b") && has_value) {
-            backend = argv[++i];
-        } else if (!strcmp(a, "-o") && has_value) {
-            out_path = argv[++i];
-        } else if (!strcmp(a, "--save-npy") && has_value) {
-            npy_path = argv[++i];
-        } else if (!strcmp(a, "--max")) {
-            maximize = 1;
-        } else if (!strcmp(a, "--min")) {
-            maximize = 0;
-        } else if (!strcmp(a, "-j") && has_value) {
-            if (!pt_cli_parse_long(argv[++i], 1, 4096, &threads)) {
-                pt_cli_fail("-j: expected a thread count 1..4096, got '%s'", argv[i]);
-                return PT_EXIT_USAGE;
-            }
-        } else if (!strcmp(a, "--random") && has_value) {
-            if (!pt_cli_parse_long(argv[++i], 1, 1 << 20, &random_n)) {
-                pt_cli_fail("--random: expected a size 1..1048576, got '%s'", argv[i]);
-                return PT_EXIT_USAGE;
-            }
-        } else if (!strcmp(a, "--cols") && has_value) {
-            if (!pt_cli_parse_long(argv[++i], 1, 1 << 20, &cols)) {
-                pt_cli_fail("--cols: expected a size 1..1048576, got '%s'", argv[i]);
-                return PT_EXIT_USAGE;
-            }
-        } else if (!strcmp(a, "--range") && has_value) {
-            if (!pt_cli_parse_long(argv[++i], 1, 1L << 40, &range)) {
-                pt_cli_fail("--range: expected 1..2^40, got '%s'", argv[i]);
-                return PT_EXIT_USAGE;
-            }
-        } else if (!strcmp(a, "--seed") && has_value) {
-            if (!pt_cli_parse_long(argv[++i], 0, 0x7fffffffffffffffL, &seed)) {
-                pt_cli_fail("--seed: expected a non-negative integer, got '%s'", argv[i]);
-                return PT_EXIT_USAGE;
-            }
-            have_seed = 1;
-        } else if (!strcmp(a, "--dist") && has_value) {
-            const char *d = argv[++i];
-            if (!strcmp(d, "uniform"))
-                dist = PT_ASSIGN_UNIFORM;
-            else if (!strcmp(d, "tracking"))
-                dist = PT_ASSIGN_TRACKING;
-            else {
-                pt_cli_fail("--dist: expected uniform or tracking, got '%s'", d);
-                return PT_EXIT_USAGE;
-            }
-        } else if (a[0] == '-' && a[1]) {
-            pt_cli_fail("assign: unknown option '%s' (try --help)", a);
-            return PT_EXIT_USAGE;
-        } else if (!input) {
-            input = a;
-        } else {
-            pt_cli_fail("assign: more than one cost matrix ('%s', '%s')", input, a);
-            return PT_EXIT_USAGE;
-        }
+    int maximize = 0, have_seed = 0, dist = PT_ASSIGN_UNIFORM;
+    const pt_cli_option opts[] = {
+        {"-b", PT_OPT_STRING, &backend, 0, 0, "a back end", NULL, NULL, NULL},
+        {"-o", PT_OPT_STRING, &out_path, 0, 0, "a file", NULL, NULL, NULL},
+        {"--save-npy", PT_OPT_STRING, &npy_path, 0, 0, "a file", NULL, NULL, NULL},
+        {"--max", PT_OPT_FLAG, &maximize, 1, 0, NULL, NULL, NULL, NULL},
+        {"--min", PT_OPT_FLAG, &maximize, 0, 0, NULL, NULL, NULL, NULL},
+        {"-j", PT_OPT_LONG, &threads, 1, 4096, "a thread count", NULL, NULL, NULL},
+        {"--random", PT_OPT_LONG, &random_n, 1, 1 << 20, "a size", NULL, NULL, NULL},
+        {"--cols", PT_OPT_LONG, &cols, 1, 1 << 20, "a size", NULL, NULL, NULL},
+        {"--range", PT_OPT_LONG, &range, 1, 1L << 40, "a range", NULL, NULL, NULL},
+        {"--seed", PT_OPT_LONG, &seed, 0, 0x7fffffffffffffffL, "a seed", NULL, NULL, &have_seed},
+        {"--dist", PT_OPT_CHOICE, &dist, 0, 0, "distribution", dist_names, dist_values, NULL},
+    };
+    int npos;
+    int rc0 = pt_cli_parse("assign", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]),
+                           &input, 1, &npos);
+    if (rc0 == PT_CLI_HELP) {
+        usage(stdout);
+        return PT_EXIT_OK;
     }
+    if (rc0)
+        return rc0;
     const pt_assign_backend *solver = pt_assign_backend_by_name(backend);
     if (!solver) {
-        pt_cli_fail("-b: unknown back end '%s' (%s)", backend, pt_assign_backend_names());
+        char names[64];
+        pt_cli_fail("-b: unknown back end '%s' (%s)", backend,
+                    pt_backend_list(PT_CAP_ASSIGN, names, sizeof names));
         return PT_EXIT_USAGE;
     }
     if (!input == !random_n) {
@@ -171,7 +137,7 @@ int pt_cmd_assign(int argc, char **argv)
         return PT_EXIT_UNAVAILABLE;
     }
     pt_assign_problem p;
-    pt_status st = random_n ? pt_assign_random(&p, (int)random_n, (int)(cols ? cols : random_n), dist,
+    pt_status st = random_n ? pt_assign_random(&p, (int)random_n, (int)(cols ? cols : random_n), (pt_assign_dist)dist,
                                                range, (uint64_t)seed, &err)
                             : pt_assign_load_csv(input, &p, &err);
     if (st) {
@@ -195,7 +161,7 @@ int pt_cmd_assign(int argc, char **argv)
     pt_assign_problem warm = {2, 2, warm_cost, 0};
     pt_assign_result warm_r = {warm_cols, 0.0};
     pt_error warm_err;
-    solver->solve(&warm, (int)threads, &warm_r, &warm_err);
+    solver->solve(&warm, (int)threads, &warm_r, NULL, 0, &warm_err);
     /* A 2x2 solve runs on one thread: start the team the large problems'
      * range pass, conversions and bids run on, as a first parallel region
      * creates its threads. */
@@ -204,13 +170,9 @@ int pt_cmd_assign(int argc, char **argv)
     {
         (void)0;
     }
-    pt_auction_gpu_stats gpu;
-    int is_cuda = !strcmp(solver->name, "cuda");
+    char report[512];
     double start = omp_get_wtime();
-    if (is_cuda)
-        st = pt_assign_auction_cuda(&p, &r, &gpu, &err); /* the same solver, with its statistics */
-    else
-        st = solver->solve(&p, (int)threads, &r, &err);
+    st = solver->solve(&p, (int)threads, &r, report, sizeof report, &err);
     double ms = 1000.0 * (omp_get_wtime() - start);
     int rc = PT_EXIT_OK;
     if (st) {
@@ -222,15 +184,8 @@ int pt_cmd_assign(int argc, char **argv)
         rc = write_assignment(out_path, &p, &r);
         fprintf(stderr, "total %.15g (%dx%d, %s, %s, %.1f ms)\n", r.total, p.rows, p.cols,
                 maximize ? "max" : "min", backend, ms);
-        if (is_cuda)
-            fprintf(stderr,
-                    "cuda: prepare %.2f ms (range pass %.2f%s), upload %.2f ms, kernel %.2f ms, copy back %.2f ms, "
-                    "%ld phases, %ld bids (%ld scanned the row), %ld persons assigned by a shortest path (%ld steps, %.2f ms), "
-                    "%d x %d threads, %d-bit benefits\n",
-                    gpu.prepare_ms, gpu.range_ms, gpu.one_pass ? ": none, the upload found the range" : "",
-                    gpu.upload_ms, gpu.kernel_ms, gpu.copy_ms, gpu.phases, gpu.bids,
-                    gpu.refills, gpu.finishes, gpu.path_steps, gpu.path_ms,
-                    gpu.blocks, gpu.threads_per_block, gpu.benefit_bits);
+        if (report[0])
+            fprintf(stderr, "%s\n", report);
     }
     pt_assign_result_free(&r);
     pt_assign_problem_free(&p);

@@ -5,52 +5,11 @@
 
 #include <time.h>
 
-#include "cuda/contours/pt_cuda_contours.h"
+#include "cli/backends/registry.h"
 #include "lib/contours/contours.h"
 #include "lib/io/pt_image.h"
 #include "cli/cli.h"
-
-/* The back ends -b chooses from: open/close hold state between repeats. */
-typedef struct {
-    const char *name;
-    pt_status (*open)(void **state, pt_error *err);
-    void (*close)(void *state);
-    pt_status (*find)(void *state, const pt_image *img, int threshold, int mode, int approx,
-                      int threads, int tile, pt_contours *out, pt_error *err);
-} contours_backend;
-
-static pt_status find_seq(void *state, const pt_image *img, int threshold, int mode,
-                          int approx, int threads, int tile, pt_contours *out, pt_error *err)
-{
-    (void)state, (void)threads, (void)tile;
-    return pt_contours_find_seq(img, threshold, mode, approx, out, err);
-}
-
-static pt_status find_omp(void *state, const pt_image *img, int threshold, int mode,
-                          int approx, int threads, int tile, pt_contours *out, pt_error *err)
-{
-    (void)state;
-    return pt_contours_find_tiled(img, threshold, mode, approx, threads, tile, out, err);
-}
-
-static pt_status open_cuda(void **state, pt_error *err)
-{
-    return pt_cuda_contours_create((pt_cuda_contours **)state, err);
-}
-
-static void close_cuda(void *state) { pt_cuda_contours_destroy(state); }
-
-static pt_status find_cuda(void *state, const pt_image *img, int threshold, int mode,
-                           int approx, int threads, int tile, pt_contours *out, pt_error *err)
-{
-    return pt_cuda_contours_find(state, img, threshold, mode, approx, tile, threads, out, err);
-}
-
-static const contours_backend backends[] = {
-    {"seq", NULL, NULL, find_seq},
-    {"omp", NULL, NULL, find_omp},
-    {"cuda", open_cuda, close_cuda, find_cuda},
-};
+#include "cli/options.h"
 
 static double now_ms(void)
 {
@@ -73,7 +32,8 @@ static double median(double *v, int n)
 
 /* --repeat: run N more times and print median/min times (and CUDA stages) on
  * stderr, one line: the benchmark script reads it. */
-static pt_status time_runs(const contours_backend *be, void *state, const pt_image *img,
+static pt_status time_runs(const char *name, const pt_contours_backend *be, void *state,
+                           const pt_image *img,
                            int threshold, int mode, int approx, int threads, int tile,
                            int repeat, pt_contours *c, pt_error *err)
 {
@@ -86,9 +46,9 @@ static pt_status time_runs(const contours_backend *be, void *state, const pt_ima
         double t0 = now_ms();
         st = be->find(state, img, threshold, mode, approx, threads, tile, c, err);
         v[r] = now_ms() - t0;
-        if (!strcmp(be->name, "cuda")) {
-            pt_cuda_contours_times t;
-            pt_cuda_contours_last_times(state, &t);
+        if (be->last_times) {
+            pt_contours_times t;
+            be->last_times(state, &t);
             up[r] = t.upload_ms;
             tr[r] = t.trace_ms;
             dn[r] = t.download_ms;
@@ -101,9 +61,9 @@ static pt_status time_runs(const contours_backend *be, void *state, const pt_ima
             mn = v[r] < mn ? v[r] : mn;
         fprintf(stderr, "timing: backend=%s threads=%d tile=%d size=%dx%d borders=%d "
                         "points=%lld runs=%d median_ms=%.3f min_ms=%.3f",
-                be->name, threads, tile, img->width, img->height, c->count,
+                name, threads, tile, img->width, img->height, c->count,
                 (long long)c->point_count, repeat, median(v, repeat), mn);
-        if (!strcmp(be->name, "cuda"))
+        if (be->last_times)
             fprintf(stderr, " upload_ms=%.3f trace_ms=%.3f download_ms=%.3f assemble_ms=%.3f",
                     median(up, repeat), median(tr, repeat), median(dn, repeat),
                     median(as, repeat));
@@ -170,106 +130,53 @@ static pt_status draw_contours(const char *path, const pt_image *img, const pt_c
     return st;
 }
 
+static const char *const mode_names[] = {"list", "ccomp", "tree", NULL};
+static const int mode_values[] = {PT_CONTOURS_LIST, PT_CONTOURS_CCOMP, PT_CONTOURS_TREE};
+static const char *const approx_names[] = {"none", "simple", NULL};
+static const int approx_values[] = {PT_CONTOURS_APPROX_NONE, PT_CONTOURS_APPROX_SIMPLE};
+static const char *const format_names[] = {"csv", "json", NULL};
+static const int format_values[] = {0, 1};
+
 int pt_cmd_contours(int argc, char **argv)
 {
-    const char *backend = "omp", *format = "csv", *draw = NULL, *out_path = NULL;
-    const char *input = NULL;
-    int mode = PT_CONTOURS_LIST, approx = PT_CONTOURS_APPROX_NONE;
+    const char *backend = "omp", *draw = NULL, *out_path = NULL, *input = NULL;
+    int mode = PT_CONTOURS_LIST, approx = PT_CONTOURS_APPROX_NONE, json = 0;
     int threshold = 0, count_only = 0, threads = 0, repeat = 0, tile = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has_value = i + 1 < argc;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return PT_EXIT_OK;
-        } else if (!strcmp(a, "-b") && has_value) {
-            backend = argv[++i];
-        } else if (!strcmp(a, "-j") && has_value) {
-            char *end;
-            long v = strtol(argv[++i], &end, 10);
-            if (*end || v < 1 || v > 4096) {
-                pt_cli_fail("-j: expected a thread count 1..4096, got '%s'", argv[i]);
-                return PT_EXIT_USAGE;
-            }
-            threads = (int)v;
-        } else if (!strcmp(a, "--mode") && has_value) {
-            const char *m = argv[++i];
-            if (!strcmp(m, "list"))
-                mode = PT_CONTOURS_LIST;
-            else if (!strcmp(m, "ccomp"))
-                mode = PT_CONTOURS_CCOMP;
-            else if (!strcmp(m, "tree"))
-                mode = PT_CONTOURS_TREE;
-            else {
-                pt_cli_fail("--mode: unknown mode '%s' (list, ccomp, tree)", m);
-                return PT_EXIT_USAGE;
-            }
-        } else if (!strcmp(a, "--approx") && has_value) {
-            const char *m = argv[++i];
-            if (!strcmp(m, "none"))
-                approx = PT_CONTOURS_APPROX_NONE;
-            else if (!strcmp(m, "simple"))
-                approx = PT_CONTOURS_APPROX_SIMPLE;
-            else {
-                pt_cli_fail("--approx: unknown approximation '%s' (none, simple)", m);
-                return PT_EXIT_USAGE;
-            }
-        } else if (!strcmp(a, "-t") && has_value) {
-            char *end;
-            long v = strtol(argv[++i], &end, 10);
-            if (*end || v < 0 || v > 255) {
-                pt_cli_fail("-t: expected a threshold 0..255, got '%s'", argv[i]);
-                return PT_EXIT_USAGE;
-            }
-            threshold = (int)v;
-        } else if (!strcmp(a, "--format") && has_value) {
-            format = argv[++i];
-            if (strcmp(format, "csv") && strcmp(format, "json")) {
-                pt_cli_fail("--format: unknown format '%s' (csv, json)", format);
-                return PT_EXIT_USAGE;
-            }
-        } else if (!strcmp(a, "--tile") && has_value) {
-            char *end;
-            long v = strtol(argv[++i], &end, 10);
-            if (*end || v < 1 || v > 4096 || (v & (v - 1))) {
-                pt_cli_fail("--tile: expected a power of two 1..4096, got '%s'", argv[i]);
-                return PT_EXIT_USAGE;
-            }
-            tile = (int)v;
-        } else if (!strcmp(a, "--repeat") && has_value) {
-            char *end;
-            long v = strtol(argv[++i], &end, 10);
-            if (*end || v < 1 || v > 100000) {
-                pt_cli_fail("--repeat: expected a count 1..100000, got '%s'", argv[i]);
-                return PT_EXIT_USAGE;
-            }
-            repeat = (int)v;
-        } else if (!strcmp(a, "--count")) {
-            count_only = 1;
-        } else if (!strcmp(a, "--draw") && has_value) {
-            draw = argv[++i];
-        } else if (!strcmp(a, "-o") && has_value) {
-            out_path = argv[++i];
-        } else if (a[0] == '-' && a[1]) {
-            pt_cli_fail("contours: unknown or incomplete option '%s' (try --help)", a);
-            return PT_EXIT_USAGE;
-        } else if (input) {
-            pt_cli_fail("contours: one IMAGE only ('%s' and '%s')", input, a);
-            return PT_EXIT_USAGE;
-        } else {
-            input = a;
-        }
+    const pt_cli_option opts[] = {
+        {"-b", PT_OPT_STRING, &backend, 0, 0, "a back end", NULL, NULL, NULL},
+        {"-j", PT_OPT_INT, &threads, 1, 4096, "a thread count", NULL, NULL, NULL},
+        {"--mode", PT_OPT_CHOICE, &mode, 0, 0, "mode", mode_names, mode_values, NULL},
+        {"--approx", PT_OPT_CHOICE, &approx, 0, 0, "approximation", approx_names, approx_values, NULL},
+        {"-t", PT_OPT_INT, &threshold, 0, 255, "a threshold", NULL, NULL, NULL},
+        {"--format", PT_OPT_CHOICE, &json, 0, 0, "format", format_names, format_values, NULL},
+        {"--tile", PT_OPT_INT, &tile, 1, 4096, "a power of two", NULL, NULL, NULL},
+        {"--repeat", PT_OPT_INT, &repeat, 1, 100000, "a count", NULL, NULL, NULL},
+        {"--count", PT_OPT_FLAG, &count_only, 1, 0, NULL, NULL, NULL, NULL},
+        {"--draw", PT_OPT_STRING, &draw, 0, 0, "a folder", NULL, NULL, NULL},
+        {"-o", PT_OPT_STRING, &out_path, 0, 0, "a file", NULL, NULL, NULL},
+    };
+    int npos;
+    int rc0 = pt_cli_parse("contours", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]),
+                           &input, 1, &npos);
+    if (rc0 == PT_CLI_HELP) {
+        usage(stdout);
+        return PT_EXIT_OK;
+    }
+    if (rc0)
+        return rc0;
+    if (tile & (tile - 1)) {
+        pt_cli_fail("--tile: expected a power of two 1..4096, got '%d'", tile);
+        return PT_EXIT_USAGE;
     }
     if (!input) {
         pt_cli_fail("contours: no IMAGE given (try --help)");
         return PT_EXIT_USAGE;
     }
-    const contours_backend *be = NULL;
-    for (size_t k = 0; k < sizeof backends / sizeof backends[0]; k++)
-        if (!strcmp(backend, backends[k].name))
-            be = &backends[k];
+    const pt_contours_backend *be = pt_contours_backend_by_name(backend);
+    char names[64];
     if (!be) {
-        pt_cli_fail("-b: unknown back end '%s' (seq, omp, cuda)", backend);
+        pt_cli_fail("-b: unknown back end '%s' (%s)", backend,
+                    pt_backend_list(PT_CAP_CONTOURS, names, sizeof names));
         return PT_EXIT_USAGE;
     }
 
@@ -302,7 +209,7 @@ int pt_cmd_contours(int argc, char **argv)
     pt_contours_init(&c);
     pt_status st = be->find(state, img, threshold, mode, approx, threads, tile, &c, &err);
     if (!st && repeat)
-        st = time_runs(be, state, img, threshold, mode, approx, threads, tile, repeat, &c, &err);
+        st = time_runs(backend, be, state, img, threshold, mode, approx, threads, tile, repeat, &c, &err);
     if (be->close)
         be->close(state);
     if (st) {
@@ -326,7 +233,7 @@ int pt_cmd_contours(int argc, char **argv)
             st = fprintf(f, "%d\n", c.count) < 0
                      ? pt_error_set(&err, PT_ERR_IO, name, "cannot write")
                      : PT_OK;
-        else if (!strcmp(format, "json"))
+        else if (json)
             st = pt_contours_write_json(&c, f, name, &err);
         else
             st = pt_contours_write_csv(&c, f, name, &err);

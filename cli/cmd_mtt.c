@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/backends/registry.h"
 #include "lib/assign/mtt.h"
 #include "cli/cli.h"
 
@@ -93,7 +94,9 @@ int pt_cmd_mtt(int argc, char **argv)
     }
     params.solver = pt_assign_backend_by_name(backend);
     if (!params.solver) {
-        pt_cli_fail("-b: unknown back end '%s' (%s)", backend, pt_assign_backend_names());
+        char names[64];
+        pt_cli_fail("-b: unknown back end '%s' (%s)", backend,
+                    pt_backend_list(PT_CAP_ASSIGN, names, sizeof names));
         return PT_EXIT_USAGE;
     }
     pt_error err;

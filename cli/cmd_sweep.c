@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "lib/io/results.h"
-#include "cli/backends/backends.h"
+#include "cli/backends/registry.h"
 #include "cli/cli.h"
 #include "cli/sweep_run.h"
 
@@ -44,10 +44,11 @@ static int check_backends(const pt_sweep_job *sw)
             axis = &sw->grid.axes[a];
     int n = axis ? axis->count : 1;
     for (int i = 0; i < n; i++) {
-        const pt_backend *b = axis ? pt_backend_by_name(axis->values[i]) : sw->base.backend;
+        const pt_backend *b = axis ? pt_track_backend(axis->values[i]) : sw->base.backend;
         if (!b) {
+            char names[64];
             pt_cli_fail("-g: backend: unknown back end '%s' (%s)", axis->values[i],
-                        pt_backend_names());
+                        pt_backend_list(PT_CAP_TRACK, names, sizeof names));
             return PT_EXIT_USAGE;
         }
         void *state = NULL;

@@ -7,9 +7,8 @@
 
 #include "lib/io/gt.h"
 #include "lib/params/params_auto.h"
-#include "omp/detect/glints.h"
 #include "lib/io/results.h"
-#include "cli/backends/backends.h"
+#include "cli/backends/registry.h"
 #include "cli/cli.h"
 #include "cli/draw.h"
 #include "cli/inputs.h"
@@ -40,6 +39,7 @@ typedef struct {
     int have_gt;
     /* --glints FILE (with --sequence): corneal reflections with stable ids */
     const char *glints_path;
+    pt_glints_track_fn glints; /* the back end's, from the registry */
     FILE *glints_out;
     pt_tracker *glint_trackers[2];
     pt_arena glint_arena;
@@ -117,11 +117,11 @@ static int write_glints(track_run *run, const char *name, const pt_image *frame,
         int ids[MAX_GLINTS_PER_EYE];
         pt_arena_reset(&run->glint_arena);
         int n = x1 > x0 && y1 > y0
-                    ? pt_glints_track(run->glint_trackers[e], frame, x0, y0, x1 - x0, y1 - y0,
+                    ? run->glints(run->glint_trackers[e], frame, x0, y0, x1 - x0, y1 - y0,
                                       autos.reflection_kernel,
                                       run->setup.config.pre.reflection_threshold, g, ids,
                                       MAX_GLINTS_PER_EYE, &run->glint_arena, &err)
-                    : pt_glints_track(run->glint_trackers[e], frame, 0, 0, 0, 0, 3, 255, g, ids,
+                    : run->glints(run->glint_trackers[e], frame, 0, 0, 0, 0, 3, 255, g, ids,
                                       MAX_GLINTS_PER_EYE, &run->glint_arena, &err);
         if (n < 0) {
             pt_cli_report(&err);
@@ -313,6 +313,14 @@ int pt_cmd_track(int argc, char **argv)
             rc = PT_EXIT_USAGE;
             goto done;
         }
+        const pt_backend_entry *be = pt_backend_find(run.setup.backend->name, PT_CAP_TRACK);
+        if (!be || !be->glints) {
+            pt_cli_fail("track: --glints: back end '%s' does not identify reflections",
+                        run.setup.backend->name);
+            rc = PT_EXIT_USAGE;
+            goto done;
+        }
+        run.glints = be->glints;
         if (!(run.glints_out = fopen(run.glints_path, "w"))) {
             pt_cli_fail("%s: cannot write the glints file", run.glints_path);
             rc = PT_EXIT_INPUT;

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "lib/io/results.h"
-#include "cli/backends/backends.h"
+#include "cli/backends/registry.h"
 #include "cli/cli.h"
 #include "cli/load_group.h"
 
@@ -285,7 +285,7 @@ int pt_sweep_run_config(pt_sweep_job *sw, long index, long ncfg, const char *fin
         return PT_EXIT_USAGE;
     }
     if (backend_name)
-        run->setup.backend = pt_backend_by_name(backend_name);
+        run->setup.backend = pt_track_backend(backend_name);
     run->eyes = run->setup.track.binocular ? 2 : 1;
     run->results = calloc((size_t)sw->batch * run->eyes, sizeof *run->results);
     char tmp[4300];

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/backends/backends.h"
+#include "cli/backends/registry.h"
 #include "cli/cli.h"
 
 const char pt_detector_setup_help[] =
@@ -21,7 +21,7 @@ void pt_detector_setup_default(pt_detector_setup *s)
     memset(s, 0, sizeof *s);
     s->track.algorithm = PT_ALG_STARBURST;
     pt_config_default(&s->config);
-    s->backend = pt_backend_by_name("omp");
+    s->backend = pt_track_backend("omp");
     pt_load_options_default(&s->load);
 }
 
@@ -93,9 +93,11 @@ int pt_detector_setup_option(pt_detector_setup *s, int argc, char **argv, int *i
     } else if (!strcmp(a, "-b")) {
         if (!(v = value_of(argc, argv, i)))
             return -1;
-        s->backend = pt_backend_by_name(v);
+        s->backend = pt_track_backend(v);
         if (!s->backend) {
-            pt_cli_fail("-b: unknown back end '%s' (%s)", v, pt_backend_names());
+            char names[64];
+            pt_cli_fail("-b: unknown back end '%s' (%s)", v,
+                        pt_backend_list(PT_CAP_TRACK, names, sizeof names));
             return -1;
         }
     } else if (!strcmp(a, "-j")) {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "lib/assign/assign.h"
+#include "omp/assign/auction_omp.h"
 #include "tests/pt_test.h"
 
 typedef pt_status (*solver_fn)(const pt_assign_problem *, pt_assign_result *, pt_error *);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lib/contours/contours.h"
+#include "omp/contours/contours_omp.h"
 #include "lib/io/pt_image.h"
 #include "tests/pt_test.h"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cuda/core/pt_cuda.h"
-#include "lib/assign/assign.h"
+#include "cuda/assign/pt_cuda_auction.h"
 #include "tests/pt_test.h"
 
 typedef struct {

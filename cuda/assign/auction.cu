@@ -34,11 +34,13 @@
 #include <omp.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/assign/assign.h"
+#include "cuda/assign/pt_cuda_auction.h"
 #include "cuda/assign/auction_upload.h"
+#include "cuda/core/pt_cuda.h"
 
 #define FULL_MASK 0xffffffffu
 /* Threads serving one person; each loads ITEMS objects per pass before using them. */
@@ -767,3 +769,31 @@ done:
     free(object_of);
     return st;
 }
+
+extern "C" void pt_cuda_auction_report(const pt_auction_gpu_stats *gpu, char *buf, size_t size)
+{
+    snprintf(buf, size,
+             "cuda: prepare %.2f ms (range pass %.2f%s), upload %.2f ms, kernel %.2f ms, copy back %.2f ms, "
+             "%ld phases, %ld bids (%ld scanned the row), %ld persons assigned by a shortest path (%ld steps, %.2f ms), "
+             "%d x %d threads, %d-bit benefits",
+             gpu->prepare_ms, gpu->range_ms, gpu->one_pass ? ": none, the upload found the range" : "",
+             gpu->upload_ms, gpu->kernel_ms, gpu->copy_ms, gpu->phases, gpu->bids,
+             gpu->refills, gpu->finishes, gpu->path_steps, gpu->path_ms,
+             gpu->blocks, gpu->threads_per_block, gpu->benefit_bits);
+}
+
+static pt_status solve_backend(const pt_assign_problem *p, int threads, pt_assign_result *res,
+                               char *report, size_t report_size, pt_error *err)
+{
+    (void)threads;
+    pt_auction_gpu_stats gpu;
+    pt_status st = pt_assign_auction_cuda(p, res, &gpu, err);
+    if (report && report_size) {
+        report[0] = '\0';
+        if (!st)
+            pt_cuda_auction_report(&gpu, report, report_size);
+    }
+    return st;
+}
+
+extern "C" const pt_assign_backend pt_assign_cuda = {solve_backend, pt_cuda_available, 65536};

@@ -18,14 +18,7 @@ extern "C" {
 typedef struct pt_cuda_contours pt_cuda_contours;
 
 /* Milliseconds of the last pt_cuda_contours_find, by stage. */
-typedef struct {
-    double upload_ms;   /* image to the device (banded pinned staging, overlapped) */
-    double trace_ms;    /* binarize, count, write, join, jumping, compaction (device) */
-    double download_ms; /* pieces and direction bytes to the host */
-    double assemble_ms; /* host: start points, order, points, hierarchy */
-    double total_ms;    /* wall clock of the whole call */
-    long long pieces, states; /* border pieces and direction bytes downloaded */
-} pt_cuda_contours_times;
+typedef pt_contours_times pt_cuda_contours_times;
 
 /* PT_ERR_UNAVAILABLE when built without CUDA or no GPU is usable. */
 pt_status pt_cuda_contours_create(pt_cuda_contours **ctx, pt_error *err);
@@ -37,6 +30,9 @@ pt_status pt_cuda_contours_find(pt_cuda_contours *ctx, const pt_image *img, int 
                                 int mode, int approx, int tile, int threads,
                                 pt_contours *out, pt_error *err);
 void pt_cuda_contours_last_times(const pt_cuda_contours *ctx, pt_cuda_contours_times *t);
+
+/* -b cuda of contours. */
+extern const pt_contours_backend pt_contours_cuda;
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,8 @@
  * by row, the row pass keeps a row segment in shared memory, forms shifted
  * words with __byte_perm and doubles likewise. The top-hat threshold is fused into the last
  * pass of the opening. */
+#include <math.h>
+
 #include "cuda/detect/cuda_internal.h"
 
 #define TILE_X 32
@@ -745,4 +747,23 @@ extern "C" cudaError_t pt_cuda_preprocess(const pt_cuda_params *p, const pt_cuda
         copy_plane<<<grid, block, 0, stream>>>(to_smooth, b->smoothed, b->dims, pitch, plane);
     }
     return cudaGetLastError();
+}
+
+/* Integer Gaussian weights summing to 32768: the same as omp/preprocess/smooth.c. */
+void pt_cuda_gaussian_weights(int size, double sigma, uint32_t *w)
+{
+    const int total_weight = 32768;
+    int r = size / 2;
+    double g[256], total = 0;
+    for (int i = 0; i < size; i++) {
+        double d = i - r;
+        g[i] = exp(-d * d / (2 * sigma * sigma));
+        total += g[i];
+    }
+    int sum = 0;
+    for (int i = 0; i < size; i++) {
+        w[i] = (uint32_t)lround((double)total_weight * g[i] / total);
+        sum += (int)w[i];
+    }
+    w[r] = (uint32_t)((int)w[r] + total_weight - sum);
 }

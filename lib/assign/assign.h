@@ -4,6 +4,7 @@
 #ifndef PT_ASSIGN_H
 #define PT_ASSIGN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "lib/core/pt_error.h"
@@ -65,54 +66,13 @@ pt_status pt_assign_exact(const pt_assign_problem *p, pt_assign_result *res, pt_
  * the scaled range below 2^40, so the total is optimal for the quantised
  * costs (within rows * 2^-k of the true optimum). */
 pt_status pt_assign_auction(const pt_assign_problem *p, pt_assign_result *res, pt_error *err);
-/* The same on threads (0 = all cores), bidding asynchronously: each
- * object's price and owner packed in one 64-bit word, replaced by
- * compare-and-swap when a bid is higher (omp/assign/auction.c). */
-pt_status pt_assign_auction_omp(const pt_assign_problem *p, int threads,
-                                pt_assign_result *res, pt_error *err);
-
-/* The same on the GPU (cuda/assign/auction.cu), bidding asynchronously like the
- * OpenMP auction: each block of threads serves one person at a time (one
- * warp reads the person's cache of its 32 best objects; the block scans the
- * whole row only when the cache cannot vouch for the best), raises the object's packed
- * price << bidder_bits | person + 1 word with atomicMax and carries on with
- * the person it evicted, so chains of evictions run side by side on many
- * blocks with no barrier between bids; each bid's atomic is in flight while
- * the block scans the person it should evict. One kernel per epsilon phase,
- * queued without host waits; each phase's last unassigned persons are
- * assigned by shortest augmenting paths instead of chains of bids
- * (cuda/assign/auction_finish.cuh); with 4 % or more spare objects there is no
- * auction, only those paths, one per person (no dummy persons). The costs
- * are converted by host threads into pinned staging buffers while earlier
- * ones upload; integer costs in 0..65535 with persons as rows in one pass
- * that also finds their range (pt_auction_convert_raw16), others after a
- * range pass (problems of at most
- * PT_AUCTION_PAGEABLE_ENTRIES: one pageable copy), as 16-bit unscaled
- * values when the cost range fits (scaled on the device), else 32- or
- * 64-bit benefits. PT_ERR_UNAVAILABLE
- * without a usable GPU (or when built without CUDA: cuda/assign/none_auction.c).
- * stats may be NULL. */
+/* A solver the -b option of assign and mtt selects (pupiltrack-assign(1)):
+ * the sequential auction and the exact solver here, the OpenMP and CUDA
+ * auctions beside their code (omp/assign, cuda/assign). */
 typedef struct {
-    double prepare_ms; /* host: range pass, device and pinned staging buffers */
-    double range_ms;   /* the range pass alone (part of prepare_ms; 0 with one_pass) */
-    int one_pass;      /* integer costs 0..65535, persons as rows: the upload found the range, no range pass */
-    double upload_ms;  /* costs converted to benefits in chunks, overlapped with their upload */
-    double kernel_ms;  /* the epsilon phases (events) */
-    double copy_ms;    /* the assignment back */
-    long phases, bids;
-    long refills;              /* bids that scanned the whole row (the rest read the person's cache) */
-    long finishes, path_steps; /* persons assigned by a shortest path at a phase's end, and the steps (objects labelled) */
-    double path_ms;            /* the shortest paths' time (part of kernel_ms) */
-    int blocks, threads_per_block;
-    int benefit_bits; /* 16 (unscaled, scaled on the device), 32 or 64 */
-} pt_auction_gpu_stats;
-pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assign_result *res,
-                                 pt_auction_gpu_stats *stats, pt_error *err);
-
-/* The solvers the -b option of assign and mtt selects from (cli/backends/assign_backends.c). */
-typedef struct {
-    const char *name; /* "seq", "omp", "cuda", "exact" */
-    pt_status (*solve)(const pt_assign_problem *p, int threads, pt_assign_result *res, pt_error *err);
+    /* report (may be NULL): one line of the solver's own statistics, or "". */
+    pt_status (*solve)(const pt_assign_problem *p, int threads, pt_assign_result *res,
+                       char *report, size_t report_size, pt_error *err);
     /* NULL: always usable; else PT_OK or PT_ERR_UNAVAILABLE with the reason. */
     pt_status (*available)(pt_error *err);
     /* The tracker solves gated clusters smaller than this (entries) with the
@@ -120,10 +80,8 @@ typedef struct {
     long tracker_min_entries;
 } pt_assign_backend;
 
-/* NULL when the name is unknown. */
-const pt_assign_backend *pt_assign_backend_by_name(const char *name);
-/* "seq|omp|cuda|exact" */
-const char *pt_assign_backend_names(void);
+extern const pt_assign_backend pt_assign_seq;          /* pt_assign_auction */
+extern const pt_assign_backend pt_assign_exact_solver; /* pt_assign_exact */
 
 /* Shared by the auction back ends: the problem as integer benefits to
  * maximise, persons <= objects (transposed when rows > cols). Persons

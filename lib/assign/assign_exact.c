@@ -110,3 +110,14 @@ pt_status pt_assign_exact(const pt_assign_problem *p, pt_assign_result *res, pt_
     res->total = pt_assign_total(p, res->col_of_row);
     return PT_OK;
 }
+
+static pt_status solve_backend(const pt_assign_problem *p, int threads, pt_assign_result *res,
+                               char *report, size_t report_size, pt_error *err)
+{
+    (void)threads;
+    if (report && report_size)
+        report[0] = '\0';
+    return pt_assign_exact(p, res, err);
+}
+
+const pt_assign_backend pt_assign_exact_solver = {solve_backend, NULL, 0};

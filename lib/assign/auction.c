@@ -107,3 +107,14 @@ done:
     pt_auction_benefits_free(&b);
     return st;
 }
+
+static pt_status solve_backend(const pt_assign_problem *p, int threads, pt_assign_result *res,
+                               char *report, size_t report_size, pt_error *err)
+{
+    (void)threads;
+    if (report && report_size)
+        report[0] = '\0';
+    return pt_assign_auction(p, res, err);
+}
+
+const pt_assign_backend pt_assign_seq = {solve_backend, NULL, 0};

@@ -23,7 +23,7 @@ void pt_mtt_default(pt_mtt_params *params)
                               .score_hit = 2,
                               .score_miss = 1,
                               .score_max = 10,
-                              .solver = pt_assign_backend_by_name("seq"),
+                              .solver = &pt_assign_seq,
                               .threads = 0};
 }
 

@@ -16,7 +16,7 @@ typedef struct {
     double init_vx, init_vy;  /* velocity of a new track, px/frame */
     double init_velocity_sd;  /* its uncertainty, px/frame */
     int score_initial, score_hit, score_miss, score_max; /* a track dies below 0 */
-    /* Assignment solver (pt_assign_backend_by_name); gated clusters below its
+    /* Assignment solver (default pt_assign_seq); gated clusters below its
      * tracker_min_entries are solved by the exact solver. */
     const pt_assign_backend *solver;
     int threads; /* for omp; 0 = all cores */

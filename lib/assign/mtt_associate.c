@@ -204,7 +204,7 @@ static pt_status solve_component(pt_mtt_assoc *a, const int *group, int group_pa
             pt_assign_result r = {a->sub_col_of_row, 0.0};
             /* Below the back end's break-even a launch or a thread team costs more than the solve. */
             if (entries >= solver->tracker_min_entries)
-                st = solver->solve(&a->sub, threads, &r, err);
+                st = solver->solve(&a->sub, threads, &r, NULL, 0, err);
             else
                 st = pt_assign_exact(&a->sub, &r, err);
             /* A zero-utility pairing is no association: that measurement starts a track. */

@@ -506,3 +506,12 @@ pt_status pt_contours_write_json(const pt_contours *c, FILE *f, const char *path
     fputs("\n]}\n", f);
     return write_done(f, path, err);
 }
+
+static pt_status find_backend(void *state, const pt_image *img, int threshold, int mode,
+                              int approx, int threads, int tile, pt_contours *out, pt_error *err)
+{
+    (void)state, (void)threads, (void)tile;
+    return pt_contours_find_seq(img, threshold, mode, approx, out, err);
+}
+
+const pt_contours_backend pt_contours_seq = {NULL, NULL, find_backend, NULL};

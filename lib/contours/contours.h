@@ -56,12 +56,6 @@ void pt_contours_free(pt_contours *c);
 pt_status pt_contours_find_seq(const pt_image *img, int threshold, int mode,
                                int approx, pt_contours *out, pt_error *err);
 
-/* OpenMP version: rectangles traced in parallel, pieces joined across sides;
- * result equal to pt_contours_find_seq. threads <= 0: OpenMP's default. */
-pt_status pt_contours_find_omp(const pt_image *img, int threshold, int mode,
-                               int approx, int threads, pt_contours *out,
-                               pt_error *err);
-
 /* CSV `border,type,parent,index,x,y`, one row per point; path names errors. */
 pt_status pt_contours_write_csv(const pt_contours *c, FILE *f, const char *path,
                                 pt_error *err);
@@ -109,10 +103,31 @@ pt_status pt_contours_scan(int8_t *lab, int width, int height, int mode, int app
                            pt_contours_trace_fn trace, void *trace_ctx, pt_contours *out,
                            pt_contour_found **found_out, int *count_out, pt_error *err);
 
-/* pt_contours_find_omp with an explicit tile side (a power of two >= 1);
- * tile <= 0 picks one from the image size. For tests and benchmarks. */
-pt_status pt_contours_find_tiled(const pt_image *img, int threshold, int mode, int approx,
-                                 int threads, int tile, pt_contours *out, pt_error *err);
+/* Milliseconds of a back end's last find, by stage (pupiltrack(1),
+ * "contours --repeat"): back ends that time their stages fill it. */
+typedef struct {
+    double upload_ms;   /* image to the device (banded pinned staging, overlapped) */
+    double trace_ms;    /* binarize, count, write, join, jumping, compaction (device) */
+    double download_ms; /* pieces and direction bytes to the host */
+    double assemble_ms; /* host: start points, order, points, hierarchy */
+    double total_ms;    /* wall clock of the whole call */
+    long long pieces, states; /* border pieces and direction bytes downloaded */
+} pt_contours_times;
+
+/* A border-tracking back end (contours -b): open/close hold state between
+ * repeated calls (NULL: none); last_times is NULL for back ends that do not
+ * time their stages. threads and tile are ignored where they do not apply. */
+typedef struct {
+    pt_status (*open)(void **state, pt_error *err);
+    void (*close)(void *state);
+    pt_status (*find)(void *state, const pt_image *img, int threshold, int mode, int approx,
+                      int threads, int tile, pt_contours *out, pt_error *err);
+    void (*last_times)(const void *state, pt_contours_times *t);
+} pt_contours_backend;
+
+/* The sequential reference (lib/contours/contours.c); pt_contours_omp and
+ * pt_contours_cuda are declared beside their code in omp/ and cuda/. */
+extern const pt_contours_backend pt_contours_seq;
 
 #ifdef __cplusplus
 }

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/assign/assign.h"
+#include "omp/assign/auction_omp.h"
 
 static int bits_for(uint64_t value)
 {
@@ -149,3 +149,13 @@ done:
     pt_auction_benefits_free(&b);
     return st;
 }
+
+static pt_status solve_backend(const pt_assign_problem *p, int threads, pt_assign_result *res,
+                               char *report, size_t report_size, pt_error *err)
+{
+    if (report && report_size)
+        report[0] = '\0';
+    return pt_assign_auction_omp(p, threads, res, err);
+}
+
+const pt_assign_backend pt_assign_omp = {solve_backend, NULL, 4096};

@@ -13,7 +13,7 @@
  * order (the raster position of that trigger). The hierarchy of CCOMP/TREE
  * replays OpenCV's scan with these borders' labels, so it matches OpenCV's
  * label-based parent search exactly. */
-#include "lib/contours/contours.h"
+#include "omp/contours/contours_omp.h"
 
 #include <omp.h>
 #include <stdlib.h>
@@ -641,3 +641,12 @@ pt_status pt_contours_find_omp(const pt_image *img, int threshold, int mode, int
 {
     return find_tiled(img, threshold, mode, approx, threads, 0, out, err);
 }
+
+static pt_status find_backend(void *state, const pt_image *img, int threshold, int mode,
+                              int approx, int threads, int tile, pt_contours *out, pt_error *err)
+{
+    (void)state;
+    return pt_contours_find_tiled(img, threshold, mode, approx, threads, tile, out, err);
+}
+
+const pt_contours_backend pt_contours_omp = {NULL, NULL, find_backend, NULL};

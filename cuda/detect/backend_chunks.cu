@@ -1,0 +1,399 @@
+/* A call of frames on one device (backend_state.h): cut into chunks, each
+ * chunk copied, preprocessed and searched on one stream (graphs replayed per
+ * chunk shape), results harvested when the stream's buffers are needed
+ * again or the call ends. */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "lib/detect/starburst_config.h"
+#include "lib/params/params_auto.h"
+#include "cuda/core/cuda_check.h"
+#include "cuda/detect/backend_state.h"
+#include "cuda/detect/chunk_plan.h"
+
+static void make_job(const cuda_state *s, int frame_in_chunk, int e, int w, int h,
+                     pt_cuda_eye_job *job, int *kernel, int *dilate)
+{
+    int x0 = s->opt.binocular ? e * (w / 2) : 0;
+    int rw = s->opt.binocular ? (e ? w - w / 2 : w / 2) : w;
+    pt_auto_params autos;
+    pt_resolve_auto(&s->cfg, rw, h, &autos);
+    if (e == 0) {
+        *kernel = autos.reflection_kernel;
+        *dilate = autos.reflection_dilate;
+    }
+    memset(job, 0, sizeof *job); /* padding too: jobs are compared bytewise */
+    job->frame = frame_in_chunk;
+    job->x0 = x0;
+    job->y0 = 0;
+    job->w = rw;
+    job->h = h;
+    job->min_r = autos.min_radius;
+    job->max_r = autos.max_radius;
+    job->len1 = pt_auto_ray_length(&s->cfg, autos.max_radius);
+    job->len2 = 2 * autos.max_radius + 4;
+    job->gap = pt_auto_edge_gap(rw, h);
+    job->slot = e;
+    job->dark_block = (2 * autos.min_radius) / 3;
+    const pt_starburst_params *sb = &s->cfg.starburst;
+    if (sb->start_x >= 0 && sb->start_y >= 0) {
+        job->start_mode = PT_CUDA_START_FIXED;
+        job->start_x = (float)(x0 + sb->start_x);
+        job->start_y = (float)(sb->start_y);
+    } else {
+        job->start_mode = sb->start == PT_START_DARK ? PT_CUDA_START_DARK : PT_CUDA_START_CENTRE;
+        job->start_x = job->start_y = 0;
+    }
+}
+
+static pt_status finish_iterations(cuda_state *s, stream_slot *slot, pt_error *err);
+
+/* Wait for the chunk in flight on this slot and write its results out. */
+static pt_status harvest(cuda_state *s, stream_slot *slot, pt_error *err)
+{
+    if (!slot->busy)
+        return PT_OK;
+    slot->busy = 0;
+    CUDA_OR_FAIL(err, cudaStreamSynchronize(slot->stream));
+    /* fewer than all iterations only after an early look (pt_chunk_iterations) */
+    if (slot->iterations < pt_chunk_max_iterations(s->params.max_iterations)) {
+        pt_status st = finish_iterations(s, slot, err);
+        if (st)
+            return st;
+    }
+    float chunk_ms = 0;
+    CUDA_OR_FAIL(err, cudaEventElapsedTime(&chunk_ms, slot->begin, slot->end));
+    double ms = slot->frames > 0 ? chunk_ms / slot->frames : 0;
+    cudaEvent_t marks[5] = {slot->begin, slot->copied, slot->preprocessed, slot->detected,
+                            slot->end};
+    for (int k = 0; k < 4; k++) {
+        float part = 0;
+        CUDA_OR_FAIL(err, cudaEventElapsedTime(&part, marks[k], marks[k + 1]));
+        s->stage_ms[k] += part;
+    }
+    s->stage_frames += slot->frames;
+    for (int j = 0; j < slot->jobs; j++) {
+        const pt_cuda_eye_result *r = &slot->host_results[j];
+        int frame = slot->first_frame + j / s->eyes, e = j % s->eyes;
+        pt_result *res = &slot->results[(size_t)frame * s->eyes + e];
+        memset(res, 0, sizeof *res);
+        res->status = (pt_detect_status)r->status;
+        res->eye = s->opt.binocular ? "LR"[e] : 0;
+        res->has_circle = r->has_circle;
+        res->has_ellipse = r->has_ellipse;
+        res->circle = r->circle;
+        res->ellipse = r->ellipse;
+        res->confidence = r->confidence;
+        res->ms = ms;
+        if (slot->overlays && s->opt.overlay && r->npoints > 0) {
+            pt_overlay *ov = &slot->overlays[(size_t)frame * s->eyes + e];
+            pt_point *pts = (pt_point *)malloc((size_t)r->npoints * sizeof *pts);
+            if (pts && cudaMemcpy(pts, slot->dev.points + (size_t)j * s->params.points_per_eye,
+                                  (size_t)r->npoints * sizeof *pts,
+                                  cudaMemcpyDeviceToHost) == cudaSuccess)
+                for (int k = 0; k < r->npoints; k++)
+                    pt_overlay_add(ov, pts[k].x, pts[k].y);
+            free(pts);
+        }
+    }
+    return PT_OK;
+}
+
+static int is_pinned(const void *p)
+{
+    cudaPointerAttributes attr;
+    if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return attr.type == cudaMemoryTypeHost;
+}
+
+/* What the stages of one chunk launch (buffers and parameters fixed per
+ * slot; these are the shape of its graphs). */
+typedef struct {
+    const pt_cuda_params *p;
+    const pt_cuda_buffers *dev;
+    int frames, jobs, width, height, kernel, dilate;
+    int from, to;                     /* Starburst: the iterations */
+    const pt_cuda_detector *detector; /* tl / hough, or NULL */
+    void *instance;                   /* the slot's instance of it */
+} chunk_stage;
+
+static cudaError_t enqueue_preprocess(const void *arg, cudaStream_t stream)
+{
+    const chunk_stage *c = (const chunk_stage *)arg;
+    return pt_cuda_preprocess(c->p, c->dev, c->frames, c->width, c->height, c->kernel, c->dilate,
+                              stream);
+}
+
+static cudaError_t enqueue_starburst(const void *arg, cudaStream_t stream)
+{
+    const chunk_stage *c = (const chunk_stage *)arg;
+    return pt_cuda_starburst_pipeline(c->p, c->dev, c->jobs, c->from, c->to, stream);
+}
+
+/* The tl or hough detector's launches (no host synchronisation, so they
+ * can be captured in a graph too). */
+static cudaError_t enqueue_detector(const void *arg, cudaStream_t stream)
+{
+    const chunk_stage *c = (const chunk_stage *)arg;
+    return c->detector->run(c->instance, c->p, c->dev, c->jobs, c->width, c->height, stream);
+}
+
+/* Send frames[first, first+count) (all the same size) through one stream;
+ * Starburst runs its first `iterations` iterations. */
+static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const *frames,
+                              int first, int count, int iterations, pt_result *results,
+                              pt_overlay *overlays, pt_error *err)
+{
+    const pt_cuda_params *p = &s->params;
+    int w = frames[first]->width, h = frames[first]->height;
+    int kernel = 1, dilate = 1;
+    for (int i = 0; i < count; i++) {
+        slot->next_dims[i].width = w;
+        slot->next_dims[i].height = h;
+        for (int e = 0; e < s->eyes; e++)
+            make_job(s, i, e, w, h, &slot->next_jobs[i * s->eyes + e], &kernel, &dilate);
+    }
+    int jobs = count * s->eyes;
+    CUDA_OR_FAIL(err, cudaEventRecord(slot->begin, slot->stream));
+    /* Copies go in launch order, one chunk after the other: chunks copied
+     * side by side on several streams share the link and all arrive late
+     * (four 84 MB chunks finish together after ~7 ms), while in order the
+     * first chunk's kernels start after its own copy. */
+    int index = (int)(slot - s->slots);
+    if (s->last_copy >= 0 && s->last_copy != index)
+        CUDA_OR_FAIL(err, cudaStreamWaitEvent(slot->stream, s->slots[s->last_copy].copied, 0));
+    /* Frames already in pinned memory go straight to the GPU; others are
+     * packed into the pinned staging buffer first, in parallel. */
+    int pinned = 1;
+    for (int i = 0; i < count && pinned; i++)
+        pinned = is_pinned(frames[first + i]->buf);
+    if (!pinned) {
+        /* Staging as large as this chunk (bench's pinned frames need none;
+         * track's calls of 32 frames use chunks of 8): pinning the largest
+         * chunk for every stream took a good part of track's start-up. */
+        size_t need = (size_t)count * p->plane;
+        if (need > slot->host_frames_bytes) {
+            cudaFreeHost(slot->host_frames); /* the stream was harvested: no copy reads it */
+            slot->host_frames = NULL;
+            slot->host_frames_bytes = 0;
+            CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_frames, need));
+            slot->host_frames_bytes = need;
+        }
+#pragma omp parallel for schedule(static)
+        for (int i = 0; i < count; i++) {
+            const pt_image *f = frames[first + i];
+            uint8_t *dst = slot->host_frames + (size_t)i * p->plane;
+            for (int y = 0; y < h; y++)
+                memcpy(dst + (size_t)y * p->pitch, f->buf + (size_t)y * f->stride, (size_t)w);
+        }
+        /* One copy over the staged frames: frame i starts plane bytes after
+         * frame i-1 on both sides, so the rows in between (when the frames
+         * are smaller than the back end was prepared for) go along. */
+        size_t rows = (size_t)(count - 1) * (p->plane / p->pitch) + (size_t)h;
+        if (count > 1) /* one run of bytes, as for pinned frames below */
+            CUDA_OR_FAIL(err, cudaMemcpyAsync(slot->dev.raw, slot->host_frames,
+                                              (rows - 1) * p->pitch + (size_t)w,
+                                              cudaMemcpyHostToDevice, slot->stream));
+        else
+            CUDA_OR_FAIL(err, cudaMemcpy2DAsync(slot->dev.raw, p->pitch, slot->host_frames,
+                                                p->pitch, (size_t)w, rows,
+                                                cudaMemcpyHostToDevice, slot->stream));
+    } else {
+        for (int i = 0; i < count; i++) {
+            const pt_image *f = frames[first + i];
+            uint8_t *dst = slot->dev.raw + (size_t)i * p->plane;
+            /* Rows as far apart as on the device go as one run of bytes in a
+             * chunk of several frames: H100, 1280x1024, 26.2-26.5k against
+             * 25.9-26.0k frames/s at batch 256 and 32.5k against 31.5k at
+             * 1024 (four rounds alternated in one call). A single frame keeps
+             * the 2D copy: the 1D one made its latency 0.297-0.306 against
+             * 0.292-0.293 ms in the same rounds. */
+            if (count > 1 && f->stride == p->pitch)
+                CUDA_OR_FAIL(err, cudaMemcpyAsync(dst, f->buf, (size_t)(h - 1) * p->pitch + w,
+                                                  cudaMemcpyHostToDevice, slot->stream));
+            else
+                CUDA_OR_FAIL(err, cudaMemcpy2DAsync(dst, p->pitch, f->buf, f->stride, (size_t)w,
+                                                    (size_t)h, cudaMemcpyHostToDevice,
+                                                    slot->stream));
+        }
+    }
+    /* The frame sizes and jobs go up only when they differ from the slot's
+     * last ones (never, from one call of the same frames to the next): each
+     * small copy is a few microseconds of a one-frame call. */
+    if (count != slot->uploaded_frames || jobs != slot->uploaded_jobs ||
+        memcmp(slot->next_dims, slot->host_dims, count * sizeof *slot->host_dims) ||
+        memcmp(slot->next_jobs, slot->host_jobs, jobs * sizeof *slot->host_jobs)) {
+        memcpy(slot->host_dims, slot->next_dims, count * sizeof *slot->host_dims);
+        memcpy(slot->host_jobs, slot->next_jobs, jobs * sizeof *slot->host_jobs);
+        CUDA_OR_FAIL(err, cudaMemcpyAsync(slot->dev.dims, slot->host_dims,
+                                          count * sizeof(pt_cuda_frame_dims),
+                                          cudaMemcpyHostToDevice, slot->stream));
+        CUDA_OR_FAIL(err, cudaMemcpyAsync(slot->dev.jobs, slot->host_jobs,
+                                          jobs * sizeof(pt_cuda_eye_job), cudaMemcpyHostToDevice,
+                                          slot->stream));
+        slot->uploaded_frames = count;
+        slot->uploaded_jobs = jobs;
+    }
+    CUDA_OR_FAIL(err, cudaEventRecord(slot->copied, slot->stream));
+    s->last_copy = index;
+    chunk_stage stage = {p,      &slot->dev, count, jobs,        w,
+                         h,      kernel,     dilate, 0,          iterations,
+                         s->detector, slot->detector};
+    const int shape[8] = {count, jobs, w, h, kernel, dilate, 0, iterations};
+    CUDA_OR_FAIL(err, pt_cuda_stage_graph_launch(&slot->graph_pre, shape, 6, enqueue_preprocess,
+                                                 &stage, slot->stream));
+    CUDA_OR_FAIL(err, cudaEventRecord(slot->preprocessed, slot->stream));
+    if (s->detector)
+        CUDA_OR_FAIL(err, pt_cuda_stage_graph_launch(&slot->graph_det, shape, 6, enqueue_detector,
+                                                     &stage, slot->stream));
+    else if (s->opt.sequence)
+        CUDA_OR_FAIL(err, pt_cuda_starburst(p, &slot->dev, jobs, s->previous, slot->stream));
+    else
+        CUDA_OR_FAIL(err, pt_cuda_stage_graph_launch(&slot->graph_sb, shape, 8, enqueue_starburst,
+                                                     &stage, slot->stream));
+    CUDA_OR_FAIL(err, cudaEventRecord(slot->detected, slot->stream));
+    CUDA_OR_FAIL(err, cudaEventRecord(slot->end, slot->stream));
+    slot->busy = 1;
+    slot->first_frame = first;
+    slot->frames = count;
+    slot->jobs = jobs;
+    slot->iterations = iterations;
+    slot->results = results;
+    slot->overlays = overlays;
+    slot->batch = s->batch;
+    return PT_OK;
+}
+
+/* After a chunk's early look (slot->iterations below all): when an
+ * eye is still iterating, the remaining iterations and the results again,
+ * on the slot's stream, and wait for them. The state carries over, so the
+ * results are those of one run of every iteration; iterations after all
+ * eyes converged find no active eye and change nothing. */
+static pt_status finish_iterations(cuda_state *s, stream_slot *slot, pt_error *err)
+{
+    const pt_cuda_params *p = &s->params;
+    int iterating = 0;
+    for (int j = 0; j < slot->jobs && !iterating; j++)
+        iterating = slot->host_results[j].iterating;
+    if (!iterating)
+        return PT_OK;
+    chunk_stage stage = {p, &slot->dev, slot->frames, slot->jobs, 0, 0, 0, 0,
+                         slot->iterations, pt_chunk_max_iterations(p->max_iterations), NULL,
+                         NULL};
+    const int shape[3] = {slot->jobs, stage.from, stage.to};
+    CUDA_OR_FAIL(err, pt_cuda_stage_graph_launch(&slot->graph_sb_rest, shape, 3,
+                                                 enqueue_starburst, &stage, slot->stream));
+    CUDA_OR_FAIL(err, cudaEventRecord(slot->detected, slot->stream));
+    CUDA_OR_FAIL(err, cudaEventRecord(slot->end, slot->stream));
+    CUDA_OR_FAIL(err, cudaStreamSynchronize(slot->stream));
+    return PT_OK;
+}
+
+static void frame_error(const cuda_state *s, pt_result *results, int frame, const char *what)
+{
+    for (int e = 0; e < s->eyes; e++) {
+        pt_result *res = &results[(size_t)frame * s->eyes + e];
+        memset(res, 0, sizeof *res);
+        res->status = PT_DETECT_ERROR;
+        res->eye = s->opt.binocular ? "LR"[e] : 0;
+        snprintf(res->message, sizeof res->message, "%s", what);
+    }
+}
+
+/* Launch the chunks of one call, on the streams from s->next_stream on;
+ * a stream still holding an earlier chunk is harvested first. Returns
+ * with the last chunks in flight. */
+static pt_status launch_call(cuda_state *s, pt_image *const *frames, int n, pt_result *results,
+                             pt_overlay *overlays, int submitted, pt_error *err)
+{
+    s->batch++;
+    const pt_chunk_plan plan = {s->chunk, s->nstreams, s->opt.sequence, s->params.max_iterations,
+                                s->detector ? 0 : EARLY_ITERATIONS, submitted};
+    if (overlays)
+        for (int i = 0; i < n * s->eyes; i++)
+            pt_overlay_clear(&overlays[i]);
+    int i = 0;
+    pt_status st = PT_OK;
+    while (i < n && !st) {
+        const pt_image *f = frames[i];
+        if (!f || !f->buf || f->width < 1 || f->height < 1 || f->width > s->width ||
+            f->height > s->height || (s->opt.binocular && f->width < 2)) {
+            frame_error(s, results, i, f && f->buf && f->width > 0 && f->height > 0
+                                           ? "frame larger than the back end was prepared for"
+                                           : "empty or invalid frame");
+            i++;
+            continue;
+        }
+        /* A chunk: up to pt_chunk_limit consecutive usable frames of the
+         * same size (smaller at the call's ends: cuda/detect/chunk_plan.c). */
+        int limit = pt_chunk_limit(&plan, n, i);
+        int count = 1;
+        while (count < limit && i + count < n && frames[i + count] &&
+               frames[i + count]->buf && frames[i + count]->width == f->width &&
+               frames[i + count]->height == f->height)
+            count++;
+        /* A call of one chunk is waited for at once, so Starburst's results
+         * are looked at after EARLY_ITERATIONS iterations and the rest run
+         * only when an eye is still iterating (finish_iterations). */
+        int iterations = pt_chunk_iterations(&plan, n, i, count);
+        stream_slot *slot = &s->slots[s->next_stream];
+        s->next_stream = (s->next_stream + 1) % s->nstreams;
+        st = harvest(s, slot, err);
+        if (!st)
+            st = launch_chunk(s, slot, frames, i, count, iterations, results, overlays, err);
+        i += count;
+    }
+    return st;
+}
+
+/* Harvest every stream whose chunk belongs to a call before `batch`
+ * (LONG_MAX: every stream); the first failure is returned. The caller has
+ * made s->device current (pt_cuda_state_track, pt_cuda_state_submit, cuda_drain). */
+pt_status pt_cuda_state_harvest_before(cuda_state *s, long batch, pt_error *err)
+{
+    pt_status st = PT_OK;
+    for (int k = 0; k < s->nstreams; k++)
+        if (s->slots[k].batch < batch) {
+            pt_status hs = harvest(s, &s->slots[k], err);
+            if (!st)
+                st = hs;
+        }
+    return st;
+}
+
+pt_status pt_cuda_state_track(cuda_state *s, pt_image *const *frames, int n, pt_result *results,
+                           pt_overlay *overlays, pt_error *err)
+{
+    CUDA_OR_FAIL(err, cudaSetDevice(s->device));
+    pt_status st = pt_cuda_state_harvest_before(s, LONG_MAX, err); /* a submitted call not drained */
+    /* Every call starts on the first stream (the last call harvested them
+     * all): a call of one chunk then finds its stream's graphs, buffers and
+     * uploaded jobs as it left them, and waits for no other stream's copy. */
+    s->next_stream = 0;
+    if (!st)
+        st = launch_call(s, frames, n, results, overlays, 0, err);
+    pt_status hs = pt_cuda_state_harvest_before(s, LONG_MAX, err);
+    return st ? st : hs;
+}
+
+/* A submitted call goes on from the stream after the last one used, so
+ * its first copies queue behind the previous call's while that call's last
+ * chunks compute; before returning it harvests the previous call's chunks
+ * (its own stay in flight). */
+pt_status pt_cuda_state_submit(cuda_state *s, pt_image *const *frames, int n, pt_result *results,
+                            pt_overlay *overlays, pt_error *err)
+{
+    CUDA_OR_FAIL(err, cudaSetDevice(s->device));
+    pt_status st = launch_call(s, frames, n, results, overlays, 1, err);
+    pt_status hs = pt_cuda_state_harvest_before(s, s->batch, err);
+    return st ? st : hs;
+}
+
