@@ -44,9 +44,9 @@ if ! command -v gnuplot >/dev/null 2>&1; then
 fi
 
 if [ $QUICK -eq 1 ]; then
-    KERNELS=13,19,25; TL_STEPS=10,20,40; HOUGH_STEPS=18,6,3.6; STREAMS=1,4
+    KERNELS=13,19,25; TL_COUNTS=3,6,10; HOUGH_STEPS=18,6,3.6; STREAMS=1,4
 else
-    KERNELS=13:25:2; TL_STEPS=5:40:5; HOUGH_STEPS=18,12,9,6,4.5,3.6,3; STREAMS=1,2,4,8,16
+    KERNELS=13:25:2; TL_COUNTS=2:16:2; HOUGH_STEPS=18,12,9,6,4.5,3.6,3; STREAMS=1,2,4,8,16
 fi
 CORES=$(nproc 2>/dev/null || echo 1)
 if [ -z "${THREADS:-}" ]; then
@@ -166,9 +166,9 @@ per_value() {
     series "$OUT/sweeps/$1/summary.csv" "$2" fps "backend" "" 1 >"$OUT/$5.csv"
     draw "$5" "$6: speed per $7" "$8" "frames per second"
 }
-# --- Threshold-and-labeling and Canny-Hough: per threshold step, per angular step ---
-per_value tl tl_step "$TL_STEPS" fig05-tl-accuracy fig06-tl-fps \
-    "Threshold-and-labeling" "threshold step" "threshold step (grey levels)"
+# --- Threshold-and-labeling and Canny-Hough: per thresholds per eye, per angular step ---
+per_value tl tl_count "$TL_COUNTS" fig05-tl-accuracy fig06-tl-fps \
+    "Threshold-and-labeling" "thresholds per eye" "thresholds per eye (tl_count)"
 per_value hough hough_angle_step "$HOUGH_STEPS" fig07-hough-accuracy fig08-hough-fps \
     "Canny-Hough" "angular step" "angle between votes (degrees)"
 

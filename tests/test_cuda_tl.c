@@ -106,11 +106,20 @@ int main(void)
     opt.ellipse = 0;
     opt.binocular = 0;
     compare("monocular circle 1280x1024", &cfg, &opt, 40, 1280, 1024, 205);
+    static const int counts[] = {1, 3, 12};
+    for (int k = 0; k < 3; k++) {
+        char what[64];
+        cfg.tl.count = counts[k];
+        snprintf(what, sizeof what, "monocular circle 320x256 tl_count=%d", counts[k]);
+        compare(what, &cfg, &opt, 60, 320, 256, 240 + k);
+    }
+    pt_config_default(&cfg);
+    cfg.tl.range = PT_TL_RANGE_FIXED;
     static const int steps[] = {5, 10, 40};
     for (int k = 0; k < 3; k++) {
         char what[64];
         cfg.tl.threshold_step = steps[k];
-        snprintf(what, sizeof what, "monocular circle 320x256 tl_step=%d", steps[k]);
+        snprintf(what, sizeof what, "monocular circle 320x256 tl_range=fixed tl_step=%d", steps[k]);
         compare(what, &cfg, &opt, 60, 320, 256, 210 + k);
     }
     pt_config_default(&cfg);

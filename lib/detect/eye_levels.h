@@ -18,6 +18,9 @@
 #define PT_EYE_SAMPLES (PT_EYE_GRID * PT_EYE_GRID)
 /* rank of the surround level among the samples: the 10th percentile */
 #define PT_EYE_SURROUND_RANK (PT_EYE_SAMPLES / 10)
+/* rank of the dark level (the pupil's, where it covers more than 0.5 % of
+ * the region): the 5th least sample */
+#define PT_EYE_DARK_RANK 4
 
 /* The grey level at rank `rank` (0 = the least) of the PT_EYE_GRID x
  * PT_EYE_GRID samples of the region (x0, y0, w, h) of an 8-bit plane
@@ -47,6 +50,17 @@ static inline PT_HD int pt_eye_grid_level(const uint8_t *buf, int stride, int x0
             return v;
     }
     return 255;
+}
+
+/* Threshold i (0-based) of n between an eye's dark level and its surround
+ * level (tl_range=eye): dark + (surround - dark) (i + 1) / (n + 1), so the
+ * thresholds fall between the pupil's grey level and the iris's however
+ * the eye is exposed. Equal levels give equal thresholds. */
+static inline PT_HD int pt_eye_threshold_between(int dark, int surround, int i, int n)
+{
+    if (surround < dark)
+        surround = dark;
+    return dark + (int)(((long)(surround - dark) * (i + 1)) / (n + 1));
 }
 
 #endif
