@@ -28,10 +28,13 @@ NVCCFLAGS += -I.
 
 # Sources by domain: lib/DOMAIN, omp/DOMAIN, cuda/DOMAIN (see the README's layout).
 # cuda/detect/chunk_plan.c is the CUDA back end's host arithmetic (no CUDA
-# calls), built with or without CUDA so that its test runs everywhere.
+# calls), built with or without CUDA so that its test runs everywhere; so are
+# the CUDA back ends' tables (cuda/*/*_table.c), whose entries say when CUDA
+# is missing.
 # cli/backends/ is the back-end registry above lib/; it goes into the archive
 # so that the tests reach every back end by name as the program does.
-LIB_SRC   := $(wildcard lib/*/*.c eval/*.c omp/*/*.c cli/backends/*.c) cuda/detect/chunk_plan.c
+LIB_SRC   := $(wildcard lib/*/*.c eval/*.c omp/*/*.c cli/backends/*.c) \
+             cuda/detect/chunk_plan.c $(wildcard cuda/*/*_table.c)
 CLI_SRC   := $(wildcard cli/*.c)
 TEST_SRC  := $(wildcard tests/test_*.c)
 FUZZ_SRC  := $(wildcard fuzz/fuzz_*.c)

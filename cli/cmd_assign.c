@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/backends/registry.h"
+#include "lib/core/output_file.h"
 #include "lib/assign/assign.h"
 #include "cli/cli.h"
 #include "cli/options.h"
@@ -21,6 +22,9 @@ static void usage(FILE *out)
             "  -b seq|omp|cuda|exact  back end (default omp); exact = shortest augmenting path\n"
             "                         (Jonker-Volgenant); cuda also prints its stage times and bids\n"
             "  -j N                   threads for -b omp (default: all cores)\n"
+            "  --auction default|jacobi  the solver: pupiltrack's asynchronous auction with a\n"
+            "                         shortest-path finish (default), or Maier et al.'s Jacobi\n"
+            "                         auction with packed 32-bit bids (seq, omp, cuda; n <= 4096)\n"
             "  --min | --max          minimise cost (default) or maximise utility\n"
             "  --random N             random N x N problem instead of a file (--cols M: N x M)\n"
             "  --dist uniform|tracking  uniform integers 0..R-1 (R = --range, default max(N,M)) or\n"
@@ -35,21 +39,20 @@ static void usage(FILE *out)
 
 static int write_assignment(const char *out_path, const pt_assign_problem *p, const pt_assign_result *r)
 {
-    FILE *out = out_path ? fopen(out_path, "w") : stdout;
-    if (!out) {
-        pt_cli_fail("%s: cannot open for writing: %s", out_path, strerror(errno));
+    pt_output out;
+    pt_error err;
+    pt_error_clear(&err);
+    if (pt_output_open(&out, out_path, 0, &err)) {
+        pt_cli_report(&err);
         return PT_EXIT_INPUT;
     }
-    fprintf(out, "row,col,value\n");
+    fprintf(out.fp, "row,col,value\n");
     for (int row = 0; row < p->rows; row++)
         if (r->col_of_row[row] >= 0)
-            fprintf(out, "%d,%d,%.15g\n", row, r->col_of_row[row],
+            fprintf(out.fp, "%d,%d,%.15g\n", row, r->col_of_row[row],
                     p->cost[(size_t)row * p->cols + r->col_of_row[row]]);
-    int failed = ferror(out);
-    if (out_path && fclose(out))
-        failed = 1;
-    if (failed) {
-        pt_cli_fail("%s: write error", out_path ? out_path : "stdout");
+    if (pt_output_close(&out, &err)) {
+        pt_cli_report(&err);
         return PT_EXIT_INPUT;
     }
     return PT_EXIT_OK;
@@ -59,11 +62,14 @@ static int write_assignment(const char *out_path, const pt_assign_problem *p, co
  * hand the very same problem to scipy. */
 static int save_npy(const char *path, const pt_assign_problem *p)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        pt_cli_fail("%s: cannot open for writing: %s", path, strerror(errno));
+    pt_output out;
+    pt_error err;
+    pt_error_clear(&err);
+    if (pt_output_open(&out, path, 0, &err)) {
+        pt_cli_report(&err);
         return PT_EXIT_INPUT;
     }
+    FILE *f = out.fp;
     char header[128];
     int len = snprintf(header, sizeof header, "{'descr': '<f8', 'fortran_order': False, 'shape': (%d, %d), }",
                        p->rows, p->cols);
@@ -71,28 +77,32 @@ static int save_npy(const char *path, const pt_assign_problem *p)
     static const unsigned char magic[8] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0};
     unsigned short hlen = (unsigned short)(len + pad + 1);
     unsigned char le[2] = {(unsigned char)(hlen & 0xff), (unsigned char)(hlen >> 8)};
-    int failed = fwrite(magic, 1, 8, f) != 8 || fwrite(le, 1, 2, f) != 2 || fwrite(header, 1, (size_t)len, f) != (size_t)len;
-    for (int k = 0; k < pad && !failed; k++)
-        failed = fputc(' ', f) == EOF;
-    failed = failed || fputc('\n', f) == EOF;
+    fwrite(magic, 1, 8, f);
+    fwrite(le, 1, 2, f);
+    fwrite(header, 1, (size_t)len, f);
+    for (int k = 0; k < pad; k++)
+        fputc(' ', f);
+    fputc('\n', f);
     /* x86 and ARM hosts are little-endian, as the descriptor says. */
     size_t entries = (size_t)p->rows * (size_t)p->cols;
-    failed = failed || fwrite(p->cost, sizeof(double), entries, f) != entries;
-    if (fclose(f) || failed) {
-        pt_cli_fail("%s: write error", path);
+    fwrite(p->cost, sizeof(double), entries, f);
+    if (pt_output_close(&out, &err)) {
+        pt_cli_report(&err);
         return PT_EXIT_INPUT;
     }
     return PT_EXIT_OK;
 }
 
 static const char *const dist_names[] = {"uniform", "tracking", NULL};
+static const char *const auction_names[] = {"default", "jacobi", NULL};
+static const int auction_values[] = {0, 1};
 static const int dist_values[] = {PT_ASSIGN_UNIFORM, PT_ASSIGN_TRACKING};
 
 int pt_cmd_assign(int argc, char **argv)
 {
     const char *backend = "omp", *out_path = NULL, *input = NULL, *npy_path = NULL;
     long random_n = 0, cols = 0, seed = -1, range = 0, threads = 0;
-    int maximize = 0, have_seed = 0, dist = PT_ASSIGN_UNIFORM;
+    int maximize = 0, have_seed = 0, dist = PT_ASSIGN_UNIFORM, jacobi = 0;
     const pt_cli_option opts[] = {
         {"-b", PT_OPT_STRING, &backend, 0, 0, "a back end", NULL, NULL, NULL},
         {"-o", PT_OPT_STRING, &out_path, 0, 0, "a file", NULL, NULL, NULL},
@@ -105,6 +115,7 @@ int pt_cmd_assign(int argc, char **argv)
         {"--range", PT_OPT_LONG, &range, 1, 1L << 40, "a range", NULL, NULL, NULL},
         {"--seed", PT_OPT_LONG, &seed, 0, 0x7fffffffffffffffL, "a seed", NULL, NULL, &have_seed},
         {"--dist", PT_OPT_CHOICE, &dist, 0, 0, "distribution", dist_names, dist_values, NULL},
+        {"--auction", PT_OPT_CHOICE, &jacobi, 0, 0, "auction", auction_names, auction_values, NULL},
     };
     int npos;
     int rc0 = pt_cli_parse("assign", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]),
@@ -115,11 +126,14 @@ int pt_cmd_assign(int argc, char **argv)
     }
     if (rc0)
         return rc0;
-    const pt_assign_backend *solver = pt_assign_backend_by_name(backend);
+    const pt_assign_backend *solver =
+        jacobi ? pt_assign_jacobi_by_name(backend) : pt_assign_backend_by_name(backend);
     if (!solver) {
         char names[64];
-        pt_cli_fail("-b: unknown back end '%s' (%s)", backend,
-                    pt_backend_list(PT_CAP_ASSIGN, names, sizeof names));
+        pt_cli_fail("-b: %s back end '%s' (%s)", jacobi ? "--auction jacobi has no" : "unknown",
+                    backend,
+                    pt_backend_list(jacobi ? PT_CAP_ASSIGN_JACOBI : PT_CAP_ASSIGN, names,
+                                    sizeof names));
         return PT_EXIT_USAGE;
     }
     if (!input == !random_n) {

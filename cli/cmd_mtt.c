@@ -5,8 +5,10 @@
 #include <string.h>
 
 #include "cli/backends/registry.h"
+#include "lib/core/output_file.h"
 #include "lib/assign/mtt.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 
 static void usage(FILE *out)
 {
@@ -19,8 +21,8 @@ static void usage(FILE *out)
             "assignment with utility d_max - min(d_max, distance), track scores.\n"
             "Input frame,x,y[,id] (header optional); output frame,x,y,track[,id]. With ids,\n"
             "identity metrics go to stderr (MOTA = 1 - switches/measurements, IDF1).\n"
-            "  -b seq|omp|cuda|exact assignment solver (default seq); gated clusters smaller\n"
-            "                        than 64x64 (omp) or 256x256 (cuda) use the sequential auction\n"
+            "  -b seq|omp|cuda|exact assignment solver (default seq); gated clusters of fewer\n"
+            "                        than 4096 (omp) or 65536 (cuda) cells use the exact solver\n"
             "  -j N                  threads for -b omp (default all cores)\n"
             "  --dmax D              gate and utility cut-off, px (default %g)\n"
             "  --process-noise A     acceleration sd, px/frame^2 (default %g)\n"
@@ -36,61 +38,55 @@ static void usage(FILE *out)
 
 
 
+/* --velocity VX,VY: the initial velocity of new tracks. */
+static int parse_velocity(const char *text, pt_mtt_params *params)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", text);
+    char *comma = strchr(buf, ',');
+    if (!comma)
+        return 0;
+    *comma = '\0';
+    return pt_cli_parse_double(buf, &params->init_vx) &&
+           pt_cli_parse_double(comma + 1, &params->init_vy);
+}
+
 int pt_cmd_mtt(int argc, char **argv)
 {
     pt_mtt_params params;
     pt_mtt_default(&params);
-    const char *input = NULL, *out_path = NULL, *backend = "seq";
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int ok = 1;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return PT_EXIT_OK;
-        } else if (!strcmp(a, "-b") && v) {
-            backend = argv[++i];
-        } else if (!strcmp(a, "-o") && v) {
-            out_path = argv[++i];
-        } else if (!strcmp(a, "-j") && v) {
-            ok = pt_cli_parse_int(argv[++i], 1, 4096, &params.threads);
-        } else if (!strcmp(a, "--dmax") && v) {
-            ok = pt_cli_parse_double(argv[++i], &params.d_max) && params.d_max > 0;
-        } else if (!strcmp(a, "--process-noise") && v) {
-            ok = pt_cli_parse_double(argv[++i], &params.process_noise) && params.process_noise >= 0;
-        } else if (!strcmp(a, "--measurement-noise") && v) {
-            ok = pt_cli_parse_double(argv[++i], &params.measurement_noise) && params.measurement_noise > 0;
-        } else if (!strcmp(a, "--velocity-sd") && v) {
-            ok = pt_cli_parse_double(argv[++i], &params.init_velocity_sd) && params.init_velocity_sd >= 0;
-        } else if (!strcmp(a, "--velocity") && v) {
-            char buf[128];
-            snprintf(buf, sizeof buf, "%s", argv[++i]);
-            char *comma = strchr(buf, ',');
-            ok = comma != NULL;
-            if (ok) {
-                *comma = '\0';
-                ok = pt_cli_parse_double(buf, &params.init_vx) && pt_cli_parse_double(comma + 1, &params.init_vy);
-            }
-        } else if (!strcmp(a, "--score-initial") && v) {
-            ok = pt_cli_parse_int(argv[++i], 0, 1000000, &params.score_initial);
-        } else if (!strcmp(a, "--score-hit") && v) {
-            ok = pt_cli_parse_int(argv[++i], 0, 1000000, &params.score_hit);
-        } else if (!strcmp(a, "--score-miss") && v) {
-            ok = pt_cli_parse_int(argv[++i], 0, 1000000, &params.score_miss);
-        } else if (!strcmp(a, "--score-max") && v) {
-            ok = pt_cli_parse_int(argv[++i], 0, 1000000, &params.score_max);
-        } else if (a[0] == '-' && a[1]) {
-            pt_cli_fail("mtt: unknown option '%s' (try --help)", a);
-            return PT_EXIT_USAGE;
-        } else if (!input) {
-            input = a;
-        } else {
-            pt_cli_fail("mtt: more than one measurements file ('%s', '%s')", input, a);
-            return PT_EXIT_USAGE;
-        }
-        if (!ok) {
-            pt_cli_fail("%s: bad value '%s' (try --help)", a, argv[i]);
-            return PT_EXIT_USAGE;
-        }
+    const char *input = NULL, *out_path = NULL, *backend = "seq", *velocity = NULL;
+    const pt_cli_option opts[] = {
+        {"-b", PT_OPT_STRING, &backend, 0, 0, "a back end", NULL, NULL, NULL},
+        {"-o", PT_OPT_STRING, &out_path, 0, 0, "a file", NULL, NULL, NULL},
+        {"-j", PT_OPT_INT, &params.threads, 1, 4096, "a thread count", NULL, NULL, NULL},
+        {"--dmax", PT_OPT_DOUBLE, &params.d_max, 0, 0, "a distance > 0", NULL, NULL, NULL},
+        {"--process-noise", PT_OPT_DOUBLE, &params.process_noise, 0, 0, "a deviation >= 0", NULL, NULL, NULL},
+        {"--measurement-noise", PT_OPT_DOUBLE, &params.measurement_noise, 0, 0, "a deviation > 0", NULL, NULL, NULL},
+        {"--velocity-sd", PT_OPT_DOUBLE, &params.init_velocity_sd, 0, 0, "a deviation >= 0", NULL, NULL, NULL},
+        {"--velocity", PT_OPT_STRING, &velocity, 0, 0, "VX,VY", NULL, NULL, NULL},
+        {"--score-initial", PT_OPT_INT, &params.score_initial, 0, 1000000, "a score", NULL, NULL, NULL},
+        {"--score-hit", PT_OPT_INT, &params.score_hit, 0, 1000000, "a score", NULL, NULL, NULL},
+        {"--score-miss", PT_OPT_INT, &params.score_miss, 0, 1000000, "a score", NULL, NULL, NULL},
+        {"--score-max", PT_OPT_INT, &params.score_max, 0, 1000000, "a score", NULL, NULL, NULL},
+    };
+    int npos;
+    int rc0 = pt_cli_parse("mtt", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), &input,
+                           1, &npos);
+    if (rc0 == PT_CLI_HELP) {
+        usage(stdout);
+        return PT_EXIT_OK;
+    }
+    if (rc0)
+        return rc0;
+    if (!(params.d_max > 0) || params.process_noise < 0 || !(params.measurement_noise > 0) ||
+        params.init_velocity_sd < 0) {
+        pt_cli_fail("mtt: --dmax and --measurement-noise must be > 0, the other deviations >= 0");
+        return PT_EXIT_USAGE;
+    }
+    if (velocity && !parse_velocity(velocity, &params)) {
+        pt_cli_fail("--velocity: expected VX,VY, got '%s'", velocity);
+        return PT_EXIT_USAGE;
     }
     params.solver = pt_assign_backend_by_name(backend);
     if (!params.solver) {
@@ -132,16 +128,14 @@ int pt_cmd_mtt(int argc, char **argv)
         rc = st == PT_ERR_UNAVAILABLE ? PT_EXIT_UNAVAILABLE : PT_EXIT_INPUT;
     }
     if (rc == PT_EXIT_OK) {
-        FILE *out = out_path ? fopen(out_path, "w") : stdout;
-        if (!out) {
-            pt_cli_fail("%s: cannot open for writing: %s", out_path, strerror(errno));
+        pt_output out;
+        if (pt_output_open(&out, out_path, 0, &err)) {
+            pt_cli_report(&err);
             rc = PT_EXIT_INPUT;
         } else {
-            int failed = pt_measurements_write_csv(out, &set, tracks) != 0;
-            if (out_path && fclose(out))
-                failed = 1;
-            if (failed) {
-                pt_cli_fail("%s: write error", out_path ? out_path : "stdout");
+            pt_measurements_write_csv(out.fp, &set, tracks);
+            if (pt_output_close(&out, &err)) {
+                pt_cli_report(&err);
                 rc = PT_EXIT_INPUT;
             }
         }

@@ -7,6 +7,7 @@
 
 #include <omp.h>
 
+#include "lib/core/output_file.h"
 #include "lib/io/pt_image.h"
 #include "lib/synth/synth.h"
 #include "cli/cli.h"
@@ -168,22 +169,22 @@ int pt_cmd_synth(int argc, char **argv)
 
     char path[4200];
     snprintf(path, sizeof path, "%s/groundtruth.csv", out_dir);
-    FILE *csv = fopen(path, "w");
-    if (!csv) {
-        pt_error_set(&err, PT_ERR_IO, path, "cannot write: %s", strerror(errno));
+    pt_output csv_out, glints_out;
+    memset(&glints_out, 0, sizeof glints_out);
+    if (pt_output_open(&csv_out, path, 0, &err)) {
         pt_cli_report(&err);
         return PT_EXIT_INPUT;
     }
+    FILE *csv = csv_out.fp, *glints = NULL;
     fprintf(csv, "image,eye,cx,cy,r,a,b,theta\n");
-    FILE *glints = NULL;
     if (sequence) {
         snprintf(path, sizeof path, "%s/glints.csv", out_dir);
-        if (!(glints = fopen(path, "w"))) {
-            pt_error_set(&err, PT_ERR_IO, path, "cannot write: %s", strerror(errno));
+        if (pt_output_open(&glints_out, path, 0, &err)) {
             pt_cli_report(&err);
-            fclose(csv);
+            pt_output_discard(&csv_out);
             return PT_EXIT_INPUT;
         }
+        glints = glints_out.fp;
         fprintf(glints, "image,eye,glint,x,y\n");
     }
 
@@ -245,17 +246,14 @@ int pt_cmd_synth(int argc, char **argv)
             }
         }
     }
-    if (glints && fclose(glints) != 0 && rc == PT_EXIT_OK) {
-        pt_cli_fail("%s/glints.csv: cannot write", out_dir);
-        rc = PT_EXIT_INPUT;
-    }
     for (int k = 0; k < SYNTH_GROUP_MAX; k++)
         pt_image_destroy(imgs[k]);
-    if (fclose(csv) != 0 && rc == PT_EXIT_OK) {
-        snprintf(path, sizeof path, "%s/groundtruth.csv", out_dir);
-        pt_error_set(&err, PT_ERR_IO, path, "cannot write: %s", strerror(errno));
+    if (rc == PT_EXIT_OK && ((glints && pt_output_close(&glints_out, &err)) ||
+                             pt_output_close(&csv_out, &err))) {
         pt_cli_report(&err);
         rc = PT_EXIT_INPUT;
     }
+    pt_output_discard(&glints_out);
+    pt_output_discard(&csv_out);
     return rc;
 }

@@ -7,12 +7,15 @@
 #include "cuda/contours/pt_cuda_contours.h"
 #include "omp/assign/auction_omp.h"
 #include "omp/contours/contours_omp.h"
+#include "lib/assign/auction_jacobi.h"
 
 static const pt_backend_entry rows[] = {
-    {"seq", NULL, &pt_contours_seq, &pt_assign_seq, NULL},
-    {"omp", &pt_backend_omp, &pt_contours_omp, &pt_assign_omp, pt_glints_track},
-    {"cuda", &pt_backend_cuda, &pt_contours_cuda, &pt_assign_cuda, pt_glints_track},
-    {"exact", NULL, NULL, &pt_assign_exact_solver, NULL},
+    {"seq", NULL, &pt_contours_seq, &pt_assign_seq, &pt_assign_seq_jacobi, NULL},
+    {"omp", &pt_backend_omp, &pt_contours_omp, &pt_assign_omp, &pt_assign_omp_jacobi,
+     pt_glints_track},
+    {"cuda", &pt_backend_cuda, &pt_contours_cuda, &pt_assign_cuda, &pt_assign_cuda_jacobi,
+     pt_glints_track},
+    {"exact", NULL, NULL, &pt_assign_exact_solver, NULL, NULL},
 };
 
 static int offers(const pt_backend_entry *e, pt_capability cap)
@@ -21,6 +24,7 @@ static int offers(const pt_backend_entry *e, pt_capability cap)
     case PT_CAP_TRACK: return e->track != NULL;
     case PT_CAP_CONTOURS: return e->contours != NULL;
     case PT_CAP_ASSIGN: return e->assign != NULL;
+    case PT_CAP_ASSIGN_JACOBI: return e->assign_jacobi != NULL;
     }
     return 0;
 }
@@ -67,4 +71,10 @@ const pt_assign_backend *pt_assign_backend_by_name(const char *name)
 {
     const pt_backend_entry *e = pt_backend_find(name, PT_CAP_ASSIGN);
     return e ? e->assign : NULL;
+}
+
+const pt_assign_backend *pt_assign_jacobi_by_name(const char *name)
+{
+    const pt_backend_entry *e = pt_backend_find(name, PT_CAP_ASSIGN_JACOBI);
+    return e ? e->assign_jacobi : NULL;
 }

@@ -16,6 +16,7 @@ typedef enum {
     PT_CAP_TRACK,    /* detectors: track, sweep, bench */
     PT_CAP_CONTOURS, /* border tracking */
     PT_CAP_ASSIGN,   /* linear assignment: assign, mtt */
+    PT_CAP_ASSIGN_JACOBI, /* assign --auction jacobi */
 } pt_capability;
 
 /* Glint identification of track --glints (one frame of one eye's region). */
@@ -28,6 +29,7 @@ typedef struct {
     const pt_backend *track;
     const pt_contours_backend *contours;
     const pt_assign_backend *assign;
+    const pt_assign_backend *assign_jacobi; /* the Jacobi auction with packed bids */
     /* Reflections are found and numbered on the host by every back end that
      * tracks: the work is a few hundred pixels an eye. */
     pt_glints_track_fn glints;
@@ -42,5 +44,6 @@ const char *pt_backend_list(pt_capability cap, char *buf, size_t size);
 const pt_backend *pt_track_backend(const char *name);
 const pt_contours_backend *pt_contours_backend_by_name(const char *name);
 const pt_assign_backend *pt_assign_backend_by_name(const char *name);
+const pt_assign_backend *pt_assign_jacobi_by_name(const char *name);
 
 #endif

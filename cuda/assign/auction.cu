@@ -554,20 +554,16 @@ static cudaError_t run_phases(phase_args *args, long long eps_start, int blocks,
     return cudaSuccess;
 }
 
-extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assign_result *res,
-                                             pt_auction_gpu_stats *stats, pt_error *err)
+/* A CUDA device, and every kernel of the solve loaded now (CUDA loads
+ * modules lazily, at first launch), so a warm-up call on any problem
+ * leaves module loading out of later solves. */
+static pt_status load_kernels(pt_error *err)
 {
-    pt_auction_gpu_stats local;
-    if (!stats)
-        stats = &local;
-    memset(stats, 0, sizeof *stats);
     int count = 0;
     cudaError_t probe = cudaGetDeviceCount(&count);
     if (probe != cudaSuccess || count < 1)
         return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda", "no usable CUDA GPU: %s",
                             probe != cudaSuccess ? cudaGetErrorString(probe) : "none found");
-    /* Load every kernel now (CUDA loads modules lazily, at first launch), so a
-     * warm-up call on any problem leaves module loading out of later solves. */
     cudaFuncAttributes attr;
     if (cudaFuncGetAttributes(&attr, auction_phase<uint16_t>) != cudaSuccess ||
         cudaFuncGetAttributes(&attr, auction_phase<int32_t>) != cudaSuccess ||
@@ -586,6 +582,184 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda", "cannot load the auction kernels: %s",
                             cudaGetErrorString(e));
     }
+    return PT_OK;
+}
+
+/* The problem's scaling, and for integer costs in 0..65535 with persons as
+ * rows the upload too (one pass that finds the range: *raw = 1, its time in
+ * *raw_ms); otherwise a range pass, with the staging buffers pinned beside
+ * it on their own thread when the problem is too large for a pageable copy.
+ * On failure everything on d is freed. */
+static pt_status scale_problem(const pt_assign_problem *p, device_state *d, staging_job *job,
+                               pt_auction_scaling *s, int *raw, double *raw_ms,
+                               pt_auction_gpu_stats *stats, pt_error *err)
+{
+    const long entries = (long)p->rows * p->cols;
+    const int pageable = entries <= PT_AUCTION_PAGEABLE_ENTRIES, try_raw = p->rows <= p->cols,
+              raw_pageable = try_raw && entries <= PT_AUCTION_RAW_PAGEABLE_ENTRIES;
+    int beside = 0;
+    pthread_t pinning;
+    if (!pageable && !raw_pageable)
+        beside = start_staging(job, &pinning);
+    *raw = 0;
+    *raw_ms = 0.0;
+    if (try_raw) {
+        if (beside)
+            pthread_join(pinning, NULL);
+        beside = 0;
+        double raw_start = omp_get_wtime();
+        cudaError_t e = job->result;
+        if (e == cudaSuccess)
+            e = cudaStreamCreate(&d->stream);
+        if (e == cudaSuccess)
+            e = upload_raw(p, d, raw_pageable, s, raw);
+        if (e != cudaSuccess) {
+            device_free(d);
+            return pt_error_set(err, e == cudaErrorMemoryAllocation ? PT_ERR_NOMEM : PT_ERR_UNAVAILABLE, "-b cuda",
+                                "auction: upload: %s", cudaGetErrorString(e));
+        }
+        *raw_ms = 1000.0 * (omp_get_wtime() - raw_start);
+        stats->one_pass = *raw;
+    }
+    if (*raw)
+        return PT_OK;
+    if (!pageable && raw_pageable) /* the single pass did not fit: pinned staging after all */
+        beside = start_staging(job, &pinning);
+    double range_start = omp_get_wtime();
+    pt_status st = pt_auction_scale(p, 0, s, err);
+    if (beside)
+        pthread_join(pinning, NULL);
+    if (st) {
+        device_free(d);
+        return st;
+    }
+    stats->range_ms = 1000.0 * (omp_get_wtime() - range_start);
+    return PT_OK;
+}
+
+#define CUDA_RETURN(call)                  \
+    do {                                   \
+        cudaError_t e_ = (call);           \
+        if (e_ != cudaSuccess)             \
+            return e_;                     \
+    } while (0)
+
+/* Device buffers of an n-object solve, set to their starting values. */
+static cudaError_t allocate_solve(device_state *d, const pt_auction_scaling *s, int raw, int n,
+                                  size_t width, const staging_job *job)
+{
+    if (!d->stream)
+        CUDA_RETURN(cudaStreamCreate(&d->stream));
+    CUDA_RETURN(cudaEventCreate(&d->start));
+    CUDA_RETURN(cudaEventCreate(&d->uploaded));
+    CUDA_RETURN(cudaEventCreate(&d->solved));
+    if (!raw)
+        CUDA_RETURN(cudaMalloc(&d->benefit, width * (size_t)s->persons * (size_t)n));
+    CUDA_RETURN(cudaMalloc((void **)&d->words, sizeof(unsigned long long) * (size_t)n));
+    CUDA_RETURN(cudaMalloc((void **)&d->counters, sizeof(unsigned long long) * COUNTERS));
+    CUDA_RETURN(cudaMalloc((void **)&d->object_of, sizeof(int) * (size_t)n));
+    CUDA_RETURN(cudaMalloc((void **)&d->flags, sizeof(int) * 3));
+    const size_t slots = (size_t)n * CACHE_SLOTS;
+    CUDA_RETURN(cudaMalloc(&d->cache, (sizeof(long long) + sizeof(int)) * slots + sizeof(long long) * (size_t)n));
+    CUDA_RETURN(cudaMalloc(&d->path, sizeof(deferred_row) * ((size_t)n + 1) + sizeof(int) * ((size_t)n + 1)));
+    CUDA_RETURN(job->result);
+    CUDA_RETURN(cudaMemset(d->words, 0, sizeof(unsigned long long) * (size_t)n)); /* prices start at 0 */
+    CUDA_RETURN(cudaMemset(d->counters, 0, sizeof(unsigned long long) * COUNTERS));
+    CUDA_RETURN(cudaMemset(d->object_of, 0xff, sizeof(int) * (size_t)n));
+    /* No person scanned yet: bounds CACHE_UNBUILT (every byte 0x7f), objects -1. */
+    CUDA_RETURN(cudaMemset(d->cache, 0x7f, (sizeof(long long) + sizeof(int)) * slots + sizeof(long long) * (size_t)n));
+    CUDA_RETURN(cudaMemset((char *)d->cache + (sizeof(long long) * (slots + (size_t)n)), 0xff, sizeof(int) * slots));
+    return cudaMemset(d->flags, 0, sizeof(int) * 3);
+}
+
+/* The kernels' arguments over d's buffers (allocate_solve). */
+static void phase_args_for(phase_args *args, const device_state *d, const pt_auction_scaling *s,
+                           int n, int bidder_bits)
+{
+    const size_t slots = (size_t)n * CACHE_SLOTS;
+    args->benefit = d->benefit;
+    args->scale = (long long)s->scale;
+    args->persons = s->persons;
+    args->n = n;
+    args->words = d->words;
+    args->bidder_bits = bidder_bits;
+    args->eps = s->eps_start;
+    args->price_limit = (long long)(((uint64_t)1 << (63 - bidder_bits)) - 1);
+    args->next_person = d->flags;
+    args->overflow = d->flags + 1;
+    args->unassigned = d->flags + 2;
+    args->counters = d->counters;
+    args->cache_benefit = (long long *)d->cache;
+    args->cache_bound = args->cache_benefit + slots;
+    args->cache_object = (int *)(args->cache_bound + n);
+    args->path_deferred = (deferred_row *)d->path;
+    args->finish_list = (int *)(args->path_deferred + n + 1);
+    args->finish_count = args->finish_list + n;
+}
+
+/* The epsilon phases, timed by events (kernel_ms), in the benefit width
+ * the scaling chose. */
+static cudaError_t solve_phases(device_state *d, phase_args *args, const pt_auction_scaling *s,
+                                int device, int n, pt_auction_gpu_stats *stats)
+{
+    int blocks = 0;
+    CUDA_RETURN(s->compact  ? phase_blocks<uint16_t>(device, n, &blocks)
+                : s->narrow ? phase_blocks<int32_t>(device, n, &blocks)
+                            : phase_blocks<int64_t>(device, n, &blocks));
+    size_t path_bytes = 0;
+    CUDA_RETURN(s->compact  ? path_shared_bytes<uint16_t>(device, n, &path_bytes)
+                : s->narrow ? path_shared_bytes<int32_t>(device, n, &path_bytes)
+                            : path_shared_bytes<int64_t>(device, n, &path_bytes));
+    if (!path_bytes)
+        CUDA_RETURN(cudaMalloc(&d->path_state, path_state_bytes(n)));
+    args->path_state = d->path_state;
+    CUDA_RETURN(cudaMalloc((void **)&d->scan_values, sizeof(long long) * (size_t)n * (size_t)blocks));
+    args->scan_values = d->scan_values;
+    CUDA_RETURN(cudaEventRecord(d->start, d->stream));
+    CUDA_RETURN(s->compact  ? run_phases<uint16_t>(args, s->eps_start, blocks, path_bytes, d->stream, &stats->phases)
+                : s->narrow ? run_phases<int32_t>(args, s->eps_start, blocks, path_bytes, d->stream, &stats->phases)
+                            : run_phases<int64_t>(args, s->eps_start, blocks, path_bytes, d->stream, &stats->phases));
+    CUDA_RETURN(cudaEventRecord(d->solved, d->stream));
+    CUDA_RETURN(cudaEventSynchronize(d->solved));
+    CUDA_RETURN(cudaGetLastError());
+    float kernel_ms = 0.0f;
+    CUDA_RETURN(cudaEventElapsedTime(&kernel_ms, d->start, d->solved));
+    stats->kernel_ms = kernel_ms;
+    stats->blocks = blocks;
+    stats->threads_per_block = BID_THREADS;
+    return cudaSuccess;
+}
+
+/* Each object's owner and the counters back to the host (copy_ms). */
+static cudaError_t read_owners(device_state *d, int n, int bidder_bits, int *object_of,
+                               int *overflow, pt_auction_gpu_stats *stats)
+{
+    double copy_start = omp_get_wtime();
+    collect_owners<<<(n + 255) / 256, 256, 0, d->stream>>>(d->words, n, (1ull << bidder_bits) - 1ull, d->object_of);
+    CUDA_RETURN(cudaGetLastError());
+    unsigned long long counters[COUNTERS];
+    CUDA_RETURN(cudaMemcpy(object_of, d->object_of, sizeof(int) * (size_t)n, cudaMemcpyDeviceToHost));
+    CUDA_RETURN(cudaMemcpy(overflow, d->flags + 1, sizeof(int), cudaMemcpyDeviceToHost));
+    CUDA_RETURN(cudaMemcpy(counters, d->counters, sizeof counters, cudaMemcpyDeviceToHost));
+    stats->copy_ms = 1000.0 * (omp_get_wtime() - copy_start);
+    stats->bids = (long)counters[COUNT_BIDS];
+    stats->refills = (long)counters[COUNT_REFILLS];
+    stats->finishes = (long)counters[COUNT_FINISHES];
+    stats->path_steps = (long)counters[COUNT_PATH_STEPS];
+    stats->path_ms = 1e-6 * (double)counters[COUNT_PATH_NS];
+    return cudaSuccess;
+}
+
+extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assign_result *res,
+                                             pt_auction_gpu_stats *stats, pt_error *err)
+{
+    pt_auction_gpu_stats local;
+    if (!stats)
+        stats = &local;
+    memset(stats, 0, sizeof *stats);
+    pt_status st = load_kernels(err);
+    if (st)
+        return st;
     double prepare_start = omp_get_wtime();
     device_state d;
     memset(&d, 0, sizeof d);
@@ -594,10 +768,7 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
      * instead; the single pass, with nothing to hide the pinning behind,
      * up to a larger size. */
     staging_job job;
-    int device = 0, rows = p->rows, cols = p->cols, beside = 0;
-    const long entries = (long)rows * cols;
-    const int pageable = entries <= PT_AUCTION_PAGEABLE_ENTRIES, try_raw = rows <= cols,
-              raw_pageable = try_raw && entries <= PT_AUCTION_RAW_PAGEABLE_ENTRIES;
+    int device = 0, rows = p->rows, cols = p->cols;
     cudaError_t current = cudaGetDevice(&device);
     if (current != cudaSuccess)
         return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda", "auction: cudaGetDevice: %s",
@@ -607,47 +778,14 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
     job.row_bytes = sizeof(int64_t) * (size_t)(rows > cols ? rows : cols); /* the widest benefits */
     job.matrix_bytes = job.row_bytes * (size_t)(rows < cols ? rows : cols);
     job.result = cudaSuccess;
-    pthread_t pinning;
-    if (!pageable && !raw_pageable)
-        beside = start_staging(&job, &pinning);
     pt_auction_scaling s;
-    pt_status st = PT_OK;
-    /* Integer costs in 0..65535, persons as rows: no range pass, the upload finds the range. */
     int raw = 0;
     double raw_ms = 0.0;
-    if (try_raw) {
-        if (beside)
-            pthread_join(pinning, NULL);
-        beside = 0;
-        double raw_start = omp_get_wtime();
-        cudaError_t e = job.result;
-        if (e == cudaSuccess)
-            e = cudaStreamCreate(&d.stream);
-        if (e == cudaSuccess)
-            e = upload_raw(p, &d, raw_pageable, &s, &raw);
-        if (e != cudaSuccess) {
-            device_free(&d);
-            return pt_error_set(err, e == cudaErrorMemoryAllocation ? PT_ERR_NOMEM : PT_ERR_UNAVAILABLE, "-b cuda",
-                                "auction: upload: %s", cudaGetErrorString(e));
-        }
-        raw_ms = 1000.0 * (omp_get_wtime() - raw_start);
-        stats->one_pass = raw;
-    }
-    if (!raw) {
-        if (!pageable && raw_pageable) /* the single pass did not fit: pinned staging after all */
-            beside = start_staging(&job, &pinning);
-        double range_start = omp_get_wtime();
-        st = pt_auction_scale(p, 0, &s, err);
-        if (beside)
-            pthread_join(pinning, NULL);
-        if (st) {
-            device_free(&d);
-            return st;
-        }
-        stats->range_ms = 1000.0 * (omp_get_wtime() - range_start);
-    }
+    if ((st = scale_problem(p, &d, &job, &s, &raw, &raw_ms, stats, err)))
+        return st;
     const int n = s.objects, bidder_bits = bits_for((uint64_t)n + 1);
     const size_t width = pt_auction_width(&s);
+    const int pageable = (long)rows * cols <= PT_AUCTION_PAGEABLE_ENTRIES;
     /* persons + dummies = n, each stored by the object that owns it. */
     int *object_of = (int *)malloc(sizeof(int) * (size_t)n);
     if (!object_of) {
@@ -655,28 +793,7 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         goto done;
     }
     {
-        if (!d.stream)
-            TRY(cudaStreamCreate(&d.stream));
-        TRY(cudaEventCreate(&d.start));
-        TRY(cudaEventCreate(&d.uploaded));
-        TRY(cudaEventCreate(&d.solved));
-        if (!raw)
-            TRY(cudaMalloc(&d.benefit, width * (size_t)s.persons * (size_t)n));
-        TRY(cudaMalloc((void **)&d.words, sizeof(unsigned long long) * (size_t)n));
-        TRY(cudaMalloc((void **)&d.counters, sizeof(unsigned long long) * COUNTERS));
-        TRY(cudaMalloc((void **)&d.object_of, sizeof(int) * (size_t)n));
-        TRY(cudaMalloc((void **)&d.flags, sizeof(int) * 3));
-        const size_t slots = (size_t)n * CACHE_SLOTS;
-        TRY(cudaMalloc(&d.cache, (sizeof(long long) + sizeof(int)) * slots + sizeof(long long) * (size_t)n));
-        TRY(cudaMalloc(&d.path, sizeof(deferred_row) * ((size_t)n + 1) + sizeof(int) * ((size_t)n + 1)));
-        TRY(job.result);
-        TRY(cudaMemset(d.words, 0, sizeof(unsigned long long) * (size_t)n)); /* prices start at 0 */
-        TRY(cudaMemset(d.counters, 0, sizeof(unsigned long long) * COUNTERS));
-        TRY(cudaMemset(d.object_of, 0xff, sizeof(int) * (size_t)n));
-        /* No person scanned yet: bounds CACHE_UNBUILT (every byte 0x7f), objects -1. */
-        TRY(cudaMemset(d.cache, 0x7f, (sizeof(long long) + sizeof(int)) * slots + sizeof(long long) * (size_t)n));
-        TRY(cudaMemset((char *)d.cache + (sizeof(long long) * (slots + (size_t)n)), 0xff, sizeof(int) * slots));
-        TRY(cudaMemset(d.flags, 0, sizeof(int) * 3));
+        TRY(allocate_solve(&d, &s, raw, n, width, &job));
         stats->prepare_ms = 1000.0 * (omp_get_wtime() - prepare_start) - raw_ms;
 
         double upload_start = omp_get_wtime();
@@ -688,65 +805,11 @@ extern "C" pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assig
         stats->upload_ms = 1000.0 * (omp_get_wtime() - upload_start) + raw_ms;
 
         phase_args args;
-        args.benefit = d.benefit;
-        args.scale = (long long)s.scale;
-        args.persons = s.persons;
-        args.n = n;
-        args.words = d.words;
-        args.bidder_bits = bidder_bits;
-        args.eps = s.eps_start;
-        args.price_limit = (long long)(((uint64_t)1 << (63 - bidder_bits)) - 1);
-        args.next_person = d.flags;
-        args.overflow = d.flags + 1;
-        args.unassigned = d.flags + 2;
-        args.counters = d.counters;
-        args.cache_benefit = (long long *)d.cache;
-        args.cache_bound = args.cache_benefit + slots;
-        args.cache_object = (int *)(args.cache_bound + n);
-        args.path_deferred = (deferred_row *)d.path;
-        args.finish_list = (int *)(args.path_deferred + n + 1);
-        args.finish_count = args.finish_list + n;
-        int blocks = 0;
-        TRY(s.compact  ? phase_blocks<uint16_t>(device, n, &blocks)
-            : s.narrow ? phase_blocks<int32_t>(device, n, &blocks)
-                       : phase_blocks<int64_t>(device, n, &blocks));
-        size_t path_bytes = 0;
-        TRY(s.compact  ? path_shared_bytes<uint16_t>(device, n, &path_bytes)
-            : s.narrow ? path_shared_bytes<int32_t>(device, n, &path_bytes)
-                       : path_shared_bytes<int64_t>(device, n, &path_bytes));
-        if (!path_bytes)
-            TRY(cudaMalloc(&d.path_state, path_state_bytes(n)));
-        args.path_state = d.path_state;
-        TRY(cudaMalloc((void **)&d.scan_values, sizeof(long long) * (size_t)n * (size_t)blocks));
-        args.scan_values = d.scan_values;
-        TRY(cudaEventRecord(d.start, d.stream));
-        TRY(s.compact  ? run_phases<uint16_t>(&args, s.eps_start, blocks, path_bytes, d.stream, &stats->phases)
-            : s.narrow ? run_phases<int32_t>(&args, s.eps_start, blocks, path_bytes, d.stream, &stats->phases)
-                       : run_phases<int64_t>(&args, s.eps_start, blocks, path_bytes, d.stream, &stats->phases));
-        TRY(cudaEventRecord(d.solved, d.stream));
-        TRY(cudaEventSynchronize(d.solved));
-        TRY(cudaGetLastError());
-        float kernel_ms = 0.0f;
-        TRY(cudaEventElapsedTime(&kernel_ms, d.start, d.solved));
-        stats->kernel_ms = kernel_ms;
-        stats->blocks = blocks;
-        stats->threads_per_block = BID_THREADS;
+        phase_args_for(&args, &d, &s, n, bidder_bits);
+        TRY(solve_phases(&d, &args, &s, device, n, stats));
         stats->benefit_bits = 8 * (int)width;
-
-        double copy_start = omp_get_wtime();
-        collect_owners<<<(n + 255) / 256, 256, 0, d.stream>>>(d.words, n, (1ull << bidder_bits) - 1ull, d.object_of);
-        TRY(cudaGetLastError());
         int overflow = 0;
-        unsigned long long counters[COUNTERS];
-        TRY(cudaMemcpy(object_of, d.object_of, sizeof(int) * (size_t)n, cudaMemcpyDeviceToHost));
-        TRY(cudaMemcpy(&overflow, d.flags + 1, sizeof(int), cudaMemcpyDeviceToHost));
-        TRY(cudaMemcpy(counters, d.counters, sizeof counters, cudaMemcpyDeviceToHost));
-        stats->copy_ms = 1000.0 * (omp_get_wtime() - copy_start);
-        stats->bids = (long)counters[COUNT_BIDS];
-        stats->refills = (long)counters[COUNT_REFILLS];
-        stats->finishes = (long)counters[COUNT_FINISHES];
-        stats->path_steps = (long)counters[COUNT_PATH_STEPS];
-        stats->path_ms = 1e-6 * (double)counters[COUNT_PATH_NS];
+        TRY(read_owners(&d, n, bidder_bits, object_of, &overflow, stats));
         if (overflow) {
             st = pt_error_set(err, PT_ERR_PARAM, "",
                               "auction prices exceed the packed 64-bit bid word (n = %d); use -b seq or exact", n);
@@ -769,31 +832,3 @@ done:
     free(object_of);
     return st;
 }
-
-extern "C" void pt_cuda_auction_report(const pt_auction_gpu_stats *gpu, char *buf, size_t size)
-{
-    snprintf(buf, size,
-             "cuda: prepare %.2f ms (range pass %.2f%s), upload %.2f ms, kernel %.2f ms, copy back %.2f ms, "
-             "%ld phases, %ld bids (%ld scanned the row), %ld persons assigned by a shortest path (%ld steps, %.2f ms), "
-             "%d x %d threads, %d-bit benefits",
-             gpu->prepare_ms, gpu->range_ms, gpu->one_pass ? ": none, the upload found the range" : "",
-             gpu->upload_ms, gpu->kernel_ms, gpu->copy_ms, gpu->phases, gpu->bids,
-             gpu->refills, gpu->finishes, gpu->path_steps, gpu->path_ms,
-             gpu->blocks, gpu->threads_per_block, gpu->benefit_bits);
-}
-
-static pt_status solve_backend(const pt_assign_problem *p, int threads, pt_assign_result *res,
-                               char *report, size_t report_size, pt_error *err)
-{
-    (void)threads;
-    pt_auction_gpu_stats gpu;
-    pt_status st = pt_assign_auction_cuda(p, res, &gpu, err);
-    if (report && report_size) {
-        report[0] = '\0';
-        if (!st)
-            pt_cuda_auction_report(&gpu, report, report_size);
-    }
-    return st;
-}
-
-extern "C" const pt_assign_backend pt_assign_cuda = {solve_backend, pt_cuda_available, 65536};

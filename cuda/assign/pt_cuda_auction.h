@@ -46,8 +46,16 @@ typedef struct {
 pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assign_result *res,
                                  pt_auction_gpu_stats *stats, pt_error *err);
 
+/* The Jacobi auction with packed 32-bit bids (lib/assign/auction_jacobi.h)
+ * in one thread block (cuda/assign/auction_jacobi.cu); kernel_ms (may be
+ * NULL) is the solve's device time. PT_ERR_UNAVAILABLE without a GPU. */
+pt_status pt_assign_auction_jacobi_cuda(const pt_assign_problem *p, pt_assign_result *res,
+                                        double *kernel_ms, pt_error *err);
+
 /* -b cuda of assign and mtt; its report is the stats line of pt_cuda_auction_report. */
 extern const pt_assign_backend pt_assign_cuda;
+/* -b cuda --auction jacobi. */
+extern const pt_assign_backend pt_assign_cuda_jacobi;
 
 /* The stats as one line ("cuda: prepare ... ms, ..."). */
 void pt_cuda_auction_report(const pt_auction_gpu_stats *gpu, char *buf, size_t size);

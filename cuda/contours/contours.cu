@@ -261,6 +261,93 @@ static float elapsed(cudaEvent_t a, cudaEvent_t b)
     return ms;
 }
 
+/* Stage 1: the image to the device through pinned staging in row bands
+ * (the host copy of band k overlaps the transfer of band k-1), binarized
+ * there into d_lab with a zero frame. Event 0 and 1 bracket the upload. */
+static pt_status upload_binarized(pt_cuda_contours *c, const pt_image *img, int threshold,
+                                  int threads, pt_error *err)
+{
+    const int width = img->width, height = img->height;
+    const size_t padded = (size_t)(width + 2) * (size_t)(height + 2);
+    cudaStream_t s = c->stream;
+    PT_CUDA_TRY(err, cudaEventRecord(c->ev[0], s));
+    const int bands = height >= 512 ? 8 : 1;
+    for (int k = 0; k < bands; k++) {
+        int y0 = (int)((int64_t)height * k / bands), y1 = (int)((int64_t)height * (k + 1) / bands);
+#pragma omp parallel for schedule(static) num_threads(threads > 0 ? threads : omp_get_max_threads()) if (y1 - y0 >= 256)
+        for (int y = y0; y < y1; y++)
+            memcpy(c->h_img + (size_t)y * width, img->buf + (size_t)y * img->stride,
+                   (size_t)width);
+        size_t off = (size_t)y0 * width, len = (size_t)(y1 - y0) * width;
+        if (len)
+            PT_CUDA_TRY(err, cudaMemcpyAsync(c->d_img + off, c->h_img + off, len,
+                                             cudaMemcpyHostToDevice, s));
+    }
+    PT_CUDA_TRY(err, cudaEventRecord(c->ev[1], s));
+    binarize_kernel<<<blocks_for((int64_t)padded), THREADS, 0, s>>>(c->d_img, width, height,
+                                                                     threshold, c->d_lab);
+    PT_CUDA_TRY(err, cudaGetLastError());
+    return PT_OK;
+}
+
+/* Stage 6: pointer jumping over the joined pieces marks the cycles that
+ * examine a zero pixel (borders); prefix sums and compaction keep their
+ * pieces and direction bytes (nk pieces, nd bytes). */
+static pt_status compact_borders(pt_cuda_contours *c, int64_t np, int64_t ns,
+                                 size_t piece_bytes, int64_t *nk_out, int64_t *nd_out,
+                                 pt_error *err)
+{
+    cudaStream_t s = c->stream;
+    pt_status st;
+    /* 6. pointer jumping, prefix sums, compaction */
+    size_t cub_bytes = 0;
+    PT_CUDA_TRY(err, cub::DeviceScan::ExclusiveSum(NULL, cub_bytes, c->d_sums, c->d_sums,
+                                                   (int)np, s));
+    if ((st = grow_device((void **)&c->d_jump, &c->jump_cap, 2 * (size_t)np * 4, err)) ||
+        (st = grow_device((void **)&c->d_gap, &c->gap_cap, 2 * (size_t)np, err)) ||
+        (st = grow_device((void **)&c->d_sums, &c->sums_cap, 4 * (size_t)np * 8, err)) ||
+        (st = grow_device((void **)&c->d_kept, &c->kept_cap, piece_bytes, err)) ||
+        (st = grow_device((void **)&c->d_kept_dirs, &c->kept_dirs_cap, (size_t)ns, err)) ||
+        (st = grow_device((void **)&c->d_totals, &c->totals_cap, 16, err)) ||
+        (st = grow_host((void **)&c->h_totals, &c->h_totals_cap, 16, err)) ||
+        (st = grow_device(&c->d_cub, &c->cub_cap, cub_bytes, err)))
+        return st;
+    jump_init_kernel<<<blocks_for(np), THREADS, 0, s>>>(c->d_pieces, np, c->d_jump,
+                                                         c->d_gap);
+    PT_CUDA_TRY(err, cudaGetLastError());
+    int rounds = pt_cjump_rounds(np);
+    for (int r = 0; r < rounds; r++) {
+        size_t in = (size_t)(r & 1) * (size_t)np, o = (size_t)((r + 1) & 1) * (size_t)np;
+        jump_round_kernel<<<blocks_for(np), THREADS, 0, s>>>(
+            np, c->d_jump + in, c->d_gap + in, c->d_jump + o, c->d_gap + o);
+        PT_CUDA_TRY(err, cudaGetLastError());
+    }
+    const uint8_t *gfinal = c->d_gap + (size_t)(rounds & 1) * (size_t)np;
+    int64_t *keep = c->d_sums, *bytes = c->d_sums + np;
+    int64_t *pidx = c->d_sums + 2 * np, *doff = c->d_sums + 3 * np;
+    keep_kernel<<<blocks_for(np), THREADS, 0, s>>>(c->d_pieces, gfinal, np, keep, bytes);
+    PT_CUDA_TRY(err, cudaGetLastError());
+    size_t tb = c->cub_cap;
+    PT_CUDA_TRY(err, cub::DeviceScan::ExclusiveSum(c->d_cub, tb, keep, pidx, (int)np, s));
+    tb = c->cub_cap;
+    PT_CUDA_TRY(err, cub::DeviceScan::ExclusiveSum(c->d_cub, tb, bytes, doff, (int)np, s));
+    compact_kernel<<<blocks_for(np), THREADS, 0, s>>>(c->d_pieces, c->d_dirs, gfinal, pidx,
+                                                       doff, np, c->d_kept, c->d_kept_dirs);
+    PT_CUDA_TRY(err, cudaGetLastError());
+    totals_kernel<<<1, 32, 0, s>>>(keep, bytes, pidx, doff, np, c->d_totals);
+    PT_CUDA_TRY(err, cudaGetLastError());
+    PT_CUDA_TRY(err, cudaMemcpyAsync(c->h_totals, c->d_totals, 16, cudaMemcpyDeviceToHost,
+                                     s));
+    PT_CUDA_TRY(err, cudaStreamSynchronize(s));
+    *nk_out = c->h_totals[0];
+    *nd_out = c->h_totals[1];
+    if (*nk_out < 0 || *nk_out > np || *nd_out < 0 || *nd_out > ns)
+        return pt_error_set(err, PT_ERR_INTERNAL, "-b cuda",
+                            "contours: compaction kept %lld of %lld pieces",
+                            (long long)*nk_out, (long long)np);
+    return PT_OK;
+}
+
 static pt_status find(pt_cuda_contours *c, const pt_image *img, int threshold, int mode,
                       int approx, int tile, int threads, pt_contours *out, int8_t **host_lab,
                       pt_error *err)
@@ -296,25 +383,9 @@ static pt_status find(pt_cuda_contours *c, const pt_image *img, int threshold, i
         (st = grow_device((void **)&c->d_info, &c->info_cap, info_bytes, err)) ||
         (st = grow_host((void **)&c->h_info, &c->h_info_cap, info_bytes, err)))
         return st;
-    /* staging in row bands: the copy of band k overlaps the transfer of band k-1 */
+    if ((st = upload_binarized(c, img, threshold, threads, err)))
+        return st;
     cudaStream_t s = c->stream;
-    PT_CUDA_TRY(err, cudaEventRecord(c->ev[0], s));
-    const int bands = height >= 512 ? 8 : 1;
-    for (int k = 0; k < bands; k++) {
-        int y0 = (int)((int64_t)height * k / bands), y1 = (int)((int64_t)height * (k + 1) / bands);
-#pragma omp parallel for schedule(static) num_threads(threads > 0 ? threads : omp_get_max_threads()) if (y1 - y0 >= 256)
-        for (int y = y0; y < y1; y++)
-            memcpy(c->h_img + (size_t)y * width, img->buf + (size_t)y * img->stride,
-                   (size_t)width);
-        size_t off = (size_t)y0 * width, len = (size_t)(y1 - y0) * width;
-        if (len)
-            PT_CUDA_TRY(err, cudaMemcpyAsync(c->d_img + off, c->h_img + off, len,
-                                             cudaMemcpyHostToDevice, s));
-    }
-    PT_CUDA_TRY(err, cudaEventRecord(c->ev[1], s));
-    binarize_kernel<<<blocks_for((int64_t)padded), THREADS, 0, s>>>(c->d_img, width, height,
-                                                                     threshold, c->d_lab);
-    PT_CUDA_TRY(err, cudaGetLastError());
     t.lab = c->d_lab;
     t.visited = c->d_visited;
 
@@ -356,52 +427,8 @@ static pt_status find(pt_cuda_contours *c, const pt_image *img, int threshold, i
         join_kernel<<<blocks_for(np), THREADS, 0, s>>>(t, c->d_pieces, c->d_info, np);
         PT_CUDA_TRY(err, cudaGetLastError());
 
-        /* 6. pointer jumping, prefix sums, compaction */
-        size_t cub_bytes = 0;
-        PT_CUDA_TRY(err, cub::DeviceScan::ExclusiveSum(NULL, cub_bytes, c->d_sums, c->d_sums,
-                                                       (int)np, s));
-        if ((st = grow_device((void **)&c->d_jump, &c->jump_cap, 2 * (size_t)np * 4, err)) ||
-            (st = grow_device((void **)&c->d_gap, &c->gap_cap, 2 * (size_t)np, err)) ||
-            (st = grow_device((void **)&c->d_sums, &c->sums_cap, 4 * (size_t)np * 8, err)) ||
-            (st = grow_device((void **)&c->d_kept, &c->kept_cap, piece_bytes, err)) ||
-            (st = grow_device((void **)&c->d_kept_dirs, &c->kept_dirs_cap, (size_t)ns, err)) ||
-            (st = grow_device((void **)&c->d_totals, &c->totals_cap, 16, err)) ||
-            (st = grow_host((void **)&c->h_totals, &c->h_totals_cap, 16, err)) ||
-            (st = grow_device(&c->d_cub, &c->cub_cap, cub_bytes, err)))
+        if ((st = compact_borders(c, np, ns, piece_bytes, &nk, &nd, err)))
             return st;
-        jump_init_kernel<<<blocks_for(np), THREADS, 0, s>>>(c->d_pieces, np, c->d_jump,
-                                                             c->d_gap);
-        PT_CUDA_TRY(err, cudaGetLastError());
-        int rounds = pt_cjump_rounds(np);
-        for (int r = 0; r < rounds; r++) {
-            size_t in = (size_t)(r & 1) * (size_t)np, o = (size_t)((r + 1) & 1) * (size_t)np;
-            jump_round_kernel<<<blocks_for(np), THREADS, 0, s>>>(
-                np, c->d_jump + in, c->d_gap + in, c->d_jump + o, c->d_gap + o);
-            PT_CUDA_TRY(err, cudaGetLastError());
-        }
-        const uint8_t *gfinal = c->d_gap + (size_t)(rounds & 1) * (size_t)np;
-        int64_t *keep = c->d_sums, *bytes = c->d_sums + np;
-        int64_t *pidx = c->d_sums + 2 * np, *doff = c->d_sums + 3 * np;
-        keep_kernel<<<blocks_for(np), THREADS, 0, s>>>(c->d_pieces, gfinal, np, keep, bytes);
-        PT_CUDA_TRY(err, cudaGetLastError());
-        size_t tb = c->cub_cap;
-        PT_CUDA_TRY(err, cub::DeviceScan::ExclusiveSum(c->d_cub, tb, keep, pidx, (int)np, s));
-        tb = c->cub_cap;
-        PT_CUDA_TRY(err, cub::DeviceScan::ExclusiveSum(c->d_cub, tb, bytes, doff, (int)np, s));
-        compact_kernel<<<blocks_for(np), THREADS, 0, s>>>(c->d_pieces, c->d_dirs, gfinal, pidx,
-                                                           doff, np, c->d_kept, c->d_kept_dirs);
-        PT_CUDA_TRY(err, cudaGetLastError());
-        totals_kernel<<<1, 32, 0, s>>>(keep, bytes, pidx, doff, np, c->d_totals);
-        PT_CUDA_TRY(err, cudaGetLastError());
-        PT_CUDA_TRY(err, cudaMemcpyAsync(c->h_totals, c->d_totals, 16, cudaMemcpyDeviceToHost,
-                                         s));
-        PT_CUDA_TRY(err, cudaStreamSynchronize(s));
-        nk = c->h_totals[0];
-        nd = c->h_totals[1];
-        if (nk < 0 || nk > np || nd < 0 || nd > ns)
-            return pt_error_set(err, PT_ERR_INTERNAL, "-b cuda",
-                                "contours: compaction kept %lld of %lld pieces",
-                                (long long)nk, (long long)np);
     }
     PT_CUDA_TRY(err, cudaEventRecord(c->ev[2], s));
 
@@ -462,25 +489,3 @@ extern "C" pt_status pt_cuda_contours_find(pt_cuda_contours *c, const pt_image *
     }
     return st;
 }
-
-static pt_status backend_open(void **state, pt_error *err)
-{
-    return pt_cuda_contours_create((pt_cuda_contours **)state, err);
-}
-
-static void backend_close(void *state) { pt_cuda_contours_destroy((pt_cuda_contours *)state); }
-
-static pt_status backend_find(void *state, const pt_image *img, int threshold, int mode,
-                              int approx, int threads, int tile, pt_contours *out, pt_error *err)
-{
-    return pt_cuda_contours_find((pt_cuda_contours *)state, img, threshold, mode, approx, tile,
-                                 threads, out, err);
-}
-
-static void backend_times(const void *state, pt_contours_times *t)
-{
-    pt_cuda_contours_last_times((const pt_cuda_contours *)state, t);
-}
-
-extern "C" const pt_contours_backend pt_contours_cuda = {backend_open, backend_close, backend_find,
-                                                      backend_times};

@@ -2,17 +2,12 @@
  * the CPU emulation of the CUDA contours kernels. */
 #include "lib/contours/contours_pieces.h"
 
+#include "lib/contours/contours_cycles.h"
+
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-    int64_t key; /* raster index of the pixel whose scan finds the border */
-    int64_t start_pixel, start_offset, states, points, first;
-    int is_hole, isolated, start_b;
-    int32_t any_piece, start_piece;
-    int rect[4];
-} gborder;
 
 typedef struct {
     const pt_contour_pieces *pc;
@@ -60,48 +55,27 @@ static int start_dir(const assembler *a, int x, int y, int is_hole)
     return s;
 }
 
-static int locate_start(const assembler *a, gborder *b, int approx)
+static int locate_start(const assembler *a, pt_cycle_border *b, int approx)
 {
     const pt_cpiece *all = a->pc->pieces;
     const pt_cpiece *p0 = &all[b->any_piece];
     if (b->isolated) {
-        b->start_piece = b->any_piece;
-        b->start_offset = 0;
-        b->start_pixel = b->key = p0->min_pixel;
-        b->states = b->points = 1;
-        b->rect[0] = p0->min_x;
-        b->rect[1] = p0->min_y;
-        b->rect[2] = b->rect[3] = 1;
+        pt_cycle_border_isolated(b, p0->min_pixel, p0->min_x, p0->min_y);
         return 0;
     }
-    int64_t min_pixel = INT64_MAX, min_right = INT64_MAX, area2 = 0, states = 0;
-    int min_x = INT32_MAX, max_x = INT32_MIN, min_y = INT32_MAX, max_y = INT32_MIN;
+    pt_cycle_extent e;
+    pt_cycle_extent_init(&e);
     int32_t pc = b->any_piece;
     do {
         const pt_cpiece *p = &all[pc];
-        if (p->min_pixel < min_pixel) min_pixel = p->min_pixel;
-        if (p->min_right < min_right) min_right = p->min_right;
-        if (p->min_x < min_x) min_x = p->min_x;
-        if (p->max_x > max_x) max_x = p->max_x;
-        if (p->min_y < min_y) min_y = p->min_y;
-        if (p->max_y > max_y) max_y = p->max_y;
-        area2 += p->area2;
-        states += p->count;
+        pt_cycle_extent_add(&e, p->min_pixel, p->min_right, p->min_x, p->max_x, p->min_y,
+                            p->max_y, p->area2, p->count);
         pc = p->next;
     } while (pc != b->any_piece);
-    /* holes run clockwise on screen: positive area with y pointing down */
-    b->is_hole = area2 > 0;
-    if (b->is_hole && min_right == INT64_MAX)
+    if (pt_cycle_extent_apply(&e, b))
         return 1;
-    b->start_pixel = b->is_hole ? min_right : min_pixel;
-    b->key = b->is_hole ? min_right + 1 : min_pixel;
     int sx = (int)(b->start_pixel % a->step), sy = (int)(b->start_pixel / a->step);
     b->start_b = start_dir(a, sx, sy, b->is_hole);
-    b->states = states;
-    b->rect[0] = min_x;
-    b->rect[1] = min_y;
-    b->rect[2] = max_x - min_x + 1;
-    b->rect[3] = max_y - min_y + 1;
     int64_t changes = 0;
     b->start_piece = -1;
     pc = b->any_piece;
@@ -124,14 +98,14 @@ static int locate_start(const assembler *a, gborder *b, int approx)
     } while (pc != b->any_piece);
     if (b->start_piece < 0)
         return 1;
-    b->points = approx == PT_CONTOURS_APPROX_NONE ? states : changes;
+    b->points = approx == PT_CONTOURS_APPROX_NONE ? b->states : changes;
     return 0;
 }
 
 /* Calls visit(ctx, w) for the border's states in OpenCV's order. */
 typedef void (*visit_fn)(void *ctx, const walk *w);
 
-static void walk_border(const assembler *a, const gborder *b, visit_fn visit, void *ctx)
+static void walk_border(const assembler *a, const pt_cycle_border *b, visit_fn visit, void *ctx)
 {
     const pt_cpiece *all = a->pc->pieces;
     int32_t pc = b->start_piece;
@@ -186,7 +160,7 @@ static void visit_label(void *ctx, const walk *w)
 
 typedef struct {
     const assembler *a;
-    const gborder *borders;
+    const pt_cycle_border *borders;
     int count;
 } replay_ctx;
 
@@ -200,7 +174,7 @@ static pt_status replay_border(void *ctx, int8_t *lab, ptrdiff_t i0, int index, 
         return pt_error_set(err, PT_ERR_INTERNAL, "",
                             "contours: traced borders disagree with the scan at border %d",
                             index);
-    const gborder *b = &r->borders[index];
+    const pt_cycle_border *b = &r->borders[index];
     memcpy(rect, b->rect, sizeof b->rect);
     *first = b->first;
     *count = b->points;
@@ -213,10 +187,16 @@ static pt_status replay_border(void *ctx, int8_t *lab, ptrdiff_t i0, int index, 
     return PT_OK;
 }
 
-static int compare_key(const void *x, const void *y)
+static int source_locate(void *ctx, pt_cycle_border *b, int approx)
 {
-    int64_t kx = ((const gborder *)x)->key, ky = ((const gborder *)y)->key;
-    return (kx > ky) - (kx < ky);
+    return locate_start(((const replay_ctx *)ctx)->a, b, approx);
+}
+
+static void source_write_points(void *ctx, const pt_cycle_border *b, int approx,
+                                pt_contour_point *dst)
+{
+    point_writer pw = {dst, 0, b->start_b ^ 4, approx == PT_CONTOURS_APPROX_NONE || b->isolated};
+    walk_border(((const replay_ctx *)ctx)->a, b, visit_point, &pw);
 }
 
 pt_status pt_contours_assemble(const pt_contour_pieces *pc, const pt_image *img,
@@ -231,8 +211,7 @@ pt_status pt_contours_assemble(const pt_contour_pieces *pc, const pt_image *img,
     const pt_cpiece *all = pc->pieces;
     int64_t n = pc->count;
     pt_status st = PT_OK;
-    gborder *borders = NULL;
-    pt_contour_found *found = NULL;
+    pt_cycle_border *borders = NULL;
     int nb = 0, cap = 0;
     if (n < 0 || n > INT32_MAX / 2)
         return pt_error_set(err, PT_ERR_NOMEM, "", "contours: too many border pieces");
@@ -267,7 +246,7 @@ pt_status pt_contours_assemble(const pt_contour_pieces *pc, const pt_image *img,
                 goto done;
             }
             cap = cap ? 2 * cap : 256;
-            gborder *grown = realloc(borders, (size_t)cap * sizeof *grown);
+            pt_cycle_border *grown = realloc(borders, (size_t)cap * sizeof *grown);
             if (!grown) {
                 st = pt_error_set(err, PT_ERR_NOMEM, "", "contours: cannot allocate borders");
                 goto done;
@@ -280,68 +259,16 @@ pt_status pt_contours_assemble(const pt_contour_pieces *pc, const pt_image *img,
         nb++;
     }
 
-    int broken = 0;
-#pragma omp parallel for schedule(dynamic, 64) num_threads(threads) reduction(+ : broken)
-    for (int i = 0; i < nb; i++)
-        broken += locate_start(&a, &borders[i], approx);
-    if (broken) {
-        st = pt_error_set(err, PT_ERR_INTERNAL, "", "contours: %d borders without a start",
-                          broken);
-        goto done;
-    }
-    if (nb > 1)
-        qsort(borders, (size_t)nb, sizeof *borders, compare_key);
-
-    int64_t total = 0;
-    for (int i = 0; i < nb; i++) {
-        borders[i].first = total;
-        total += borders[i].points;
-    }
-    if ((st = pt_contours_reserve_points(out, total, err)))
-        goto done;
-#pragma omp parallel for schedule(dynamic, 64) num_threads(threads)
-    for (int i = 0; i < nb; i++) {
-        point_writer pw = {out->points + borders[i].first, 0, borders[i].start_b ^ 4,
-                           approx == PT_CONTOURS_APPROX_NONE || borders[i].isolated};
-        walk_border(&a, &borders[i], visit_point, &pw);
-    }
-    out->point_count = total;
-
-    if (mode == PT_CONTOURS_LIST) {
-        found = malloc((size_t)(nb ? nb : 1) * sizeof *found);
-        if (!found) {
-            st = pt_error_set(err, PT_ERR_NOMEM, "", "contours: cannot allocate borders");
-            goto done;
-        }
-        for (int i = 0; i < nb; i++) {
-            found[i].is_hole = borders[i].is_hole;
-            found[i].parent = -1;
-            found[i].first = borders[i].first;
-            found[i].count = borders[i].points;
-        }
-    } else {
-        if (!lab) {
-            st = pt_error_set(err, PT_ERR_INTERNAL, "", "contours: no label image");
-            goto done;
-        }
-        replay_ctx r = {&a, borders, nb};
-        int scanned = 0;
-        st = pt_contours_scan(lab, img->width, img->height, mode, approx, replay_border, &r,
-                              out, &found, &scanned, err);
-        if (!st && scanned != nb)
-            st = pt_error_set(err, PT_ERR_INTERNAL, "",
-                              "contours: scan found %d borders, tracing %d", scanned, nb);
-        if (st)
-            goto done;
-    }
-    st = pt_contours_emit(out, found, nb, err);
+    replay_ctx r = {&a, borders, nb};
+    pt_cycle_source src = {&r, source_locate, source_write_points, replay_border};
+    st = pt_contours_from_cycles(borders, nb, &src, img->width, img->height, lab, mode, approx,
+                                 threads, out, err);
 
 done:
     if (st) {
         out->count = 0;
         out->point_count = 0;
     }
-    free(found);
     free(borders);
     free(seen);
     return st;

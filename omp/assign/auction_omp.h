@@ -12,5 +12,7 @@ pt_status pt_assign_auction_omp(const pt_assign_problem *p, int threads,
 
 /* -b omp of assign and mtt. */
 extern const pt_assign_backend pt_assign_omp;
+/* -b omp --auction jacobi (lib/assign/auction_jacobi.h). */
+extern const pt_assign_backend pt_assign_omp_jacobi;
 
 #endif

@@ -14,6 +14,7 @@
  * replays OpenCV's scan with these borders' labels, so it matches OpenCV's
  * label-based parent search exactly. */
 #include "omp/contours/contours_omp.h"
+#include "lib/contours/contours_cycles.h"
 
 #include <omp.h>
 #include <stdlib.h>
@@ -54,16 +55,6 @@ typedef struct {
     int64_t max_states;
 } tracer;
 
-typedef struct {
-    int64_t key;  /* raster index of the pixel whose scan finds the border */
-    int is_hole, isolated;
-    int start_piece;
-    int64_t start_offset, start_pixel;
-    int start_b;
-    int64_t states, points, first;
-    int rect[4];
-    int any_piece;
-} omp_border;
 
 static int next_dir(const int8_t *lab, const ptrdiff_t *deltas, ptrdiff_t q, int b)
 {
@@ -268,17 +259,11 @@ static int start_dir(const tracer *t, ptrdiff_t i0, int is_hole)
     return s;
 }
 
-static int compare_key(const void *a, const void *b)
-{
-    int64_t ka = ((const omp_border *)a)->key, kb = ((const omp_border *)b)->key;
-    return (ka > kb) - (ka < kb);
-}
-
 typedef struct {
     tracer *t;
     tile_out *tiles;
     piece **all;
-    omp_border *borders;
+    pt_cycle_border *borders;
     int count;
 } replay_ctx;
 
@@ -293,7 +278,7 @@ static pt_status replay_border(void *ctx, int8_t *lab, ptrdiff_t i0, int index, 
         return pt_error_set(err, PT_ERR_INTERNAL, "",
                             "contours: parallel borders disagree with the scan at border %d",
                             index);
-    const omp_border *b = &r->borders[index];
+    const pt_cycle_border *b = &r->borders[index];
     memcpy(rect, b->rect, sizeof b->rect);
     *first = b->first;
     *count = b->points;
@@ -329,48 +314,26 @@ static int pick_tile(int width, int height, int threads)
 }
 
 /* Rotate each closed cycle to its OpenCV start and size its output. */
-static pt_status locate_start(tracer *t, tile_out *tiles, piece **all, omp_border *b,
+static pt_status locate_start(tracer *t, tile_out *tiles, piece **all, pt_cycle_border *b,
                               int approx)
 {
     const piece *p0 = all[b->any_piece];
     if (b->isolated) {
-        b->start_piece = b->any_piece;
-        b->start_offset = 0;
-        b->start_pixel = p0->min_pixel;
-        b->key = p0->min_pixel;
-        b->states = b->points = 1;
-        b->rect[0] = p0->min_x;
-        b->rect[1] = p0->min_y;
-        b->rect[2] = b->rect[3] = 1;
+        pt_cycle_border_isolated(b, p0->min_pixel, p0->min_x, p0->min_y);
         return PT_OK;
     }
-    int64_t min_pixel = INT64_MAX, min_right = INT64_MAX, area2 = 0, states = 0;
-    int min_x = INT32_MAX, max_x = INT32_MIN, min_y = INT32_MAX, max_y = INT32_MIN;
+    pt_cycle_extent e;
+    pt_cycle_extent_init(&e);
     int pc = b->any_piece;
     do {
         const piece *p = all[pc];
-        if (p->min_pixel < min_pixel) min_pixel = p->min_pixel;
-        if (p->min_right < min_right) min_right = p->min_right;
-        if (p->min_x < min_x) min_x = p->min_x;
-        if (p->max_x > max_x) max_x = p->max_x;
-        if (p->min_y < min_y) min_y = p->min_y;
-        if (p->max_y > max_y) max_y = p->max_y;
-        area2 += p->area2;
-        states += p->count;
+        pt_cycle_extent_add(&e, p->min_pixel, p->min_right, p->min_x, p->max_x, p->min_y,
+                            p->max_y, p->area2, p->count);
         pc = p->next;
     } while (pc != b->any_piece);
-    /* holes run clockwise on screen: positive area with y pointing down */
-    b->is_hole = area2 > 0;
-    if (b->is_hole && min_right == INT64_MAX)
+    if (pt_cycle_extent_apply(&e, b))
         return PT_ERR_INTERNAL;
-    b->start_pixel = b->is_hole ? min_right : min_pixel;
-    b->key = b->is_hole ? min_right + 1 : min_pixel;
     b->start_b = start_dir(t, b->start_pixel, b->is_hole);
-    b->states = states;
-    b->rect[0] = min_x;
-    b->rect[1] = min_y;
-    b->rect[2] = max_x - min_x + 1;
-    b->rect[3] = max_y - min_y + 1;
     int sx = (int)(b->start_pixel % t->step), sy = (int)(b->start_pixel / t->step);
     int64_t changes = 0;
     b->start_piece = -1;
@@ -391,11 +354,11 @@ static pt_status locate_start(tracer *t, tile_out *tiles, piece **all, omp_borde
     } while (pc != b->any_piece);
     if (b->start_piece < 0)
         return PT_ERR_INTERNAL;
-    b->points = approx == PT_CONTOURS_APPROX_NONE ? states : changes;
+    b->points = approx == PT_CONTOURS_APPROX_NONE ? b->states : changes;
     return PT_OK;
 }
 
-static void write_points(tile_out *tiles, piece **all, const omp_border *b, int approx,
+static void write_points(tile_out *tiles, piece **all, const pt_cycle_border *b, int approx,
                          pt_contour_point *dst)
 {
     int pc = b->start_piece;
@@ -415,6 +378,19 @@ static void write_points(tile_out *tiles, piece **all, const omp_border *b, int 
         pc = p->next;
         off = 0;
     }
+}
+
+static int source_locate(void *ctx, pt_cycle_border *b, int approx)
+{
+    replay_ctx *r = ctx;
+    return locate_start(r->t, r->tiles, r->all, b, approx) != PT_OK;
+}
+
+static void source_write_points(void *ctx, const pt_cycle_border *b, int approx,
+                                pt_contour_point *dst)
+{
+    replay_ctx *r = ctx;
+    write_points(r->tiles, r->all, b, approx, dst);
 }
 
 static pt_status find_tiled(const pt_image *img, int threshold, int mode, int approx,
@@ -449,9 +425,8 @@ static pt_status find_tiled(const pt_image *img, int threshold, int mode, int ap
     t.visited = calloc(pixels, 1);
     tile_out *tiles = calloc((size_t)ntiles, sizeof *tiles);
     piece **all = NULL;
-    omp_border *borders = NULL;
+    pt_cycle_border *borders = NULL;
     int *tile_base = NULL;
-    pt_contour_found *found = NULL;
     int nb = 0;
     if (!lab || !t.visited || !tiles) {
         st = pt_error_set(err, PT_ERR_NOMEM, "", "contours: cannot allocate %dx%d image",
@@ -543,7 +518,7 @@ static pt_status find_tiled(const pt_image *img, int threshold, int mode, int ap
             continue;
         if (nb == cap) {
             cap = cap ? 2 * cap : 256;
-            omp_border *grown = realloc(borders, (size_t)cap * sizeof *grown);
+            pt_cycle_border *grown = realloc(borders, (size_t)cap * sizeof *grown);
             if (!grown) {
                 st = pt_error_set(err, PT_ERR_NOMEM, "", "contours: cannot allocate borders");
                 goto done;
@@ -558,54 +533,10 @@ static pt_status find_tiled(const pt_image *img, int threshold, int mode, int ap
     for (int64_t i = 0; i < npieces; i++)
         all[i]->tile = -1 - all[i]->tile;
 
-    int broken = 0;
-#pragma omp parallel for schedule(dynamic, 64) num_threads(threads) reduction(+ : broken)
-    for (int i = 0; i < nb; i++)
-        broken += locate_start(&t, tiles, all, &borders[i], approx) != PT_OK;
-    if (broken) {
-        st = pt_error_set(err, PT_ERR_INTERNAL, "", "contours: %d borders without a start",
-                          broken);
-        goto done;
-    }
-    if (nb > 1)
-        qsort(borders, (size_t)nb, sizeof *borders, compare_key);
-
-    int64_t total = 0;
-    for (int i = 0; i < nb; i++) {
-        borders[i].first = total;
-        total += borders[i].points;
-    }
-    if ((st = pt_contours_reserve_points(out, total, err)))
-        goto done;
-#pragma omp parallel for schedule(dynamic, 64) num_threads(threads)
-    for (int i = 0; i < nb; i++)
-        write_points(tiles, all, &borders[i], approx, out->points + borders[i].first);
-    out->point_count = total;
-
-    if (mode == PT_CONTOURS_LIST) {
-        found = malloc((size_t)(nb ? nb : 1) * sizeof *found);
-        if (!found) {
-            st = pt_error_set(err, PT_ERR_NOMEM, "", "contours: cannot allocate borders");
-            goto done;
-        }
-        for (int i = 0; i < nb; i++) {
-            found[i].is_hole = borders[i].is_hole;
-            found[i].parent = -1;
-            found[i].first = borders[i].first;
-            found[i].count = borders[i].points;
-        }
-    } else {
-        replay_ctx r = {&t, tiles, all, borders, nb};
-        int scanned = 0;
-        st = pt_contours_scan(lab, img->width, img->height, mode, approx, replay_border, &r,
-                              out, &found, &scanned, err);
-        if (!st && scanned != nb)
-            st = pt_error_set(err, PT_ERR_INTERNAL, "",
-                              "contours: scan found %d borders, tracing %d", scanned, nb);
-        if (st)
-            goto done;
-    }
-    st = pt_contours_emit(out, found, nb, err);
+    replay_ctx r = {&t, tiles, all, borders, nb};
+    pt_cycle_source src = {&r, source_locate, source_write_points, replay_border};
+    st = pt_contours_from_cycles(borders, nb, &src, img->width, img->height, lab, mode, approx,
+                                 threads, out, err);
 
 done:
     if (st) {
@@ -617,7 +548,6 @@ done:
             free(tiles[i].states);
             free(tiles[i].pieces);
         }
-    free(found);
     free(tiles);
     free(all);
     free(tile_base);

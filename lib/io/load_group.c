@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cli/load_group.h"
+#include "lib/io/load_group.h"
 
 static int is_tiff(const char *path)
 {

@@ -1,6 +1,6 @@
-/* Decoding several inputs of track at the same time. */
-#ifndef PT_CLI_LOAD_GROUP_H
-#define PT_CLI_LOAD_GROUP_H
+/* Decoding several image files at the same time (track, bench, sweep). */
+#ifndef PT_LOAD_GROUP_H
+#define PT_LOAD_GROUP_H
 
 #include "lib/io/pt_image.h"
 
