@@ -13,7 +13,7 @@ const pt_param_def pt_tl_param_defs[] = {
      "eye: tl_count thresholds evenly between each eye's dark level (the 5th least of a 32x32 "
      "grid of samples) and its surround level (their 10th percentile); fixed: tl_min..tl_max "
      "by tl_step (the paper)"},
-    {"tl_count", PT_PARAM_INT, offsetof(pt_config, tl.count), 6, 1, 64, NULL, PT_ALG_TL,
+    {"tl_count", PT_PARAM_INT, offsetof(pt_config, tl.count), 5, 1, 64, NULL, PT_ALG_TL,
      "tl_range=eye: thresholds tried per eye"},
     {"tl_min", PT_PARAM_INT, offsetof(pt_config, tl.threshold_min), 20, 0, 255,
      NULL, PT_ALG_TL, "tl_range=fixed: first grey-level threshold (pupil = pixels <= threshold)"},
