@@ -71,7 +71,7 @@ typedef struct {
 static __device__ __forceinline__ int tl_threshold(const tl_dev &d, int j, int i)
 {
     if (d.range == PT_TL_RANGE_EYE)
-        return pt_eye_threshold_between(d.levels[j].x, d.levels[j].y, i, d.thresholds);
+        return pt_eye_threshold(d.levels[j].x, d.levels[j].y, i, d.thresholds, d.tmin, d.tstep);
     return d.tmin + i * d.tstep;
 }
 

@@ -18,9 +18,9 @@
 #define PT_EYE_SAMPLES (PT_EYE_GRID * PT_EYE_GRID)
 /* rank of the surround level among the samples: the 10th percentile */
 #define PT_EYE_SURROUND_RANK (PT_EYE_SAMPLES / 10)
-/* rank of the dark level (the pupil's, where it covers more than 0.5 % of
- * the region): the 5th least sample */
-#define PT_EYE_DARK_RANK 4
+/* rank of the dark level (the pupil's, where it covers more than 1 % of
+ * the region; a lash or a thin shadow covers less): the 11th least sample */
+#define PT_EYE_DARK_RANK 10
 
 /* The grey level at rank `rank` (0 = the least) of the PT_EYE_GRID x
  * PT_EYE_GRID samples of the region (x0, y0, w, h) of an 8-bit plane
@@ -52,14 +52,29 @@ static inline PT_HD int pt_eye_grid_level(const uint8_t *buf, int stride, int x0
     return 255;
 }
 
-/* Threshold i (0-based) of n between an eye's dark level and its surround
- * level (tl_range=eye): dark + (surround - dark) (i + 1) / (n + 1), so the
- * thresholds fall between the pupil's grey level and the iris's however
- * the eye is exposed. Equal levels give equal thresholds. */
-static inline PT_HD int pt_eye_threshold_between(int dark, int surround, int i, int n)
+/* An eye whose dark level is at least this share below its surround level
+ * shows a pupil to adapt to (the InP and MEYE pupils lie 35 % or more
+ * below their iris); otherwise (a blank or washed-out frame, noise only)
+ * the detectors keep their fixed settings, which noise does not pass. */
+#define PT_EYE_DARK_SHARE 0.2
+
+static inline PT_HD int pt_eye_clearly_dark(int dark, int surround)
 {
-    if (surround < dark)
-        surround = dark;
+    return surround - dark >= PT_EYE_DARK_SHARE * surround;
+}
+
+/* Threshold i (0-based) of n for tl_range=eye: between the eye's dark and
+ * surround levels, dark + (surround - dark) (i + 1) / (n + 1), so the
+ * thresholds fall between the pupil's grey level and the iris's however
+ * the eye is exposed; where the eye is not clearly dark
+ * (pt_eye_clearly_dark), the fixed tmin + i tstep (at most 255). */
+static inline PT_HD int pt_eye_threshold(int dark, int surround, int i, int n, int tmin,
+                                         int tstep)
+{
+    if (!pt_eye_clearly_dark(dark, surround)) {
+        long t = tmin + (long)i * tstep;
+        return t < 255 ? (int)t : 255;
+    }
     return dark + (int)(((long)(surround - dark) * (i + 1)) / (n + 1));
 }
 

@@ -110,10 +110,6 @@ static inline PT_HD void pt_sb_view_init(pt_sb_view *c, const pt_sb_config *k, c
 /* Least threshold pt_sb_eye_threshold gives, grey levels: below it the
  * noise left on a smoothed frame rises like an edge. */
 #define PT_SB_THRESHOLD_FLOOR 3.0
-/* The threshold is lowered only where the start is at least this share
- * darker than the surround level (a pupil: the InP and MEYE pupils are 35 %
- * or more darker than their iris). */
-#define PT_SB_DARK_SHARE 0.2
 
 /* The edge threshold of one eye (man page, edge_contrast): k's threshold,
  * lowered on a low-contrast eye to k->contrast times the eye's contrast,
@@ -123,8 +119,8 @@ static inline PT_HD void pt_sb_view_init(pt_sb_view *c, const pt_sb_config *k, c
  * (inside the pupil when it is the darkest window), so a pupil whose border
  * rises by a few grey levels (an under-exposed eye, an iris nearly as dark
  * as the pupil) keeps its edge while a well-exposed eye keeps the fixed
- * threshold; where the start is not PT_SB_DARK_SHARE darker than the
- * surround, the fixed threshold stays. buf: the smoothed plane (stride
+ * threshold; where the start is not clearly darker than the surround
+ * (pt_eye_clearly_dark), the fixed threshold stays. buf: the smoothed plane (stride
  * bytes per row); start must lie in the region. */
 static inline PT_HD double pt_sb_eye_threshold(const pt_sb_config *k, const uint8_t *buf,
                                                int stride, int x0, int y0, int w, int h,
@@ -137,7 +133,7 @@ static inline PT_HD double pt_sb_eye_threshold(const pt_sb_config *k, const uint
     int surround = pt_eye_grid_level(buf, stride, x0, y0, w, h, PT_EYE_SURROUND_RANK);
     /* no region clearly darker than its surround (a blank or washed-out
      * frame): nothing to adapt to, noise would pass a lowered threshold */
-    if (!(surround - dark >= PT_SB_DARK_SHARE * surround))
+    if (!pt_eye_clearly_dark(dark, surround))
         return k->threshold;
     double t = k->contrast * (surround - dark);
     if (t < PT_SB_THRESHOLD_FLOOR)

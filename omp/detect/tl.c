@@ -224,7 +224,8 @@ static int mid_level(const pt_image *img, const pt_circle *c)
 }
 
 /* The thresholds tried on this eye (tl_range): between its dark and
- * surround levels, or the fixed tl_min, tl_min + tl_step, ... */
+ * surround levels (lib/detect/eye_levels.h pt_eye_threshold), or the fixed
+ * tl_min, tl_min + tl_step, ... */
 static void eye_thresholds(const pt_image *img, const pt_roi *roi, const pt_tl_params *p, int n,
                            int *levels)
 {
@@ -238,7 +239,7 @@ static void eye_thresholds(const pt_image *img, const pt_roi *roi, const pt_tl_p
     int surround = pt_eye_grid_level(img->buf, img->stride, roi->x0, roi->y0, roi->width,
                                      roi->height, PT_EYE_SURROUND_RANK);
     for (int i = 0; i < n; i++)
-        levels[i] = pt_eye_threshold_between(dark, surround, i, n);
+        levels[i] = pt_eye_threshold(dark, surround, i, n, p->threshold_min, p->threshold_step);
 }
 
 static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
