@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/backends/registry.h"
+#include "lib/api/registry.h"
 #include "lib/core/output_file.h"
 #include "lib/assign/assign.h"
 #include "cli/cli.h"

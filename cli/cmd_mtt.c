@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/backends/registry.h"
+#include "lib/api/registry.h"
 #include "lib/core/output_file.h"
 #include "lib/assign/mtt.h"
 #include "cli/cli.h"

@@ -21,7 +21,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: pupiltrack synth [-n N] [--binocular] [--sequence] [--size WxH] [--seed S]\n"
-            "                        [--difficulty easy|normal|hard] [--exposure E] -o DIR\n"
+            "                        [--difficulty easy|normal|hard] [--exposure E]\n"
+            "                        [--format png|pgm] -o DIR\n"
             "       pupiltrack synth --particles ...\n\n"
             "Writes N synthetic near-infrared eye images DIR/000000.png ... and\n"
             "DIR/groundtruth.csv (image,eye,cx,cy,r,a,b,theta; cx empty when the\n"
@@ -37,6 +38,7 @@ static void usage(FILE *out)
             "  --exposure E      every grey level times E (0.05..1, default 1): an\n"
             "                    under-exposed camera whose pupil border rises by a few\n"
             "                    grey levels\n"
+            "  --format F        png (default) or pgm (binary, 8-bit): DIR/000000.pgm ...\n"
             "  -o DIR            output folder, created if needed\n");
 }
 
@@ -82,7 +84,7 @@ int pt_cmd_synth(int argc, char **argv)
     pt_synth_params_default(&params);
     long count = 100;
     uint64_t seed = 1;
-    int sequence = 0;
+    int sequence = 0, pgm = 0;
     const char *out_dir = NULL;
     pt_error err;
     pt_error_clear(&err);
@@ -96,6 +98,13 @@ int pt_cmd_synth(int argc, char **argv)
             params.binocular = 1;
         } else if (!strcmp(arg, "--sequence")) {
             sequence = 1;
+        } else if (!strcmp(arg, "--format")) {
+            if (!val || (strcmp(val, "png") && strcmp(val, "pgm"))) {
+                pt_cli_fail("synth: --format is png or pgm");
+                return PT_EXIT_USAGE;
+            }
+            pgm = !strcmp(val, "pgm");
+            i++;
         } else if (!strcmp(arg, "-n") || !strcmp(arg, "--size") || !strcmp(arg, "--seed") ||
                    !strcmp(arg, "--difficulty") || !strcmp(arg, "--exposure") ||
                    !strcmp(arg, "-o")) {
@@ -215,7 +224,7 @@ int pt_cmd_synth(int argc, char **argv)
         for (int k = 0; k < n; k++) {
             long i = first + k;
             char name[32], frame_path[4200];
-            snprintf(name, sizeof name, "%06ld.png", i);
+            snprintf(name, sizeof name, "%06ld.%s", i, pgm ? "pgm" : "png");
             snprintf(frame_path, sizeof frame_path, "%s/%s", out_dir, name);
             pt_synth_params frame_params = params;
             if (sequence)
@@ -224,7 +233,8 @@ int pt_cmd_synth(int argc, char **argv)
             pt_error_clear(&errs[k]);
             status[k] = pt_synth_render(&frame_params, frame_seed, imgs[k], &truths[k], &errs[k]);
             if (status[k] == PT_OK)
-                status[k] = pt_png_write_grey(frame_path, imgs[k], &errs[k]);
+                status[k] = pgm ? pt_pgm_write(frame_path, imgs[k], &errs[k])
+                                : pt_png_write_grey(frame_path, imgs[k], &errs[k]);
         }
         for (int k = 0; k < n; k++) {
             if (status[k] != PT_OK) {
@@ -233,7 +243,7 @@ int pt_cmd_synth(int argc, char **argv)
                 break;
             }
             char name[32];
-            snprintf(name, sizeof name, "%06ld.png", first + k);
+            snprintf(name, sizeof name, "%06ld.%s", first + k, pgm ? "pgm" : "png");
             const pt_synth_frame_truth *truth = &truths[k];
             for (int e = 0; e < truth->count; e++) {
                 const pt_synth_truth *t = &truth->eyes[e];

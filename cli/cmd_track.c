@@ -8,10 +8,14 @@
 #include "lib/core/output_file.h"
 #include "lib/io/gt.h"
 #include "lib/params/params_auto.h"
+#include "lib/io/pt_stack.h"
+#include "lib/io/pt_video.h"
 #include "lib/io/results.h"
-#include "cli/backends/registry.h"
+#include "lib/api/registry.h"
 #include "cli/cli.h"
+#include "lib/detect/notfound_reason.h"
 #include "cli/draw.h"
+#include "cli/draw_stages.h"
 #include "cli/inputs.h"
 #include "lib/io/load_group.h"
 #include "cli/track_options.h"
@@ -26,6 +30,8 @@ static void usage(FILE *out)
             "%s"
             "  --gt GT.csv      ground truth, drawn with --draw\n"
             "  --draw DIR       write each frame as a PNG showing what the detector saw\n"
+            "  --draw-stages DIR  write each frame's preprocessing stages as PNGs: image,\n"
+            "                   top-hat, reflection mask, reflections filled, smoothed\n"
             "  --glints FILE    with --sequence: corneal reflections with stable ids per eye,\n"
             "                   CSV image,eye,glint,x,y (ids from the multi-target tracker)\n"
             "  --devices LIST   -b cuda: split each batch across these GPUs (all, or e.g. 0,1)\n"
@@ -36,6 +42,7 @@ static void usage(FILE *out)
 typedef struct {
     pt_detector_setup setup;
     const char *out_path, *draw_dir, *gt_path;
+    const char *stages_dir; /* --draw-stages */
     pt_gt gt; /* --gt: drawn with --draw */
     int have_gt;
     /* --glints FILE (with --sequence): corneal reflections with stable ids */
@@ -183,6 +190,7 @@ static int flush_batch(track_run *run)
         pt_result *res = run->results + (size_t)k * run->eyes;
         const pt_overlay *ov = run->overlays ? run->overlays + (size_t)k * run->eyes : NULL;
         k++;
+        pt_explain_notfound(res, run->eyes, run->frames[i], run->setup.track.algorithm);
         for (int e = 0; e < run->eyes; e++) {
             pt_results_write_row(run->out.fp, run->names[i],
                                  pt_algorithm_name(run->setup.track.algorithm),
@@ -210,6 +218,13 @@ static int flush_batch(track_run *run)
             if (pt_draw_frame(run->draw_dir, run->names[i], run->frames[i], res, ov,
                               run->have_gt ? truth : NULL, run->eyes, &err) &&
                 ++run->draw_failures <= DRAW_FAILURES_SHOWN)
+                pt_cli_report(&err);
+        }
+        if (run->stages_dir) {
+            int region = run->setup.track.binocular ? run->frames[i]->width / 2
+                                                    : run->frames[i]->width;
+            if (pt_draw_stages(run->stages_dir, run->names[i], run->frames[i],
+                               &run->setup.config, region, &err))
                 pt_cli_report(&err);
         }
         /* written: gone (a failure after this entry leaves the rest to the
@@ -261,7 +276,12 @@ static int track_loaded(track_run *run, const char *path, pt_loaded_input *in)
             snprintf(name, sizeof name, "%s", path);
         pt_image *frame = frames.frames[p];
         frames.frames[p] = NULL;
-        int rc = add_frame(run, frame, name, NULL, p == frames.count - 1);
+        const char *page_error = NULL;
+        if (!frame) {
+            page_error = frames.page_errors[p].what;
+            pt_cli_fail("%s: %s", name, page_error);
+        }
+        int rc = add_frame(run, frame, name, page_error, p == frames.count - 1);
         if (rc) {
             pt_frames_free(&frames);
             return rc;
@@ -269,6 +289,76 @@ static int track_loaded(track_run *run, const char *path, pt_loaded_input *in)
     }
     pt_frames_free(&frames);
     return 0;
+}
+
+/* A .npy or .raw stack, frame after frame from its mapping (pt_stack.h), so
+ * that a long recording is never in memory whole. */
+static int track_stack(track_run *run, const char *path)
+{
+    pt_stack stack;
+    pt_error err;
+    pt_error_clear(&err);
+    if (pt_stack_open(path, &run->setup.load, &stack, &err)) {
+        pt_cli_report(&err);
+        return add_frame(run, NULL, path, err.what, 1);
+    }
+    int rc = 0;
+    for (long i = 0; i < stack.count && !rc; i++) {
+        char name[4200];
+        if (stack.count > 1)
+            snprintf(name, sizeof name, "%s#%ld", path, i);
+        else
+            snprintf(name, sizeof name, "%s", path);
+        pt_image *frame = pt_stack_frame(&stack, i, run->setup.load.significant_bits);
+        if (!frame)
+            pt_cli_fail("%s: out of memory for a frame", name);
+        rc = add_frame(run, frame, name, frame ? NULL : "out of memory for a frame",
+                       i == stack.count - 1);
+    }
+    pt_stack_close(&stack);
+    return rc;
+}
+
+/* A video, frame after frame, decoded on its own thread two batches ahead
+ * of the detector (pt_video.h); a file that cannot be read further ends with
+ * one error row after its good frames. */
+static int track_video(track_run *run, const char *path)
+{
+    pt_video *video;
+    pt_video_ahead *ahead = NULL;
+    pt_error err;
+    pt_error_clear(&err);
+    if (pt_video_open(path, 0, &video, &err) ||
+        pt_video_ahead_start(video, 2 * TRACK_BATCH, run->setup.load.significant_bits, &ahead,
+                             &err)) {
+        pt_video_close(video);
+        pt_cli_report(&err);
+        return add_frame(run, NULL, path, err.what, 1);
+    }
+    int rc = 0;
+    for (long i = 0; !rc; i++) {
+        pt_image *frame;
+        double seconds;
+        char name[4200];
+        snprintf(name, sizeof name, "%s#%ld", path, i);
+        if (pt_video_ahead_next(ahead, &frame, &seconds, &err)) {
+            pt_cli_report(&err);
+            rc = add_frame(run, NULL, name, err.what, 1);
+            break;
+        }
+        if (!frame) {
+            /* the end is known only now: the last frame queued ends the file */
+            if (run->count)
+                run->ends_file[run->count - 1] = 1;
+            else
+                run->done++;
+            break;
+        }
+        rc = add_frame(run, frame, name, NULL, 0);
+    }
+    pt_video_ahead_stop(ahead);
+    pt_video_close(video);
+    return rc;
 }
 
 int pt_cmd_track(int argc, char **argv)
@@ -297,6 +387,8 @@ int pt_cmd_track(int argc, char **argv)
             }
         } else if (!strcmp(a, "--glints") && i + 1 < argc) {
             run.glints_path = argv[++i];
+        } else if (!strcmp(a, "--draw-stages") && i + 1 < argc) {
+            run.stages_dir = argv[++i];
         } else if ((!strcmp(a, "-o") || !strcmp(a, "--draw") || !strcmp(a, "--gt"))) {
             if (i + 1 >= argc) {
                 pt_cli_fail("option %s needs a value", a);
@@ -316,13 +408,24 @@ int pt_cmd_track(int argc, char **argv)
             run.failures++;
         }
     }
-    if (inputs.count == 0) {
-        pt_cli_fail("track: no images given (try --help)");
+    if (pt_detector_setup_check(&run.setup)) {
         rc = PT_EXIT_USAGE;
+        goto done;
+    }
+    if (inputs.count == 0) {
+        /* a folder without images has been named already */
+        if (!inputs.empty_folders)
+            pt_cli_fail("track: no images given (try --help)");
+        rc = inputs.empty_folders ? PT_EXIT_INPUT : PT_EXIT_USAGE;
         goto done;
     }
     if (run.draw_dir && !pt_path_is_dir(run.draw_dir) && mkdir(run.draw_dir, 0777)) {
         pt_cli_fail("%s: cannot create the --draw folder", run.draw_dir);
+        rc = PT_EXIT_INPUT;
+        goto done;
+    }
+    if (run.stages_dir && !pt_path_is_dir(run.stages_dir) && mkdir(run.stages_dir, 0777)) {
+        pt_cli_fail("%s: cannot create the --draw-stages folder", run.stages_dir);
         rc = PT_EXIT_INPUT;
         goto done;
     }
@@ -339,7 +442,7 @@ int pt_cmd_track(int argc, char **argv)
             rc = PT_EXIT_USAGE;
             goto done;
         }
-        run.glints = be->glints;
+        run.glints = be->glints->track;
         pt_error err;
         pt_error_clear(&err);
         if (pt_output_open(&run.glints_out, run.glints_path, PT_OUTPUT_SYNC, &err)) {
@@ -383,7 +486,14 @@ int pt_cmd_track(int argc, char **argv)
     /* Files are decoded a batch at a time, side by side (-j threads), and
      * tracked in their order. */
     pt_loaded_input group[TRACK_BATCH];
+    run.setup.load.page_errors = 1; /* a bad TIFF page is a row of its own */
     for (int i = 0; i < inputs.count && !rc;) {
+        if (pt_stack_path_kind(inputs.paths[i]) || pt_video_path_is_video(inputs.paths[i])) {
+            rc = pt_stack_path_kind(inputs.paths[i]) ? track_stack(&run, inputs.paths[i])
+                                                     : track_video(&run, inputs.paths[i]);
+            i++;
+            continue;
+        }
         int k = pt_load_group_size(inputs.paths + i, inputs.count - i, TRACK_BATCH);
         pt_load_group(inputs.paths + i, k, &run.setup.load, run.setup.track.threads, group);
         for (int j = 0; j < k; j++) {

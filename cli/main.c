@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "lib/io/pt_video.h"
 
 typedef struct {
     const char *name;
@@ -14,7 +15,7 @@ typedef struct {
 } pt_command;
 
 static const pt_command commands[] = {
-    {"track", pt_cmd_track, "detect pupils in images, folders or multi-page TIFFs"},
+    {"track", pt_cmd_track, "detect pupils in images, folders, TIFF pages, stacks, videos"},
     {"eval", pt_cmd_eval, "accuracy curves of a results CSV against ground truth"},
     {"sweep", pt_cmd_sweep, "run a detector over a parameter grid: results, curves, summary"},
     {"merge", pt_cmd_merge, "join the shards of a sweep (sweep --shard K/N)"},
@@ -67,6 +68,8 @@ int main(int argc, char **argv)
         printf("pupiltrack %s\n", PT_VERSION);
         return stdout_checked(PT_EXIT_OK);
     }
+    /* a video's problems are reported once, as pupiltrack's own lines */
+    pt_video_quiet();
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))
             return stdout_checked(commands[i].run(argc - 1, argv + 1));

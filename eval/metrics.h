@@ -1,4 +1,4 @@
-/* Accuracy of detections against ground truth (SPEC §4).
+/* Accuracy of detections against ground truth (pupiltrack(1), METRICS).
  * relative: circles e = max(|c-c_gt|, |r-r_gt|) / r_gt; ellipses
  *   e = max(|c-c_gt| / ((a_gt+b_gt)/2), |a-a_gt|/a_gt, |b-b_gt|/b_gt);
  *   curve at m = 0..20 % by 0.5 %.
@@ -34,6 +34,7 @@ typedef struct {
     long no_pupil;        /* ground-truth rows without a pupil that have a result */
     long false_positives; /* of those: the result is ok */
     long blinks;          /* rows excluded as blinks */
+    long matched;         /* result rows matched to a ground-truth row (duplicates not) */
     long unmatched;       /* result rows with no ground-truth row */
     long duplicates;      /* result rows repeating an (image, eye) already seen */
     char unmatched_examples[PT_EVAL_EXAMPLES][256];

@@ -1,4 +1,4 @@
-/* Parameter sweeps (SPEC §5 `pupiltrack sweep`): a grid of configurations and
+/* Parameter sweeps (pupiltrack-sweep(1)): a grid of configurations and
  * the reports drawn from their results.
  *
  * A grid is a product of axes; each axis is one key and its values, given as

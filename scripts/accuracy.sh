@@ -1,14 +1,14 @@
 #!/bin/sh
 # Accuracy of one detector configuration on the standard sets, as one
-# markdown table row (issue 3's figures):
+# markdown table row :
 #   synth 1280x1024, 100 frames: mono (seed 11) and binocular (seed 12),
 #     circle and --ellipse mode, share within 10 % relative error;
 #   meye-dev real crops (blink = 0): within 10 % relative error and within
 #     5 px, circle and --ellipse mode;
 #   fps: frames per second of `track` on the mono synth set (wall clock,
 #     PNG decoding included) with the given -j.
-# Usage: scripts/accuracy.sh [-a ALG] [-b BACKEND] [-j N] [-p KEY=VALUE]...
-#                            [--header] [--keep DIR]
+# Usage: scripts/accuracy.sh [-a ALG] [-b BACKEND] [-j N] [--preset NAME]
+#                            [-p KEY=VALUE]... [--header] [--keep DIR]
 # Environment: PT (binary, default ./pupiltrack), PT_MEYE_DIR (default
 # ../shared/data/meye-dev), PT_ACC_CACHE (synth sets, default
 # /tmp/pt-accuracy; made once and reused).
@@ -23,6 +23,7 @@ while [ $# -gt 0 ]; do
     -b) BACKEND=$2; shift 2 ;;
     -j) JOBS=$2; shift 2 ;;
     -p) PARAMS="$PARAMS -p $2"; shift 2 ;;
+    --preset) PARAMS="--preset $2 $PARAMS"; shift 2 ;;
     --header) HEADER=1; shift ;;
     --keep) KEEP=$2; shift 2 ;;
     -h|--help) sed -n '2,16p' "$0"; exit 0 ;;

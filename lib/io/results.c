@@ -61,8 +61,8 @@ int pt_results_write_row(FILE *out, const char *image, const char *algorithm,
     else
         fputs(",,", out);
     fprintf(out, ",%.4f,%.4f,", r->confidence, r->ms);
-    if (r->status == PT_DETECT_ERROR)
-        write_field(out, r->message);
+    if (r->status != PT_DETECT_OK)
+        write_field(out, r->message); /* why: the error, or why nothing was found */
     fputc('\n', out);
     return ferror(out) ? -1 : 0;
 }

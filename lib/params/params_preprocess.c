@@ -1,4 +1,4 @@
-/* Registry entries for the preprocessing shared by the detectors (SPEC §1). */
+/* Registry entries for the preprocessing shared by the detectors (pupiltrack(1), PARAMETERS). */
 #include <stddef.h>
 
 #include "lib/params/pt_params.h"
