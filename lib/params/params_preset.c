@@ -29,12 +29,14 @@ static const pt_preset_value paper_values[] = {
     {"max_iterations", "10", SB},
     {"converge_px", "10", SB},
     {"glint_step", "0", SB},
+    {"edge_contrast", "0", SB},
     {"circle_votes", "inlier", SB},
     {"circle_tolerance", "0", SB},
     {"circle_refit", "circle", SB},
     {"ellipse_fit", "direct", SB},
     /* threshold and labeling: thresholds 20..100 by 20, the fit with most
      * votes wins, no refit between thresholds */
+    {"tl_range", "fixed", TL},
     {"tl_min", "20", TL},
     {"tl_max", "100", TL},
     {"tl_step", "20", TL},
