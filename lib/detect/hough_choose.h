@@ -11,7 +11,9 @@
  * of the best), then those whose inside is nearly as dark as the darkest of
  * them (at most 5/4 of its grey level + PT_HOUGH_DARK_MARGIN: the iris of
  * the synthetic and meye-dev eyes is at least 1.5 times as bright as the
- * pupil), and of these takes the most credible. */
+ * pupil; on dim remote-camera frames pupil and iris may lie only a few grey
+ * levels apart, so the margin stays small), and of these takes the most
+ * credible. */
 #ifndef PT_HOUGH_CHOOSE_H
 #define PT_HOUGH_CHOOSE_H
 
@@ -26,7 +28,7 @@
 #define PT_HOUGH_INSIDE_ANGLES 16  /* samples per ring */
 #define PT_HOUGH_INSIDE_SAMPLES (PT_HOUGH_INSIDE_RINGS * PT_HOUGH_INSIDE_ANGLES)
 #define PT_HOUGH_CHOICE_KEEP 0.5   /* candidates at least this share of the best value */
-#define PT_HOUGH_DARK_MARGIN 5     /* grey levels beyond 5/4 of the darkest inside */
+#define PT_HOUGH_DARK_MARGIN 2     /* grey levels beyond 5/4 of the darkest inside */
 
 /* Median grey level of the samples inside ellipse e (rings at 0.45, 0.6 and
  * 0.75 of its axes; bright reflections and a lid over part of the pupil
