@@ -478,7 +478,7 @@ __global__ void hough_finish(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d
         for (int k = nvote; k < nc; k++)
             if (ok[k] && pt_hough_seed_repeats(&out[k], nvote, ok, out))
                 ok[k] = 0;
-        best = pt_hough_choose(nc, ok, value, inside);
+        best = pt_hough_choose(nc, ok, value, inside, out);
     } else if (nc > 0 && task[0].ok) {
         best = 0;
     }

@@ -713,7 +713,7 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
         for (int k = nvote; k < nc; k++)
             if (ok[k] && pt_hough_seed_repeats(&fit_out[k], nvote, ok, fit_out))
                 ok[k] = 0;
-        int chosen = pt_hough_choose(nc, ok, value, inside);
+        int chosen = pt_hough_choose(nc, ok, value, inside, fit_out);
         if (chosen < 0)
             return PT_OK;
         circle = fit_out[chosen];
