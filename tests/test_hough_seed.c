@@ -1,6 +1,6 @@
 /* Canny-Hough's coarse pupil localisation (lib/detect/hough_seed.h): the
- * integral image of the cell grid, the darkest box, and which seed
- * candidates repeat a voting candidate. */
+ * integral image of the cell grid, the darkest box, which seed candidates
+ * repeat a voting candidate, and the confidence's darkness factor. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -85,10 +85,21 @@ static void test_repeats(void)
     PT_CHECK(!pt_hough_seed_repeats(&lid_cut, 0, ok, vote), "no voting candidates: kept");
 }
 
+static void test_dark_share(void)
+{
+    pt_hough_seed s = {10, 10, 3, 49 * 4 * 7}; /* 7 x 7 cells of 2 px, grey 7 */
+    PT_CHECK_NEAR(pt_hough_seed_level(&s, 2), 7.0, 1e-12, "seed box level");
+    PT_CHECK_NEAR(pt_hough_dark_share(7.0, 7), 1.0, 1e-12, "the pupil: as dark as the box");
+    PT_CHECK_NEAR(pt_hough_dark_share(7.0, 4), 1.0, 1e-12, "darker than the box: capped at 1");
+    PT_CHECK_NEAR(pt_hough_dark_share(7.0, 10), 0.75, 1e-12, "the iris around it: 9/12");
+    PT_CHECK_NEAR(pt_hough_dark_share(-1.0, 100), 1.0, 1e-12, "no seed: no factor");
+}
+
 int main(void)
 {
     test_integral();
     test_darkest();
     test_repeats();
+    test_dark_share();
     return PT_TEST_SUMMARY("hough_seed");
 }

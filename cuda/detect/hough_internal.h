@@ -100,6 +100,7 @@ typedef struct {
     pt_circle *cand;             /* PT_HOUGH_CANDIDATES per job, full-frame */
     int *ncand;
     int *nvote;                  /* per job: the first nvote candidates are the voting's */
+    double *seed_level;          /* per job: the seed box's mean level, -1: none */
     pt_hough_task *task;         /* PT_HOUGH_CANDIDATES per job */
     pt_point *pts;               /* edge_cap per job */
     int *idx;                    /* edge_cap per job */

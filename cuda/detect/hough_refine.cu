@@ -498,6 +498,11 @@ __global__ void hough_finish(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d
             res.confidence = pt_confidence_ellipse(&img, &task[best].ellipse);
         }
         if (res.confidence >= PT_CONFIDENCE_MIN) {
+            /* gradient voting reports value (outline confidence x edge
+             * support) x the darkness share (omp/detect/hough.c) */
+            if (d.s.gradient)
+                res.confidence =
+                    task[best].value * pt_hough_dark_share(d.seed_level[j], task[best].inside);
             res.has_circle = 1;
             res.has_ellipse = d.s.ellipse;
             res.status = PT_DETECT_OK;

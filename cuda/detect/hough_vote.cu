@@ -210,8 +210,10 @@ __global__ void gradient_candidates(pt_cuda_params p, pt_cuda_buffers b, pt_houg
     unsigned long long key = d.peak[j];
     if (!pt_hough_radii(&job, d.s.radius_step, &min_r, &max_r) || d.edge_count[j] < 3 ||
         !key) {
-        if (threadIdx.x == 0)
+        if (threadIdx.x == 0) {
             d.ncand[j] = d.nvote[j] = 0;
+            d.seed_level[j] = -1.0;
+        }
         return;
     }
     int cell = cell_side(d.s.cell, job.w, job.h);
@@ -237,6 +239,8 @@ __global__ void gradient_candidates(pt_cuda_params p, pt_cuda_buffers b, pt_houg
     if (threadIdx.x == 0)
         d.nvote[j] = count;
     int seed_cell = pt_hough_seed_cell(min_r), gw = job.w / seed_cell, gh = job.h / seed_cell;
+    if (threadIdx.x == 0)
+        d.seed_level[j] = -1.0;
     if (gw >= 3 && gh >= 3) {
         pt_cuda_frame_dims dims = b.dims[job.frame];
         pt_image img = {dims.width, dims.height, p.pitch, b.smoothed + (size_t)job.frame * p.plane};
@@ -251,6 +255,7 @@ __global__ void gradient_candidates(pt_cuda_params p, pt_cuda_buffers b, pt_houg
             pt_hough_seed_prefix(ii, gw, gh);
             pt_hough_seed seed;
             sh.seed_found = pt_hough_darkest(ii, gw, gh, &seed);
+            d.seed_level[j] = sh.seed_found ? pt_hough_seed_level(&seed, seed_cell) : -1.0;
             if (sh.seed_found) {
                 sh.centre[0] = (seed.gx + 0.5) * seed_cell - 0.5;
                 sh.centre[1] = (seed.gy + 0.5) * seed_cell - 0.5;

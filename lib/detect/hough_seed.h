@@ -123,6 +123,25 @@ static inline PT_HD int pt_hough_darkest(const int32_t *ii, int gw, int gh, pt_h
     return seed->gx >= 0;
 }
 
+/* Mean grey level of seed s's box. */
+static inline PT_HD double pt_hough_seed_level(const pt_hough_seed *s, int cell)
+{
+    double side = (double)(2 * s->half + 1) * cell;
+    return s->sum / (side * side);
+}
+
+/* The reported confidence's darkness factor (man page, hough): the darkest
+ * box's mean level + 2 over the chosen outline's inside level + 2, at most 1
+ * (1 when there is no seed: level < 0). The pupil holds the darkest box, so
+ * its inside is as dark; an iris or a lid fold chosen instead is brighter. */
+static inline PT_HD double pt_hough_dark_share(double level, int inside)
+{
+    if (level < 0.0)
+        return 1.0;
+    double s = (level + 2.0) / (inside + 2.0);
+    return s < 1.0 ? s : 1.0;
+}
+
 /* Whether refined seed candidate c repeats one of the n refined voting
  * candidates (ok[k] set): centres within PT_HOUGH_SEED_SAME_SHIFT x the
  * larger radius and radii within PT_HOUGH_SEED_SAME_RATIO of each other.

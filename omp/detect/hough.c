@@ -366,18 +366,21 @@ static int gradient_peak(const edge_list *e, int min_r, int max_r, int step, int
 /* Candidates around the coarse localisation's seed (lib/detect/hough_seed.h):
  * radius_candidates of its centre from half the radius of its box's area
  * up, at most PT_HOUGH_SEED_RADII. Appended to cand[n..); returns the new n.
- * ii holds (roi width + 1) x (roi height + 1) entries. */
+ * *level: the mean grey level of the seed's box, -1 when there is none. ii
+ * holds (roi width + 1) x (roi height + 1) entries. */
 static int seed_candidates(const edge_list *e, const pt_image *img, const pt_roi *roi,
                            int min_r, int max_r, int32_t *ii, float *hist, double *score,
-                           pt_circle *cand, int n)
+                           pt_circle *cand, int n, double *level)
 {
     int cell = pt_hough_seed_cell(min_r), gw = roi->width / cell, gh = roi->height / cell;
+    *level = -1.0;
     if (gw < 3 || gh < 3)
         return n;
     pt_hough_seed_integral(img, roi->x0, roi->y0, roi->width, roi->height, cell, ii);
     pt_hough_seed seed;
     if (!pt_hough_darkest(ii, gw, gh, &seed))
         return n;
+    *level = pt_hough_seed_level(&seed, cell);
     double px = (seed.gx + 0.5) * cell - 0.5, py = (seed.gy + 0.5) * cell - 0.5;
     int lo = (int)floor(0.5 * pt_hough_seed_radius(&seed, cell));
     return n + radius_candidates(e, px, py, min_r, max_r, lo, max_r, hist, score, cand + n,
@@ -668,6 +671,7 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
     size_t pixels = (size_t)w * (size_t)h;
     pt_circle peak = {0, 0, 0}, circle;
     pt_ellipse el;
+    double reported = -1.0; /* gradient voting: the reported confidence (man page) */
     if (gradient) {
         float *acc = pt_arena_alloc(arena, (size_t)(w + 1) * (h + 1) * sizeof *acc);
         float *hist = pt_arena_alloc(arena, (size_t)(max_r + 2) * sizeof *hist);
@@ -679,9 +683,10 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
                                hist, score, cand);
         /* the seed grid's integral image fits in the accumulator's (w+1) x (h+1) */
         int nvote = nc < 0 ? 0 : nc;
+        double seed_level = -1.0;
         if (nc >= 0)
             nc = seed_candidates(&edges, img, &roi, min_r, max_r, (int32_t *)acc, hist, score,
-                                 cand, nc);
+                                 cand, nc, &seed_level);
         else
             nc = 0;
         pt_point *cpts = pt_arena_alloc(arena, (size_t)edges.count * sizeof *cpts);
@@ -718,6 +723,8 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
             return PT_OK;
         circle = fit_out[chosen];
         el = fit_ellipse[chosen];
+        /* value = the outline confidence of el x edge support */
+        reported = value[chosen] * pt_hough_dark_share(seed_level, inside[chosen]);
         if (nc == 0)
             return PT_OK;
     } else {
@@ -790,6 +797,8 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
     }
     if (res->confidence < PT_CONFIDENCE_MIN)
         return PT_OK;
+    if (reported >= 0.0)
+        res->confidence = reported;
     res->has_circle = 1;
     res->has_ellipse = opt->ellipse;
     res->status = PT_DETECT_OK;
