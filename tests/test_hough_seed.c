@@ -73,16 +73,21 @@ static void test_darkest(void)
 static void test_repeats(void)
 {
     pt_circle vote[2] = {{100, 100, 50}, {300, 300, 20}};
-    int ok[2] = {1, 1}, off[2] = {0, 1};
+    int ok[2] = {1, 1}, off[2] = {0, 1}, inside[2] = {30, 30};
     pt_circle lid_cut = {101, 112, 43}; /* the lower part of the same pupil */
     pt_circle pupil_in_iris = {120, 100, 15};
     pt_circle far = {200, 200, 48};
-    PT_CHECK(pt_hough_seed_repeats(&lid_cut, 2, ok, vote), "the same pupil, shifted: repeats");
-    PT_CHECK(!pt_hough_seed_repeats(&lid_cut, 2, off, vote), "the voting one not ok: kept");
-    PT_CHECK(!pt_hough_seed_repeats(&pupil_in_iris, 2, ok, vote),
-             "a pupil inside the voting's iris: kept");
-    PT_CHECK(!pt_hough_seed_repeats(&far, 2, ok, vote), "elsewhere: kept");
-    PT_CHECK(!pt_hough_seed_repeats(&lid_cut, 0, ok, vote), "no voting candidates: kept");
+    PT_CHECK(pt_hough_seed_repeats(&lid_cut, 29, 2, ok, vote, inside),
+             "the same pupil, shifted: repeats");
+    PT_CHECK(!pt_hough_seed_repeats(&lid_cut, 29, 2, off, vote, inside),
+             "the voting one not ok: kept");
+    PT_CHECK(pt_hough_seed_repeats(&pupil_in_iris, 29, 2, ok, vote, inside),
+             "a small disc within the pupil, as dark: repeats");
+    PT_CHECK(!pt_hough_seed_repeats(&pupil_in_iris, 20, 2, ok, vote, inside),
+             "a pupil inside the voting's iris, clearly darker: kept");
+    PT_CHECK(!pt_hough_seed_repeats(&far, 29, 2, ok, vote, inside), "elsewhere: kept");
+    PT_CHECK(!pt_hough_seed_repeats(&lid_cut, 29, 0, ok, vote, inside),
+             "no voting candidates: kept");
 }
 
 static void test_dark_share(void)

@@ -476,7 +476,7 @@ __global__ void hough_finish(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d
         /* seed candidates that repeat a voting one (omp/detect/hough.c) */
         int nvote = d.nvote[j] < nc ? d.nvote[j] : nc;
         for (int k = nvote; k < nc; k++)
-            if (ok[k] && pt_hough_seed_repeats(&out[k], nvote, ok, out))
+            if (ok[k] && pt_hough_seed_repeats(&out[k], inside[k], nvote, ok, out, inside))
                 ok[k] = 0;
         best = pt_hough_choose(nc, ok, value, inside, out);
     } else if (nc > 0 && task[0].ok) {

@@ -65,26 +65,42 @@ static inline PT_HD int pt_hough_inside_level(const pt_image *img, const pt_elli
     return level[n / 2];
 }
 
+/* Whether circle in lies within circle out's disc widened by slack x its
+ * radius. */
+static inline PT_HD int pt_hough_within(const pt_circle *in, const pt_circle *out, double slack)
+{
+    double dx = in->cx - out->cx, dy = in->cy - out->cy;
+    double reach = (1.0 + slack) * out->r - in->r;
+    return reach > 0.0 && dx * dx + dy * dy <= reach * reach;
+}
+
+/* Whether circle in lies within out (pt_hough_within, slack
+ * PT_HOUGH_NEST_SLACK) with at most PT_HOUGH_NEST_RATIO of its radius. */
+static inline PT_HD int pt_hough_nested(const pt_circle *in, const pt_circle *out)
+{
+    return in->r <= PT_HOUGH_NEST_RATIO * out->r && pt_hough_within(in, out, PT_HOUGH_NEST_SLACK);
+}
+
+/* Whether inside level a is clearly darker than b: a x 9/8 + 1 < b. */
+static inline PT_HD int pt_hough_clearly_darker(int a, int b)
+{
+    return 9 * a + 8 < 8 * b;
+}
+
 /* Whether candidate k's disc holds a credible candidate (ok, value at least
- * keep) that is clearly darker inside: a disc within it (its outline inside
- * k's, widened by PT_HOUGH_NEST_SLACK of k's radius) of at most
- * PT_HOUGH_NEST_RATIO of its radius whose inside level, x 9/8 + 1, still lies
- * below k's. Such a k is the iris around the pupil (or the eye around it),
- * however strong its outline: the pupil is the innermost dark disc. A
- * smaller circle within the pupil is as dark as the pupil and leaves it be. */
+ * keep) that is clearly darker inside (pt_hough_nested,
+ * pt_hough_clearly_darker). Such a k is the iris around the pupil (or the
+ * eye around it), however strong its outline: the pupil is the innermost
+ * dark disc. A smaller circle within the pupil is as dark as the pupil and
+ * leaves it be. */
 static inline PT_HD int pt_hough_holds_darker(int n, int k, const int *ok, const double *value,
                                               double keep, const int *inside,
                                               const pt_circle *c)
 {
-    for (int m = 0; m < n; m++) {
-        if (m == k || !ok[m] || value[m] < keep || c[m].r > PT_HOUGH_NEST_RATIO * c[k].r ||
-            8 * (inside[m] + 1) + inside[m] >= 8 * inside[k])
-            continue;
-        double dx = c[m].cx - c[k].cx, dy = c[m].cy - c[k].cy;
-        double reach = (1.0 + PT_HOUGH_NEST_SLACK) * c[k].r - c[m].r;
-        if (reach > 0.0 && dx * dx + dy * dy <= reach * reach)
+    for (int m = 0; m < n; m++)
+        if (m != k && ok[m] && value[m] >= keep && pt_hough_clearly_darker(inside[m], inside[k]) &&
+            pt_hough_nested(&c[m], &c[k]))
             return 1;
-    }
     return 0;
 }
 

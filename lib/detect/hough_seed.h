@@ -24,6 +24,7 @@
 
 #include "lib/core/pt_geom.h"
 #include "lib/core/pt_hd.h"
+#include "lib/detect/hough_choose.h"
 #include "lib/io/pt_image.h"
 
 #define PT_HOUGH_SEEDS 1      /* seed centres offered */
@@ -31,6 +32,7 @@
 #define PT_HOUGH_SEED_RADII 4 /* radius candidates per seed */
 #define PT_HOUGH_SEED_SAME_SHIFT 0.35 /* pt_hough_seed_repeats: centre shift / radius */
 #define PT_HOUGH_SEED_SAME_RATIO 1.25 /* pt_hough_seed_repeats: larger / smaller radius */
+#define PT_HOUGH_SEED_SAME_SLACK 0.2  /* pt_hough_seed_repeats: within the disc + this x r */
 
 /* Side of the grid's cells: half the smallest radius searched, at least 1 px. */
 static inline PT_HD int pt_hough_seed_cell(int min_r)
@@ -142,14 +144,20 @@ static inline PT_HD double pt_hough_dark_share(double level, int inside)
     return s < 1.0 ? s : 1.0;
 }
 
-/* Whether refined seed candidate c repeats one of the n refined voting
- * candidates (ok[k] set): centres within PT_HOUGH_SEED_SAME_SHIFT x the
- * larger radius and radii within PT_HOUGH_SEED_SAME_RATIO of each other.
- * The seed adds pupils the voting missed; where the voting found the same
- * pupil its estimate stands (its centre comes from the whole outline, the
- * seed's from a dark box that a lid over the pupil pushes off centre). */
-static inline PT_HD int pt_hough_seed_repeats(const pt_circle *c, int n, const int *ok,
-                                              const pt_circle *vote)
+/* Whether refined seed candidate c (inside level inside_c) repeats one of
+ * the n refined voting candidates (ok[k] set; inside levels inside[k]): the
+ * same pupil, either shifted (centres within PT_HOUGH_SEED_SAME_SHIFT x the
+ * larger radius, radii within PT_HOUGH_SEED_SAME_RATIO of each other) or a
+ * part of it (within its disc widened by PT_HOUGH_SEED_SAME_SLACK x its
+ * radius, pt_hough_within, and not clearly darker
+ * inside: a lid over the pupil leaves a smaller dark disc in its lower
+ * part). The seed adds pupils the voting missed; where the voting found the
+ * same pupil its estimate stands (its centre comes from the whole outline,
+ * the seed's from a dark box that a lid pushes off centre). A pupil inside
+ * the voting's iris is clearly darker than the iris and stays. */
+static inline PT_HD int pt_hough_seed_repeats(const pt_circle *c, int inside_c, int n,
+                                              const int *ok, const pt_circle *vote,
+                                              const int *inside)
 {
     for (int k = 0; k < n; k++) {
         if (!ok[k])
@@ -157,6 +165,9 @@ static inline PT_HD int pt_hough_seed_repeats(const pt_circle *c, int n, const i
         double big = c->r > vote[k].r ? c->r : vote[k].r, small = c->r > vote[k].r ? vote[k].r : c->r;
         double dx = c->cx - vote[k].cx, dy = c->cy - vote[k].cy, shift = PT_HOUGH_SEED_SAME_SHIFT * big;
         if (dx * dx + dy * dy <= shift * shift && small * PT_HOUGH_SEED_SAME_RATIO >= big)
+            return 1;
+        if (pt_hough_within(c, &vote[k], PT_HOUGH_SEED_SAME_SLACK) &&
+            !pt_hough_clearly_darker(inside_c, inside[k]))
             return 1;
     }
     return 0;

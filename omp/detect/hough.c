@@ -716,7 +716,7 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
             inside[k] = pt_hough_inside_level(img, &fit_ellipse[k]);
         }
         for (int k = nvote; k < nc; k++)
-            if (ok[k] && pt_hough_seed_repeats(&fit_out[k], nvote, ok, fit_out))
+            if (ok[k] && pt_hough_seed_repeats(&fit_out[k], inside[k], nvote, ok, fit_out, inside))
                 ok[k] = 0;
         int chosen = pt_hough_choose(nc, ok, value, inside, fit_out);
         if (chosen < 0)
