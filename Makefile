@@ -1,17 +1,30 @@
 # pupiltrack — GNU Make build.
 #   make                 pupiltrack with the OpenMP back end (+ CUDA when nvcc is found)
 #   make CUDA=0|1        force the CUDA back end off / on
+#   make VIDEO=0|1       video input through FFmpeg's libraries off / on (default: on when
+#                        pkg-config finds libavformat libavcodec libavutil libswscale)
 #   make check           unit tests, command-line tests, sanitizer build of the unit tests
 #   make fuzz            libFuzzer targets (clang) in build/fuzz/
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local   (also DESTDIR, LIBDIR, INCLUDEDIR, MANDIR, PYTHONDIR)
 
 VERSION   := 0.1.0
+# The shared library's soname: libpupiltrack.so.$(SOVERSION) (pupiltrack(3)).
+SOVERSION := 0
 PREFIX    ?= /usr/local
+LIBDIR    ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR    ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# Where `make install` puts the Python module pupiltrack.py.
+PYTHONDIR ?= $(PREFIX)/lib/python3/dist-packages
 BUILD     ?= build
 CC        ?= gcc
 CFLAGS    ?= -O2 -g
 # The project's own flags stay when CFLAGS/LDFLAGS are given on the command line.
-PT_CFLAGS  = $(CFLAGS) -std=c11 -Wall -Wextra -fopenmp -D_DEFAULT_SOURCE -DPT_VERSION='"$(VERSION)"' -I.
+# Objects serve the static and the shared library alike: position-independent,
+# and only what lib/api/pupiltrack.h marks PT_API is exported.
+PT_CFLAGS  = $(CFLAGS) -std=c11 -Wall -Wextra -fopenmp -fPIC -fvisibility=hidden \
+             -D_DEFAULT_SOURCE -DPT_VERSION='"$(VERSION)"' -I.
 PT_LDFLAGS = $(LDFLAGS) -fopenmp
 LDLIBS    += -lpng -ltiff -lm
 
@@ -24,17 +37,35 @@ CUDA_ARCH ?= -gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=s
              -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
 NVCCFLAGS ?= -O3 -std=c++17 $(CUDA_ARCH) -Xcompiler -Wall,-fopenmp -lineinfo
 # Includes are written from the repository root (#include "lib/core/pt_error.h").
-NVCCFLAGS += -I.
+NVCCFLAGS += -I. -Xcompiler -fPIC,-fvisibility=hidden
 
 # Sources by domain: lib/DOMAIN, omp/DOMAIN, cuda/DOMAIN (see the README's layout).
 # cuda/detect/chunk_plan.c is the CUDA back end's host arithmetic (no CUDA
 # calls), built with or without CUDA so that its test runs everywhere; so are
 # the CUDA back ends' tables (cuda/*/*_table.c), whose entries say when CUDA
-# is missing.
-# cli/backends/ is the back-end registry above lib/; it goes into the archive
-# so that the tests reach every back end by name as the program does.
-LIB_SRC   := $(wildcard lib/*/*.c eval/*.c omp/*/*.c cli/backends/*.c) \
+# is missing. lib/api/registry.c, the back-end registry, is the top of the
+# library: the program, the tests and pupiltrack.h's detectors reach every
+# back end by name there.
+LIB_SRC   := $(filter-out lib/io/video_ffmpeg.c lib/io/video_none.c,$(wildcard lib/*/*.c eval/*.c \
+             omp/*/*.c)) \
              cuda/detect/chunk_plan.c $(wildcard cuda/*/*_table.c)
+
+# Video input: lib/io/video_ffmpeg.c over FFmpeg's libraries where pkg-config
+# finds them, else lib/io/video_none.c, which refuses video saying why.
+FFMPEG_PKGS := libavformat libavcodec libavutil libswscale
+FFMPEG_FOUND := $(shell pkg-config --exists $(FFMPEG_PKGS) 2>/dev/null && echo 1 || echo 0)
+VIDEO     ?= $(FFMPEG_FOUND)
+ifeq ($(VIDEO),1)
+LIB_SRC   += lib/io/video_ffmpeg.c
+$(BUILD)/lib/io/video_ffmpeg.o: PT_CFLAGS += $(shell pkg-config --cflags $(FFMPEG_PKGS))
+LDLIBS    += $(shell pkg-config --libs $(FFMPEG_PKGS))
+else
+LIB_SRC   += lib/io/video_none.c
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+$(info pupiltrack: video input is off: $(if $(filter 1,$(FFMPEG_FOUND)),VIDEO=0,FFmpeg's libraries \
+  not found (libavformat-dev libavcodec-dev libavutil-dev libswscale-dev)))
+endif
+endif
 CLI_SRC   := $(wildcard cli/*.c)
 TEST_SRC  := $(wildcard tests/test_*.c)
 FUZZ_SRC  := $(wildcard fuzz/fuzz_*.c)
@@ -52,6 +83,7 @@ LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(CU_OBJ)
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIBA      := $(BUILD)/libpupiltrack.a
+LIBSO     := $(BUILD)/libpupiltrack.so.$(VERSION)
 # The program; the sanitizer build makes its own beside its objects.
 PT_BIN    ?= pupiltrack
 
@@ -67,8 +99,8 @@ $(BUILD)/tools/%: scripts/tools/%.c $(LIBA)
 
 tools: $(BUILD)/tools/h2d_bandwidth $(BUILD)/tools/auction_host_bench
 
-.PHONY: all tools check check-unit check-cli check-asan fuzz install clean
-all: $(PT_BIN)
+.PHONY: all tools check check-unit check-cli check-lib check-asan fuzz install clean
+all: $(PT_BIN) $(LIBSO)
 
 $(PT_BIN): $(CLI_OBJ) $(LIBA)
 	$(CC) $(PT_LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(LDLIBS)
@@ -76,6 +108,10 @@ $(PT_BIN): $(CLI_OBJ) $(LIBA)
 $(LIBA): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
+
+$(LIBSO): $(LIB_OBJ) lib/api/pupiltrack.map
+	$(CC) -shared -Wl,-soname,libpupiltrack.so.$(SOVERSION) -Wl,-z,defs \
+	  -Wl,--version-script,lib/api/pupiltrack.map $(PT_LDFLAGS) -o $@ $(LIB_OBJ) $(LDLIBS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -97,13 +133,18 @@ $(BUILD)/tests/%: tests/%.c $(LIBA)
 	@mkdir -p $(dir $@)
 	$(CC) $(PT_CFLAGS) $(PT_LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
 
-check: check-unit check-cli check-asan
+check: check-unit check-cli check-lib check-asan
 
 check-unit: $(TEST_BIN) $(PT_BIN)
 	@sh tests/run_unit.sh $(TEST_BIN)
 
 check-cli: $(PT_BIN)
 	@sh tests/run_cli.sh ./$(PT_BIN)
+
+# The library as a user gets it: installed into a temporary prefix, its
+# exports, the example program built with pkg-config, the Python module.
+check-lib: $(PT_BIN) $(LIBSO)
+	@MAKE="$(MAKE)" sh tests/run_lib.sh ./$(PT_BIN)
 
 # The unit tests again under AddressSanitizer and UndefinedBehaviorSanitizer.
 check-asan:
@@ -121,10 +162,23 @@ $(BUILD)/fuzz/%: fuzz/%.c $(LIBA)
 	@mkdir -p $(dir $@)
 	$(CC) $(PT_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(LIBA) $(LDLIBS)
 
-install: pupiltrack
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 755 pupiltrack $(DESTDIR)$(PREFIX)/bin/pupiltrack
-	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+install: $(PT_BIN) $(LIBSO) $(LIBA)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
+	  $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(PYTHONDIR)
+	install -m 755 $(PT_BIN) $(DESTDIR)$(PREFIX)/bin/pupiltrack
+	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 man/*.3 $(DESTDIR)$(MANDIR)/man3/
+	install -m 755 $(LIBSO) $(DESTDIR)$(LIBDIR)/
+	ln -sf libpupiltrack.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libpupiltrack.so.$(SOVERSION)
+	ln -sf libpupiltrack.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libpupiltrack.so
+	install -m 644 $(LIBA) $(DESTDIR)$(LIBDIR)/
+	install -m 644 lib/api/pupiltrack.h $(DESTDIR)$(INCLUDEDIR)/pupiltrack.h
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	  -e 's|@VERSION@|$(VERSION)|; s|@LIBS_PRIVATE@|-fopenmp $(LDLIBS)|' \
+	  lib/api/pupiltrack.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/pupiltrack.pc
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/pupiltrack.pc
+	sed 's|@LIBDIR@|$(LIBDIR)|' lib/api/pupiltrack.py >$(DESTDIR)$(PYTHONDIR)/pupiltrack.py
+	chmod 644 $(DESTDIR)$(PYTHONDIR)/pupiltrack.py
 
 clean:
 	rm -rf build build-asan build-fuzz pupiltrack

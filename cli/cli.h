@@ -37,7 +37,10 @@ int pt_cli_parse_long(const char *text, long lo, long hi, long *out);
 int pt_cli_parse_int(const char *text, int lo, int hi, int *out);
 int pt_cli_parse_double(const char *text, double *out);
 
-/* Progress on stderr when it is a terminal: "label i/n, ETA". No-op otherwise. */
+/* Progress on stderr when it is a terminal: "label i/n, ETA". No-op otherwise.
+ * done counts finished work; elapsed_s is the time it took (pt_cli_seconds). */
 void pt_cli_progress(const char *label, long done, long total, double elapsed_s);
+/* A monotonic clock in seconds. */
+double pt_cli_seconds(void);
 
 #endif

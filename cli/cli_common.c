@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 void pt_cli_report(const pt_error *err)
@@ -32,6 +33,13 @@ void pt_cli_progress(const char *label, long done, long total, double elapsed_s)
     if (done == total)
         fputc('\n', stderr);
     fflush(stderr);
+}
+
+double pt_cli_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 int pt_cli_parse_long(const char *text, long lo, long hi, long *out)

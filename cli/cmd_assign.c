@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/backends/registry.h"
+#include "lib/api/registry.h"
+#include "lib/core/output_file.h"
 #include "lib/assign/assign.h"
 #include "cli/cli.h"
 #include "cli/options.h"
@@ -38,21 +39,20 @@ static void usage(FILE *out)
 
 static int write_assignment(const char *out_path, const pt_assign_problem *p, const pt_assign_result *r)
 {
-    FILE *out = out_path ? fopen(out_path, "w") : stdout;
-    if (!out) {
-        pt_cli_fail("%s: cannot open for writing: %s", out_path, strerror(errno));
+    pt_output out;
+    pt_error err;
+    pt_error_clear(&err);
+    if (pt_output_open(&out, out_path, 0, &err)) {
+        pt_cli_report(&err);
         return PT_EXIT_INPUT;
     }
-    fprintf(out, "row,col,value\n");
+    fprintf(out.fp, "row,col,value\n");
     for (int row = 0; row < p->rows; row++)
         if (r->col_of_row[row] >= 0)
-            fprintf(out, "%d,%d,%.15g\n", row, r->col_of_row[row],
+            fprintf(out.fp, "%d,%d,%.15g\n", row, r->col_of_row[row],
                     p->cost[(size_t)row * p->cols + r->col_of_row[row]]);
-    int failed = ferror(out);
-    if (out_path && fclose(out))
-        failed = 1;
-    if (failed) {
-        pt_cli_fail("%s: write error", out_path ? out_path : "stdout");
+    if (pt_output_close(&out, &err)) {
+        pt_cli_report(&err);
         return PT_EXIT_INPUT;
     }
     return PT_EXIT_OK;
@@ -62,11 +62,14 @@ static int write_assignment(const char *out_path, const pt_assign_problem *p, co
  * hand the very same problem to scipy. */
 static int save_npy(const char *path, const pt_assign_problem *p)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        pt_cli_fail("%s: cannot open for writing: %s", path, strerror(errno));
+    pt_output out;
+    pt_error err;
+    pt_error_clear(&err);
+    if (pt_output_open(&out, path, 0, &err)) {
+        pt_cli_report(&err);
         return PT_EXIT_INPUT;
     }
+    FILE *f = out.fp;
     char header[128];
     int len = snprintf(header, sizeof header, "{'descr': '<f8', 'fortran_order': False, 'shape': (%d, %d), }",
                        p->rows, p->cols);
@@ -74,15 +77,17 @@ static int save_npy(const char *path, const pt_assign_problem *p)
     static const unsigned char magic[8] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0};
     unsigned short hlen = (unsigned short)(len + pad + 1);
     unsigned char le[2] = {(unsigned char)(hlen & 0xff), (unsigned char)(hlen >> 8)};
-    int failed = fwrite(magic, 1, 8, f) != 8 || fwrite(le, 1, 2, f) != 2 || fwrite(header, 1, (size_t)len, f) != (size_t)len;
-    for (int k = 0; k < pad && !failed; k++)
-        failed = fputc(' ', f) == EOF;
-    failed = failed || fputc('\n', f) == EOF;
+    fwrite(magic, 1, 8, f);
+    fwrite(le, 1, 2, f);
+    fwrite(header, 1, (size_t)len, f);
+    for (int k = 0; k < pad; k++)
+        fputc(' ', f);
+    fputc('\n', f);
     /* x86 and ARM hosts are little-endian, as the descriptor says. */
     size_t entries = (size_t)p->rows * (size_t)p->cols;
-    failed = failed || fwrite(p->cost, sizeof(double), entries, f) != entries;
-    if (fclose(f) || failed) {
-        pt_cli_fail("%s: write error", path);
+    fwrite(p->cost, sizeof(double), entries, f);
+    if (pt_output_close(&out, &err)) {
+        pt_cli_report(&err);
         return PT_EXIT_INPUT;
     }
     return PT_EXIT_OK;

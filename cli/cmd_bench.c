@@ -7,7 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/inputs.h"
-#include "cli/load_group.h"
+#include "lib/io/load_group.h"
 #include "cli/track_options.h"
 
 static void usage(FILE *out)

@@ -5,7 +5,8 @@
 
 #include <time.h>
 
-#include "cli/backends/registry.h"
+#include "lib/api/registry.h"
+#include "lib/core/output_file.h"
 #include "lib/contours/contours.h"
 #include "lib/io/pt_image.h"
 #include "cli/cli.h"
@@ -221,24 +222,26 @@ int pt_cmd_contours(int argc, char **argv)
         return st == PT_ERR_UNAVAILABLE ? PT_EXIT_UNAVAILABLE : PT_EXIT_INPUT;
     }
     int rc = PT_EXIT_OK;
-    FILE *f = stdout;
-    if (out_path && !(f = fopen(out_path, "w"))) {
-        pt_error_set(&err, PT_ERR_IO, out_path, "cannot open for writing");
+    pt_output out;
+    if (pt_output_open(&out, out_path, 0, &err)) {
         pt_cli_report(&err);
         rc = PT_EXIT_INPUT;
     }
     if (!rc) {
-        const char *name = out_path ? out_path : "stdout";
         if (count_only)
-            st = fprintf(f, "%d\n", c.count) < 0
-                     ? pt_error_set(&err, PT_ERR_IO, name, "cannot write")
-                     : PT_OK;
+            fprintf(out.fp, "%d\n", c.count);
         else if (json)
-            st = pt_contours_write_json(&c, f, name, &err);
+            st = pt_contours_write_json(&c, out.fp, out.path, &err);
         else
-            st = pt_contours_write_csv(&c, f, name, &err);
-        if (out_path && fclose(f) != 0 && !st)
-            st = pt_error_set(&err, PT_ERR_IO, out_path, "cannot write");
+            st = pt_contours_write_csv(&c, out.fp, out.path, &err);
+        if (st && st != PT_ERR_IO) {
+            pt_output_discard(&out);
+        } else {
+            /* a write error is reported with the system's reason */
+            pt_status written = st;
+            st = pt_output_close(&out, &err);
+            st = st ? st : written;
+        }
         if (st) {
             pt_cli_report(&err);
             rc = PT_EXIT_INPUT;

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/core/output_file.h"
 #include "eval/curve.h"
 #include "eval/metrics.h"
 #include "lib/io/gt.h"
@@ -108,23 +109,20 @@ int pt_cmd_eval(int argc, char **argv)
         rc = PT_EXIT_INPUT;
         goto done;
     }
-    FILE *out = out_path ? fopen(out_path, "w") : stdout;
-    if (!out) {
-        pt_cli_fail("%s: cannot write the curve file", out_path);
+    pt_output out;
+    if (pt_output_open(&out, out_path, PT_OUTPUT_SYNC, &err)) {
+        pt_cli_report(&err);
         rc = PT_EXIT_INPUT;
         goto done;
     }
     if (!config)
         config = results_path;
-    pt_curve_write_header(out, 0, NULL);
-    int write_failed = pt_curve_write(out, config, &ev, metrics, 0, NULL);
-    if (out != stdout)
-        write_failed |= fclose(out) != 0;
-    else
-        write_failed |= fflush(out) != 0;
-    if (write_failed) {
-        pt_cli_fail("%s: error writing the curve", out_path ? out_path : "stdout");
+    pt_curve_write_header(out.fp, 0, NULL);
+    pt_curve_write(out.fp, config, &ev, metrics, 0, NULL);
+    if (pt_output_close(&out, &err)) {
+        pt_cli_report(&err);
         rc = PT_EXIT_INPUT;
+        goto done;
     }
     pt_eval_print_summary(stderr, config, &ev);
 done:

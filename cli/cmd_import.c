@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/core/output_file.h"
 #include "lib/io/import.h"
 #include "lib/io/pt_image.h"
 #include "cli/cli.h"
@@ -190,18 +191,18 @@ int pt_cmd_import(int argc, char **argv)
         rc = PT_EXIT_INPUT;
         goto done;
     }
-    FILE *out = out_path ? fopen(out_path, "w") : stdout;
-    if (!out) {
-        pt_cli_fail("%s: cannot write the ground-truth file", out_path);
+    pt_output out;
+    if (pt_output_open(&out, out_path, 0, &err)) {
+        pt_cli_report(&err);
         rc = PT_EXIT_INPUT;
         goto done;
     }
-    if (pt_import_write(out, out_path ? out_path : "stdout", &data, &opt, &err)) {
+    if (pt_import_write(out.fp, out.path, &data, &opt, &err)) {
         pt_cli_report(&err);
         rc = err.status == PT_ERR_PARAM ? PT_EXIT_USAGE : PT_EXIT_INPUT;
-    }
-    if ((out != stdout ? fclose(out) : fflush(out)) && !rc) {
-        pt_cli_fail("%s: error writing the ground truth", out_path ? out_path : "stdout");
+        pt_output_discard(&out);
+    } else if (pt_output_close(&out, &err)) {
+        pt_cli_report(&err);
         rc = PT_EXIT_INPUT;
     }
     if (!rc)

@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/backends/registry.h"
+#include "lib/api/registry.h"
+#include "lib/core/output_file.h"
 #include "lib/assign/mtt.h"
 #include "cli/cli.h"
 #include "cli/options.h"
@@ -20,8 +21,8 @@ static void usage(FILE *out)
             "assignment with utility d_max - min(d_max, distance), track scores.\n"
             "Input frame,x,y[,id] (header optional); output frame,x,y,track[,id]. With ids,\n"
             "identity metrics go to stderr (MOTA = 1 - switches/measurements, IDF1).\n"
-            "  -b seq|omp|cuda|exact assignment solver (default seq); gated clusters smaller\n"
-            "                        than 64x64 (omp) or 256x256 (cuda) use the sequential auction\n"
+            "  -b seq|omp|cuda|exact assignment solver (default seq); gated clusters of fewer\n"
+            "                        than 4096 (omp) or 65536 (cuda) cells use the exact solver\n"
             "  -j N                  threads for -b omp (default all cores)\n"
             "  --dmax D              gate and utility cut-off, px (default %g)\n"
             "  --process-noise A     acceleration sd, px/frame^2 (default %g)\n"
@@ -127,16 +128,14 @@ int pt_cmd_mtt(int argc, char **argv)
         rc = st == PT_ERR_UNAVAILABLE ? PT_EXIT_UNAVAILABLE : PT_EXIT_INPUT;
     }
     if (rc == PT_EXIT_OK) {
-        FILE *out = out_path ? fopen(out_path, "w") : stdout;
-        if (!out) {
-            pt_cli_fail("%s: cannot open for writing: %s", out_path, strerror(errno));
+        pt_output out;
+        if (pt_output_open(&out, out_path, 0, &err)) {
+            pt_cli_report(&err);
             rc = PT_EXIT_INPUT;
         } else {
-            int failed = pt_measurements_write_csv(out, &set, tracks) != 0;
-            if (out_path && fclose(out))
-                failed = 1;
-            if (failed) {
-                pt_cli_fail("%s: write error", out_path ? out_path : "stdout");
+            pt_measurements_write_csv(out.fp, &set, tracks);
+            if (pt_output_close(&out, &err)) {
+                pt_cli_report(&err);
                 rc = PT_EXIT_INPUT;
             }
         }

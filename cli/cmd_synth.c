@@ -7,6 +7,7 @@
 
 #include <omp.h>
 
+#include "lib/core/output_file.h"
 #include "lib/io/pt_image.h"
 #include "lib/synth/synth.h"
 #include "cli/cli.h"
@@ -20,7 +21,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: pupiltrack synth [-n N] [--binocular] [--sequence] [--size WxH] [--seed S]\n"
-            "                        [--difficulty easy|normal|hard] -o DIR\n"
+            "                        [--difficulty easy|normal|hard] [--format png|pgm] -o DIR\n"
             "       pupiltrack synth --particles ...\n\n"
             "Writes N synthetic near-infrared eye images DIR/000000.png ... and\n"
             "DIR/groundtruth.csv (image,eye,cx,cy,r,a,b,theta; cx empty when the\n"
@@ -33,6 +34,7 @@ static void usage(FILE *out)
             "  --size WxH        frame size (default 320x256)\n"
             "  --seed S          seed (default 1)\n"
             "  --difficulty D    easy, normal (default) or hard\n"
+            "  --format F        png (default) or pgm (binary, 8-bit): DIR/000000.pgm ...\n"
             "  -o DIR            output folder, created if needed\n");
 }
 
@@ -78,7 +80,7 @@ int pt_cmd_synth(int argc, char **argv)
     pt_synth_params_default(&params);
     long count = 100;
     uint64_t seed = 1;
-    int sequence = 0;
+    int sequence = 0, pgm = 0;
     const char *out_dir = NULL;
     pt_error err;
     pt_error_clear(&err);
@@ -92,6 +94,13 @@ int pt_cmd_synth(int argc, char **argv)
             params.binocular = 1;
         } else if (!strcmp(arg, "--sequence")) {
             sequence = 1;
+        } else if (!strcmp(arg, "--format")) {
+            if (!val || (strcmp(val, "png") && strcmp(val, "pgm"))) {
+                pt_cli_fail("synth: --format is png or pgm");
+                return PT_EXIT_USAGE;
+            }
+            pgm = !strcmp(val, "pgm");
+            i++;
         } else if (!strcmp(arg, "-n") || !strcmp(arg, "--size") || !strcmp(arg, "--seed") ||
                    !strcmp(arg, "--difficulty") || !strcmp(arg, "-o")) {
             if (!val) {
@@ -156,22 +165,22 @@ int pt_cmd_synth(int argc, char **argv)
 
     char path[4200];
     snprintf(path, sizeof path, "%s/groundtruth.csv", out_dir);
-    FILE *csv = fopen(path, "w");
-    if (!csv) {
-        pt_error_set(&err, PT_ERR_IO, path, "cannot write: %s", strerror(errno));
+    pt_output csv_out, glints_out;
+    memset(&glints_out, 0, sizeof glints_out);
+    if (pt_output_open(&csv_out, path, 0, &err)) {
         pt_cli_report(&err);
         return PT_EXIT_INPUT;
     }
+    FILE *csv = csv_out.fp, *glints = NULL;
     fprintf(csv, "image,eye,cx,cy,r,a,b,theta\n");
-    FILE *glints = NULL;
     if (sequence) {
         snprintf(path, sizeof path, "%s/glints.csv", out_dir);
-        if (!(glints = fopen(path, "w"))) {
-            pt_error_set(&err, PT_ERR_IO, path, "cannot write: %s", strerror(errno));
+        if (pt_output_open(&glints_out, path, 0, &err)) {
             pt_cli_report(&err);
-            fclose(csv);
+            pt_output_discard(&csv_out);
             return PT_EXIT_INPUT;
         }
+        glints = glints_out.fp;
         fprintf(glints, "image,eye,glint,x,y\n");
     }
 
@@ -202,7 +211,7 @@ int pt_cmd_synth(int argc, char **argv)
         for (int k = 0; k < n; k++) {
             long i = first + k;
             char name[32], frame_path[4200];
-            snprintf(name, sizeof name, "%06ld.png", i);
+            snprintf(name, sizeof name, "%06ld.%s", i, pgm ? "pgm" : "png");
             snprintf(frame_path, sizeof frame_path, "%s/%s", out_dir, name);
             pt_synth_params frame_params = params;
             if (sequence)
@@ -211,7 +220,8 @@ int pt_cmd_synth(int argc, char **argv)
             pt_error_clear(&errs[k]);
             status[k] = pt_synth_render(&frame_params, frame_seed, imgs[k], &truths[k], &errs[k]);
             if (status[k] == PT_OK)
-                status[k] = pt_png_write_grey(frame_path, imgs[k], &errs[k]);
+                status[k] = pgm ? pt_pgm_write(frame_path, imgs[k], &errs[k])
+                                : pt_png_write_grey(frame_path, imgs[k], &errs[k]);
         }
         for (int k = 0; k < n; k++) {
             if (status[k] != PT_OK) {
@@ -220,7 +230,7 @@ int pt_cmd_synth(int argc, char **argv)
                 break;
             }
             char name[32];
-            snprintf(name, sizeof name, "%06ld.png", first + k);
+            snprintf(name, sizeof name, "%06ld.%s", first + k, pgm ? "pgm" : "png");
             const pt_synth_frame_truth *truth = &truths[k];
             for (int e = 0; e < truth->count; e++) {
                 const pt_synth_truth *t = &truth->eyes[e];
@@ -233,17 +243,14 @@ int pt_cmd_synth(int argc, char **argv)
             }
         }
     }
-    if (glints && fclose(glints) != 0 && rc == PT_EXIT_OK) {
-        pt_cli_fail("%s/glints.csv: cannot write", out_dir);
-        rc = PT_EXIT_INPUT;
-    }
     for (int k = 0; k < SYNTH_GROUP_MAX; k++)
         pt_image_destroy(imgs[k]);
-    if (fclose(csv) != 0 && rc == PT_EXIT_OK) {
-        snprintf(path, sizeof path, "%s/groundtruth.csv", out_dir);
-        pt_error_set(&err, PT_ERR_IO, path, "cannot write: %s", strerror(errno));
+    if (rc == PT_EXIT_OK && ((glints && pt_output_close(&glints_out, &err)) ||
+                             pt_output_close(&csv_out, &err))) {
         pt_cli_report(&err);
         rc = PT_EXIT_INPUT;
     }
+    pt_output_discard(&glints_out);
+    pt_output_discard(&csv_out);
     return rc;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/core/output_file.h"
 #include "lib/assign/particles.h"
 #include "cli/cli.h"
 
@@ -82,16 +83,14 @@ int pt_cmd_synth_particles(int argc, char **argv)
         return err.status == PT_ERR_PARAM ? PT_EXIT_USAGE : PT_EXIT_INPUT;
     }
     int rc = PT_EXIT_OK;
-    FILE *out = out_path ? fopen(out_path, "w") : stdout;
-    if (!out) {
-        pt_cli_fail("%s: cannot open for writing: %s", out_path, strerror(errno));
+    pt_output out;
+    if (pt_output_open(&out, out_path, 0, &err)) {
+        pt_cli_report(&err);
         rc = PT_EXIT_INPUT;
     } else {
-        int failed = pt_measurements_write_csv(out, &set, NULL) != 0;
-        if (out_path && fclose(out))
-            failed = 1;
-        if (failed) {
-            pt_cli_fail("%s: write error", out_path ? out_path : "stdout");
+        pt_measurements_write_csv(out.fp, &set, NULL);
+        if (pt_output_close(&out, &err)) {
+            pt_cli_report(&err);
             rc = PT_EXIT_INPUT;
         }
     }

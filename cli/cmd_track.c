@@ -5,14 +5,17 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/core/output_file.h"
 #include "lib/io/gt.h"
 #include "lib/params/params_auto.h"
+#include "lib/io/pt_stack.h"
+#include "lib/io/pt_video.h"
 #include "lib/io/results.h"
-#include "cli/backends/registry.h"
+#include "lib/api/registry.h"
 #include "cli/cli.h"
 #include "cli/draw.h"
 #include "cli/inputs.h"
-#include "cli/load_group.h"
+#include "lib/io/load_group.h"
 #include "cli/track_options.h"
 
 #define TRACK_BATCH 32
@@ -40,10 +43,10 @@ typedef struct {
     /* --glints FILE (with --sequence): corneal reflections with stable ids */
     const char *glints_path;
     pt_glints_track_fn glints; /* the back end's, from the registry */
-    FILE *glints_out;
+    pt_output glints_out;
     pt_tracker *glint_trackers[2];
     pt_arena glint_arena;
-    FILE *out;
+    pt_output out;
     void *state;
     int state_width, state_height;
     /* the batch being filled, in input order: a frame, or (frames[i] NULL)
@@ -51,13 +54,19 @@ typedef struct {
     pt_image *frames[TRACK_BATCH];
     char *names[TRACK_BATCH];
     char *errors[TRACK_BATCH];
+    int ends_file[TRACK_BATCH]; /* 1: the last frame of its input file */
     int count;
     pt_result *results;
     pt_overlay *overlays;
     int eyes;
     int failures;
-    long done, total;
+    long draw_failures;
+    long done, total; /* input files tracked, of all given */
+    double started;   /* pt_cli_seconds() when tracking began */
 } track_run;
+
+/* --draw failures reported one by one up to this many; the rest counted. */
+#define DRAW_FAILURES_SHOWN 3
 
 static void write_error_rows(track_run *run, const char *name, const char *message)
 {
@@ -67,7 +76,7 @@ static void write_error_rows(track_run *run, const char *name, const char *messa
         r.status = PT_DETECT_ERROR;
         r.eye = run->setup.track.binocular ? (e ? 'R' : 'L') : 0;
         snprintf(r.message, sizeof r.message, "%.255s", message);
-        pt_results_write_row(run->out, name, pt_algorithm_name(run->setup.track.algorithm),
+        pt_results_write_row(run->out.fp, name, pt_algorithm_name(run->setup.track.algorithm),
                              run->setup.backend->name, &r);
     }
     run->failures++;
@@ -129,7 +138,8 @@ static int write_glints(track_run *run, const char *name, const pt_image *frame,
         }
         const char *eye = run->setup.track.binocular ? (e ? "R" : "L") : "";
         for (int k = 0; k < n; k++)
-            fprintf(run->glints_out, "%s,%s,%d,%.3f,%.3f\n", name, eye, ids[k], g[k].x, g[k].y);
+            fprintf(run->glints_out.fp, "%s,%s,%d,%.3f,%.3f\n", name, eye, ids[k], g[k].x,
+                    g[k].y);
     }
     return 0;
 }
@@ -164,6 +174,7 @@ static int flush_batch(track_run *run)
         }
     }
     for (int i = 0, k = 0; i < run->count; i++) {
+        run->done += run->ends_file[i];
         if (!run->frames[i]) {
             write_error_rows(run, run->names[i], run->errors[i]);
             free(run->names[i]);
@@ -175,7 +186,7 @@ static int flush_batch(track_run *run)
         const pt_overlay *ov = run->overlays ? run->overlays + (size_t)k * run->eyes : NULL;
         k++;
         for (int e = 0; e < run->eyes; e++) {
-            pt_results_write_row(run->out, run->names[i],
+            pt_results_write_row(run->out.fp, run->names[i],
                                  pt_algorithm_name(run->setup.track.algorithm),
                                  run->setup.backend->name, &res[e]);
             if (res[e].status == PT_DETECT_ERROR) {
@@ -183,7 +194,7 @@ static int flush_batch(track_run *run)
                 run->failures++;
             }
         }
-        if (run->glints_out && res[0].status != PT_DETECT_ERROR) {
+        if (run->glints_out.fp && res[0].status != PT_DETECT_ERROR) {
             int grc = write_glints(run, run->names[i], run->frames[i], res);
             if (grc)
                 return grc;
@@ -199,7 +210,8 @@ static int flush_batch(track_run *run)
                     pt_gt_entry_to_result(g, &truth[e]);
             }
             if (pt_draw_frame(run->draw_dir, run->names[i], run->frames[i], res, ov,
-                              run->have_gt ? truth : NULL, run->eyes, &err))
+                              run->have_gt ? truth : NULL, run->eyes, &err) &&
+                ++run->draw_failures <= DRAW_FAILURES_SHOWN)
                 pt_cli_report(&err);
         }
         /* written: gone (a failure after this entry leaves the rest to the
@@ -210,16 +222,25 @@ static int flush_batch(track_run *run)
         run->names[i] = NULL;
     }
     run->count = 0;
-    fflush(run->out);
+    /* a full disk or a closed pipe is found here, not after the last frame */
+    if (pt_output_check(&run->out, &err) ||
+        (run->glints_out.fp && pt_output_check(&run->glints_out, &err))) {
+        pt_cli_report(&err);
+        return PT_EXIT_INPUT;
+    }
+    pt_cli_progress("track", run->done, run->total, pt_cli_seconds() - run->started);
     return 0;
 }
 
-/* Queue a frame (or, with frame NULL, a file's error message) in the batch. */
-static int add_frame(track_run *run, pt_image *frame, const char *name, const char *error)
+/* Queue a frame (or, with frame NULL, a file's error message) in the batch;
+ * ends_file: the last frame of its input file. */
+static int add_frame(track_run *run, pt_image *frame, const char *name, const char *error,
+                     int ends_file)
 {
     run->frames[run->count] = frame;
     run->names[run->count] = strdup(name);
     run->errors[run->count] = error ? strdup(error) : NULL;
+    run->ends_file[run->count] = ends_file;
     run->count++;
     return run->count == TRACK_BATCH ? flush_batch(run) : 0;
 }
@@ -230,7 +251,7 @@ static int track_loaded(track_run *run, const char *path, pt_loaded_input *in)
 {
     if (in->status) {
         pt_cli_report(&in->err);
-        return add_frame(run, NULL, path, in->err.what);
+        return add_frame(run, NULL, path, in->err.what, 1);
     }
     pt_frames frames = in->frames;
     memset(&in->frames, 0, sizeof in->frames);
@@ -242,7 +263,7 @@ static int track_loaded(track_run *run, const char *path, pt_loaded_input *in)
             snprintf(name, sizeof name, "%s", path);
         pt_image *frame = frames.frames[p];
         frames.frames[p] = NULL;
-        int rc = add_frame(run, frame, name, NULL);
+        int rc = add_frame(run, frame, name, NULL, p == frames.count - 1);
         if (rc) {
             pt_frames_free(&frames);
             return rc;
@@ -250,6 +271,76 @@ static int track_loaded(track_run *run, const char *path, pt_loaded_input *in)
     }
     pt_frames_free(&frames);
     return 0;
+}
+
+/* A .npy or .raw stack, frame after frame from its mapping (pt_stack.h), so
+ * that a long recording is never in memory whole. */
+static int track_stack(track_run *run, const char *path)
+{
+    pt_stack stack;
+    pt_error err;
+    pt_error_clear(&err);
+    if (pt_stack_open(path, &run->setup.load, &stack, &err)) {
+        pt_cli_report(&err);
+        return add_frame(run, NULL, path, err.what, 1);
+    }
+    int rc = 0;
+    for (long i = 0; i < stack.count && !rc; i++) {
+        char name[4200];
+        if (stack.count > 1)
+            snprintf(name, sizeof name, "%s#%ld", path, i);
+        else
+            snprintf(name, sizeof name, "%s", path);
+        pt_image *frame = pt_stack_frame(&stack, i, run->setup.load.significant_bits);
+        if (!frame)
+            pt_cli_fail("%s: out of memory for a frame", name);
+        rc = add_frame(run, frame, name, frame ? NULL : "out of memory for a frame",
+                       i == stack.count - 1);
+    }
+    pt_stack_close(&stack);
+    return rc;
+}
+
+/* A video, frame after frame, decoded on its own thread two batches ahead
+ * of the detector (pt_video.h); a file that cannot be read further ends with
+ * one error row after its good frames. */
+static int track_video(track_run *run, const char *path)
+{
+    pt_video *video;
+    pt_video_ahead *ahead = NULL;
+    pt_error err;
+    pt_error_clear(&err);
+    if (pt_video_open(path, 0, &video, &err) ||
+        pt_video_ahead_start(video, 2 * TRACK_BATCH, run->setup.load.significant_bits, &ahead,
+                             &err)) {
+        pt_video_close(video);
+        pt_cli_report(&err);
+        return add_frame(run, NULL, path, err.what, 1);
+    }
+    int rc = 0;
+    for (long i = 0; !rc; i++) {
+        pt_image *frame;
+        double seconds;
+        char name[4200];
+        snprintf(name, sizeof name, "%s#%ld", path, i);
+        if (pt_video_ahead_next(ahead, &frame, &seconds, &err)) {
+            pt_cli_report(&err);
+            rc = add_frame(run, NULL, name, err.what, 1);
+            break;
+        }
+        if (!frame) {
+            /* the end is known only now: the last frame queued ends the file */
+            if (run->count)
+                run->ends_file[run->count - 1] = 1;
+            else
+                run->done++;
+            break;
+        }
+        rc = add_frame(run, frame, name, NULL, 0);
+    }
+    pt_video_ahead_stop(ahead);
+    pt_video_close(video);
+    return rc;
 }
 
 int pt_cmd_track(int argc, char **argv)
@@ -320,13 +411,15 @@ int pt_cmd_track(int argc, char **argv)
             rc = PT_EXIT_USAGE;
             goto done;
         }
-        run.glints = be->glints;
-        if (!(run.glints_out = fopen(run.glints_path, "w"))) {
-            pt_cli_fail("%s: cannot write the glints file", run.glints_path);
+        run.glints = be->glints->track;
+        pt_error err;
+        pt_error_clear(&err);
+        if (pt_output_open(&run.glints_out, run.glints_path, PT_OUTPUT_SYNC, &err)) {
+            pt_cli_report(&err);
             rc = PT_EXIT_INPUT;
             goto done;
         }
-        fprintf(run.glints_out, "image,eye,glint,x,y\n");
+        fprintf(run.glints_out.fp, "image,eye,glint,x,y\n");
         pt_arena_init(&run.glint_arena);
     }
     if (run.gt_path && run.draw_dir) {
@@ -349,33 +442,56 @@ int pt_cmd_track(int argc, char **argv)
      * first batch prepares it for its frames' size). */
     if ((rc = ensure_backend(&run, 1, 1)))
         goto done;
-    run.out = run.out_path ? fopen(run.out_path, "w") : stdout;
-    if (!run.out) {
-        pt_cli_fail("%s: cannot write the results file", run.out_path);
+    pt_error err;
+    pt_error_clear(&err);
+    if (pt_output_open(&run.out, run.out_path, PT_OUTPUT_SYNC, &err)) {
+        pt_cli_report(&err);
         rc = PT_EXIT_INPUT;
         goto done;
     }
-    pt_results_write_header(run.out);
+    pt_results_write_header(run.out.fp);
+    run.total = inputs.count;
+    run.started = pt_cli_seconds();
     /* Files are decoded a batch at a time, side by side (-j threads), and
      * tracked in their order. */
     pt_loaded_input group[TRACK_BATCH];
     for (int i = 0; i < inputs.count && !rc;) {
+        if (pt_stack_path_kind(inputs.paths[i]) || pt_video_path_is_video(inputs.paths[i])) {
+            rc = pt_stack_path_kind(inputs.paths[i]) ? track_stack(&run, inputs.paths[i])
+                                                     : track_video(&run, inputs.paths[i]);
+            i++;
+            continue;
+        }
         int k = pt_load_group_size(inputs.paths + i, inputs.count - i, TRACK_BATCH);
         pt_load_group(inputs.paths + i, k, &run.setup.load, run.setup.track.threads, group);
         for (int j = 0; j < k; j++) {
-            if (!rc) {
+            if (!rc)
                 rc = track_loaded(&run, inputs.paths[i + j], &group[j]);
-                pt_cli_progress("track", i + j + 1, inputs.count, 0.0);
-            }
             pt_frames_free(&group[j].frames);
         }
         i += k;
     }
     if (!rc)
         rc = flush_batch(&run);
+    /* the outputs are complete (error rows included): put them in place */
+    if (!rc && pt_output_close(&run.out, &err)) {
+        pt_cli_report(&err);
+        rc = PT_EXIT_INPUT;
+    }
+    if (!rc && run.glints_out.fp && pt_output_close(&run.glints_out, &err)) {
+        pt_cli_report(&err);
+        rc = PT_EXIT_INPUT;
+    }
+    if (!rc && run.draw_failures) {
+        pt_cli_fail("%s: %ld overlays could not be written", run.draw_dir, run.draw_failures);
+        rc = PT_EXIT_INPUT;
+    }
     if (!rc && run.failures)
         rc = PT_EXIT_INPUT;
 done:
+    /* after a failure: nothing half written under the final names */
+    pt_output_discard(&run.out);
+    pt_output_discard(&run.glints_out);
     for (int i = 0; i < run.count; i++) {
         pt_image_destroy(run.frames[i]);
         free(run.names[i]);
@@ -383,10 +499,6 @@ done:
     }
     if (run.state)
         run.setup.backend->destroy(run.state);
-    if (run.out && run.out != stdout && fclose(run.out) && !rc) {
-        pt_cli_fail("%s: error writing the results file", run.out_path);
-        rc = PT_EXIT_INPUT;
-    }
     if (run.overlays)
         for (int i = 0; i < TRACK_BATCH * run.eyes; i++)
             pt_overlay_free(&run.overlays[i]);
@@ -394,13 +506,7 @@ done:
     free(run.results);
     if (run.have_gt)
         pt_gt_free(&run.gt);
-    if (run.glints_out) {
-        if (fclose(run.glints_out) && !rc) {
-            pt_cli_fail("%s: error writing the glints file", run.glints_path);
-            rc = PT_EXIT_INPUT;
-        }
-        pt_arena_free(&run.glint_arena);
-    }
+    pt_arena_free(&run.glint_arena);
     for (int e = 0; e < 2; e++)
         if (run.glint_trackers[e])
             pt_tracker_destroy(run.glint_trackers[e]);

@@ -34,7 +34,8 @@ static int is_image_name(const char *name)
     const char *dot = strrchr(name, '.');
     if (!dot || name[0] == '.')
         return 0;
-    static const char *const exts[] = {".png", ".tif", ".tiff", ".pgm"};
+    static const char *const exts[] = {".png", ".tif", ".tiff", ".pgm", ".npy",
+                                       ".mp4", ".avi", ".mkv", ".mov"};
     for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
         if (!strcasecmp(dot, exts[i]))
             return 1;

@@ -7,7 +7,9 @@ typedef struct {
     int count, capacity;
 } pt_input_list;
 
-/* Append path; a directory adds its image files (.png .tif .tiff .pgm, any case),
+/* Append path; a directory adds its image files (.png .tif .tiff .pgm .npy, videos
+ * .mp4 .avi .mkv .mov, any case;
+ * .raw stacks are named one by one),
  * sorted by name, not recursively. Returns 0, or -1 when a directory cannot be read
  * (the caller reports it). A path that does not exist is added as it is so that
  * loading it reports the error and the batch records it. */

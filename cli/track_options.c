@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/backends/registry.h"
+#include "lib/api/registry.h"
 #include "cli/cli.h"
 
 const char pt_detector_setup_help[] =
@@ -14,7 +14,9 @@ const char pt_detector_setup_help[] =
     "  --ellipse        fit ellipses instead of circles\n"
     "  --binocular      two eyes: left eye in the left half, right eye in the right half\n"
     "  --sequence       frames are a sequence: start from the previous centre\n"
-    "  --bits N         significant bits of 16-bit images (8..16, default 16)\n";
+    "  --bits N         significant bits of 16-bit images (8..16, default 16)\n"
+    "  --size WxH       frame size of .raw stacks (headerless frames, one after another)\n"
+    "  --depth 8|16     bits a sample of .raw stacks (default 8; 16: little-endian)\n";
 
 void pt_detector_setup_default(pt_detector_setup *s)
 {
@@ -107,6 +109,25 @@ int pt_detector_setup_option(pt_detector_setup *s, int argc, char **argv, int *i
         if (!(v = value_of(argc, argv, i)) ||
             pt_option_int("--bits", v, 8, 16, &s->load.significant_bits))
             return -1;
+    } else if (!strcmp(a, "--size")) {
+        char *x;
+        if (!(v = value_of(argc, argv, i)))
+            return -1;
+        long w = strtol(v, &x, 10), h = *x == 'x' ? strtol(x + 1, &x, 10) : 0;
+        if (*x || w < 1 || h < 1 || w > PT_IMAGE_MAX_SIDE || h > PT_IMAGE_MAX_SIDE) {
+            pt_cli_fail("--size: '%s' is not WxH (e.g. 640x480)", v);
+            return -1;
+        }
+        s->load.raw_width = (int)w;
+        s->load.raw_height = (int)h;
+    } else if (!strcmp(a, "--depth")) {
+        if (!(v = value_of(argc, argv, i)) ||
+            pt_option_int("--depth", v, 8, 16, &s->load.raw_depth))
+            return -1;
+        if (s->load.raw_depth != 8 && s->load.raw_depth != 16) {
+            pt_cli_fail("--depth: %d is not 8 or 16", s->load.raw_depth);
+            return -1;
+        }
     } else if (!strcmp(a, "-p")) {
         if (!(v = value_of(argc, argv, i)))
             return -1;

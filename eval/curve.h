@@ -1,4 +1,4 @@
-/* Writing accuracy curves and summaries (SPEC §3 "Curve CSV"). */
+/* Writing accuracy curves and summaries (pupiltrack(1), FILES: curve CSV). */
 #ifndef PT_CURVE_H
 #define PT_CURVE_H
 

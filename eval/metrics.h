@@ -1,4 +1,4 @@
-/* Accuracy of detections against ground truth (SPEC §4).
+/* Accuracy of detections against ground truth (pupiltrack(1), METRICS).
  * relative: circles e = max(|c-c_gt|, |r-r_gt|) / r_gt; ellipses
  *   e = max(|c-c_gt| / ((a_gt+b_gt)/2), |a-a_gt|/a_gt, |b-b_gt|/b_gt);
  *   curve at m = 0..20 % by 0.5 %.

@@ -1,4 +1,4 @@
-/* Parameter sweeps (SPEC §5 `pupiltrack sweep`): a grid of configurations and
+/* Parameter sweeps (pupiltrack-sweep(1)): a grid of configurations and
  * the reports drawn from their results.
  *
  * A grid is a product of axes; each axis is one key and its values, given as
@@ -8,8 +8,6 @@
  * Configurations are numbered 0.. with the last axis varying fastest. */
 #ifndef PT_SWEEP_H
 #define PT_SWEEP_H
-
-#include <stdio.h>
 
 #include "lib/detect/pt_backend.h"
 #include "eval/metrics.h"
@@ -53,33 +51,5 @@ void pt_sweep_config_label(const pt_sweep_grid *g, long index, char *buf, int si
  * axis value, or is left alone when the grid has no such axis. */
 pt_status pt_sweep_apply(const pt_sweep_grid *g, long index, pt_config *cfg,
                          pt_track_options *opt, const char **backend_name, pt_error *err);
-
-/* Timing of one configuration's run, kept as the last line of its results
- * file: "# sweep: frames=N track_s=S" (frames given to the back end, seconds
- * spent in its track calls). */
-typedef struct {
-    long frames;
-    double track_s;
-} pt_sweep_timing;
-
-int pt_sweep_timing_write(FILE *out, const pt_sweep_timing *t);
-/* Reads the trailer; zero timing when the file has none. */
-pt_status pt_sweep_timing_read(const char *results_path, pt_sweep_timing *t, pt_error *err);
-
-/* The reports of a finished sweep: the tidy curve CSV (both metrics, one column
- * per axis) and the summary CSV (one row per configuration: axes, frames,
- * notfound, errors, false positives, rates at 5 % and 10 % relative and 5 px,
- * mean ms per frame, fps = frames / seconds in track calls). results_path(i)
- * names configuration i's results file. *error_rows counts status=error rows. */
-typedef struct {
-    const pt_sweep_grid *grid;
-    const pt_gt *gt;
-    pt_eval_shape shape;
-    FILE *curve, *summary;
-} pt_sweep_report;
-
-void pt_sweep_report_header(const pt_sweep_report *rep);
-pt_status pt_sweep_report_config(const pt_sweep_report *rep, long index,
-                                 const char *results_path, long *error_rows, pt_error *err);
 
 #endif

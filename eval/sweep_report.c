@@ -1,60 +1,78 @@
 /* Reports of a sweep: curve and summary rows from each configuration's results. */
-#include "eval/sweep.h"
+#include "eval/sweep_report.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "eval/curve.h"
 
-#define TIMING_TAG "# sweep: "
-
-int pt_sweep_timing_write(FILE *out, const pt_sweep_timing *t)
+void pt_sweep_timing_write(FILE *out, const pt_sweep_timing *t)
 {
-    fprintf(out, TIMING_TAG "frames=%ld track_s=%.6f\n", t->frames, t->track_s);
-    return ferror(out) ? -1 : 0;
+    fprintf(out, PT_SWEEP_TIMING_TAG "frames=%ld track_s=%.6f\n", t->frames, t->track_s);
 }
 
-pt_status pt_sweep_timing_read(const char *results_path, pt_sweep_timing *t, pt_error *err)
+int pt_sweep_timing_parse(const char *text, size_t len, pt_sweep_timing *t)
 {
     memset(t, 0, sizeof *t);
-    FILE *f = fopen(results_path, "rb");
-    if (!f)
-        return pt_error_set(err, PT_ERR_IO, results_path, "cannot open the results file");
-    /* The trailer is the last line: read the file's tail only. */
-    char tail[512];
-    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    long from = size > (long)sizeof tail - 1 ? size - (long)sizeof tail + 1 : 0;
-    size_t n = 0;
-    if (size >= 0 && fseek(f, from, SEEK_SET) == 0)
-        n = fread(tail, 1, sizeof tail - 1, f);
-    fclose(f);
-    tail[n] = '\0';
-    char *line = NULL;
-    for (char *p = strstr(tail, TIMING_TAG); p; p = strstr(p + 1, TIMING_TAG))
-        if (p == tail || p[-1] == '\n')
-            line = p;
-    if (line && sscanf(line + strlen(TIMING_TAG), "frames=%ld track_s=%lf", &t->frames,
-                       &t->track_s) != 2)
+    if (len == 0 || text[len - 1] != '\n')
+        return 0;
+    size_t start = len - 1;
+    while (start > 0 && text[start - 1] != '\n')
+        start--;
+    const char *line = text + start;
+    size_t tag = strlen(PT_SWEEP_TIMING_TAG);
+    if (len - start <= tag || strncmp(line, PT_SWEEP_TIMING_TAG, tag))
+        return 0;
+    char end;
+    if (sscanf(line + tag, "frames=%ld track_s=%lf%c", &t->frames, &t->track_s, &end) != 3 ||
+        end != '\n' || t->frames < 0 || !(t->track_s >= 0)) {
         memset(t, 0, sizeof *t);
+        return 0;
+    }
+    return 1;
+}
+
+pt_status pt_sweep_results_parse(const char *text, size_t len, const char *name,
+                                 pt_results *res, pt_sweep_timing *t, pt_error *err)
+{
+    if (pt_results_load_memory(text, len, name, res, err))
+        return err->status;
+    if (!pt_sweep_timing_parse(text, len, t)) {
+        pt_results_free(res);
+        return pt_error_set(err, PT_ERR_FORMAT, name,
+                            "incomplete: the last line is not '" PT_SWEEP_TIMING_TAG
+                            "frames=N track_s=S'");
+    }
     return PT_OK;
 }
 
-static void write_axes_header(FILE *out, const pt_sweep_grid *g)
+pt_status pt_sweep_report_open(pt_sweep_report *rep, const char *outdir,
+                               const pt_sweep_grid *grid, const pt_gt *gt,
+                               pt_eval_shape shape, pt_error *err)
 {
-    for (int a = 0; a < g->naxes; a++)
-        fprintf(out, ",%s", g->axes[a].key);
-}
-
-void pt_sweep_report_header(const pt_sweep_report *rep)
-{
+    memset(rep, 0, sizeof *rep);
+    rep->grid = grid;
+    rep->gt = gt;
+    rep->shape = shape;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/curve.csv", outdir);
+    if (pt_output_open(&rep->curve, path, PT_OUTPUT_SYNC, err))
+        return err->status;
+    snprintf(path, sizeof path, "%s/summary.csv", outdir);
+    if (pt_output_open(&rep->summary, path, PT_OUTPUT_SYNC, err)) {
+        pt_output_discard(&rep->curve);
+        return err->status;
+    }
     const char *names[PT_SWEEP_MAX_AXES];
-    for (int a = 0; a < rep->grid->naxes; a++)
-        names[a] = rep->grid->axes[a].key;
-    pt_curve_write_header(rep->curve, rep->grid->naxes, names);
-    fputs("config", rep->summary);
-    write_axes_header(rep->summary, rep->grid);
+    for (int a = 0; a < grid->naxes; a++)
+        names[a] = grid->axes[a].key;
+    pt_curve_write_header(rep->curve.fp, grid->naxes, names);
+    fputs("config", rep->summary.fp);
+    for (int a = 0; a < grid->naxes; a++)
+        fprintf(rep->summary.fp, ",%s", grid->axes[a].key);
     fputs(",frames,notfound,errors,false_positives,rate_rel5,rate_rel10,rate_px5,mean_ms,fps\n",
-          rep->summary);
+          rep->summary.fp);
+    return PT_OK;
 }
 
 static void write_rate(FILE *out, double rate)
@@ -65,43 +83,43 @@ static void write_rate(FILE *out, double rate)
         fputc(',', out);
 }
 
-pt_status pt_sweep_report_config(const pt_sweep_report *rep, long index,
-                                 const char *results_path, long *error_rows, pt_error *err)
+pt_status pt_sweep_report_add(pt_sweep_report *rep, long index, const char *text, size_t len,
+                              const char *name, pt_error *err)
 {
     pt_results res;
-    if (pt_results_load(results_path, &res, err))
-        return err->status;
     pt_sweep_timing timing;
     pt_eval ev;
-    if (pt_sweep_timing_read(results_path, &timing, err) ||
-        pt_eval_run(rep->gt, &res, rep->shape, &ev, err)) {
+    if (pt_sweep_results_parse(text, len, name, &res, &timing, err))
+        return err->status;
+    if (pt_eval_run(rep->gt, &res, rep->shape, &ev, err)) {
         pt_results_free(&res);
         return err->status;
     }
     double ms_sum = 0;
-    long ms_count = 0;
+    long ms_count = 0, errors = 0;
     for (int i = 0; i < res.count; i++) {
         if (res.rows[i].result.status == PT_DETECT_ERROR) {
-            ++*error_rows;
+            errors++;
         } else {
             ms_sum += res.rows[i].result.ms;
             ms_count++;
         }
     }
     pt_results_free(&res);
+    rep->error_rows += errors;
 
     char label[1024];
     const char *values[PT_SWEEP_MAX_AXES];
     pt_sweep_config_label(rep->grid, index, label, sizeof label);
     pt_sweep_config_values(rep->grid, index, values);
-    if (pt_curve_write(rep->curve, label, &ev, PT_METRIC_BOTH, rep->grid->naxes, values))
-        return pt_error_set(err, PT_ERR_IO, "curve.csv", "write error");
+    pt_curve_write(rep->curve.fp, label, &ev, PT_METRIC_BOTH, rep->grid->naxes, values);
 
-    FILE *out = rep->summary;
+    FILE *out = rep->summary.fp;
     fputs(label, out);
     for (int a = 0; a < rep->grid->naxes; a++)
         fprintf(out, ",%s", values[a]);
-    fprintf(out, ",%ld,%ld,%ld,%ld", ev.frames, ev.not_detected, ev.errors, ev.false_positives);
+    /* errors: every status=error row, as the sweep reports on stderr */
+    fprintf(out, ",%ld,%ld,%ld,%ld", ev.frames, ev.not_detected, errors, ev.false_positives);
     write_rate(out, pt_eval_rate_relative(&ev, 5));
     write_rate(out, pt_eval_rate_relative(&ev, 10));
     write_rate(out, pt_eval_rate_pixel(&ev, 5));
@@ -113,7 +131,22 @@ pt_status pt_sweep_report_config(const pt_sweep_report *rep, long index,
         fprintf(out, ",%.1f\n", (double)timing.frames / timing.track_s);
     else
         fputs(",\n", out);
-    if (ferror(out))
-        return pt_error_set(err, PT_ERR_IO, "summary.csv", "write error");
+    if (pt_output_check(&rep->curve, err) || pt_output_check(&rep->summary, err))
+        return err->status;
     return PT_OK;
+}
+
+pt_status pt_sweep_report_close(pt_sweep_report *rep, pt_error *err)
+{
+    if (pt_output_close(&rep->curve, err)) {
+        pt_output_discard(&rep->summary);
+        return err->status;
+    }
+    return pt_output_close(&rep->summary, err);
+}
+
+void pt_sweep_report_discard(pt_sweep_report *rep)
+{
+    pt_output_discard(&rep->curve);
+    pt_output_discard(&rep->summary);
 }

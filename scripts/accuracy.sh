@@ -1,6 +1,6 @@
 #!/bin/sh
 # Accuracy of one detector configuration on the standard sets, as one
-# markdown table row (issue 3's figures):
+# markdown table row :
 #   synth 1280x1024, 100 frames: mono (seed 11) and binocular (seed 12),
 #     circle and --ellipse mode, share within 10 % relative error;
 #   meye-dev real crops (blink = 0): within 10 % relative error and within

@@ -10,7 +10,7 @@
 # where it does not, the script says so and the figures show OpenMP only.
 # Without gnuplot the sweeps and CSVs are still made and drawing is skipped;
 # --draw-only then redraws from OUTDIR/sweeps elsewhere (e.g. sweeps run on a
-# GPU machine without gnuplot, drawn on a desktop) without running anything.
+# GPU host without gnuplot, drawn on a desktop) without running anything.
 #
 # Environment: PT (pupiltrack binary, default ./pupiltrack), THREADS (the
 # thread counts of the OpenMP speed-up figure, default 1 2 4 ... all cores),

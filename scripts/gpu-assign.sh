@@ -1,5 +1,5 @@
 #!/bin/sh
-# GPU checks and benchmark of the auction (issue 8) in one run, on the GPU
+# GPU checks and benchmark of the auction in one run, on the GPU
 # machine. Build here first (`make && make build/tests/test_cuda_auction`),
 # put the shared libraries pupiltrack needs into .devlibs/ as for
 # scripts/gpu-check.sh, and carry build/, .devlibs and pupiltrack.
@@ -31,7 +31,7 @@ sh tests/run_cli.sh ./pupiltrack >"$OUT/cli.txt" 2>&1
 echo "exit $?: $(tail -1 "$OUT/cli.txt")" | tee -a "$OUT/summary.txt"
 grep FAIL "$OUT/cli.txt" | head -10 | tee -a "$OUT/summary.txt"
 [ "${BENCH:-1}" = 1 ] || exit 0
-log "n = 4096 uniform: every back end (same problem as the SPEC target)"
+log "n = 4096 uniform: every back end (the reference problem)"
 for b in seq omp cuda; do
     ./pupiltrack assign -b $b --random 4096 --seed 1 -o /dev/null 2>&1 | tee -a "$OUT/summary.txt"
 done

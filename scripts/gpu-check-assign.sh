@@ -1,6 +1,6 @@
 #!/bin/sh
 # GPU checks and timings of the assignment solver and tracker in one run, on
-# the GPU machine: test_cuda_auction, compute-sanitizer memcheck on it (quick
+# the GPU host: test_cuda_auction, compute-sanitizer memcheck on it (quick
 # mode), `assign -b cuda` at n = 4096 uniform five times for each of SEEDS
 # (the asynchronous auction's time varies from run to run with the order of
 # its bids: report the median) against scipy on the same matrix, then

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The CUDA tl detector on the GPU machine in one go: agreement test,
+# The CUDA tl detector on a GPU host in one go: agreement test,
 # compute-sanitizer memcheck and racecheck (quick mode), benchmarks per
 # threshold step, OpenMP for comparison. Run from a folder holding
 # pupiltrack and tests/test_cuda_tl (built for the GPU); logs go to $OUT.

@@ -1,6 +1,6 @@
 #!/bin/sh
-# GPU checks and benchmarks of the detectors in one run, on the GPU machine.
-# The lent GPU machine has no libtiff: build here (`make`, then
+# GPU checks and benchmarks of the detectors in one run, on a GPU host.
+# A GPU host has no libtiff: build here (`make`, then
 # `make build/tests/test_cuda_preprocess build/tests/test_cuda_starburst
 # build/tests/test_cuda_tl build/tests/test_cuda_hough tools`), copy the shared
 # libraries pupiltrack needs into .devlibs/, and carry build/, .devlibs and

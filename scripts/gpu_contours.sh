@@ -1,5 +1,5 @@
 #!/bin/sh
-# CUDA contours on the GPU machine in one run: CUDA == seq on every golden set
+# CUDA contours on a GPU host in one run: CUDA == seq on every golden set
 # and on random images, compute-sanitizer memcheck and racecheck (PT_TEST_QUICK=1),
 # the command-line check, then the benchmark table (scripts/bench_contours.sh).
 # Needs, built on the build machine: pupiltrack, build/tests/test_cuda_contours,

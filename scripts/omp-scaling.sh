@@ -5,7 +5,7 @@
 #           when every core is busy (shared caches, memory, clocks),
 #   all     `bench -j N`,
 # each measured REPEAT times, alternating, the median kept. speed-up =
-# all / alone (the figure); parallel efficiency = all / (N x loaded),
+# all / alone (the figure); parallel efficiency = all / (N x loaded),
 # what the OpenMP code itself loses against N independent single-thread runs.
 # Usage: scripts/omp-scaling.sh [PUPILTRACK]; ALGS, N (default nproc), REPEAT,
 # FRAMES (per thread) as variables. Output: one table on stdout.

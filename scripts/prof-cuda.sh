@@ -1,5 +1,5 @@
 #!/bin/sh
-# Profile the CUDA back end on the GPU machine: per-stage times from `bench`
+# Profile the CUDA back end on a GPU host: per-stage times from `bench`
 # and per-kernel durations from Nsight Compute for one chunk of 16 frames.
 # Run from the repository root with pupiltrack built; results go to $OUT.
 set -u

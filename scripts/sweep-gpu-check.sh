@@ -1,5 +1,5 @@
 #!/bin/sh
-# Sweep, merge and figures with the CUDA back end, on the GPU machine, from the
+# Sweep, merge and figures with the CUDA back end, on a GPU host, from the
 # repository root (build and carry as scripts/gpu-check.sh says). Everything
 # goes to $OUT (default /tmp/pt-sweep-gpu); $OUT/summary.txt is the digest.
 # The figures are written as CSVs where gnuplot is missing; draw them later

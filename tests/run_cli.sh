@@ -1,6 +1,6 @@
 #!/bin/sh
 # Command-line tests: run the pupiltrack binary as a user would and check
-# outputs and exit statuses (SPEC §5, §6). Usage: tests/run_cli.sh ./pupiltrack
+# outputs and exit statuses (pupiltrack(1), EXIT STATUS). Usage: tests/run_cli.sh ./pupiltrack
 PT=${1:-./pupiltrack}
 case $PT in /*) ;; *) PT=$(pwd)/$PT ;; esac
 TMP=$(mktemp -d /tmp/pt-cli.XXXXXX)

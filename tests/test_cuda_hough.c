@@ -1,6 +1,6 @@
 /* The CUDA Canny-Hough detector agrees with the OpenMP one (the reference) on
  * the same synthetic frames: same status per frame and eye, centre and
- * radius within 0.5 px, on at least 99 % of all eyes compared (the issue's
+ * radius within 0.5 px, on at least 99 % of all eyes compared (the target
  * criterion; each case on 99 % too, or all but one eye), for gradient and sampled
  * voting, circle (refined by an ellipse, hough_refit=ellipse, or not) and
  * ellipse, monocular and binocular, at 320x256 and 1280x1024. Both use the same Canny arithmetic and RANSAC sample table;

@@ -203,7 +203,7 @@ static void test_ellipse_general(void)
                     }
 }
 
-/* SPEC §2: theta is the a axis from +x towards +y, y down. */
+/* theta is the a axis from +x towards +y, y down. */
 static void test_theta_convention(void)
 {
     pt_point p[64];

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/backends/registry.h"
+#include "lib/api/registry.h"
 #include "lib/assign/mtt.h"
 #include "lib/assign/particles.h"
 #include "tests/pt_test.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/backends/registry.h"
+#include "lib/api/registry.h"
 #include "lib/assign/assign.h"
 #include "lib/assign/mtt_associate.h"
 #include "tests/pt_test.h"

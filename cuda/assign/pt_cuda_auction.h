@@ -52,10 +52,7 @@ pt_status pt_assign_auction_cuda(const pt_assign_problem *p, pt_assign_result *r
 pt_status pt_assign_auction_jacobi_cuda(const pt_assign_problem *p, pt_assign_result *res,
                                         double *kernel_ms, pt_error *err);
 
-/* -b cuda of assign and mtt; its report is the stats line of pt_cuda_auction_report. */
-extern const pt_assign_backend pt_assign_cuda;
-/* -b cuda --auction jacobi. */
-extern const pt_assign_backend pt_assign_cuda_jacobi;
+/* pt_assign_cuda's report line is the stats line of pt_cuda_auction_report. */
 
 /* The stats as one line ("cuda: prepare ... ms, ..."). */
 void pt_cuda_auction_report(const pt_auction_gpu_stats *gpu, char *buf, size_t size);

@@ -31,9 +31,6 @@ pt_status pt_cuda_contours_find(pt_cuda_contours *ctx, const pt_image *img, int 
                                 pt_contours *out, pt_error *err);
 void pt_cuda_contours_last_times(const pt_cuda_contours *ctx, pt_cuda_contours_times *t);
 
-/* -b cuda of contours. */
-extern const pt_contours_backend pt_contours_cuda;
-
 #ifdef __cplusplus
 }
 #endif

@@ -82,6 +82,8 @@ typedef struct {
 
 extern const pt_assign_backend pt_assign_seq;          /* pt_assign_auction */
 extern const pt_assign_backend pt_assign_exact_solver; /* pt_assign_exact */
+extern const pt_assign_backend pt_assign_omp;  /* omp/assign/auction.c */
+extern const pt_assign_backend pt_assign_cuda; /* cuda/assign/auction_table.c */
 
 /* Shared by the auction back ends: the problem as integer benefits to
  * maximise, persons <= objects (transposed when rows > cols). Persons

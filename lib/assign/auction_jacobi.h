@@ -34,8 +34,11 @@ pt_status pt_assign_auction_jacobi(const pt_assign_problem *p, int threads, pt_a
 pt_status pt_auction_jacobi_benefits(const pt_assign_problem *p, pt_auction_benefits *b,
                                      pt_error *err);
 
-/* -b seq --auction jacobi (one thread). */
+/* -b seq --auction jacobi (one thread, here), -b omp (omp/assign) and -b
+ * cuda (cuda/assign/auction_table.c). */
 extern const pt_assign_backend pt_assign_seq_jacobi;
+extern const pt_assign_backend pt_assign_omp_jacobi;
+extern const pt_assign_backend pt_assign_cuda_jacobi;
 
 #ifdef __cplusplus
 }

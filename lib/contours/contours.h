@@ -125,9 +125,13 @@ typedef struct {
     void (*last_times)(const void *state, pt_contours_times *t);
 } pt_contours_backend;
 
-/* The sequential reference (lib/contours/contours.c); pt_contours_omp and
- * pt_contours_cuda are declared beside their code in omp/ and cuda/. */
+/* The back ends' tables, each defined beside its code: the sequential
+ * reference (lib/contours/contours.c), the OpenMP tracer (omp/contours) and
+ * the CUDA tracer (cuda/contours/contours_table.c, which says when CUDA is
+ * missing). */
 extern const pt_contours_backend pt_contours_seq;
+extern const pt_contours_backend pt_contours_omp;
+extern const pt_contours_backend pt_contours_cuda;
 
 #ifdef __cplusplus
 }

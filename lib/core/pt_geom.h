@@ -1,5 +1,5 @@
 /* Geometry types shared by fits, detectors, ground truth and metrics.
- * Convention (SPEC §2): x right, y down, (0,0) is the centre of the top-left
+ * Convention (pupiltrack(1), FILES): x right, y down, (0,0) is the centre of the top-left
  * pixel; an ellipse has a >= b and theta in [0,180) degrees, the angle of the
  * a axis from +x towards +y. */
 #ifndef PT_GEOM_H

@@ -4,7 +4,7 @@
  * recursion, fixed-size local arrays only.
  *
  * Point selection: idx == NULL uses pts[0..n); otherwise pts[idx[k]], k < n.
- * Conventions (SPEC §2): x right, y down; an ellipse has a >= b and theta in
+ * Conventions (pupiltrack(1), FILES): x right, y down; an ellipse has a >= b and theta in
  * [0,180) degrees, the angle of the a axis from +x towards +y. */
 #ifndef PT_FIT_H
 #define PT_FIT_H
@@ -261,7 +261,7 @@ static inline PT_HD void pt_fit_null3(const double m[9], double l, double v[3])
     }
 }
 
-/* Conic A x^2 + B xy + C y^2 + D x + E y + F = 0 to the SPEC ellipse.
+/* Conic A x^2 + B xy + C y^2 + D x + E y + F = 0 to the ellipse of pupiltrack(1).
  * Returns 0 if the conic is not a real ellipse. */
 static inline PT_HD PT_DEV_NOINLINE int pt_fit_conic_to_ellipse(const double c[6], pt_ellipse *e)
 {

@@ -1,4 +1,4 @@
-/* Ground-truth CSV (SPEC §3): header required, columns in any order, '#'
+/* Ground-truth CSV (pupiltrack(1), FILES): header required, columns in any order, '#'
  * comments. Columns: image (relative to the CSV's folder; "name#page" names a
  * page of a multi-page TIFF), optional eye (L/R), cx, cy, optional r and/or
  * a, b, theta, optional blink (0/1). An empty cx means no pupil is visible;

@@ -50,6 +50,7 @@ void pt_load_options_default(pt_load_options *opt)
 {
     opt->significant_bits = 16;
     opt->page = -1;
+    opt->raw_width = opt->raw_height = opt->raw_depth = 0;
 }
 
 void pt_frames_free(pt_frames *frames)

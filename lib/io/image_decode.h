@@ -16,6 +16,9 @@ pt_status pt_tiff_decode(const uint8_t *data, size_t size, const char *name,
                          const pt_load_options *opt, pt_frames *out, pt_error *err);
 pt_status pt_pgm_decode(const uint8_t *data, size_t size, const char *name,
                         const pt_load_options *opt, pt_frames *out, pt_error *err);
+/* A NumPy .npy stack in memory (stack_npy.c). */
+pt_status pt_npy_decode(const uint8_t *data, size_t size, const char *name,
+                        const pt_load_options *opt, pt_frames *out, pt_error *err);
 
 /* Rejects zero, negative or oversized dimensions before anything is allocated. */
 pt_status pt_image_check_size(long long width, long long height, const char *name,

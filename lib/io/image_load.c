@@ -1,6 +1,8 @@
 /* Entry points of the loaders: read the whole file, detect the format by its
  * magic bytes and hand the bytes to the matching decoder. */
 #include "lib/io/image_decode.h"
+#include "lib/io/pt_stack.h"
+#include "lib/io/pt_video.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -52,9 +54,11 @@ pt_status pt_image_load_memory(const uint8_t *data, size_t size, const char *nam
         st = pt_tiff_decode(data, size, name, opt, out, err);
     else if (starts_with(data, size, "P5", 2))
         st = pt_pgm_decode(data, size, name, opt, out, err);
+    else if (pt_stack_is_npy(data, size))
+        st = pt_npy_decode(data, size, name, opt, out, err);
     else
         return pt_error_set(err, PT_ERR_FORMAT, name,
-                            "unrecognised image format (not PNG, TIFF or binary PGM)");
+                            "unrecognised image format (not PNG, TIFF, binary PGM or .npy)");
     if (st == PT_OK && out->count == 0)
         st = pt_error_set(err, PT_ERR_FORMAT, name, "file holds no image");
     if (st != PT_OK)
@@ -109,6 +113,14 @@ pt_status pt_image_load(const char *path, const pt_load_options *opt,
     size_t size = 0;
     out->count = 0;
     out->frames = NULL;
+    if (pt_stack_path_kind(path))
+        return pt_stack_load(path, opt, out, err);
+    if (pt_video_path_is_video(path)) {
+        pt_load_options defaults;
+        if (!opt)
+            pt_load_options_default(&defaults);
+        return pt_video_load(path, opt ? opt : &defaults, out, err);
+    }
     pt_status st = read_whole_file(path, &data, &size, err);
     if (st != PT_OK)
         return st;

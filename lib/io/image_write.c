@@ -1,7 +1,8 @@
 /* Writers: 8-bit grey and RGB PNG (libpng) and 8-bit binary PGM. */
 #include "lib/io/pt_image.h"
 
-#include <errno.h>
+#include "lib/core/output_file.h"
+
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -10,7 +11,7 @@
 /* State touched after setjmp, kept outside the frame that calls setjmp. */
 typedef struct {
     const char *path;
-    FILE *file;
+    pt_output out;
     png_structp png;
     png_infop info;
     int width, height, colour;
@@ -36,7 +37,7 @@ static pt_status encode(png_writer *w, pt_error *err)
 {
     if (setjmp(png_jmpbuf(w->png)))
         return pt_error_set(err, PT_ERR_IO, w->path, "cannot write PNG: %s", w->message);
-    png_init_io(w->png, w->file);
+    png_init_io(w->png, w->out.fp);
     png_set_IHDR(w->png, w->info, (png_uint_32)w->width, (png_uint_32)w->height, 8,
                  w->colour, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                  PNG_FILTER_TYPE_DEFAULT);
@@ -51,17 +52,19 @@ static pt_status write_png(png_writer *w, pt_error *err)
 {
     if (w->width <= 0 || w->height <= 0 || !w->pixels)
         return pt_error_set(err, PT_ERR_PARAM, w->path, "cannot write an empty image");
-    w->file = fopen(w->path, "wb");
-    if (!w->file)
-        return pt_error_set(err, PT_ERR_IO, w->path, "cannot create: %s", strerror(errno));
+    if (pt_output_open(&w->out, w->path, 0, err))
+        return err->status;
     w->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, w, on_error, on_warning);
     w->info = w->png ? png_create_info_struct(w->png) : NULL;
     pt_status st = w->info ? encode(w, err)
                            : pt_error_set(err, PT_ERR_NOMEM, w->path,
                                           "cannot initialise libpng");
     png_destroy_write_struct(&w->png, &w->info);
-    if (fclose(w->file) != 0 && st == PT_OK)
-        st = pt_error_set(err, PT_ERR_IO, w->path, "cannot write: %s", strerror(errno));
+    if (st == PT_OK)
+        return pt_output_close(&w->out, err);
+    if (w->out.error) /* libpng's "Write Error": say why */
+        st = pt_error_set(err, PT_ERR_IO, w->path, "cannot write: %s", strerror(w->out.error));
+    pt_output_discard(&w->out);
     return st;
 }
 
@@ -90,19 +93,11 @@ pt_status pt_pgm_write(const char *path, const pt_image *img, pt_error *err)
 {
     if (!img || img->width <= 0 || img->height <= 0 || !img->buf)
         return pt_error_set(err, PT_ERR_PARAM, path, "cannot write an empty image");
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return pt_error_set(err, PT_ERR_IO, path, "cannot create: %s", strerror(errno));
-    int ok = fprintf(f, "P5\n%d %d\n255\n", img->width, img->height) > 0;
-    for (int y = 0; ok && y < img->height; y++)
-        ok = fwrite(img->buf + (size_t)y * img->stride, 1, (size_t)img->width, f) ==
-             (size_t)img->width;
-    int saved = errno;
-    if (fclose(f) != 0 && ok) {
-        ok = 0;
-        saved = errno;
-    }
-    if (!ok)
-        return pt_error_set(err, PT_ERR_IO, path, "cannot write: %s", strerror(saved));
-    return PT_OK;
+    pt_output out;
+    if (pt_output_open(&out, path, 0, err))
+        return err->status;
+    fprintf(out.fp, "P5\n%d %d\n255\n", img->width, img->height);
+    for (int y = 0; y < img->height; y++)
+        fwrite(img->buf + (size_t)y * img->stride, 1, (size_t)img->width, out.fp);
+    return pt_output_close(&out, err);
 }

@@ -38,11 +38,15 @@ typedef struct {
     int significant_bits;
     /* -1: all pages; otherwise only this page (0-based) of a multi-page file. */
     int page;
+    /* Headerless .raw stacks (pt_stack.h): frame size and bits a sample
+     * (8 or 16, little-endian); 0 = not given. */
+    int raw_width, raw_height, raw_depth;
 } pt_load_options;
 
 void pt_load_options_default(pt_load_options *opt);
 
-/* Load PNG, TIFF or PGM (P5), detected by content (magic bytes), not by name.
+/* Load PNG, TIFF, PGM (P5) or NumPy .npy, detected by content (magic bytes),
+ * not by name; a name ending in .npy or .raw is read as a stack (pt_stack.h).
  * On failure returns non-zero, fills err (file = path), and out stays empty. */
 pt_status pt_image_load(const char *path, const pt_load_options *opt,
                         pt_frames *out, pt_error *err);

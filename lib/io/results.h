@@ -1,4 +1,4 @@
-/* Results CSV (SPEC §3): one row per image and eye,
+/* Results CSV (pupiltrack(1), FILES): one row per image and eye,
  * image,eye,algorithm,backend,status,cx,cy,r,a,b,theta,confidence,ms,message.
  * Fields that do not apply are empty; fields holding commas, quotes, line ends
  * or edge spaces are quoted (RFC 4180). */

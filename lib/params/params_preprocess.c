@@ -1,4 +1,4 @@
-/* Registry entries for the preprocessing shared by the detectors (SPEC §1). */
+/* Registry entries for the preprocessing shared by the detectors (pupiltrack(1), PARAMETERS). */
 #include <stddef.h>
 
 #include "lib/params/pt_params.h"
@@ -7,7 +7,7 @@ static const char *const reflection_choices[] = {"interpolate", "skip", "off", N
 static const char *const smooth_choices[] = {"gaussian", "median", "none", NULL};
 
 #define PRE(field) offsetof(pt_config, pre.field)
-#define RANSAC_ALGS (PT_ALG_STARBURST | PT_ALG_TL)
+#define RANSAC_ALGS (PT_ALG_STARBURST | PT_ALG_TL | PT_ALG_HOUGH)
 
 const pt_param_def pt_preprocess_param_defs[] = {
     {"reflection", PT_PARAM_CHOICE, PRE(reflection), 0, 0, 2, reflection_choices, PT_ALG_ALL,

@@ -1,4 +1,4 @@
-/* Preprocessing shared by all detectors (SPEC §1, issue 3). */
+/* Preprocessing shared by all detectors (pupiltrack(1), PARAMETERS). */
 #ifndef PT_PARAMS_PREPROCESS_H
 #define PT_PARAMS_PREPROCESS_H
 

@@ -1,4 +1,4 @@
-/* Registry entries for the Starburst detector (SPEC §1). */
+/* Registry entries for the Starburst detector (pupiltrack(1), PARAMETERS). */
 #include <stddef.h>
 
 #include "lib/params/pt_params.h"

@@ -1,4 +1,4 @@
-/* Synthetic near-infrared eye images with known pupils (SPEC issue 2).
+/* Synthetic near-infrared eye images with known pupils (pupiltrack(1), synth).
  * pt_synth_render is a pure function of (params, seed): the same inputs give
  * the same pixels on every platform (own RNG, no libc rand). */
 #ifndef PT_SYNTH_H
@@ -32,7 +32,7 @@ typedef struct {
 typedef struct {
     char eye;          /* 0 for a monocular frame, else 'L' or 'R' */
     int visible;       /* 0: the pupil is fully hidden (closed eye); pupil unset */
-    pt_ellipse pupil;  /* a >= b, theta in [0,180) degrees, SPEC §2 coordinates */
+    pt_ellipse pupil;  /* a >= b, theta in [0,180) degrees, pupiltrack(1) coordinates */
     double r;          /* sqrt(a * b) */
     double iris_radius;
     double occluded;   /* share of the pupil area hidden by the eyelids, 0..1 */

@@ -10,9 +10,5 @@
 pt_status pt_assign_auction_omp(const pt_assign_problem *p, int threads,
                                 pt_assign_result *res, pt_error *err);
 
-/* -b omp of assign and mtt. */
-extern const pt_assign_backend pt_assign_omp;
-/* -b omp --auction jacobi (lib/assign/auction_jacobi.h). */
-extern const pt_assign_backend pt_assign_omp_jacobi;
 
 #endif

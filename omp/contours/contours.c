@@ -393,6 +393,85 @@ static void source_write_points(void *ctx, const pt_cycle_border *b, int approx,
     write_points(r->tiles, r->all, b, approx, dst);
 }
 
+/* Join: each piece's exit state is the entry state of a piece in the tile it
+ * enters (binary search of that tile's sorted entries); next links them. */
+static pt_status join_pieces(const tracer *t, const tile_out *tiles, const int *tile_base,
+                             piece **all, int64_t npieces, int threads, pt_error *err)
+{
+    int missing = 0;
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(+ : missing)
+    for (int64_t i = 0; i < npieces; i++) {
+        piece *p = all[i];
+        if (p->exit_key < 0) {
+            p->next = (int)i;
+            continue;
+        }
+        int64_t pix = p->exit_key >> 3;
+        int x = (int)(pix % t->step), y = (int)(pix / t->step);
+        int tt = ((y - 1) / t->tile) * t->grid_x + (x - 1) / t->tile;
+        const tile_out *o = &tiles[tt];
+        int lo = 0, hi = o->entry_count - 1;
+        p->next = -1;
+        while (lo <= hi) {
+            int mid = (lo + hi) / 2;
+            int64_t k = o->pieces[mid].entry_key;
+            if (k == p->exit_key) {
+                p->next = tile_base[tt] + mid;
+                break;
+            }
+            if (k < p->exit_key)
+                lo = mid + 1;
+            else
+                hi = mid - 1;
+        }
+        missing += p->next < 0;
+    }
+    if (missing)
+        return pt_error_set(err, PT_ERR_INTERNAL, "", "contours: %d border pieces unjoined",
+                            missing);
+    return PT_OK;
+}
+
+/* One border per closed cycle of pieces that examines a zero pixel (*borders
+ * malloc'd, *count of them). */
+static pt_status collect_cycles(piece **all, int64_t npieces, pt_cycle_border **borders,
+                                int *count, pt_error *err)
+{
+    int nb = 0, cap = 0;
+    pt_status st = PT_OK;
+    for (int64_t i = 0; i < npieces && !st; i++) {
+        piece *p = all[i];
+        if (p->tile < 0)
+            continue;
+        int gap = 0, pc = (int)i;
+        do {
+            gap |= all[pc]->gap;
+            all[pc]->tile = -1 - all[pc]->tile; /* mark: cycle seen */
+            pc = all[pc]->next;
+        } while (pc != (int)i);
+        if (!gap)
+            continue;
+        if (nb == cap) {
+            cap = cap ? 2 * cap : 256;
+            pt_cycle_border *grown = realloc(*borders, (size_t)cap * sizeof *grown);
+            if (!grown) {
+                st = pt_error_set(err, PT_ERR_NOMEM, "", "contours: cannot allocate borders");
+                break;
+            }
+            *borders = grown;
+        }
+        memset(&(*borders)[nb], 0, sizeof **borders);
+        (*borders)[nb].any_piece = (int)i;
+        (*borders)[nb].isolated = p->isolated;
+        nb++;
+    }
+    for (int64_t i = 0; i < npieces; i++)
+        if (all[i]->tile < 0)
+            all[i]->tile = -1 - all[i]->tile;
+    *count = nb;
+    return st;
+}
+
 static pt_status find_tiled(const pt_image *img, int threshold, int mode, int approx,
                             int threads, int tile, pt_contours *out, pt_error *err)
 {
@@ -467,71 +546,9 @@ static pt_status find_tiled(const pt_image *img, int threshold, int mode, int ap
         for (int k = 0; k < tiles[i].piece_count; k++)
             all[tile_base[i] + k] = &tiles[i].pieces[k];
 
-    /* join: an exit state is the entry state of a piece in the tile it enters */
-    int missing = 0;
-#pragma omp parallel for schedule(static) num_threads(threads) reduction(+ : missing)
-    for (int64_t i = 0; i < npieces; i++) {
-        piece *p = all[i];
-        if (p->exit_key < 0) {
-            p->next = (int)i;
-            continue;
-        }
-        int64_t pix = p->exit_key >> 3;
-        int x = (int)(pix % t.step), y = (int)(pix / t.step);
-        int tt = ((y - 1) / tile) * t.grid_x + (x - 1) / tile;
-        const tile_out *o = &tiles[tt];
-        int lo = 0, hi = o->entry_count - 1;
-        p->next = -1;
-        while (lo <= hi) {
-            int mid = (lo + hi) / 2;
-            int64_t k = o->pieces[mid].entry_key;
-            if (k == p->exit_key) {
-                p->next = tile_base[tt] + mid;
-                break;
-            }
-            if (k < p->exit_key)
-                lo = mid + 1;
-            else
-                hi = mid - 1;
-        }
-        missing += p->next < 0;
-    }
-    if (missing) {
-        st = pt_error_set(err, PT_ERR_INTERNAL, "", "contours: %d border pieces unjoined",
-                          missing);
+    if ((st = join_pieces(&t, tiles, tile_base, all, npieces, threads, err)) ||
+        (st = collect_cycles(all, npieces, &borders, &nb, err)))
         goto done;
-    }
-
-    /* one border per closed cycle that examines a zero pixel */
-    int cap = 0;
-    for (int64_t i = 0; i < npieces; i++) {
-        piece *p = all[i];
-        if (p->tile < 0)
-            continue;
-        int gap = 0, pc = (int)i;
-        do {
-            gap |= all[pc]->gap;
-            all[pc]->tile = -1 - all[pc]->tile; /* mark: cycle seen */
-            pc = all[pc]->next;
-        } while (pc != (int)i);
-        if (!gap)
-            continue;
-        if (nb == cap) {
-            cap = cap ? 2 * cap : 256;
-            pt_cycle_border *grown = realloc(borders, (size_t)cap * sizeof *grown);
-            if (!grown) {
-                st = pt_error_set(err, PT_ERR_NOMEM, "", "contours: cannot allocate borders");
-                goto done;
-            }
-            borders = grown;
-        }
-        memset(&borders[nb], 0, sizeof borders[nb]);
-        borders[nb].any_piece = (int)i;
-        borders[nb].isolated = p->isolated;
-        nb++;
-    }
-    for (int64_t i = 0; i < npieces; i++)
-        all[i]->tile = -1 - all[i]->tile;
 
     replay_ctx r = {&t, tiles, all, borders, nb};
     pt_cycle_source src = {&r, source_locate, source_write_points, replay_border};

@@ -14,7 +14,4 @@ pt_status pt_contours_find_omp(const pt_image *img, int threshold, int mode, int
 pt_status pt_contours_find_tiled(const pt_image *img, int threshold, int mode, int approx,
                                  int threads, int tile, pt_contours *out, pt_error *err);
 
-/* -b omp of contours. */
-extern const pt_contours_backend pt_contours_omp;
-
 #endif

@@ -1,4 +1,4 @@
-/* Canny edge detection for the Canny-Hough detector (SPEC §1): Gaussian
+/* Canny edge detection for the Canny-Hough detector (pupiltrack(1), PARAMETERS): Gaussian
  * smoothing with derivative-of-Gaussian gradients, non-maximum suppression,
  * thresholds from the gradient histogram, hysteresis. */
 #ifndef PT_OMP_CANNY_H

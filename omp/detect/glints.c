@@ -104,3 +104,5 @@ int pt_glints_track(pt_tracker *tracker, const pt_image *img, int x0, int y0, in
         return -1;
     return n;
 }
+
+const pt_glints_backend pt_glints_host = {pt_glints_track};

@@ -3,21 +3,7 @@
 #ifndef PT_OMP_GLINTS_H
 #define PT_OMP_GLINTS_H
 
-#include "lib/core/pt_arena.h"
-#include "lib/core/pt_error.h"
-#include "lib/core/pt_geom.h"
-#include "lib/io/pt_image.h"
-
-/* Grey level a glint's brightest pixel reaches (corneal reflections of the
- * illuminator are near saturation). */
-#define PT_GLINT_MIN_PEAK 200
-/* ... and how far it rises above the mean of the pixels around it. */
-#define PT_GLINT_MIN_CONTRAST 100
-
-typedef struct {
-    double x, y; /* intensity-weighted centroid, full-frame px */
-    int area;    /* masked pixels */
-} pt_glint;
+#include "lib/detect/glints.h"
 
 /* Glints of the region (x0, y0, w, h) of img: components of the top-hat mask
  * (kernel, threshold as the reflection parameters) smaller than the kernel's
@@ -27,9 +13,6 @@ typedef struct {
 int pt_glints_find(const pt_image *img, int x0, int y0, int w, int h, int kernel, int threshold,
                    pt_glint *out, int max, pt_arena *arena);
 
-
-
-#include "lib/assign/mtt.h"
 
 /* One frame of a sequence: the region's glints, then the tracker (one per
  * eye) gives each a stable id (ids[k], the tracker's track id). Returns the

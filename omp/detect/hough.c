@@ -1,4 +1,4 @@
-/* Canny-Hough detector (SPEC §1): Canny edges, then circle Hough voting over
+/* Canny-Hough detector (pupiltrack(1), PARAMETERS): Canny edges, then circle Hough voting over
  * the radius range, one radius plane at a time so memory stays O(pixels).
  * Sampled votes (the paper: every angle_step degrees around each edge pixel)
  * may be limited to +-vote_spread degrees of the edge's dark side, since the

@@ -1,5 +1,5 @@
 /* 8-connected connected-component labeling of a binary mask (threshold-and-
- * labeling detector, SPEC §1): two raster passes with union-find. */
+ * labeling detector, pupiltrack(1), PARAMETERS): two raster passes with union-find. */
 #ifndef PT_OMP_LABELING_H
 #define PT_OMP_LABELING_H
 

@@ -1,4 +1,4 @@
-/* Threshold-and-labeling detector (SPEC §1): for each threshold, the dark
+/* Threshold-and-labeling detector (pupiltrack(1), PARAMETERS): for each threshold, the dark
  * pixels are labeled, the biggest plausible blob is taken, its border is fitted
  * by RANSAC, and the fit with the most votes over all thresholds wins. */
 #include <math.h>

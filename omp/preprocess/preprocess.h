@@ -1,4 +1,4 @@
-/* The OpenMP back end's preprocessing (SPEC §1, issue 3): corneal-reflection
+/* The OpenMP back end's preprocessing (pupiltrack(1), PARAMETERS): corneal-reflection
  * mask and removal (Aydi et al.: top-hat, threshold, dilate, inverse-distance
  * fill), then Gaussian or median smoothing. All images are 8-bit grey with
  * their own stride; outputs go into caller-provided buffers; scratch comes

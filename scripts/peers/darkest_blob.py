@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Darkest-blob pupil detector, the peer a user would try first (issue 3):
+"""Darkest-blob pupil detector, the peer a user would try first:
 for a sweep of thresholds (grey-level percentiles 1..40 of the image), the
 pixels at or below the threshold, their biggest 8-connected component, and
 its circularity 4 pi A / P^2; the most circular blob of a plausible size

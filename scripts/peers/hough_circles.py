@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""OpenCV HoughCircles as a pupil detector (issue 3's second peer), tuned for
+"""OpenCV HoughCircles as a pupil detector (the second peer), tuned for
 near-infrared eye crops: median blur 5, HOUGH_GRADIENT with dp 1, Canny high
 threshold 60, accumulator threshold 10, radii 2 %..40 % of the short side;
 of the (up to 10) strongest circles the one with the darkest mean inside

@@ -1,5 +1,5 @@
 """Shared helpers of the peer detectors: input listing and the results CSV
-(SPEC section 3) that `pupiltrack eval` reads. Needs numpy and OpenCV (cv2)."""
+(pupiltrack(1), FILES) that `pupiltrack eval` reads. Needs numpy and OpenCV (cv2)."""
 import csv
 import os
 import sys
@@ -15,7 +15,7 @@ def need_cv2(name):
         import numpy  # noqa: F401
     except ImportError as e:
         sys.exit(f"{name}: needs numpy and OpenCV (python3 -c 'import cv2, numpy' failed: {e}); "
-                 "on the GPU machine use /usr/bin/python3")
+                 "on a GPU host use /usr/bin/python3")
 
 
 def inputs(args):

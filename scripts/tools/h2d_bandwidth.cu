@@ -1,6 +1,6 @@
 /* Host-to-device copy bandwidth of 1280x1024 8-bit frames, pinned and pageable,
  * batched cudaMemcpyAsync over several streams: the physical limit of frame
- * throughput (SPEC §7). Prints GB/s and frames/s. */
+ * throughput (BENCHMARKS.md). Prints GB/s and frames/s. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,10 +1,10 @@
-# Sourced by tests/run_cli.sh: Starburst accuracy (issue 3) on synth frames
+# Sourced by tests/run_cli.sh: Starburst accuracy on synth frames
 # (100 x 1280x1024, fixed seeds, mono and binocular, circle and --ellipse) and
 # on the real meye-dev crops when present (PT_MEYE_DIR, default
 # ../shared/data/meye-dev; frames with blink = 0).
-# Each figure is checked against a floor: the issue's target where the
+# Each figure is checked against a floor: the target where the
 # detector reaches it, otherwise the level reached now (a regression guard);
-# PT_ACC_STRICT=1 checks the issue's targets everywhere.
+# PT_ACC_STRICT=1 checks the targets everywhere.
 acc_rate() { # GT RESULTS PATTERN -> percentage printed by eval
     "$PT" eval --gt "$1" -o /dev/null "$2" 2>&1 >/dev/null |
         awk -v pat="$3" 'index($0, pat) { for (i = 1; i <= NF; i++) if ($(i+1) == "%") v = $i } END { print v + 0 }'
@@ -12,7 +12,7 @@ acc_rate() { # GT RESULTS PATTERN -> percentage printed by eval
 acc_check() { # WHAT RATE FLOOR TARGET
     floor=$3; [ "${PT_ACC_STRICT:-0}" = 1 ] && floor=$4
     if awk -v r="$2" -v f="$floor" 'BEGIN { exit !(r >= f) }'; then ok; else
-        fail "starburst accuracy $1: $2 % < $floor % (issue 3 target $4 %)"; fi
+        fail "starburst accuracy $1: $2 % < $floor % (target $4 %)"; fi
 }
 "$PT" synth -n 100 --size 1280x1024 --seed 11 -o "$TMP/acc_mono" >/dev/null &
 "$PT" synth -n 100 --size 1280x1024 --seed 12 --binocular -o "$TMP/acc_bino" >/dev/null
@@ -27,7 +27,7 @@ me=$(acc_rate "$TMP/acc_mono/groundtruth.csv" "$TMP/acc_me.csv" "$R10")
 bc=$(acc_rate "$TMP/acc_bino/groundtruth.csv" "$TMP/acc_bc.csv" "$R10")
 be=$(acc_rate "$TMP/acc_bino/groundtruth.csv" "$TMP/acc_be.csv" "$R10")
 echo "starburst accuracy, synth within 10 %: mono circle $mc, mono ellipse $me, bino circle $bc, bino ellipse $be"
-# measured (session 14): 96.9, 96.9, 95.2, 95.2 %; floors about 1 point under
+# measured: 96.9, 96.9, 95.2, 95.2 %; floors about 1 point under
 acc_check "synth mono circle" "$mc" 95.5 95
 acc_check "synth mono ellipse" "$me" 95.5 95
 acc_check "synth bino circle" "$bc" 94 95
@@ -43,7 +43,7 @@ MEYE=${PT_MEYE_DIR:-../shared/data/meye-dev}
 if [ -f "$MEYE/gt.csv" ]; then
     "$PT" track -a starburst -o "$TMP/acc_yc.csv" "$MEYE/png" 2>/dev/null
     "$PT" track -a starburst -p edge_offset=1.5 -o "$TMP/acc_yo.csv" "$MEYE/png" 2>/dev/null
-    # edge_threshold=15 (the default before session 14): at 12 this setting
+    # edge_threshold=15 (an earlier default): at 12 this setting
     # loses 2 points here (70.0 %)
     "$PT" track -a starburst -p edge_fraction=0.15 -p edge_threshold=15 -o "$TMP/acc_yf.csv" "$MEYE/png" 2>/dev/null
     # only the reported size on 20 % of the step (the fit on the steepest edges)
@@ -56,7 +56,7 @@ if [ -f "$MEYE/gt.csv" ]; then
     s10=$(acc_rate "$MEYE/gt.csv" "$TMP/acc_ys.csv" "$R10")
     s5=$(acc_rate "$MEYE/gt.csv" "$TMP/acc_ys.csv" "$P5")
     echo "starburst accuracy, meye-dev: within 10 % $y10, within 5 px $y5, edge_offset=1.5 within 10 % $o10, edge_fraction=0.15 edge_threshold=15 within 10 % $f10 / 5 px $f5, size_fraction=0.2 within 10 % $s10 / 5 px $s5 (darkest blob: 36.9 / 94.9)"
-    # measured 98.7 % (session 14)
+    # measured 98.7 %
     acc_check "meye-dev within 5 px" "$y5" 97.5 97
     acc_check "meye-dev within 5 px beats darkest blob" "$y5" 94.9 94.9
     # the masks' convention (1.5 px inside the border) makes the default's

@@ -1,8 +1,8 @@
-# Sourced by tests/run_cli.sh: accuracy of tl and hough (issue 3) on synth
+# Sourced by tests/run_cli.sh: accuracy of tl and hough on synth
 # frames (100 frames 1280x1024, fixed seeds, mono and binocular) and on the
 # real meye-dev crops (PT_MEYE_DIR, default ../shared/data/meye-dev).
 #
-# Floors: the issue's targets where they are met (tl mono >= 85 % within 10 %
+# Floors: the targets where they are met (tl mono >= 85 % within 10 %
 # relative error; tl on meye-dev beats the darkest-blob peer, 36.9 % / 94.9 %);
 # elsewhere regression floors a few points under the figures measured when this
 # was written, with the target printed beside them (see the man page, PARAMETERS).

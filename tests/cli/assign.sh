@@ -1,4 +1,4 @@
-# Sourced by tests/run_cli.sh: assign and mtt end to end (SPEC §3, §5, §6).
+# Sourced by tests/run_cli.sh: assign and mtt end to end.
 
 # total_of FILE: the total from assign's stderr line "total T (...)".
 total_of() { sed -n 's/^total \([-0-9.e+]*\) .*/\1/p' "$1"; }

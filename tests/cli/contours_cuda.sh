@@ -1,4 +1,4 @@
-# Sourced by tests/run_cli.sh: `contours -b cuda` (SPEC §6: exit 3 without a
+# Sourced by tests/run_cli.sh: `contours -b cuda` (exit 3 without a
 # GPU, never a fall-back; with one, output equal to -b seq) and --repeat timing.
 CIMG=testdata/contours/nested.png
 [ -f "$CIMG" ] || CIMG=$(ls testdata/contours/*.png | head -n 1)

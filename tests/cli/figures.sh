@@ -1,5 +1,5 @@
 # Sourced by tests/run_cli.sh: scripts/figures.sh end to end on testdata/synth
-# with the OpenMP back end and small grids (issue 6): every figure's CSV, and
+# with the OpenMP back end and small grids: every figure's CSV, and
 # its PNG and SVG when gnuplot is installed.
 expect_exit 0 "figures.sh --quick" -- env PT="$PT" THREADS="1 2" sh scripts/figures.sh --quick testdata/synth testdata/synth/groundtruth.csv "$TMP/figs"
 FIGS="fig01-starburst-accuracy fig02-starburst-fps fig03-fit-accuracy fig04-fit-streams-fps

@@ -1,4 +1,4 @@
-# Sourced by tests/run_cli.sh: sweep and merge end to end (SPEC §3, §5; issue 6).
+# Sourced by tests/run_cli.sh: sweep and merge end to end.
 GT=testdata/synth/groundtruth.csv
 GRID="-g reflection_kernel=13:25:4 -g smooth=gaussian,median"
 

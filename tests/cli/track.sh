@@ -1,4 +1,4 @@
-# Sourced by tests/run_cli.sh: track and eval end to end, bad input (SPEC §6).
+# Sourced by tests/run_cli.sh: track and eval end to end, bad input.
 expect_exit 0 "track testdata/synth" -- "$PT" track -o "$TMP/r.csv" testdata/synth
 rows=$(grep -c "testdata/synth/" "$TMP/r.csv")
 [ "$rows" -eq 20 ] && ok || fail "track wrote $rows rows for 20 images"

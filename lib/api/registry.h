@@ -1,16 +1,17 @@
 /* Every back-ended command (track, sweep, bench, contours, assign, mtt and
- * track --glints) selects its back end here with -b NAME: one row per back
+ * track --glints) selects its back end here with -b NAME, and pupiltrack.h's
+ * detectors theirs by the same names: one row per back
  * end, holding the function table of each capability it offers (NULL where
  * it offers none). See pupiltrack(1), "Back ends". */
-#ifndef PT_CLI_REGISTRY_H
-#define PT_CLI_REGISTRY_H
+#ifndef PT_API_REGISTRY_H
+#define PT_API_REGISTRY_H
 
 #include <stddef.h>
 
 #include "lib/assign/assign.h"
 #include "lib/contours/contours.h"
 #include "lib/detect/pt_backend.h"
-#include "omp/detect/glints.h"
+#include "lib/detect/glints.h"
 
 typedef enum {
     PT_CAP_TRACK,    /* detectors: track, sweep, bench */
@@ -19,20 +20,13 @@ typedef enum {
     PT_CAP_ASSIGN_JACOBI, /* assign --auction jacobi */
 } pt_capability;
 
-/* Glint identification of track --glints (one frame of one eye's region). */
-typedef int (*pt_glints_track_fn)(pt_tracker *tracker, const pt_image *img, int x0, int y0,
-                                  int w, int h, int kernel, int threshold, pt_glint *out,
-                                  int *ids, int max, pt_arena *arena, pt_error *err);
-
 typedef struct {
     const char *name;
     const pt_backend *track;
     const pt_contours_backend *contours;
     const pt_assign_backend *assign;
     const pt_assign_backend *assign_jacobi; /* the Jacobi auction with packed bids */
-    /* Reflections are found and numbered on the host by every back end that
-     * tracks: the work is a few hundred pixels an eye. */
-    pt_glints_track_fn glints;
+    const pt_glints_backend *glints; /* track --glints */
 } pt_backend_entry;
 
 /* The row of back end NAME when it offers cap, else NULL. */

@@ -1,20 +1,16 @@
 /* The back-end registry (registry.h). */
-#include "cli/backends/registry.h"
+#include "lib/api/registry.h"
 
 #include <string.h>
 
-#include "cuda/assign/pt_cuda_auction.h"
-#include "cuda/contours/pt_cuda_contours.h"
-#include "omp/assign/auction_omp.h"
-#include "omp/contours/contours_omp.h"
 #include "lib/assign/auction_jacobi.h"
 
 static const pt_backend_entry rows[] = {
     {"seq", NULL, &pt_contours_seq, &pt_assign_seq, &pt_assign_seq_jacobi, NULL},
     {"omp", &pt_backend_omp, &pt_contours_omp, &pt_assign_omp, &pt_assign_omp_jacobi,
-     pt_glints_track},
+     &pt_glints_host},
     {"cuda", &pt_backend_cuda, &pt_contours_cuda, &pt_assign_cuda, &pt_assign_cuda_jacobi,
-     pt_glints_track},
+     &pt_glints_host},
     {"exact", NULL, NULL, &pt_assign_exact_solver, NULL, NULL},
 };
 

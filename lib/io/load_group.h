@@ -1,6 +1,6 @@
-/* Decoding several inputs of track at the same time. */
-#ifndef PT_CLI_LOAD_GROUP_H
-#define PT_CLI_LOAD_GROUP_H
+/* Decoding several image files at the same time (track, bench, sweep). */
+#ifndef PT_LOAD_GROUP_H
+#define PT_LOAD_GROUP_H
 
 #include "lib/io/pt_image.h"
 
@@ -15,8 +15,8 @@ typedef struct {
 } pt_loaded_input;
 
 /* How many of paths[0..count) (count >= 1) make the next group: up to max
- * files, ending before a TIFF file; a TIFF may hold many pages and is a
- * group of its own. Returns at least 1. */
+ * files, ending before a TIFF file, a .npy/.raw stack or a video; these may hold many
+ * frames and are a group of their own. Returns at least 1. */
 int pt_load_group_size(char *const *paths, int count, int max);
 
 /* Decode paths[0..count) into out[0..count), files side by side on up to

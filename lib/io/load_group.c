@@ -6,12 +6,16 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cli/load_group.h"
+#include "lib/io/load_group.h"
+#include "lib/io/pt_stack.h"
+#include "lib/io/pt_video.h"
 
+/* A file of many frames: a TIFF, a .npy/.raw stack or a video. */
 static int is_tiff(const char *path)
 {
     const char *dot = strrchr(path, '.');
-    return dot && (!strcasecmp(dot, ".tif") || !strcasecmp(dot, ".tiff"));
+    return (dot && (!strcasecmp(dot, ".tif") || !strcasecmp(dot, ".tiff"))) ||
+           pt_stack_path_kind(path) || pt_video_path_is_video(path);
 }
 
 int pt_load_group_size(char *const *paths, int count, int max)
