@@ -200,7 +200,8 @@ __device__ static int radius_candidates(const pt_hough_dev *d, int j, const pt_c
 /* Block per job: sub-cell centre and its radius candidates, then the coarse
  * localisation's seed (lib/detect/hough_seed.h: cell sums in parallel, the
  * integral and the darkest box on one thread) and its radius candidates
- * (omp/detect/hough.c gradient_peak() and seed_candidates()). */
+ * unless the voting's centre lies in its box (omp/detect/hough.c
+ * gradient_peak() and seed_candidates()). */
 __global__ void gradient_candidates(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d)
 {
     __shared__ candidates_shared sh;
@@ -256,6 +257,9 @@ __global__ void gradient_candidates(pt_cuda_params p, pt_cuda_buffers b, pt_houg
             pt_hough_seed seed;
             sh.seed_found = pt_hough_darkest(ii, gw, gh, &seed);
             d.seed_level[j] = sh.seed_found ? pt_hough_seed_level(&seed, seed_cell) : -1.0;
+            /* the voting's centre in the seed's box: no seed candidates */
+            if (sh.seed_found && pt_hough_seed_near(&seed, seed_cell, sh.centre[0], sh.centre[1]))
+                sh.seed_found = 0;
             if (sh.seed_found) {
                 sh.centre[0] = (seed.gx + 0.5) * seed_cell - 0.5;
                 sh.centre[1] = (seed.gy + 0.5) * seed_cell - 0.5;

@@ -29,7 +29,7 @@
 
 #define PT_HOUGH_SEEDS 1      /* seed centres offered */
 #define PT_HOUGH_SEED_HALF 3  /* half-side of the dark box, cells */
-#define PT_HOUGH_SEED_RADII 4 /* radius candidates per seed */
+#define PT_HOUGH_SEED_RADII 2 /* radius candidates per seed */
 #define PT_HOUGH_SEED_SAME_SHIFT 0.35 /* pt_hough_seed_repeats: centre shift / radius */
 #define PT_HOUGH_SEED_SAME_RATIO 1.25 /* pt_hough_seed_repeats: larger / smaller radius */
 #define PT_HOUGH_SEED_SAME_SLACK 0.2  /* pt_hough_seed_repeats: within the disc + this x r */
@@ -123,6 +123,16 @@ static inline PT_HD int pt_hough_darkest(const int32_t *ii, int gw, int gh, pt_h
     seed->half = half;
     seed->sum = best;
     return seed->gx >= 0;
+}
+
+/* Whether point (x, y) (roi coordinates) lies in seed s's box: the voting's
+ * centre there already offers the radii around the seed's centre, and the
+ * seed's candidates are not needed. */
+static inline PT_HD int pt_hough_seed_near(const pt_hough_seed *s, int cell, double x, double y)
+{
+    double half = (s->half + 0.5) * cell;
+    double dx = x - ((s->gx + 0.5) * cell - 0.5), dy = y - ((s->gy + 0.5) * cell - 0.5);
+    return dx >= -half && dx <= half && dy >= -half && dy <= half;
 }
 
 /* Mean grey level of seed s's box. */

@@ -309,10 +309,11 @@ static int radius_candidates(const edge_list *e, double px, double py, int min_r
 /* Gradient voting in two stages (fast; hough_vote=gradient): every edge pixel
  * votes for the centres on its dark side at each tested radius, all radii in
  * one centre accumulator; the centre is the maximum of its 3x3 sums. Then the
- * radius (radius_candidates). Returns -1 when nothing voted. */
+ * radius (radius_candidates). Returns -1 when nothing voted; the centre
+ * (roi coordinates) in *centre_x, *centre_y. */
 static int gradient_peak(const edge_list *e, int min_r, int max_r, int step, int cell,
                          int w, int h, float *acc, float *hist, double *score,
-                         pt_circle *peak)
+                         pt_circle *peak, double *centre_x, double *centre_y)
 {
     /* The centre accumulator has cells of cell x cell px; votes every cell px
      * of radius land once per cell crossed. */
@@ -359,18 +360,22 @@ static int gradient_peak(const edge_list *e, int min_r, int max_r, int step, int
             sy += v * ((y + 0.5) * cell - 0.5);
             sw += v;
         }
+    *centre_x = sx / sw;
+    *centre_y = sy / sw;
     return radius_candidates(e, sx / sw, sy / sw, min_r, max_r, min_r, max_r, hist, score,
                              peak, HOUGH_CANDIDATES);
 }
 
 /* Candidates around the coarse localisation's seed (lib/detect/hough_seed.h):
  * radius_candidates of its centre from half the radius of its box's area
- * up, at most PT_HOUGH_SEED_RADII. Appended to cand[n..); returns the new n.
+ * up, at most PT_HOUGH_SEED_RADII, unless the voting's centre (vx, vy) lies
+ * in the seed's box (pt_hough_seed_near: the voting's candidates already
+ * stand for that centre). Appended to cand[n..); returns the new n.
  * *level: the mean grey level of the seed's box, -1 when there is none. ii
  * holds (roi width + 1) x (roi height + 1) entries. */
 static int seed_candidates(const edge_list *e, const pt_image *img, const pt_roi *roi,
-                           int min_r, int max_r, int32_t *ii, float *hist, double *score,
-                           pt_circle *cand, int n, double *level)
+                           int min_r, int max_r, double vx, double vy, int32_t *ii,
+                           float *hist, double *score, pt_circle *cand, int n, double *level)
 {
     int cell = pt_hough_seed_cell(min_r), gw = roi->width / cell, gh = roi->height / cell;
     *level = -1.0;
@@ -381,6 +386,8 @@ static int seed_candidates(const edge_list *e, const pt_image *img, const pt_roi
     if (!pt_hough_darkest(ii, gw, gh, &seed))
         return n;
     *level = pt_hough_seed_level(&seed, cell);
+    if (pt_hough_seed_near(&seed, cell, vx, vy))
+        return n;
     double px = (seed.gx + 0.5) * cell - 0.5, py = (seed.gy + 0.5) * cell - 0.5;
     int lo = (int)floor(0.5 * pt_hough_seed_radius(&seed, cell));
     return n + radius_candidates(e, px, py, min_r, max_r, lo, max_r, hist, score, cand + n,
@@ -679,14 +686,15 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
         if (!acc || !hist || !score)
             return pt_error_set(err, PT_ERR_NOMEM, "", "hough: out of memory");
         pt_circle cand[HOUGH_ALL_CANDIDATES];
+        double vx = 0.0, vy = 0.0;
         int nc = gradient_peak(&edges, min_r, max_r, step, hough_cell(p, w, h), w, h, acc,
-                               hist, score, cand);
+                               hist, score, cand, &vx, &vy);
         /* the seed grid's integral image fits in the accumulator's (w+1) x (h+1) */
         int nvote = nc < 0 ? 0 : nc;
         double seed_level = -1.0;
         if (nc >= 0)
-            nc = seed_candidates(&edges, img, &roi, min_r, max_r, (int32_t *)acc, hist, score,
-                                 cand, nc, &seed_level);
+            nc = seed_candidates(&edges, img, &roi, min_r, max_r, vx, vy, (int32_t *)acc, hist,
+                                 score, cand, nc, &seed_level);
         else
             nc = 0;
         pt_point *cpts = pt_arena_alloc(arena, (size_t)edges.count * sizeof *cpts);
