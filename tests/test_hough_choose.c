@@ -43,18 +43,44 @@ static void test_choose(void)
     /* the iris outline more credible than the pupil's: the pupil still wins */
     int ok[3] = {1, 1, 1}, inside[3] = {30, 32, 120};
     double value[3] = {0.7, 0.8, 0.9};
-    PT_CHECK(pt_hough_choose(3, ok, value, inside) == 1, "the most credible dark one");
+    /* concentric, as gradient voting offers them */
+    pt_circle c[3] = {{100, 100, 18}, {100, 100, 20}, {100, 100, 50}};
+    PT_CHECK(pt_hough_choose(3, ok, value, inside, c) == 1, "the most credible dark one");
     /* a dark candidate far less credible than the best is not eligible */
     double weak[3] = {0.2, 0.3, 0.9};
-    PT_CHECK(pt_hough_choose(3, ok, weak, inside) == 2, "weak dark ones ignored");
+    PT_CHECK(pt_hough_choose(3, ok, weak, inside, c) == 2, "weak dark ones ignored");
     /* refinements that failed never win; none at all: -1 */
     int some[3] = {0, 0, 1};
-    PT_CHECK(pt_hough_choose(3, some, value, inside) == 2, "only ok candidates");
+    PT_CHECK(pt_hough_choose(3, some, value, inside, c) == 2, "only ok candidates");
     int none[3] = {0, 0, 0};
-    PT_CHECK(pt_hough_choose(3, none, value, inside) == -1, "none ok");
+    PT_CHECK(pt_hough_choose(3, none, value, inside, c) == -1, "none ok");
     /* ties go to the lower index (the smaller radius) */
     double tie[3] = {0.8, 0.8, 0.1};
-    PT_CHECK(pt_hough_choose(3, ok, tie, inside) == 0, "ties to the smaller");
+    PT_CHECK(pt_hough_choose(3, ok, tie, inside, c) == 0, "ties to the smaller");
+}
+
+/* A dim frame: the pupil (inside 7) off the centre of the iris (inside 10),
+ * whose strong outline is the more credible; 5/4 of 7 + the margin lets the
+ * iris pass the darkness test, but it holds the clearly darker pupil. */
+static void test_nested(void)
+{
+    int ok[2] = {1, 1}, inside[2] = {10, 7};
+    double value[2] = {0.49, 0.37};
+    pt_circle c[2] = {{79, 100, 37}, {100.6, 100.2, 15}};
+    PT_CHECK(pt_hough_holds_darker(2, 0, ok, value, 0.2, inside, c), "the iris holds the pupil");
+    PT_CHECK(!pt_hough_holds_darker(2, 1, ok, value, 0.2, inside, c), "the pupil holds nothing");
+    PT_CHECK(pt_hough_choose(2, ok, value, inside, c) == 1, "the pupil inside the iris");
+    /* the same pupil outside the iris's disc: no nesting, the most credible */
+    pt_circle apart[2] = {{79, 100, 37}, {140, 100, 15}};
+    PT_CHECK(pt_hough_choose(2, ok, value, inside, apart) == 0, "not nested: most credible");
+    /* a small circle within the pupil, as dark as it: the pupil stays */
+    int same[2] = {30, 29};
+    pt_circle inner[2] = {{100, 100, 20}, {102, 100, 8}};
+    double v2[2] = {0.9, 0.6};
+    PT_CHECK(pt_hough_choose(2, ok, v2, same, inner) == 0, "as dark inside: the outer pupil");
+    /* the darker inner one must be credible itself */
+    double v3[2] = {0.9, 0.3};
+    PT_CHECK(pt_hough_choose(2, ok, v3, inside, c) == 0, "a weak inner candidate: ignored");
 }
 
 static void test_refit_credible(void)
@@ -97,6 +123,7 @@ int main(void)
 {
     test_inside_level();
     test_choose();
+    test_nested();
     test_refit_credible();
     test_thin_annulus();
     return PT_TEST_SUMMARY("hough_choose");

@@ -109,7 +109,7 @@ static void hough_destroy(void *instance)
                     d->overflow, d->exy,   d->eux,      d->euy,         d->emag,
                     d->peak,  d->rhist,    d->score,    d->planes,      d->radius_peak,
                     d->off_first, d->off_by_angle, d->off_dxy, d->cand, d->ncand,
-                    d->task,  d->pts,      d->idx,      d->stage,       d->partials};
+                    d->task,  d->pts,      d->seed_ii, d->nvote, d->seed_level,      d->idx,      d->stage,       d->partials};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         cudaFree(bufs[i]);
     free(h);
@@ -179,8 +179,12 @@ static cudaError_t hough_create(const pt_config *cfg, int ellipse, const pt_cuda
     ALLOC(d->peak, jobs);
     ALLOC(d->rhist, jobs * s->hist_len);
     ALLOC(d->score, jobs * s->hist_len);
+    s->seed_ii_per_job = (size_t)(width + 1) * (height + 1);
+    ALLOC(d->seed_ii, jobs * s->seed_ii_per_job);
     ALLOC(d->cand, jobs * PT_HOUGH_CANDIDATES);
     ALLOC(d->ncand, jobs);
+    ALLOC(d->nvote, jobs);
+    ALLOC(d->seed_level, jobs);
     ALLOC(d->task, jobs * PT_HOUGH_CANDIDATES);
     ALLOC(d->pts, edges);
     ALLOC(d->idx, edges);
@@ -241,7 +245,7 @@ static cudaError_t hough_run(void *instance, const pt_cuda_params *p, const pt_c
     if (st == cudaSuccess && h->cfg.hough.angle_step <= 0.0)
         st = cudaMemsetAsync(d->ncand, 0, jobs * sizeof *d->ncand, stream);
     else if (st == cudaSuccess && d->s.gradient)
-        st = pt_cuda_hough_vote_gradient(d, b, jobs, width, height, stream);
+        st = pt_cuda_hough_vote_gradient(d, p, b, jobs, width, height, stream);
     else if (st == cudaSuccess)
         st = pt_cuda_hough_vote_sampled(d, b, jobs, width, height,
                                         radii_bound(&h->cfg, width, height), stream);

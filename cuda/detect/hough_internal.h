@@ -13,7 +13,12 @@
 
 #define PT_HOUGH_CANNY_BINS 2048
 #define PT_HOUGH_CANNY_MAX_RADIUS 64
-#define PT_HOUGH_CANDIDATES 6
+#include "lib/detect/hough_seed.h"
+
+/* gradient voting's radius candidates of its centre, then those of the
+ * coarse localisation's seed (lib/detect/hough_seed.h) */
+#define PT_HOUGH_VOTE_CANDIDATES 6
+#define PT_HOUGH_CANDIDATES (PT_HOUGH_VOTE_CANDIDATES + PT_HOUGH_SEEDS * PT_HOUGH_SEED_RADII)
 
 /* Filter taps as omp/detect/canny.c make_kernels() computes them (on the host). */
 typedef struct {
@@ -41,6 +46,7 @@ typedef struct {
     int edge_cap;                 /* edge-list capacity per job */
     size_t cells_per_job;         /* gradient accumulator cells per job */
     int hist_len;                 /* radius histogram length per job */
+    size_t seed_ii_per_job;       /* seed grid integral entries per job */
 } pt_hough_settings;
 
 /* Per job: the candidate being refined (hough_refine.cu's stages). */
@@ -81,6 +87,7 @@ typedef struct {
     unsigned long long *peak;    /* per job: best 3x3 sum key */
     float *rhist;                /* hist_len per job */
     double *score;               /* hist_len per job */
+    int32_t *seed_ii;            /* seed_ii_per_job per job (lib/detect/hough_seed.h) */
     /* sampled voting */
     uint32_t *planes;            /* batch planes of job_px per job */
     int batch;                   /* radii per voting launch */
@@ -92,6 +99,8 @@ typedef struct {
     /* candidates and refinement */
     pt_circle *cand;             /* PT_HOUGH_CANDIDATES per job, full-frame */
     int *ncand;
+    int *nvote;                  /* per job: the first nvote candidates are the voting's */
+    double *seed_level;          /* per job: the seed box's mean level, -1: none */
     pt_hough_task *task;         /* PT_HOUGH_CANDIDATES per job */
     pt_point *pts;               /* edge_cap per job */
     int *idx;                    /* edge_cap per job */
@@ -105,8 +114,9 @@ cudaError_t pt_cuda_hough_canny(const pt_hough_dev *d, const pt_hough_taps *taps
                                 const pt_cuda_params *p, const pt_cuda_buffers *b, int jobs,
                                 int width, int height, cudaStream_t stream);
 /* hough_vote.cu: candidate circles (d->cand, d->ncand) by gradient voting. */
-cudaError_t pt_cuda_hough_vote_gradient(const pt_hough_dev *d, const pt_cuda_buffers *b,
-                                        int jobs, int width, int height, cudaStream_t stream);
+cudaError_t pt_cuda_hough_vote_gradient(const pt_hough_dev *d, const pt_cuda_params *p,
+                                        const pt_cuda_buffers *b, int jobs, int width,
+                                        int height, cudaStream_t stream);
 /* hough_vote.cu: the best (centre, radius) by sampled voting, radii planes
  * `radii` at most (the host's bound over the chunk's jobs). */
 cudaError_t pt_cuda_hough_vote_sampled(const pt_hough_dev *d, const pt_cuda_buffers *b,

@@ -15,6 +15,7 @@
 #include "lib/detect/hough_choose.h"
 #include "lib/detect/hough_dark.h"
 #include "lib/detect/hough_refit.h"
+#include "lib/detect/hough_seed.h"
 #include "lib/detect/pt_result.h"
 #include "lib/detect/ransac.h"
 
@@ -465,12 +466,19 @@ __global__ void hough_finish(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d
     if (d.s.gradient) {
         int ok[PT_HOUGH_CANDIDATES], inside[PT_HOUGH_CANDIDATES];
         double value[PT_HOUGH_CANDIDATES];
+        pt_circle out[PT_HOUGH_CANDIDATES];
         for (int k = 0; k < nc; k++) {
             ok[k] = task[k].ok;
             value[k] = task[k].value;
             inside[k] = task[k].inside;
+            out[k] = task[k].circle;
         }
-        best = pt_hough_choose(nc, ok, value, inside);
+        /* seed candidates that repeat a voting one (omp/detect/hough.c) */
+        int nvote = d.nvote[j] < nc ? d.nvote[j] : nc;
+        for (int k = nvote; k < nc; k++)
+            if (ok[k] && pt_hough_seed_repeats(&out[k], inside[k], nvote, ok, out, inside))
+                ok[k] = 0;
+        best = pt_hough_choose(nc, ok, value, inside, out);
     } else if (nc > 0 && task[0].ok) {
         best = 0;
     }
@@ -490,6 +498,11 @@ __global__ void hough_finish(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d
             res.confidence = pt_confidence_ellipse(&img, &task[best].ellipse);
         }
         if (res.confidence >= PT_CONFIDENCE_MIN) {
+            /* gradient voting reports value (outline confidence x edge
+             * support) x the darkness share (omp/detect/hough.c) */
+            if (d.s.gradient)
+                res.confidence =
+                    task[best].value * pt_hough_dark_share(d.seed_level[j], task[best].inside);
             res.has_circle = 1;
             res.has_ellipse = d.s.ellipse;
             res.status = PT_DETECT_OK;

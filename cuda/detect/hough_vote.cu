@@ -15,6 +15,7 @@
 
 #include "cuda/detect/hough_internal.h"
 #include "cuda/detect/hough_reject.cuh"
+#include "lib/detect/hough_seed.h"
 
 #define THREADS 256
 #define VOTE_BLOCKS 32 /* blocks per job of the edge loops */
@@ -98,29 +99,127 @@ __global__ void gradient_peak(pt_cuda_buffers b, pt_hough_dev d)
         atomicMax(&d.peak[j], best);
 }
 
-/* Block per job: sub-cell centre, radius histogram in edge order, scores,
- * candidates (roi coordinates + the roi origin = full frame). */
-__global__ void gradient_candidates(pt_cuda_buffers b, pt_hough_dev d)
+typedef struct {
+    int bins[THREADS];
+    float weights[THREADS];
+    double centre[2];
+    int warp_counts[THREADS / 32];
+    int seed_found, count;
+} candidates_shared;
+
+/* Block per job (all threads call it): radius_candidates() of
+ * omp/detect/hough.c for centre (px, py) (roi coordinates): the radius
+ * histogram summed in edge order, the scores, up to max local maxima in
+ * [lo, hi] appended (full frame) at cand[at..]. Returns their number (on
+ * every thread). */
+__device__ static int radius_candidates(const pt_hough_dev *d, int j, const pt_cuda_eye_job *job,
+                                        double px, double py, int min_r, int max_r, int lo,
+                                        int hi, int max, int at, candidates_shared *sh)
 {
-    __shared__ int bins[THREADS];
-    __shared__ float weights[THREADS];
-    __shared__ double centre[2];
-    __shared__ int warp_counts[THREADS / 32];
+    float *hist = d->rhist + (size_t)j * d->s.hist_len;
+    double *score = d->score + (size_t)j * d->s.hist_len;
+    for (int k = threadIdx.x; k < max_r + 2; k += blockDim.x)
+        hist[k] = 0.0f;
+    __syncthreads();
+    int n = d->edge_count[j];
+    size_t e0 = (size_t)j * d->s.edge_cap;
+    for (int t0 = 0; t0 < n; t0 += THREADS) {
+        int i = t0 + threadIdx.x, bin = -1;
+        float wgt = 0.0f;
+        if (i < n) {
+            int32_t xy = d->exy[e0 + i];
+            double dx = px - edge_x(xy), dy = py - edge_y(xy);
+            float ux = d->eux[e0 + i], uy = d->euy[e0 + i];
+            float d2 = reject_dist2(dx, dy, 0.0, 0.0);
+            if (!reject_ring(d2, min_r - 0.5, max_r + 0.5) &&
+                !reject_aim(ux, uy, dx, dy, d2, AIM_COS)) {
+                double dist = hypot(dx, dy);
+                int k = (int)llround(dist);
+                if (!(k < min_r || k > max_r || ux * dx + uy * dy < AIM_COS * dist)) {
+                    bin = k;
+                    wgt = d->emag[e0 + i];
+                }
+            }
+        }
+        /* the tile's votes compacted in edge order, then summed in that
+         * order: the float sums round as the CPU's */
+        unsigned ballot = __ballot_sync(0xffffffffu, bin >= 0);
+        if ((threadIdx.x & 31) == 0)
+            sh->warp_counts[threadIdx.x >> 5] = __popc(ballot);
+        __syncthreads();
+        int before = 0, total = 0;
+        for (int w = 0; w < THREADS / 32; w++) {
+            before += w < (threadIdx.x >> 5) ? sh->warp_counts[w] : 0;
+            total += sh->warp_counts[w];
+        }
+        if (bin >= 0) {
+            int at_tile = before + __popc(ballot & ((1u << (threadIdx.x & 31)) - 1u));
+            sh->bins[at_tile] = bin;
+            sh->weights[at_tile] = wgt;
+        }
+        __syncthreads();
+        /* thread t owns the bins k with k % THREADS == t: each bin's sum
+         * still runs in edge order, the bins in parallel */
+        for (int t = 0; t < total; t++)
+            if ((sh->bins[t] & (THREADS - 1)) == threadIdx.x)
+                hist[sh->bins[t]] += sh->weights[t];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        lo = lo < min_r ? min_r : lo;
+        hi = hi > max_r ? max_r : hi;
+        double best_score = 0.0;
+        for (int r = min_r; r <= max_r; r++) {
+            int band = (int)ceil(RADIUS_BAND * r);
+            double sum = 0.0;
+            for (int k = r - band; k <= r + band; k++)
+                sum += k >= 0 && k <= max_r ? hist[k] : 0.0f;
+            score[r] = sum / (2.0 * M_PI * r);
+            if (r >= lo && r <= hi)
+                best_score = fmax(best_score, score[r]);
+        }
+        int count = 0;
+        pt_circle *cand = d->cand + (size_t)j * PT_HOUGH_CANDIDATES + at;
+        for (int r = lo; r <= hi && count < max; r++)
+            if (score[r] > 0.0 && score[r] >= RADIUS_KEEP * best_score &&
+                (r == min_r || score[r] > score[r - 1]) &&
+                (r == max_r || score[r] >= score[r + 1])) {
+                cand[count].cx = px + job->x0;
+                cand[count].cy = py + job->y0;
+                cand[count].r = r;
+                count++;
+            }
+        sh->count = count;
+    }
+    __syncthreads();
+    int count = sh->count;
+    __syncthreads();
+    return count;
+}
+
+/* Block per job: sub-cell centre and its radius candidates, then the coarse
+ * localisation's seed (lib/detect/hough_seed.h: cell sums in parallel, the
+ * integral and the darkest box on one thread) and its radius candidates
+ * unless the voting's centre lies in its box (omp/detect/hough.c
+ * gradient_peak() and seed_candidates()). */
+__global__ void gradient_candidates(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d)
+{
+    __shared__ candidates_shared sh;
     int j = blockIdx.x;
     const pt_cuda_eye_job job = b.jobs[j];
     int min_r, max_r;
     unsigned long long key = d.peak[j];
     if (!pt_hough_radii(&job, d.s.radius_step, &min_r, &max_r) || d.edge_count[j] < 3 ||
         !key) {
-        if (threadIdx.x == 0)
-            d.ncand[j] = 0;
+        if (threadIdx.x == 0) {
+            d.ncand[j] = d.nvote[j] = 0;
+            d.seed_level[j] = -1.0;
+        }
         return;
     }
     int cell = cell_side(d.s.cell, job.w, job.h);
     int cw = (job.w + cell - 1) / cell;
     const float *acc = d.acc + (size_t)j * d.s.cells_per_job;
-    float *hist = d.rhist + (size_t)j * d.s.hist_len;
-    double *score = d.score + (size_t)j * d.s.hist_len;
     if (threadIdx.x == 0) {
         int k = (int)(0xffffffffu - (unsigned)(key & 0xffffffffu));
         int bx = k % cw, by = k / cw;
@@ -132,83 +231,56 @@ __global__ void gradient_candidates(pt_cuda_buffers b, pt_hough_dev d)
                 sy += v * ((y + 0.5) * cell - 0.5);
                 sw += v;
             }
-        centre[0] = sx / sw;
-        centre[1] = sy / sw;
+        sh.centre[0] = sx / sw;
+        sh.centre[1] = sy / sw;
     }
-    for (int k = threadIdx.x; k < max_r + 2; k += blockDim.x)
-        hist[k] = 0.0f;
     __syncthreads();
-    double px = centre[0], py = centre[1];
-    int n = d.edge_count[j];
-    size_t e0 = (size_t)j * d.s.edge_cap;
-    for (int t0 = 0; t0 < n; t0 += THREADS) {
-        int i = t0 + threadIdx.x, bin = -1;
-        float wgt = 0.0f;
-        if (i < n) {
-            int32_t xy = d.exy[e0 + i];
-            double dx = px - edge_x(xy), dy = py - edge_y(xy);
-            float ux = d.eux[e0 + i], uy = d.euy[e0 + i];
-            float d2 = reject_dist2(dx, dy, 0.0, 0.0);
-            if (!reject_ring(d2, min_r - 0.5, max_r + 0.5) &&
-                !reject_aim(ux, uy, dx, dy, d2, AIM_COS)) {
-                double dist = hypot(dx, dy);
-                int k = (int)llround(dist);
-                if (!(k < min_r || k > max_r || ux * dx + uy * dy < AIM_COS * dist)) {
-                    bin = k;
-                    wgt = d.emag[e0 + i];
-                }
+    int count = radius_candidates(&d, j, &job, sh.centre[0], sh.centre[1], min_r, max_r, min_r,
+                                  max_r, PT_HOUGH_VOTE_CANDIDATES, 0, &sh);
+    if (threadIdx.x == 0)
+        d.nvote[j] = count;
+    int seed_cell = pt_hough_seed_cell(min_r), gw = job.w / seed_cell, gh = job.h / seed_cell;
+    if (threadIdx.x == 0)
+        d.seed_level[j] = -1.0;
+    if (gw >= 3 && gh >= 3) {
+        pt_cuda_frame_dims dims = b.dims[job.frame];
+        pt_image img = {dims.width, dims.height, p.pitch, b.smoothed + (size_t)job.frame * p.plane};
+        int32_t *ii = d.seed_ii + (size_t)j * d.s.seed_ii_per_job;
+        for (int c = threadIdx.x; c < gw * gh; c += blockDim.x) {
+            int gx = c % gw, gy = c / gw;
+            ii[(size_t)(gy + 1) * (gw + 1) + gx + 1] =
+                pt_hough_seed_cell_sum(&img, job.x0, job.y0, seed_cell, gx, gy);
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            pt_hough_seed_prefix(ii, gw, gh);
+            pt_hough_seed seed;
+            sh.seed_found = pt_hough_darkest(ii, gw, gh, &seed);
+            d.seed_level[j] = sh.seed_found ? pt_hough_seed_level(&seed, seed_cell) : -1.0;
+            /* the voting's centre in the seed's box: no seed candidates */
+            if (sh.seed_found && pt_hough_seed_near(&seed, seed_cell, sh.centre[0], sh.centre[1]))
+                sh.seed_found = 0;
+            if (sh.seed_found) {
+                sh.centre[0] = (seed.gx + 0.5) * seed_cell - 0.5;
+                sh.centre[1] = (seed.gy + 0.5) * seed_cell - 0.5;
+                sh.count = (int)floor(0.5 * pt_hough_seed_radius(&seed, seed_cell));
             }
         }
-        /* the tile's votes compacted in edge order, then summed in that
-         * order: the float sums round as the CPU's */
-        unsigned ballot = __ballot_sync(0xffffffffu, bin >= 0);
-        if ((threadIdx.x & 31) == 0)
-            warp_counts[threadIdx.x >> 5] = __popc(ballot);
         __syncthreads();
-        int before = 0, total = 0;
-        for (int w = 0; w < THREADS / 32; w++) {
-            before += w < (threadIdx.x >> 5) ? warp_counts[w] : 0;
-            total += warp_counts[w];
+        if (sh.seed_found) {
+            int lo = sh.count;
+            __syncthreads();
+            count += radius_candidates(&d, j, &job, sh.centre[0], sh.centre[1], min_r, max_r,
+                                       lo, max_r, PT_HOUGH_SEED_RADII, count, &sh);
         }
-        if (bin >= 0) {
-            int at = before + __popc(ballot & ((1u << (threadIdx.x & 31)) - 1u));
-            bins[at] = bin;
-            weights[at] = wgt;
-        }
-        __syncthreads();
-        /* thread t owns the bins k with k % THREADS == t: each bin's sum
-         * still runs in edge order, the bins in parallel */
-        for (int t = 0; t < total; t++)
-            if ((bins[t] & (THREADS - 1)) == threadIdx.x)
-                hist[bins[t]] += weights[t];
-        __syncthreads();
     }
-    if (threadIdx.x != 0)
-        return;
-    double best_score = 0.0;
-    for (int r = min_r; r <= max_r; r++) {
-        int band = (int)ceil(RADIUS_BAND * r);
-        double sum = 0.0;
-        for (int k = r - band; k <= r + band; k++)
-            sum += k >= 0 && k <= max_r ? hist[k] : 0.0f;
-        score[r] = sum / (2.0 * M_PI * r);
-        best_score = fmax(best_score, score[r]);
-    }
-    int count = 0;
-    pt_circle *cand = d.cand + (size_t)j * PT_HOUGH_CANDIDATES;
-    for (int r = min_r; r <= max_r && count < PT_HOUGH_CANDIDATES; r++)
-        if (score[r] >= RADIUS_KEEP * best_score && (r == min_r || score[r] > score[r - 1]) &&
-            (r == max_r || score[r] >= score[r + 1])) {
-            cand[count].cx = px + job.x0;
-            cand[count].cy = py + job.y0;
-            cand[count].r = r;
-            count++;
-        }
-    d.ncand[j] = count;
+    if (threadIdx.x == 0)
+        d.ncand[j] = count;
 }
 
-cudaError_t pt_cuda_hough_vote_gradient(const pt_hough_dev *d, const pt_cuda_buffers *b,
-                                        int jobs, int width, int height, cudaStream_t stream)
+cudaError_t pt_cuda_hough_vote_gradient(const pt_hough_dev *d, const pt_cuda_params *p,
+                                        const pt_cuda_buffers *b, int jobs, int width,
+                                        int height, cudaStream_t stream)
 {
     (void)width;
     (void)height;
@@ -219,7 +291,7 @@ cudaError_t pt_cuda_hough_vote_gradient(const pt_hough_dev *d, const pt_cuda_buf
         return st;
     gradient_votes<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*b, *d);
     gradient_peak<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*b, *d);
-    gradient_candidates<<<jobs, THREADS, 0, stream>>>(*b, *d);
+    gradient_candidates<<<jobs, THREADS, 0, stream>>>(*p, *b, *d);
     return cudaGetLastError();
 }
 

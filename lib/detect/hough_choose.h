@@ -11,7 +11,9 @@
  * of the best), then those whose inside is nearly as dark as the darkest of
  * them (at most 5/4 of its grey level + PT_HOUGH_DARK_MARGIN: the iris of
  * the synthetic and meye-dev eyes is at least 1.5 times as bright as the
- * pupil), and of these takes the most credible. */
+ * pupil; on dim remote-camera frames pupil and iris may lie only a few grey
+ * levels apart, so the margin stays small), and of these takes the most
+ * credible. */
 #ifndef PT_HOUGH_CHOOSE_H
 #define PT_HOUGH_CHOOSE_H
 
@@ -26,7 +28,9 @@
 #define PT_HOUGH_INSIDE_ANGLES 16  /* samples per ring */
 #define PT_HOUGH_INSIDE_SAMPLES (PT_HOUGH_INSIDE_RINGS * PT_HOUGH_INSIDE_ANGLES)
 #define PT_HOUGH_CHOICE_KEEP 0.5   /* candidates at least this share of the best value */
-#define PT_HOUGH_DARK_MARGIN 5     /* grey levels beyond 5/4 of the darkest inside */
+#define PT_HOUGH_DARK_MARGIN 2     /* grey levels beyond 5/4 of the darkest inside */
+#define PT_HOUGH_NEST_RATIO 0.75   /* pt_hough_holds_darker: inner radius / outer at most */
+#define PT_HOUGH_NEST_SLACK 0.1    /* pt_hough_holds_darker: outer disc widened by this x r */
 
 /* Median grey level of the samples inside ellipse e (rings at 0.45, 0.6 and
  * 0.75 of its axes; bright reflections and a lid over part of the pupil
@@ -61,11 +65,52 @@ static inline PT_HD int pt_hough_inside_level(const pt_image *img, const pt_elli
     return level[n / 2];
 }
 
+/* Whether circle in lies within circle out's disc widened by slack x its
+ * radius. */
+static inline PT_HD int pt_hough_within(const pt_circle *in, const pt_circle *out, double slack)
+{
+    double dx = in->cx - out->cx, dy = in->cy - out->cy;
+    double reach = (1.0 + slack) * out->r - in->r;
+    return reach > 0.0 && dx * dx + dy * dy <= reach * reach;
+}
+
+/* Whether circle in lies within out (pt_hough_within, slack
+ * PT_HOUGH_NEST_SLACK) with at most PT_HOUGH_NEST_RATIO of its radius. */
+static inline PT_HD int pt_hough_nested(const pt_circle *in, const pt_circle *out)
+{
+    return in->r <= PT_HOUGH_NEST_RATIO * out->r && pt_hough_within(in, out, PT_HOUGH_NEST_SLACK);
+}
+
+/* Whether inside level a is clearly darker than b: a x 9/8 + 1 < b. */
+static inline PT_HD int pt_hough_clearly_darker(int a, int b)
+{
+    return 9 * a + 8 < 8 * b;
+}
+
+/* Whether candidate k's disc holds a credible candidate (ok, value at least
+ * keep) that is clearly darker inside (pt_hough_nested,
+ * pt_hough_clearly_darker). Such a k is the iris around the pupil (or the
+ * eye around it), however strong its outline: the pupil is the innermost
+ * dark disc. A smaller circle within the pupil is as dark as the pupil and
+ * leaves it be. */
+static inline PT_HD int pt_hough_holds_darker(int n, int k, const int *ok, const double *value,
+                                              double keep, const int *inside,
+                                              const pt_circle *c)
+{
+    for (int m = 0; m < n; m++)
+        if (m != k && ok[m] && value[m] >= keep && pt_hough_clearly_darker(inside[m], inside[k]) &&
+            pt_hough_nested(&c[m], &c[k]))
+            return 1;
+    return 0;
+}
+
 /* Index of the chosen candidate among n (ok[k]: refined; value[k]:
- * confidence x support; inside[k]: pt_hough_inside_level), -1 when none is
- * ok. Ties go to the lower index (the smaller radius). */
+ * confidence x support; inside[k]: pt_hough_inside_level; c[k]: the circle
+ * it reports), -1 when none is ok. Candidates holding a darker one
+ * (pt_hough_holds_darker) are left out. Ties go to the lower index (the
+ * smaller radius). */
 static inline PT_HD int pt_hough_choose(int n, const int *ok, const double *value,
-                                        const int *inside)
+                                        const int *inside, const pt_circle *c)
 {
     double best = -1.0;
     for (int k = 0; k < n; k++)
@@ -73,15 +118,17 @@ static inline PT_HD int pt_hough_choose(int n, const int *ok, const double *valu
             best = value[k];
     if (best < 0.0)
         return -1;
+    double keep = PT_HOUGH_CHOICE_KEEP * best;
     int darkest = 256;
     for (int k = 0; k < n; k++)
-        if (ok[k] && value[k] >= PT_HOUGH_CHOICE_KEEP * best && inside[k] < darkest)
+        if (ok[k] && value[k] >= keep && inside[k] < darkest)
             darkest = inside[k];
     int chosen = -1;
     for (int k = 0; k < n; k++)
-        if (ok[k] && value[k] >= PT_HOUGH_CHOICE_KEEP * best &&
+        if (ok[k] && value[k] >= keep &&
             4 * inside[k] <= 5 * darkest + 4 * PT_HOUGH_DARK_MARGIN &&
-            (chosen < 0 || value[k] > value[chosen]))
+            (chosen < 0 || value[k] > value[chosen]) &&
+            !pt_hough_holds_darker(n, k, ok, value, keep, inside, c))
             chosen = k;
     return chosen;
 }

@@ -17,6 +17,7 @@
 #include "lib/detect/hough_choose.h"
 #include "lib/detect/hough_dark.h"
 #include "lib/detect/hough_refit.h"
+#include "lib/detect/hough_seed.h"
 #include "lib/detect/ransac.h"
 #include "omp/detect/canny.h"
 #include "omp/detect/detect.h"
@@ -38,6 +39,8 @@
  * a fifth of the iris) */
 #define HOUGH_RADIUS_KEEP 0.15
 #define HOUGH_CANDIDATES 6
+/* with those of the coarse localisation's seed (lib/detect/hough_seed.h) */
+#define HOUGH_ALL_CANDIDATES (HOUGH_CANDIDATES + PT_HOUGH_SEEDS * PT_HOUGH_SEED_RADII)
 
 typedef struct {
     int count;      /* edge pixels */
@@ -259,19 +262,61 @@ static void vote_gradient(const edge_list *e, int r, int w, int h, uint16_t *acc
     }
 }
 
+/* The radius candidates of centre (px, py) (roi coordinates): of the edge
+ * pixels whose dark direction points at the centre (within HOUGH_AIM_COS),
+ * the distances whose +-HOUGH_RADIUS_BAND share holds most of them per px
+ * of circumference; local maxima of that score in [lo, hi] at least
+ * HOUGH_RADIUS_KEEP of the best there, smallest first, at most max of them
+ * (circles in peak). hist and score hold max_r + 2 entries. */
+static int radius_candidates(const edge_list *e, double px, double py, int min_r, int max_r,
+                             int lo, int hi, float *hist, double *score, pt_circle *peak,
+                             int max)
+{
+    memset(hist, 0, (size_t)(max_r + 2) * sizeof *hist);
+    for (int i = 0; i < e->count; i++) {
+        double dx = px - e->x[i], dy = py - e->y[i], d = hypot(dx, dy);
+        int k = (int)lround(d);
+        if (k < min_r || k > max_r || e->ux[i] * dx + e->uy[i] * dy < HOUGH_AIM_COS * d)
+            continue;
+        hist[k] += e->mag[i];
+    }
+    lo = lo < min_r ? min_r : lo;
+    hi = hi > max_r ? max_r : hi;
+    double best_score = 0.0;
+    for (int r = min_r; r <= max_r; r++) {
+        int band = (int)ceil(HOUGH_RADIUS_BAND * r);
+        double n = 0.0;
+        for (int k = r - band; k <= r + band; k++)
+            n += k >= 0 && k <= max_r ? hist[k] : 0.0f;
+        score[r] = n / (2.0 * M_PI * r);
+        if (r >= lo && r <= hi)
+            best_score = fmax(best_score, score[r]);
+    }
+    /* The pupil lies inside the iris, whose concentric outline may score as
+     * well: local maxima near the best, smallest first. */
+    int count = 0;
+    for (int r = lo; r <= hi && count < max; r++)
+        if (score[r] > 0.0 && score[r] >= HOUGH_RADIUS_KEEP * best_score &&
+            (r == min_r || score[r] > score[r - 1]) && (r == max_r || score[r] >= score[r + 1])) {
+            peak[count].cx = px;
+            peak[count].cy = py;
+            peak[count].r = r;
+            count++;
+        }
+    return count;
+}
+
 /* Gradient voting in two stages (fast; hough_vote=gradient): every edge pixel
  * votes for the centres on its dark side at each tested radius, all radii in
  * one centre accumulator; the centre is the maximum of its 3x3 sums. Then the
- * radius: of the edge pixels whose dark direction points at the centre
- * (within HOUGH_AIM_COS), the distance whose +-HOUGH_RADIUS_BAND share holds
- * most of them per px of circumference. Returns 0 when nothing voted. */
+ * radius (radius_candidates). Returns -1 when nothing voted; the centre
+ * (roi coordinates) in *centre_x, *centre_y. */
 static int gradient_peak(const edge_list *e, int min_r, int max_r, int step, int cell,
                          int w, int h, float *acc, float *hist, double *score,
-                         pt_circle *peak)
+                         pt_circle *peak, double *centre_x, double *centre_y)
 {
     /* The centre accumulator has cells of cell x cell px; votes every cell px
      * of radius land once per cell crossed. */
-    int full_w = w, full_h = h;
     w = (w + cell - 1) / cell;
     h = (h + cell - 1) / cell;
     if (step < cell)
@@ -305,7 +350,7 @@ static int gradient_peak(const edge_list *e, int min_r, int max_r, int step, int
         }
     }
     if (best <= 0.0f)
-        return 0;
+        return -1;
     /* the weighted mean of the 3x3 cells: a sub-cell centre estimate */
     double sx = 0.0, sy = 0.0, sw = 0.0;
     for (int y = by - 1; y <= by + 1; y++)
@@ -315,39 +360,38 @@ static int gradient_peak(const edge_list *e, int min_r, int max_r, int step, int
             sy += v * ((y + 0.5) * cell - 0.5);
             sw += v;
         }
-    double px = sx / sw, py = sy / sw;
-    (void)full_w;
-    (void)full_h;
-    memset(hist, 0, (size_t)(max_r + 2) * sizeof *hist);
-    for (int i = 0; i < e->count; i++) {
-        double dx = px - e->x[i], dy = py - e->y[i], d = hypot(dx, dy);
-        int k = (int)lround(d);
-        if (k < min_r || k > max_r || e->ux[i] * dx + e->uy[i] * dy < HOUGH_AIM_COS * d)
-            continue;
-        hist[k] += e->mag[i];
-    }
-    /* score[r] in hist's place after the histogram is summed into bands */
-    double best_score = 0.0;
-    for (int r = min_r; r <= max_r; r++) {
-        int band = (int)ceil(HOUGH_RADIUS_BAND * r);
-        double n = 0.0;
-        for (int k = r - band; k <= r + band; k++)
-            n += k >= 0 && k <= max_r ? hist[k] : 0.0f;
-        score[r] = n / (2.0 * M_PI * r);
-        best_score = fmax(best_score, score[r]);
-    }
-    /* The pupil lies inside the iris, whose concentric outline may score as
-     * well: the smallest radius whose score is a local maximum and near the best. */
-    int count = 0;
-    for (int r = min_r; r <= max_r && count < HOUGH_CANDIDATES; r++)
-        if (score[r] >= HOUGH_RADIUS_KEEP * best_score &&
-            (r == min_r || score[r] > score[r - 1]) && (r == max_r || score[r] >= score[r + 1])) {
-            peak[count].cx = px;
-            peak[count].cy = py;
-            peak[count].r = r;
-            count++;
-        }
-    return count;
+    *centre_x = sx / sw;
+    *centre_y = sy / sw;
+    return radius_candidates(e, sx / sw, sy / sw, min_r, max_r, min_r, max_r, hist, score,
+                             peak, HOUGH_CANDIDATES);
+}
+
+/* Candidates around the coarse localisation's seed (lib/detect/hough_seed.h):
+ * radius_candidates of its centre from half the radius of its box's area
+ * up, at most PT_HOUGH_SEED_RADII, unless the voting's centre (vx, vy) lies
+ * in the seed's box (pt_hough_seed_near: the voting's candidates already
+ * stand for that centre). Appended to cand[n..); returns the new n.
+ * *level: the mean grey level of the seed's box, -1 when there is none. ii
+ * holds (roi width + 1) x (roi height + 1) entries. */
+static int seed_candidates(const edge_list *e, const pt_image *img, const pt_roi *roi,
+                           int min_r, int max_r, double vx, double vy, int32_t *ii,
+                           float *hist, double *score, pt_circle *cand, int n, double *level)
+{
+    int cell = pt_hough_seed_cell(min_r), gw = roi->width / cell, gh = roi->height / cell;
+    *level = -1.0;
+    if (gw < 3 || gh < 3)
+        return n;
+    pt_hough_seed_integral(img, roi->x0, roi->y0, roi->width, roi->height, cell, ii);
+    pt_hough_seed seed;
+    if (!pt_hough_darkest(ii, gw, gh, &seed))
+        return n;
+    *level = pt_hough_seed_level(&seed, cell);
+    if (pt_hough_seed_near(&seed, cell, vx, vy))
+        return n;
+    double px = (seed.gx + 0.5) * cell - 0.5, py = (seed.gy + 0.5) * cell - 0.5;
+    int lo = (int)floor(0.5 * pt_hough_seed_radius(&seed, cell));
+    return n + radius_candidates(e, px, py, min_r, max_r, lo, max_r, hist, score, cand + n,
+                                 PT_HOUGH_SEED_RADII);
 }
 
 /* The index of the first edge whose row is y or more (edges are in row order). */
@@ -634,15 +678,25 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
     size_t pixels = (size_t)w * (size_t)h;
     pt_circle peak = {0, 0, 0}, circle;
     pt_ellipse el;
+    double reported = -1.0; /* gradient voting: the reported confidence (man page) */
     if (gradient) {
-        float *acc = pt_arena_alloc(arena, pixels * sizeof *acc);
+        float *acc = pt_arena_alloc(arena, (size_t)(w + 1) * (h + 1) * sizeof *acc);
         float *hist = pt_arena_alloc(arena, (size_t)(max_r + 2) * sizeof *hist);
         double *score = pt_arena_alloc(arena, (size_t)(max_r + 2) * sizeof *score);
         if (!acc || !hist || !score)
             return pt_error_set(err, PT_ERR_NOMEM, "", "hough: out of memory");
-        pt_circle cand[HOUGH_CANDIDATES];
+        pt_circle cand[HOUGH_ALL_CANDIDATES];
+        double vx = 0.0, vy = 0.0;
         int nc = gradient_peak(&edges, min_r, max_r, step, hough_cell(p, w, h), w, h, acc,
-                               hist, score, cand);
+                               hist, score, cand, &vx, &vy);
+        /* the seed grid's integral image fits in the accumulator's (w+1) x (h+1) */
+        int nvote = nc < 0 ? 0 : nc;
+        double seed_level = -1.0;
+        if (nc >= 0)
+            nc = seed_candidates(&edges, img, &roi, min_r, max_r, vx, vy, (int32_t *)acc, hist,
+                                 score, cand, nc, &seed_level);
+        else
+            nc = 0;
         pt_point *cpts = pt_arena_alloc(arena, (size_t)edges.count * sizeof *cpts);
         int *cidx = pt_arena_alloc(arena, (size_t)edges.count * sizeof *cidx);
         if (!cpts || !cidx)
@@ -650,10 +704,10 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
         /* Each candidate radius refined; the choice (lib/detect/hough_choose.h)
          * weighs how credible each outline is (confidence x edge support)
          * and how dark its inside (the pupil, not the iris around it). */
-        int ok[HOUGH_CANDIDATES], inside[HOUGH_CANDIDATES];
-        double value[HOUGH_CANDIDATES];
-        pt_circle fit_circle[HOUGH_CANDIDATES], fit_out[HOUGH_CANDIDATES];
-        pt_ellipse fit_ellipse[HOUGH_CANDIDATES];
+        int ok[HOUGH_ALL_CANDIDATES], inside[HOUGH_ALL_CANDIDATES];
+        double value[HOUGH_ALL_CANDIDATES];
+        pt_circle fit_circle[HOUGH_ALL_CANDIDATES], fit_out[HOUGH_ALL_CANDIDATES];
+        pt_ellipse fit_ellipse[HOUGH_ALL_CANDIDATES];
         for (int k = 0; k < nc; k++) {
             pt_circle c = cand[k];
             c.cx += roi.x0;
@@ -669,11 +723,16 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
                                       fmax(HOUGH_REFINE_PX, HOUGH_REFINE_SHARE * fc->r));
             inside[k] = pt_hough_inside_level(img, &fit_ellipse[k]);
         }
-        int chosen = pt_hough_choose(nc, ok, value, inside);
+        for (int k = nvote; k < nc; k++)
+            if (ok[k] && pt_hough_seed_repeats(&fit_out[k], inside[k], nvote, ok, fit_out, inside))
+                ok[k] = 0;
+        int chosen = pt_hough_choose(nc, ok, value, inside, fit_out);
         if (chosen < 0)
             return PT_OK;
         circle = fit_out[chosen];
         el = fit_ellipse[chosen];
+        /* value = the outline confidence of el x edge support */
+        reported = value[chosen] * pt_hough_dark_share(seed_level, inside[chosen]);
         if (nc == 0)
             return PT_OK;
     } else {
@@ -746,6 +805,8 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
     }
     if (res->confidence < PT_CONFIDENCE_MIN)
         return PT_OK;
+    if (reported >= 0.0)
+        res->confidence = reported;
     res->has_circle = 1;
     res->has_ellipse = opt->ellipse;
     res->status = PT_DETECT_OK;
