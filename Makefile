@@ -4,7 +4,8 @@
 #   make VIDEO=0|1       video input through FFmpeg's libraries off / on (default: on when
 #                        pkg-config finds libavformat libavcodec libavutil libswscale)
 #   make check           unit tests, command-line tests, sanitizer build of the unit tests
-#   make fuzz            libFuzzer targets (clang) in build/fuzz/
+#   make fuzz            libFuzzer targets (clang, ASan, UBSan halting on error) in build-fuzz/fuzz/
+#   make fuzz-run        each target for FUZZ_SECONDS (default 30) on its corpus (fuzz/corpus/)
 #   make install PREFIX=/usr/local   (also DESTDIR, LIBDIR, INCLUDEDIR, MANDIR, PYTHONDIR)
 
 VERSION   := 0.1.0
@@ -84,6 +85,8 @@ CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIBA      := $(BUILD)/libpupiltrack.a
 LIBSO     := $(BUILD)/libpupiltrack.so.$(VERSION)
+# The commands without main(), for fuzz targets of parsers that live in cli/.
+CLI_LIBA  := $(BUILD)/libpupiltrack-cli.a
 # The program; the sanitizer build makes its own beside its objects.
 PT_BIN    ?= pupiltrack
 
@@ -99,7 +102,7 @@ $(BUILD)/tools/%: scripts/tools/%.c $(LIBA)
 
 tools: $(BUILD)/tools/h2d_bandwidth $(BUILD)/tools/auction_host_bench
 
-.PHONY: all tools check check-unit check-cli check-lib check-asan fuzz install clean
+.PHONY: all tools check check-unit check-cli check-lib check-asan check-fuzz fuzz fuzz-targets fuzz-run install clean
 all: $(PT_BIN) $(LIBSO)
 
 $(PT_BIN): $(CLI_OBJ) $(LIBA)
@@ -133,7 +136,7 @@ $(BUILD)/tests/%: tests/%.c $(LIBA)
 	@mkdir -p $(dir $@)
 	$(CC) $(PT_CFLAGS) $(PT_LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
 
-check: check-unit check-cli check-lib check-asan
+check: check-unit check-cli check-lib check-asan check-fuzz
 
 check-unit: $(TEST_BIN) $(PT_BIN)
 	@sh tests/run_unit.sh $(TEST_BIN)
@@ -152,15 +155,34 @@ check-asan:
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  LDFLAGS="-fsanitize=address,undefined" check-unit
 
+# Fuzz targets: clang's libFuzzer with AddressSanitizer and
+# UndefinedBehaviorSanitizer; any undefined behaviour stops the run as a crash.
+FUZZ_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_SECONDS  ?= 30
 fuzz:
-	@$(MAKE) --no-print-directory BUILD=build-fuzz CUDA=0 CC=clang \
-	  CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" fuzz-targets
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CUDA=0 CC=clang PT_BIN=build-fuzz/pupiltrack \
+	  CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SANITIZE)" fuzz-targets
 
 fuzz-targets: $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
 
-$(BUILD)/fuzz/%: fuzz/%.c $(LIBA)
+$(CLI_LIBA): $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/fuzz/%: fuzz/%.c $(CLI_LIBA) $(LIBA)
 	@mkdir -p $(dir $@)
-	$(CC) $(PT_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(LIBA) $(LDLIBS)
+	$(CC) $(PT_CFLAGS) -fsanitize=fuzzer $(FUZZ_SANITIZE) -o $@ $< -Wl,--start-group $(CLI_LIBA) $(LIBA) -Wl,--end-group $(LDLIBS)
+
+# Each target for FUZZ_SECONDS on its corpus (scripts/fuzz_run.sh).
+fuzz-run: fuzz
+	@sh scripts/fuzz_run.sh build-fuzz $(FUZZ_SECONDS)
+
+# In make check: the fuzz run when clang with libFuzzer is here (built on
+# the 2 cores make check may use), else a note.
+check-fuzz:
+	@if sh scripts/fuzz_run.sh --available; then \
+	  $(MAKE) --no-print-directory -j2 fuzz && sh scripts/fuzz_run.sh build-fuzz $(FUZZ_SECONDS); \
+	else echo "fuzz: skipped (no clang with libFuzzer: apt-get install clang libclang-rt-dev)"; fi
 
 install: $(PT_BIN) $(LIBSO) $(LIBA)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \

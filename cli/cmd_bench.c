@@ -21,7 +21,6 @@ static void usage(FILE *out)
             "%s"
             "  --batch N        frames per back-end call in throughput mode (default 256)\n"
             "  --frames N       frames to process per mode (default 2000)\n"
-            "  --streams N      CUDA streams (cuda back end; default 4)\n"
             "  --devices LIST   CUDA devices to split each batch across: all, or e.g. 0,1\n",
             pt_detector_setup_help);
 }
@@ -80,7 +79,7 @@ int pt_cmd_bench(int argc, char **argv)
     pt_detector_setup s;
     pt_detector_setup_default(&s);
     pt_input_list inputs = {0};
-    int batch = 256, total = 2000, streams = 4, rc = PT_EXIT_OK;
+    int batch = 256, total = 2000, rc = PT_EXIT_OK;
     for (int i = 1; i < argc; i++) {
         int used = pt_detector_setup_option(&s, argc, argv, &i);
         if (used < 0)
@@ -100,9 +99,6 @@ int pt_cmd_bench(int argc, char **argv)
         } else if (!strcmp(a, "--devices") && i + 1 < argc) {
             if (pt_option_devices(argv[++i], &s.track))
                 return PT_EXIT_USAGE;
-        } else if (!strcmp(a, "--streams") && i + 1 < argc) {
-            if (pt_option_int(a, argv[++i], 1, 64, &streams))
-                return PT_EXIT_USAGE;
         } else if (a[0] == '-' && a[1]) {
             pt_cli_fail("bench: unknown option '%s' (try --help)", a);
             return PT_EXIT_USAGE;
@@ -111,10 +107,12 @@ int pt_cmd_bench(int argc, char **argv)
             return PT_EXIT_INPUT;
         }
     }
-    s.track.streams = streams;
-    if (inputs.count == 0) {
-        pt_cli_fail("bench: no images given (try --help)");
+    if (pt_detector_setup_check(&s))
         return PT_EXIT_USAGE;
+    if (inputs.count == 0) {
+        if (!inputs.empty_folders)
+            pt_cli_fail("bench: no images given (try --help)");
+        return inputs.empty_folders ? PT_EXIT_INPUT : PT_EXIT_USAGE;
     }
     /* Load every frame first: the benchmark reads frames from host memory.
      * Files are decoded up to 32 at a time, side by side. */
@@ -198,9 +196,10 @@ int pt_cmd_bench(int argc, char **argv)
         if (t < 0 || tl < 0) {
             rc = PT_EXIT_INPUT;
         } else {
-            printf("bench: %s %s %s%s %dx%d frames=%d batch=%d threads=%d\n", alg, s.backend->name,
-                   s.track.ellipse ? "ellipse" : "circle", s.track.binocular ? " binocular" : "",
-                   maxw, maxh, total, batch, s.track.threads);
+            printf("bench: %s %s %s%s %dx%d frames=%d batch=%d threads=%d%s%s\n", alg,
+                   s.backend->name, s.track.ellipse ? "ellipse" : "circle",
+                   s.track.binocular ? " binocular" : "", maxw, maxh, total, batch,
+                   s.track.threads, s.preset ? " preset=" : "", s.preset ? s.preset : "");
             if (pipelined)
                 printf("throughput: %.1f fps (%.3f ms/frame; two calls in flight)\n", total / tp,
                        1e3 * tp / total);

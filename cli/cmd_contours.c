@@ -191,7 +191,7 @@ int pt_cmd_contours(int argc, char **argv)
     pt_load_options opt;
     pt_load_options_default(&opt);
     opt.page = 0;
-    pt_frames frames = {0, NULL};
+    pt_frames frames = {0};
     if (pt_image_load(input, &opt, &frames, &err)) {
         pt_cli_report(&err);
         if (be->close)

@@ -30,6 +30,35 @@ static void usage(FILE *out)
             "are left out; detections where the truth has no pupil are false positives.\n");
 }
 
+/* No result row matched: the curve would read 0 %, so it is an error with
+ * the matching rule; some rows unmatched: a warning (pupiltrack-eval(1)). */
+static int check_matching(const char *results_path, const char *gt_path, const pt_gt *gt,
+                          const pt_results *res, const pt_eval *ev)
+{
+    if (ev->matched == 0 && gt->count > 0) {
+        if (res->count == 0) {
+            pt_cli_fail("%s: no result rows to score against %s", results_path, gt_path);
+            return PT_EXIT_INPUT;
+        }
+        pt_cli_fail("%s: none of its %d rows matches a row of %s (e.g. '%s' against '%s'); "
+                    "rows are matched by (image, eye): the result's image path, relative "
+                    "to the current folder, against the truth's image joined to the "
+                    "ground-truth file's folder: run eval from the folder track ran in",
+                    results_path, res->count, gt_path, res->rows[0].image,
+                    gt->entries[0].path);
+        return PT_EXIT_INPUT;
+    }
+    if (ev->unmatched > 0)
+        pt_cli_fail("warning: %s: %ld of %d result rows have no ground-truth row "
+                    "(e.g. '%s'); they are not scored",
+                    results_path, ev->unmatched, res->count, ev->unmatched_examples[0]);
+    if (ev->missing > 0 && ev->matched > 0)
+        pt_cli_fail("warning: %s: %ld ground-truth rows with a pupil have no result row "
+                    "(e.g. '%s'); they count as failures",
+                    results_path, ev->missing, ev->missing_examples[0]);
+    return PT_EXIT_OK;
+}
+
 int pt_cmd_eval(int argc, char **argv)
 {
     const char *gt_path = NULL, *out_path = NULL, *results_path = NULL, *config = NULL;
@@ -109,6 +138,9 @@ int pt_cmd_eval(int argc, char **argv)
         rc = PT_EXIT_INPUT;
         goto done;
     }
+    rc = check_matching(results_path, gt_path, &gt, &res, &ev);
+    if (rc != PT_EXIT_OK)
+        goto done;
     pt_output out;
     if (pt_output_open(&out, out_path, PT_OUTPUT_SYNC, &err)) {
         pt_cli_report(&err);

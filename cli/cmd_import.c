@@ -86,7 +86,7 @@ static int height_from_first_image(const char *images, const char *pattern,
     pt_load_options opt;
     pt_load_options_default(&opt);
     opt.page = 0;
-    pt_frames frames = {0, NULL};
+    pt_frames frames = {0};
     pt_error err;
     pt_error_clear(&err);
     if (pt_image_load(path, &opt, &frames, &err)) {

@@ -7,6 +7,7 @@
 #include "lib/api/registry.h"
 #include "cli/cli.h"
 #include "cli/inputs.h"
+#include "cli/sweep_html_run.h"
 #include "cli/track_options.h"
 #include "eval/sweep_devices.h"
 #include "eval/sweep_run.h"
@@ -17,8 +18,10 @@ static void usage(FILE *out)
             "usage: pupiltrack sweep [OPTIONS] --gt GT.csv -o OUTDIR IMAGE|DIR...\n"
             "Run the detector on every image for each configuration of a grid; write\n"
             "OUTDIR/results/NNNN.csv per configuration, then OUTDIR/curve.csv (both\n"
-            "metrics) and OUTDIR/summary.csv (rates, mean ms, fps). An interrupted sweep\n"
-            "run again with the same arguments continues where it stopped.\n\n"
+            "metrics), OUTDIR/summary.csv (rates, mean ms, fps) and OUTDIR/report.html\n"
+            "(curves, table and the best configuration's worst frames, to look at in a\n"
+            "browser). An interrupted sweep run again with the same arguments continues\n"
+            "where it stopped.\n\n"
             "%s"
             "  -g KEY=V1,V2,...  sweep KEY over these values (several -g: their product);\n"
             "  -g KEY=MIN:MAX:STEP  ... or over a range. KEY is a parameter, or algorithm,\n"
@@ -214,11 +217,14 @@ static int run_sweep(sweep_options *so, int argc, char **argv)
             pt_cli_report(&err);
             return exit_status(&err);
         }
-        if (sw->nshards > 1)
+        if (sw->nshards > 1 && !getenv(PT_SWEEP_PARENT_MERGES))
             fprintf(stderr,
                     "pupiltrack: shard %d/%d done; 'pupiltrack merge %s' joins the shards\n",
                     sw->shard, sw->nshards, sw->outdir);
     }
+    int rc = outcome.reports ? pt_sweep_report_html(sw) : 0;
+    if (rc)
+        return rc;
     if (outcome.error_rows) {
         pt_cli_fail("sweep: %ld result rows have status=error (unreadable images)",
                     outcome.error_rows);
@@ -252,6 +258,8 @@ int pt_cmd_sweep(int argc, char **argv)
             rc = parse_option(&so, argc, argv, &i);
         }
     }
+    if (!rc && pt_detector_setup_check(&so.base))
+        rc = PT_EXIT_USAGE;
     if (rc)
         goto done;
     if (!so.job.gt_path || so.inputs.count == 0) {

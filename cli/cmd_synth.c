@@ -21,7 +21,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: pupiltrack synth [-n N] [--binocular] [--sequence] [--size WxH] [--seed S]\n"
-            "                        [--difficulty easy|normal|hard] [--format png|pgm] -o DIR\n"
+            "                        [--difficulty easy|normal|hard] [--exposure E]\n"
+            "                        [--format png|pgm] -o DIR\n"
             "       pupiltrack synth --particles ...\n\n"
             "Writes N synthetic near-infrared eye images DIR/000000.png ... and\n"
             "DIR/groundtruth.csv (image,eye,cx,cy,r,a,b,theta; cx empty when the\n"
@@ -34,6 +35,9 @@ static void usage(FILE *out)
             "  --size WxH        frame size (default 320x256)\n"
             "  --seed S          seed (default 1)\n"
             "  --difficulty D    easy, normal (default) or hard\n"
+            "  --exposure E      every grey level times E (0.05..1, default 1): an\n"
+            "                    under-exposed camera whose pupil border rises by a few\n"
+            "                    grey levels\n"
             "  --format F        png (default) or pgm (binary, 8-bit): DIR/000000.pgm ...\n"
             "  -o DIR            output folder, created if needed\n");
 }
@@ -102,7 +106,8 @@ int pt_cmd_synth(int argc, char **argv)
             pgm = !strcmp(val, "pgm");
             i++;
         } else if (!strcmp(arg, "-n") || !strcmp(arg, "--size") || !strcmp(arg, "--seed") ||
-                   !strcmp(arg, "--difficulty") || !strcmp(arg, "-o")) {
+                   !strcmp(arg, "--difficulty") || !strcmp(arg, "--exposure") ||
+                   !strcmp(arg, "-o")) {
             if (!val) {
                 pt_cli_fail("synth: %s needs a value", arg);
                 return PT_EXIT_USAGE;
@@ -134,6 +139,14 @@ int pt_cmd_synth(int argc, char **argv)
                     return PT_EXIT_USAGE;
                 }
                 seed = (uint64_t)s;
+            } else if (!strcmp(arg, "--exposure")) {
+                char *end;
+                double e = strtod(val, &end);
+                if (end == val || *end || !(e >= 0.05 && e <= 1.0)) {
+                    pt_cli_fail("synth: --exposure: '%s' is not a number in 0.05..1", val);
+                    return PT_EXIT_USAGE;
+                }
+                params.exposure = (float)e;
             } else if (!strcmp(arg, "--difficulty")) {
                 if (pt_synth_parse_difficulty(val, &params.difficulty, &err) != PT_OK) {
                     pt_cli_report(&err);

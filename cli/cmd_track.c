@@ -13,7 +13,9 @@
 #include "lib/io/results.h"
 #include "lib/api/registry.h"
 #include "cli/cli.h"
+#include "lib/detect/notfound_reason.h"
 #include "cli/draw.h"
+#include "cli/draw_stages.h"
 #include "cli/inputs.h"
 #include "lib/io/load_group.h"
 #include "cli/track_options.h"
@@ -28,6 +30,8 @@ static void usage(FILE *out)
             "%s"
             "  --gt GT.csv      ground truth, drawn with --draw\n"
             "  --draw DIR       write each frame as a PNG showing what the detector saw\n"
+            "  --draw-stages DIR  write each frame's preprocessing stages as PNGs: image,\n"
+            "                   top-hat, reflection mask, reflections filled, smoothed\n"
             "  --glints FILE    with --sequence: corneal reflections with stable ids per eye,\n"
             "                   CSV image,eye,glint,x,y (ids from the multi-target tracker)\n"
             "  --devices LIST   -b cuda: split each batch across these GPUs (all, or e.g. 0,1)\n"
@@ -38,6 +42,7 @@ static void usage(FILE *out)
 typedef struct {
     pt_detector_setup setup;
     const char *out_path, *draw_dir, *gt_path;
+    const char *stages_dir; /* --draw-stages */
     pt_gt gt; /* --gt: drawn with --draw */
     int have_gt;
     /* --glints FILE (with --sequence): corneal reflections with stable ids */
@@ -55,6 +60,7 @@ typedef struct {
     char *names[TRACK_BATCH];
     char *errors[TRACK_BATCH];
     int ends_file[TRACK_BATCH]; /* 1: the last frame of its input file */
+    double seconds[TRACK_BATCH]; /* a video frame's presentation time, else NAN */
     int count;
     pt_result *results;
     pt_overlay *overlays;
@@ -185,10 +191,11 @@ static int flush_batch(track_run *run)
         pt_result *res = run->results + (size_t)k * run->eyes;
         const pt_overlay *ov = run->overlays ? run->overlays + (size_t)k * run->eyes : NULL;
         k++;
+        pt_explain_notfound(res, run->eyes, run->frames[i], run->setup.track.algorithm);
         for (int e = 0; e < run->eyes; e++) {
-            pt_results_write_row(run->out.fp, run->names[i],
-                                 pt_algorithm_name(run->setup.track.algorithm),
-                                 run->setup.backend->name, &res[e]);
+            pt_results_write_row_at(run->out.fp, run->names[i],
+                                    pt_algorithm_name(run->setup.track.algorithm),
+                                    run->setup.backend->name, &res[e], run->seconds[i]);
             if (res[e].status == PT_DETECT_ERROR) {
                 pt_cli_fail("%s: %s", run->names[i], res[e].message);
                 run->failures++;
@@ -214,6 +221,13 @@ static int flush_batch(track_run *run)
                 ++run->draw_failures <= DRAW_FAILURES_SHOWN)
                 pt_cli_report(&err);
         }
+        if (run->stages_dir) {
+            int region = run->setup.track.binocular ? run->frames[i]->width / 2
+                                                    : run->frames[i]->width;
+            if (pt_draw_stages(run->stages_dir, run->names[i], run->frames[i],
+                               &run->setup.config, region, &err))
+                pt_cli_report(&err);
+        }
         /* written: gone (a failure after this entry leaves the rest to the
          * caller's clean-up, which must not free these again) */
         pt_image_destroy(run->frames[i]);
@@ -235,9 +249,10 @@ static int flush_batch(track_run *run)
 /* Queue a frame (or, with frame NULL, a file's error message) in the batch;
  * ends_file: the last frame of its input file. */
 static int add_frame(track_run *run, pt_image *frame, const char *name, const char *error,
-                     int ends_file)
+                     int ends_file, double seconds)
 {
     run->frames[run->count] = frame;
+    run->seconds[run->count] = seconds;
     run->names[run->count] = strdup(name);
     run->errors[run->count] = error ? strdup(error) : NULL;
     run->ends_file[run->count] = ends_file;
@@ -251,7 +266,7 @@ static int track_loaded(track_run *run, const char *path, pt_loaded_input *in)
 {
     if (in->status) {
         pt_cli_report(&in->err);
-        return add_frame(run, NULL, path, in->err.what, 1);
+        return add_frame(run, NULL, path, in->err.what, 1, NAN);
     }
     pt_frames frames = in->frames;
     memset(&in->frames, 0, sizeof in->frames);
@@ -263,7 +278,12 @@ static int track_loaded(track_run *run, const char *path, pt_loaded_input *in)
             snprintf(name, sizeof name, "%s", path);
         pt_image *frame = frames.frames[p];
         frames.frames[p] = NULL;
-        int rc = add_frame(run, frame, name, NULL, p == frames.count - 1);
+        const char *page_error = NULL;
+        if (!frame) {
+            page_error = frames.page_errors[p].what;
+            pt_cli_fail("%s: %s", name, page_error);
+        }
+        int rc = add_frame(run, frame, name, page_error, p == frames.count - 1, NAN);
         if (rc) {
             pt_frames_free(&frames);
             return rc;
@@ -282,7 +302,7 @@ static int track_stack(track_run *run, const char *path)
     pt_error_clear(&err);
     if (pt_stack_open(path, &run->setup.load, &stack, &err)) {
         pt_cli_report(&err);
-        return add_frame(run, NULL, path, err.what, 1);
+        return add_frame(run, NULL, path, err.what, 1, NAN);
     }
     int rc = 0;
     for (long i = 0; i < stack.count && !rc; i++) {
@@ -295,7 +315,7 @@ static int track_stack(track_run *run, const char *path)
         if (!frame)
             pt_cli_fail("%s: out of memory for a frame", name);
         rc = add_frame(run, frame, name, frame ? NULL : "out of memory for a frame",
-                       i == stack.count - 1);
+                       i == stack.count - 1, NAN);
     }
     pt_stack_close(&stack);
     return rc;
@@ -315,7 +335,7 @@ static int track_video(track_run *run, const char *path)
                              &err)) {
         pt_video_close(video);
         pt_cli_report(&err);
-        return add_frame(run, NULL, path, err.what, 1);
+        return add_frame(run, NULL, path, err.what, 1, NAN);
     }
     int rc = 0;
     for (long i = 0; !rc; i++) {
@@ -325,7 +345,7 @@ static int track_video(track_run *run, const char *path)
         snprintf(name, sizeof name, "%s#%ld", path, i);
         if (pt_video_ahead_next(ahead, &frame, &seconds, &err)) {
             pt_cli_report(&err);
-            rc = add_frame(run, NULL, name, err.what, 1);
+            rc = add_frame(run, NULL, name, err.what, 1, NAN);
             break;
         }
         if (!frame) {
@@ -336,7 +356,7 @@ static int track_video(track_run *run, const char *path)
                 run->done++;
             break;
         }
-        rc = add_frame(run, frame, name, NULL, 0);
+        rc = add_frame(run, frame, name, NULL, 0, seconds);
     }
     pt_video_ahead_stop(ahead);
     pt_video_close(video);
@@ -369,6 +389,8 @@ int pt_cmd_track(int argc, char **argv)
             }
         } else if (!strcmp(a, "--glints") && i + 1 < argc) {
             run.glints_path = argv[++i];
+        } else if (!strcmp(a, "--draw-stages") && i + 1 < argc) {
+            run.stages_dir = argv[++i];
         } else if ((!strcmp(a, "-o") || !strcmp(a, "--draw") || !strcmp(a, "--gt"))) {
             if (i + 1 >= argc) {
                 pt_cli_fail("option %s needs a value", a);
@@ -388,13 +410,24 @@ int pt_cmd_track(int argc, char **argv)
             run.failures++;
         }
     }
-    if (inputs.count == 0) {
-        pt_cli_fail("track: no images given (try --help)");
+    if (pt_detector_setup_check(&run.setup)) {
         rc = PT_EXIT_USAGE;
+        goto done;
+    }
+    if (inputs.count == 0) {
+        /* a folder without images has been named already */
+        if (!inputs.empty_folders)
+            pt_cli_fail("track: no images given (try --help)");
+        rc = inputs.empty_folders ? PT_EXIT_INPUT : PT_EXIT_USAGE;
         goto done;
     }
     if (run.draw_dir && !pt_path_is_dir(run.draw_dir) && mkdir(run.draw_dir, 0777)) {
         pt_cli_fail("%s: cannot create the --draw folder", run.draw_dir);
+        rc = PT_EXIT_INPUT;
+        goto done;
+    }
+    if (run.stages_dir && !pt_path_is_dir(run.stages_dir) && mkdir(run.stages_dir, 0777)) {
+        pt_cli_fail("%s: cannot create the --draw-stages folder", run.stages_dir);
         rc = PT_EXIT_INPUT;
         goto done;
     }
@@ -455,6 +488,7 @@ int pt_cmd_track(int argc, char **argv)
     /* Files are decoded a batch at a time, side by side (-j threads), and
      * tracked in their order. */
     pt_loaded_input group[TRACK_BATCH];
+    run.setup.load.page_errors = 1; /* a bad TIFF page is a row of its own */
     for (int i = 0; i < inputs.count && !rc;) {
         if (pt_stack_path_kind(inputs.paths[i]) || pt_video_path_is_video(inputs.paths[i])) {
             rc = pt_stack_path_kind(inputs.paths[i]) ? track_stack(&run, inputs.paths[i])

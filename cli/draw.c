@@ -43,6 +43,31 @@ static void draw_result(canvas *c, const pt_result *r, const uint8_t colour[3])
     }
 }
 
+void pt_draw_path(char *path, int size, const char *dir, const char *name, const char *suffix)
+{
+    /* "dir/eye.png#3" -> DIR/dir_eye_3.png: the image's own extension dropped. */
+    const char *page = strchr(name, '#');
+    const char *file_end = page ? page : name + strlen(name);
+    const char *ext = NULL;
+    for (const char *s = name; s < file_end; s++)
+        if (*s == '.')
+            ext = s;
+        else if (*s == '/' || *s == '\\')
+            ext = NULL;
+    if (ext == name)
+        ext = NULL;
+    int room = size - 5 - (int)strlen(suffix);
+    int n = snprintf(path, (size_t)size, "%s/", dir);
+    if (n > room)
+        n = room > 0 ? room : 0;
+    for (const char *s = name; *s && n < room; s++) {
+        if (ext && s >= ext && s < file_end)
+            continue;
+        path[n++] = (*s == '/' || *s == '#' || *s == '\\') ? '_' : *s;
+    }
+    snprintf(path + n, (size_t)(size - n), "%s.png", suffix);
+}
+
 pt_status pt_draw_frame(const char *dir, const char *name, const pt_image *frame,
                         const pt_result *results, const pt_overlay *overlays,
                         const pt_result *truth, int eyes, pt_error *err)
@@ -66,25 +91,9 @@ pt_status pt_draw_frame(const char *dir, const char *name, const pt_image *frame
         if (results[e].status == PT_DETECT_OK)
             draw_result(&c, &results[e], red);
     }
-    /* "dir/eye.png#3" -> DIR/dir_eye_3.png: the image's own extension dropped. */
-    const char *page = strchr(name, '#');
-    const char *file_end = page ? page : name + strlen(name);
-    const char *ext = NULL;
-    for (const char *s = name; s < file_end; s++)
-        if (*s == '.')
-            ext = s;
-        else if (*s == '/' || *s == '\\')
-            ext = NULL;
-    if (ext == name)
-        ext = NULL;
     char path[4096];
-    int n = snprintf(path, sizeof path, "%s/", dir);
-    for (const char *s = name; *s && n < (int)sizeof path - 5; s++) {
-        if (ext && s >= ext && s < file_end)
-            continue;
-        path[n++] = (*s == '/' || *s == '#' || *s == '\\') ? '_' : *s;
-    }
-    snprintf(path + n, sizeof path - (size_t)n, ".png");
+    pt_draw_path(path, sizeof path, dir, name, "");
+
     pt_status st = pt_png_write_rgb(path, c.width, c.height, c.rgb, err);
     free(c.rgb);
     return st;

@@ -11,4 +11,8 @@ pt_status pt_draw_frame(const char *dir, const char *name, const pt_image *frame
                         const pt_result *results, const pt_overlay *overlays,
                         const pt_result *truth, int eyes, pt_error *err);
 
+/* The file --draw writes for frame name: "dir/eye.png#3" -> DIR/dir_eye_3SUFFIX.png
+ * (the image's own extension dropped, '/' and '#' replaced by '_'). */
+void pt_draw_path(char *path, int size, const char *dir, const char *name, const char *suffix);
+
 #endif

@@ -1,8 +1,10 @@
 #include "cli/track_options.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/params/params_preset.h"
 #include "lib/api/registry.h"
 #include "cli/cli.h"
 
@@ -11,10 +13,14 @@ const char pt_detector_setup_help[] =
     "  -b BACKEND       omp (default) or cuda\n"
     "  -j N             OpenMP threads (default: all cores; 1 = sequential)\n"
     "  -p KEY=VALUE     set a detector parameter (see 'pupiltrack params')\n"
+    "  --preset NAME    start from these parameter values instead of the defaults:\n"
+    "                   paper (the pupil paper's detectors) or default; -p wins\n"
     "  --ellipse        fit ellipses instead of circles\n"
     "  --binocular      two eyes: left eye in the left half, right eye in the right half\n"
     "  --sequence       frames are a sequence: start from the previous centre\n"
-    "  --bits N         significant bits of 16-bit images (8..16, default 16)\n"
+    "  --streams N      -b cuda: CUDA streams in flight (1..64, default 4)\n"
+    "  --bits N         significant bits of 16-bit images (8..16; default: the\n"
+    "                   file's own (PNG sBIT, TIFF MaxSampleValue, PGM maxval), else 16)\n"
     "  --size WxH       frame size of .raw stacks (headerless frames, one after another)\n"
     "  --depth 8|16     bits a sample of .raw stacks (default 8; 16: little-endian)\n";
 
@@ -109,6 +115,10 @@ int pt_detector_setup_option(pt_detector_setup *s, int argc, char **argv, int *i
         if (!(v = value_of(argc, argv, i)) ||
             pt_option_int("--bits", v, 8, 16, &s->load.significant_bits))
             return -1;
+        s->load.bits_from_file = 0;
+    } else if (!strcmp(a, "--streams")) {
+        if (!(v = value_of(argc, argv, i)) || pt_option_int("--streams", v, 1, 64, &s->track.streams))
+            return -1;
     } else if (!strcmp(a, "--size")) {
         char *x;
         if (!(v = value_of(argc, argv, i)))
@@ -136,10 +146,74 @@ int pt_detector_setup_option(pt_detector_setup *s, int argc, char **argv, int *i
             pt_cli_report(&err);
             return -1;
         }
+        char key[128];
+        size_t len = strcspn(v, "=");
+        snprintf(key, sizeof key, "%.*s", (int)(len < sizeof key ? len : sizeof key - 1), v);
+        const pt_param_def *d = pt_param_find(key);
+        if (d && s->ngiven < PT_SETUP_MAX_GIVEN)
+            s->given[s->ngiven++] = d;
+        if (s->nassignments == PT_MAX_ASSIGNMENTS) {
+            pt_cli_fail("-p: more than %d parameters set", PT_MAX_ASSIGNMENTS);
+            return -1;
+        }
+        s->assignments[s->nassignments++] = v;
+    } else if (!strcmp(a, "--preset")) {
+        if (!(v = value_of(argc, argv, i)))
+            return -1;
+        const pt_preset *preset = pt_preset_find(v);
+        if (!preset) {
+            pt_cli_fail("--preset: unknown preset '%s' (%s)", v, pt_preset_names());
+            return -1;
+        }
+        /* The preset replaces the defaults; -p values given so far stay. */
+        pt_error err;
+        pt_config_default(&s->config);
+        if (pt_config_apply_preset(&s->config, preset, &err)) {
+            pt_cli_report(&err);
+            return -1;
+        }
+        for (int k = 0; k < s->nassignments; k++)
+            if (pt_config_set(&s->config, s->assignments[k], &err)) {
+                pt_cli_report(&err);
+                return -1;
+            }
+        s->preset = preset->name;
     } else {
         return 0;
     }
     return 1;
+}
+
+int pt_detector_setup_check(const pt_detector_setup *s)
+{
+    pt_error err;
+    if (pt_config_check(&s->config, &err)) {
+        pt_cli_report(&err);
+        return -1;
+    }
+    const char *alg = pt_algorithm_name(s->track.algorithm);
+    for (int k = 0; k < s->ngiven; k++) {
+        const pt_param_def *d = s->given[k];
+        int seen = 0;
+        for (int j = 0; j < k; j++)
+            seen |= s->given[j] == d;
+        if (seen || (d->algorithms & s->track.algorithm))
+            continue;
+        char users[64] = "";
+        for (unsigned a = PT_ALG_STARBURST; a <= PT_ALG_HOUGH; a <<= 1)
+            if (d->algorithms & a)
+                snprintf(users + strlen(users), sizeof users - strlen(users), "%s%s",
+                         users[0] ? " and " : "", pt_algorithm_name((pt_algorithm)a));
+        pt_cli_fail("warning: -p %s: a parameter of %s, not used by %s (-a)", d->name, users, alg);
+    }
+    int cuda = s->backend->gpu_options;
+    if (!cuda && s->track.ndevices != 0)
+        pt_cli_fail("warning: --devices applies to -b cuda only; ignored with -b %s",
+                    s->backend->name);
+    if (!cuda && s->track.streams != 0)
+        pt_cli_fail("warning: --streams applies to -b cuda only; ignored with -b %s",
+                    s->backend->name);
+    return 0;
 }
 
 int pt_detector_fit(const pt_detector_setup *s, int width, int height, void **state,

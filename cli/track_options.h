@@ -4,19 +4,35 @@
 
 #include "lib/detect/pt_backend.h"
 
+/* Parameters given with -p, remembered for pt_detector_setup_check. */
+#define PT_SETUP_MAX_GIVEN 64
+#define PT_MAX_ASSIGNMENTS 256
+
 typedef struct {
     pt_track_options track;
     pt_config config;
     const pt_backend *backend;
     pt_load_options load;
+    const pt_param_def *given[PT_SETUP_MAX_GIVEN];
+    int ngiven;
+    /* the -p values so far, so that --preset (wherever it stands) lies under them */
+    const char *assignments[PT_MAX_ASSIGNMENTS];
+    int nassignments;
+    const char *preset; /* --preset NAME, or NULL */
 } pt_detector_setup;
 
 void pt_detector_setup_default(pt_detector_setup *s);
 /* Consumes one option at argv[*i] (advancing *i past its value) if it is one of
- * -a -b -j -p --ellipse --binocular --sequence --bits --size --depth; returns 1 if consumed,
- * 0 if not one of these, -1 on error (already reported; exit 2). */
+ * -a -b -j -p --preset --ellipse --binocular --sequence --bits --streams --size
+ * --depth; returns 1 if consumed, 0 if not one of these, -1 on error (already
+ * reported; exit 2). */
 int pt_detector_setup_option(pt_detector_setup *s, int argc, char **argv, int *i);
 extern const char pt_detector_setup_help[];
+/* After the options: refuses parameters that contradict each other (0, or
+ * -1 after one line; exit 2) and warns, one line each, about options that
+ * do nothing here: a -p parameter the chosen detector does not use,
+ * --devices or --streams without -b cuda. */
+int pt_detector_setup_check(const pt_detector_setup *s);
 /* *out = text as an integer in [lo, hi]; 0, or -1 after one clear line naming opt. */
 int pt_option_int(const char *opt, const char *text, int lo, int hi, int *out);
 

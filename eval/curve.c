@@ -76,6 +76,8 @@ static void print_examples(FILE *out, const char (*examples)[256], long count)
 void pt_eval_print_summary(FILE *out, const char *config, const pt_eval *ev)
 {
     fprintf(out, "%s: %ld frames with a pupil\n", config, ev->frames);
+    fprintf(out, "  matched                %ld result rows to ground truth, %ld not\n",
+            ev->matched, ev->unmatched);
     print_rate(out, "relative error <= 5 %", ev->rel_detected[10], ev->rel_total);
     print_rate(out, "relative error <= 10 %", ev->rel_detected[20], ev->rel_total);
     print_rate(out, "centre error <= 5 px", ev->px_detected[5], ev->px_total);

@@ -159,6 +159,7 @@ pt_status pt_eval_run(const pt_gt *gt, const pt_results *res, pt_eval_shape shap
             continue;
         }
         seen[k] = 1;
+        ev->matched++;
         pt_eval_add(ev, truth, &row->result, shape);
     }
     for (int k = 0; k < gt->count; k++)

@@ -34,6 +34,7 @@ typedef struct {
     long no_pupil;        /* ground-truth rows without a pupil that have a result */
     long false_positives; /* of those: the result is ok */
     long blinks;          /* rows excluded as blinks */
+    long matched;         /* result rows matched to a ground-truth row (duplicates not) */
     long unmatched;       /* result rows with no ground-truth row */
     long duplicates;      /* result rows repeating an (image, eye) already seen */
     char unmatched_examples[PT_EVAL_EXAMPLES][256];

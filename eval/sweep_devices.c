@@ -45,6 +45,8 @@ static pt_status run_copies(const pt_sweep_job *job, int argc, char **argv, int 
             char gpu[16];
             snprintf(gpu, sizeof gpu, "%d", d);
             setenv("CUDA_VISIBLE_DEVICES", gpu, 1);
+            if (job->nshards == 1)
+                setenv(PT_SWEEP_PARENT_MERGES, "1", 1);
             execv("/proc/self/exe", args);
             _exit(127);
         }

@@ -11,6 +11,11 @@ void pt_sweep_timing_write(FILE *out, const pt_sweep_timing *t)
     fprintf(out, PT_SWEEP_TIMING_TAG "frames=%ld track_s=%.6f\n", t->frames, t->track_s);
 }
 
+/* Bounds of a timing line: merge sums the parts' counts and times, which
+ * must stay far from overflowing (and finite). */
+#define TIMING_MAX_FRAMES 1000000000000000L
+#define TIMING_MAX_SECONDS 1e12
+
 int pt_sweep_timing_parse(const char *text, size_t len, pt_sweep_timing *t)
 {
     memset(t, 0, sizeof *t);
@@ -25,7 +30,8 @@ int pt_sweep_timing_parse(const char *text, size_t len, pt_sweep_timing *t)
         return 0;
     char end;
     if (sscanf(line + tag, "frames=%ld track_s=%lf%c", &t->frames, &t->track_s, &end) != 3 ||
-        end != '\n' || t->frames < 0 || !(t->track_s >= 0)) {
+        end != '\n' || t->frames < 0 || t->frames > TIMING_MAX_FRAMES ||
+        !(t->track_s >= 0 && t->track_s < TIMING_MAX_SECONDS)) {
         memset(t, 0, sizeof *t);
         return 0;
     }

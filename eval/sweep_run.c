@@ -9,9 +9,11 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "eval/sweep_checkpoint.h"
 #include "eval/sweep_files.h"
 #include "eval/sweep_report.h"
 #include "lib/core/output_file.h"
+#include "lib/detect/notfound_reason.h"
 #include "lib/io/gt.h"
 #include "lib/io/load_group.h"
 #include "lib/io/results.h"
@@ -136,8 +138,11 @@ static pt_status flush_batch(config_run *run, pt_error *err)
         return err->status;
     run->timing.track_s += seconds() - t0;
     run->timing.frames += run->count;
-    for (int i = 0; i < run->count; i++)
-        write_rows(run, run->names[i], run->results + (size_t)i * run->eyes);
+    for (int i = 0; i < run->count; i++) {
+        pt_result *res = run->results + (size_t)i * run->eyes;
+        pt_explain_notfound(res, run->eyes, run->frames[i], run->track.algorithm);
+        write_rows(run, run->names[i], res);
+    }
     release_batch(run);
     return write_through(run, err);
 }
@@ -242,17 +247,18 @@ static int read_checkpoint(const sweep_state *sw, config_run *run, const char *t
     FILE *f = fopen(run->resume_path, "r");
     if (!f)
         return -1;
-    int files = -1;
-    pt_sweep_timing t = {0, 0};
-    int n = fscanf(f, "files=%d bytes=%ld frames=%ld track_s=%lf", &files, bytes, &t.frames,
-                   &t.track_s);
+    char line[256];
+    size_t n = fread(line, 1, sizeof line, f);
     fclose(f);
+    pt_sweep_checkpoint c;
+    pt_error err;
     struct stat st;
-    if (n != 4 || files < 0 || files > sw->last - sw->first || *bytes <= 0 || stat(tmp, &st) ||
-        st.st_size < *bytes)
+    if (pt_sweep_checkpoint_parse(line, n, &c, &err) || c.files > sw->last - sw->first ||
+        stat(tmp, &st) || st.st_size < c.bytes)
         return -1;
-    run->timing = t;
-    return files;
+    *bytes = c.bytes;
+    run->timing = c.timing;
+    return c.files;
 }
 
 /* Open NAME.tmp: taken up at its checkpoint (its kept rows read into text),

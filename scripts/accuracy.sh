@@ -7,8 +7,8 @@
 #     5 px, circle and --ellipse mode;
 #   fps: frames per second of `track` on the mono synth set (wall clock,
 #     PNG decoding included) with the given -j.
-# Usage: scripts/accuracy.sh [-a ALG] [-b BACKEND] [-j N] [-p KEY=VALUE]...
-#                            [--header] [--keep DIR]
+# Usage: scripts/accuracy.sh [-a ALG] [-b BACKEND] [-j N] [--preset NAME]
+#                            [-p KEY=VALUE]... [--header] [--keep DIR]
 # Environment: PT (binary, default ./pupiltrack), PT_MEYE_DIR (default
 # ../shared/data/meye-dev), PT_ACC_CACHE (synth sets, default
 # /tmp/pt-accuracy; made once and reused).
@@ -23,6 +23,7 @@ while [ $# -gt 0 ]; do
     -b) BACKEND=$2; shift 2 ;;
     -j) JOBS=$2; shift 2 ;;
     -p) PARAMS="$PARAMS -p $2"; shift 2 ;;
+    --preset) PARAMS="--preset $2 $PARAMS"; shift 2 ;;
     --header) HEADER=1; shift ;;
     --keep) KEEP=$2; shift 2 ;;
     -h|--help) sed -n '2,16p' "$0"; exit 0 ;;

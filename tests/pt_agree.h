@@ -19,8 +19,10 @@ typedef struct {
     double worst;
 } agreement;
 
-/* n synthetic frames of w x h (two eyes when binocular) from seed. */
-static pt_image **render(int n, int w, int h, int binocular, uint64_t seed)
+/* n synthetic frames of w x h (two eyes when binocular) from seed, every
+ * grey level times exposure (synth --exposure: 1 = as rendered). */
+static pt_image **render_exposed(int n, int w, int h, int binocular, uint64_t seed,
+                                 float exposure)
 {
     pt_image **frames = calloc((size_t)n, sizeof *frames);
     pt_synth_params sp;
@@ -28,6 +30,7 @@ static pt_image **render(int n, int w, int h, int binocular, uint64_t seed)
     sp.width = w;
     sp.height = h;
     sp.binocular = binocular;
+    sp.exposure = exposure;
     for (int i = 0; i < n; i++) {
         pt_synth_frame_truth truth;
         pt_error err;
@@ -36,6 +39,12 @@ static pt_image **render(int n, int w, int h, int binocular, uint64_t seed)
             fprintf(stderr, "synth: %s\n", err.what);
     }
     return frames;
+}
+
+/* n synthetic frames of w x h (two eyes when binocular) from seed. */
+static inline pt_image **render(int n, int w, int h, int binocular, uint64_t seed)
+{
+    return render_exposed(n, w, h, binocular, seed, 1.0f);
 }
 
 static void free_frames(pt_image **frames, int n)

@@ -127,7 +127,7 @@ static void test_golden(void)
         char path[512], stem[256];
         snprintf(path, sizeof path, GOLDEN_DIR "/%s.png", name);
         snprintf(stem, sizeof stem, "%s.%s.%s", name, mode, approx);
-        pt_frames frames = {0, NULL};
+        pt_frames frames = {0};
         pt_error err;
         pt_error_clear(&err);
         if (pt_image_load(path, NULL, &frames, &err) || frames.count != 1) {

@@ -66,7 +66,7 @@ static void test_golden(const char *who, tiled_fn fn, void *ctx)
     while (fscanf(index, "%127s %15s %15s", name, mode, approx) == 3) {
         char path[512];
         snprintf(path, sizeof path, GOLDEN_DIR "/%s.png", name);
-        pt_frames frames = {0, NULL};
+        pt_frames frames = {0};
         pt_error err;
         pt_error_clear(&err);
         if (pt_image_load(path, NULL, &frames, &err) || frames.count != 1) {

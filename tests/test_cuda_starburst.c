@@ -102,6 +102,17 @@ static void compare(const char *what, const pt_track_options *opt, int n, int w,
     free_frames(frames, n);
 }
 
+/* Under-exposed frames (pupil near grey level 7, iris near 16): each eye's
+ * edge threshold is lowered to its contrast (edge_contrast), on both back
+ * ends from the same samples. */
+static void compare_exposed(const char *what, const pt_track_options *opt, int n, int w, int h,
+                            uint64_t seed, float exposure)
+{
+    pt_image **frames = render_exposed(n, w, h, opt->binocular, seed, exposure);
+    compare_frames(what, opt, frames, n);
+    free_frames(frames, n);
+}
+
 /* Frames of two sizes (every third one small) through one state prepared
  * for the larger, per_call frames per call. One frame per call: every call
  * runs on the first stream, whose frame sizes and jobs then often differ
@@ -160,12 +171,20 @@ int main(void)
     memset(&opt, 0, sizeof opt);
     opt.algorithm = PT_ALG_STARBURST;
     compare("monocular circle 320x256", &opt, 500 / div, 320, 256, 101);
+    compare_exposed("monocular circle 320x256, exposure 0.2", &opt, 200 / div, 320, 256, 131,
+                    0.2f);
     opt.ellipse = 1;
     compare("monocular ellipse 320x256", &opt, 200 / div, 320, 256, 102);
     opt.ellipse = 0;
     opt.binocular = 1;
     compare("binocular circle 640x256", &opt, 200 / div, 640, 256, 103);
+    compare_exposed("binocular circle 640x256, exposure 0.3", &opt, 100 / div, 640, 256, 132,
+                    0.3f);
     opt.binocular = 0;
+    opt.sequence = 1;
+    compare_exposed("sequence circle 320x256, exposure 0.2", &opt, 60 / div, 320, 256, 133,
+                    0.2f);
+    opt.sequence = 0;
     compare("monocular circle 1280x1024", &opt, 60 / div, 1280, 1024, 104);
     opt.sequence = 1;
     compare("sequence circle 320x256", &opt, 100 / div, 320, 256, 105);

@@ -23,6 +23,8 @@ static int frames_div = 1; /* frames per case divided by this */
 
 /* Back ends prepared for frames of prepare_w x prepare_h (0: the frames' size). */
 static int prepare_w, prepare_h;
+/* Frames' grey levels times this (synth --exposure). */
+static float exposure = 1.0f;
 
 static void run(const pt_backend *b, const pt_config *cfg, const pt_track_options *opt,
                 pt_image **frames, int n, pt_result *res)
@@ -35,7 +37,7 @@ static void compare(const char *what, const pt_config *cfg, const pt_track_optio
 {
     int eyes = opt->binocular ? 2 : 1;
     n = n / frames_div > 0 ? n / frames_div : 1;
-    pt_image **frames = render(n, w, h, opt->binocular, seed);
+    pt_image **frames = render_exposed(n, w, h, opt->binocular, seed, exposure);
     pt_result *ref = calloc((size_t)n * eyes, sizeof *ref);
     pt_result *gpu = calloc((size_t)n * eyes, sizeof *gpu);
     run(&pt_backend_omp, cfg, opt, frames, n, ref);
@@ -106,11 +108,27 @@ int main(void)
     opt.ellipse = 0;
     opt.binocular = 0;
     compare("monocular circle 1280x1024", &cfg, &opt, 40, 1280, 1024, 205);
+    /* under-exposed eyes: thresholds between each eye's dark and surround levels */
+    exposure = 0.2f;
+    compare("monocular circle 320x256, exposure 0.2", &cfg, &opt, 60, 320, 256, 250);
+    opt.ellipse = 1;
+    compare("monocular ellipse 320x256, exposure 0.2", &cfg, &opt, 30, 320, 256, 251);
+    opt.ellipse = 0;
+    exposure = 1.0f;
+    static const int counts[] = {1, 3, 12};
+    for (int k = 0; k < 3; k++) {
+        char what[64];
+        cfg.tl.count = counts[k];
+        snprintf(what, sizeof what, "monocular circle 320x256 tl_count=%d", counts[k]);
+        compare(what, &cfg, &opt, 60, 320, 256, 240 + k);
+    }
+    pt_config_default(&cfg);
+    cfg.tl.range = PT_TL_RANGE_FIXED;
     static const int steps[] = {5, 10, 40};
     for (int k = 0; k < 3; k++) {
         char what[64];
         cfg.tl.threshold_step = steps[k];
-        snprintf(what, sizeof what, "monocular circle 320x256 tl_step=%d", steps[k]);
+        snprintf(what, sizeof what, "monocular circle 320x256 tl_range=fixed tl_step=%d", steps[k]);
         compare(what, &cfg, &opt, 60, 320, 256, 210 + k);
     }
     pt_config_default(&cfg);

@@ -177,7 +177,7 @@ static void test_missing_extra_blink_fp(void)
     pt_gt gt;
     load_gt(&gt);
     pt_results res;
-    load_results(&gt, damage, "stray.png,,tl,omp,ok,1,1,1,,,,1,1,\nc20.png,,tl,omp,ok,1,1,1,,,,1,1,\n",
+    load_results(&gt, damage, "stray.png,,tl,omp,ok,1,1,1,,,,1,1,,\nc20.png,,tl,omp,ok,1,1,1,,,,1,1,,\n",
                  &res);
     pt_eval ev;
     pt_eval_run(&gt, &res, PT_SHAPE_AUTO, &ev, NULL);

@@ -537,7 +537,7 @@ static size_t png_header_only(uint8_t *out, uint32_t width, uint32_t height)
 static void expect_failure(const char *path, pt_status want, const char *reason_part,
                            const char *what)
 {
-    pt_frames frames = {7, (pt_image **)&frames}; /* garbage: must be reset */
+    pt_frames frames = {7, (pt_image **)&frames, (pt_error *)&frames}; /* garbage: must be reset */
     pt_error err = {0};
     pt_status st = pt_image_load(path, NULL, &frames, &err);
     PT_CHECK(st != PT_OK, "%s: load should fail", what);

@@ -51,13 +51,41 @@ static void test_write_exact(void)
     size_t size;
     char *text = write_rows(fill_sample, &size);
     const char *want =
-        "image,eye,algorithm,backend,status,cx,cy,r,a,b,theta,confidence,ms,message\n"
-        "a.png,,starburst,omp,ok,10.5000,20.2500,7.0000,,,,0.7500,1.5000,\n"
-        "\"dir/b,c.tif#3\",L,tl,cuda,ok,1.0000,2.0000,,5.0000,4.0000,170.5000,1.0000,0.0000,\n"
-        "b.png,R,hough,omp,notfound,,,,,,,0.0000,0.0000,\n"
-        "c.png,,hough,omp,error,,,,,,,0.0000,0.0000,\"cannot decode: bad \"\"IHDR\"\", size 0\"\n";
+        "image,eye,algorithm,backend,status,cx,cy,r,a,b,theta,confidence,ms,message,timestamp\n"
+        "a.png,,starburst,omp,ok,10.5000,20.2500,7.0000,,,,0.7500,1.5000,,\n"
+        "\"dir/b,c.tif#3\",L,tl,cuda,ok,1.0000,2.0000,,5.0000,4.0000,170.5000,1.0000,0.0000,,\n"
+        "b.png,R,hough,omp,notfound,,,,,,,0.0000,0.0000,,\n"
+        "c.png,,hough,omp,error,,,,,,,0.0000,0.0000,\"cannot decode: bad \"\"IHDR\"\", size 0\",\n";
     PT_CHECK(!strcmp(text, want), "exact output:\n%s\nwanted:\n%s", text, want);
     free(text);
+}
+
+/* A video frame's presentation time is the last column and reads back. */
+static void test_timestamp(void)
+{
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    pt_result r;
+    memset(&r, 0, sizeof r);
+    r.status = PT_DETECT_NOTFOUND;
+    pt_results_write_header(f);
+    pt_results_write_row_at(f, "v.mp4#3", "tl", "omp", &r, 0.1);
+    pt_results_write_row(f, "a.png", "tl", "omp", &r);
+    fclose(f);
+    PT_CHECK(strstr(buf, "v.mp4#3,,tl,omp,notfound,,,,,,,0.0000,0.0000,,0.100000\n") != NULL,
+             "timestamp written: %s", buf);
+    pt_results res;
+    pt_error err;
+    PT_CHECK(pt_results_load_memory(buf, size, "t.csv", &res, &err) == PT_OK, "reads: %s", err.what);
+    if (res.count == 2) {
+        PT_CHECK(fabs(res.rows[0].timestamp - 0.1) < 1e-9, "timestamp read %g", res.rows[0].timestamp);
+        PT_CHECK(isnan(res.rows[1].timestamp), "no timestamp is NAN, got %g", res.rows[1].timestamp);
+    } else {
+        PT_CHECK(0, "%d rows read", res.count);
+    }
+    pt_results_free(&res);
+    free(buf);
 }
 
 static void test_read_back(void)
@@ -128,6 +156,7 @@ static void test_malformed(void)
 int main(void)
 {
     test_write_exact();
+    test_timestamp();
     test_read_back();
     test_malformed();
     return PT_TEST_SUMMARY("results");

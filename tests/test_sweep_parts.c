@@ -7,7 +7,7 @@
 #include "tests/pt_test.h"
 
 #define HEADER PT_RESULTS_HEADER "\n"
-#define ROW(name, eye) name "," eye ",starburst,omp,ok,1,2,3,,,,0.9,1.5,\n"
+#define ROW(name, eye) name "," eye ",starburst,omp,ok,1,2,3,,,,0.9,1.5,,\n"
 #define END "# sweep: frames=3 track_s=0.250000\n"
 
 /* The hash a sweep over these paths records in sweep.txt. */

@@ -559,11 +559,8 @@ static cudaError_t run_phases(phase_args *args, long long eps_start, int blocks,
  * leaves module loading out of later solves. */
 static pt_status load_kernels(pt_error *err)
 {
-    int count = 0;
-    cudaError_t probe = cudaGetDeviceCount(&count);
-    if (probe != cudaSuccess || count < 1)
-        return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda", "no usable CUDA GPU: %s",
-                            probe != cudaSuccess ? cudaGetErrorString(probe) : "none found");
+    if (pt_cuda_available(err))
+        return err->status;
     cudaFuncAttributes attr;
     if (cudaFuncGetAttributes(&attr, auction_phase<uint16_t>) != cudaSuccess ||
         cudaFuncGetAttributes(&attr, auction_phase<int32_t>) != cudaSuccess ||

@@ -31,6 +31,7 @@
 #include "lib/contours/contours_tile.h"
 #include "cuda/core/cuda_check.h"
 #include "cuda/contours/pt_cuda_contours.h"
+#include "cuda/core/pt_cuda.h"
 
 struct pt_cuda_contours {
     cudaStream_t stream;
@@ -194,13 +195,9 @@ static pt_status grow_host(void **p, size_t *cap, size_t need, pt_error *err)
 extern "C" pt_status pt_cuda_contours_create(pt_cuda_contours **ctx, pt_error *err)
 {
     *ctx = NULL;
-    int count = 0;
-    cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess)
-        return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda", "no usable CUDA GPU: %s",
-                            cudaGetErrorString(e));
-    if (count < 1)
-        return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda", "no CUDA GPU found");
+    if (pt_cuda_available(err))
+        return err->status;
+    cudaError_t e;
     pt_cuda_contours *c = (pt_cuda_contours *)calloc(1, sizeof *c);
     if (!c)
         return pt_error_set(err, PT_ERR_NOMEM, "-b cuda", "cannot allocate the CUDA context");

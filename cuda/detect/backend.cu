@@ -174,4 +174,4 @@ static void cuda_stage_report(void *state, char *buf, int size)
 
 extern "C" const pt_backend pt_backend_cuda = {
     "cuda",     cuda_create, cuda_track,        cuda_destroy, cuda_pin,
-    cuda_unpin, cuda_stage_report, cuda_submit, cuda_drain};
+    cuda_unpin, cuda_stage_report, cuda_submit, cuda_drain, 1};

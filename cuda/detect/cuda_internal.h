@@ -52,6 +52,7 @@ typedef struct {
 /* Per (frame, eye) state of the throughput pipeline between its launches. */
 typedef struct {
     pt_point start;  /* where this iteration's rays start */
+    double threshold; /* the eye's edge threshold (pt_sb_eye_threshold at the first start) */
     int active;      /* still iterating */
     int found;       /* the last iteration gave a fit */
     int n;           /* edge points of the last iteration */

@@ -23,7 +23,8 @@ static void cuda_destroy_none(void *state) { (void)state; }
 const pt_backend pt_backend_cuda = {.name = "cuda",
                                     .create = cuda_unavailable,
                                     .track = cuda_track_none,
-                                    .destroy = cuda_destroy_none};
+                                    .destroy = cuda_destroy_none,
+                                    .gpu_options = 1};
 
 #include "cuda/core/pt_cuda.h"
 

@@ -131,6 +131,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
     __shared__ pt_circle fit_circle;
     __shared__ pt_ellipse fit_ellipse;
     __shared__ double best_conf;
+    __shared__ double shared_threshold;
     __shared__ sb_select_shared work;
 
     int j = first_job + blockIdx.x;
@@ -159,8 +160,14 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
         shared_found = 0;
         shared_n = 0;
         best_conf = -1.0;
+        shared_threshold =
+            job.w >= 3 && job.h >= 3
+                ? pt_sb_eye_threshold(&p.sb, c.buf, c.stride, job.x0, job.y0, job.w, job.h,
+                                      shared_start)
+                : c.threshold;
     }
     __syncthreads();
+    c.threshold = shared_threshold;
     if (job.w < 3 || job.h < 3) {
         if (threadIdx.x == 0) {
             out->status = PT_DETECT_NOTFOUND;
@@ -303,6 +310,7 @@ static __device__ void write_result(const pt_cuda_params &p, const pt_cuda_buffe
 {
     const pt_cuda_sb_state *st = b.state + j;
     pt_sb_view c = job_view(p, b, b.jobs[j]);
+    c.threshold = st->threshold;
     fill_result(p, &c, st->n, st->best_conf, st->circle, st->ellipse, b.results + j);
     b.results[j].iterating = st->active;
 }
@@ -448,6 +456,7 @@ extern "C" cudaError_t pt_cuda_starburst(const pt_cuda_params *p, const pt_cuda_
         q.sb.edge_offset = 0.0;
         q.sb.edge_fraction = 0.0;
         q.sb.size_fraction = 0.0;
+        q.sb.contrast = 0.0;
         q.sb.circle_refit = PT_SB_REFIT_CIRCLE;
         q.sb.circle_votes = PT_SB_VOTES_BAND;
         q.sb.ellipse_fit = PT_SB_ELLIPSE_DIRECT;

@@ -81,7 +81,8 @@ static __device__ unsigned long long dark_row(const uint8_t *img, int pitch, int
 
 /* The start point of job j from its darkest window's key (when the job
  * starts there), and its state. */
-static __device__ void start_job(const pt_cuda_buffers &b, int j, unsigned long long key)
+static __device__ void start_job(const pt_cuda_params &p, const pt_cuda_buffers &b, int j,
+                                 unsigned long long key)
 {
     const pt_cuda_eye_job job = b.jobs[j];
     pt_point start = {(float)(job.x0 + (job.w - 1) / 2.0), (float)(job.y0 + (job.h - 1) / 2.0)};
@@ -104,6 +105,10 @@ static __device__ void start_job(const pt_cuda_buffers &b, int j, unsigned long 
     pt_cuda_sb_state *st = b.state + j;
     st->start = clamp_point(&c, start);
     st->active = job.w >= 3 && job.h >= 3;
+    st->threshold = st->active ? pt_sb_eye_threshold(&p.sb, b.smoothed + job.frame * p.plane,
+                                                     p.pitch, job.x0, job.y0, job.w, job.h,
+                                                     st->start)
+                               : p.sb.threshold;
     st->found = 0;
     st->n = 0;
     st->best_conf = -1.0;
@@ -162,7 +167,7 @@ __global__ void __launch_bounds__(DARK_THREADS) dark_windows(pt_cuda_params p, p
     __syncthreads();
     if (last && threadIdx.x == 0) {
         b.dark_done[j] = 0;
-        start_job(b, j, atomicExch(b.dark_key + j, ~0ull));
+        start_job(p, b, j, atomicExch(b.dark_key + j, ~0ull));
     }
 }
 
@@ -186,6 +191,7 @@ __global__ void __launch_bounds__(32 * RAYS_MAX_WARPS, 2) rays(pt_cuda_params p,
     int warp = threadIdx.x >> 5, warps = blockDim.x >> 5, lane = threadIdx.x & 31;
     const pt_cuda_eye_job job = b.jobs[j];
     pt_sb_view c = job_view(p, b, job);
+    c.threshold = b.state[j].threshold;
     pt_point s0 = b.state[j].start;
     size_t base = (size_t)j * p.points_per_eye;
     if (warp == 0) {

@@ -34,6 +34,7 @@ static void tl_destroy(void *instance)
     cudaFree(in->d.fits);
     cudaFree(in->d.winner);
     cudaFree(in->d.refine_t);
+    cudaFree(in->d.levels);
     free(in);
 }
 
@@ -48,7 +49,9 @@ static cudaError_t tl_create(const pt_config *cfg, int ellipse, const pt_cuda_pa
     const pt_tl_params *tl = &cfg->tl;
     d->tmin = tl->threshold_min;
     d->tstep = tl->threshold_step > 0 ? tl->threshold_step : 1;
-    d->thresholds = tl->threshold_step <= 0 || tl->threshold_max < tl->threshold_min
+    d->range = tl->range;
+    d->thresholds = tl->range == PT_TL_RANGE_EYE ? (tl->count > 0 ? tl->count : 1)
+                    : tl->threshold_step <= 0 || tl->threshold_max < tl->threshold_min
                         ? 0
                         : (tl->threshold_max - tl->threshold_min) / tl->threshold_step + 1;
     d->score = tl->score;
@@ -92,6 +95,7 @@ static cudaError_t tl_create(const pt_config *cfg, int ellipse, const pt_cuda_pa
     TL_ALLOC(d->fits, jobs * (d->thresholds + 1));
     TL_ALLOC(d->winner, jobs);
     TL_ALLOC(d->refine_t, jobs);
+    TL_ALLOC(d->levels, jobs);
 #undef TL_ALLOC
     if (st != cudaSuccess) {
         tl_destroy(in);
@@ -126,7 +130,10 @@ static cudaError_t tl_run(void *instance, const pt_cuda_params *p, const pt_cuda
     if (jobs <= 0)
         return cudaSuccess;
     int main_tasks = jobs * in->d.thresholds;
-    cudaError_t st = run_tasks(in, p, b, jobs, 0, main_tasks, width, height, stream);
+    cudaError_t st = in->d.range == PT_TL_RANGE_EYE ? pt_tl_levels(p, b, &in->d, jobs, stream)
+                                                     : cudaSuccess;
+    if (st == cudaSuccess)
+        st = run_tasks(in, p, b, jobs, 0, main_tasks, width, height, stream);
     if (st == cudaSuccess)
         st = pt_tl_choose(p, b, &in->d, jobs, stream);
     if (st == cudaSuccess && in->d.refine && in->d.thresholds > 0)

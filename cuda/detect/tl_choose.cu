@@ -80,6 +80,23 @@ static __device__ pt_image frame_view(const pt_cuda_params &p, const pt_cuda_buf
     return view;
 }
 
+__global__ void tl_levels(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs)
+{
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= jobs)
+        return;
+    const pt_cuda_eye_job job = b.jobs[j];
+    const uint8_t *buf = b.smoothed + job.frame * p.plane;
+    int2 levels = {0, 0};
+    if (job.w > 0 && job.h > 0) {
+        levels.x = pt_eye_grid_level(buf, p.pitch, job.x0, job.y0, job.w, job.h,
+                                     PT_EYE_DARK_RANK);
+        levels.y = pt_eye_grid_level(buf, p.pitch, job.x0, job.y0, job.w, job.h,
+                                     PT_EYE_SURROUND_RANK);
+    }
+    d.levels[j] = levels;
+}
+
 __global__ void tl_choose(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs)
 {
     int j = blockIdx.x * blockDim.x + threadIdx.x;
@@ -113,7 +130,7 @@ __global__ void tl_choose(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int job
     const pt_cuda_eye_job job = b.jobs[j];
     pt_image view = frame_view(p, b, job);
     int t_mid = mid_level(&view, &fits[winner].circle);
-    int t_best = d.tmin + winner * d.tstep;
+    int t_best = tl_threshold(d, j, winner);
     if (t_mid >= 0 && t_mid != t_best)
         d.refine_t[j] = t_mid;
 }
@@ -165,6 +182,14 @@ __global__ void tl_finish(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int job
             r.status = PT_DETECT_OK;
     }
     *out = r;
+}
+
+cudaError_t pt_tl_levels(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,
+                         int jobs, cudaStream_t stream)
+{
+    tl_levels<<<(jobs + CHOOSE_THREADS - 1) / CHOOSE_THREADS, CHOOSE_THREADS, 0, stream>>>(
+        *p, *b, *d, jobs);
+    return cudaGetLastError();
 }
 
 cudaError_t pt_tl_choose(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,

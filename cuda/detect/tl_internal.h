@@ -21,6 +21,8 @@
 #define PT_CUDA_TL_INTERNAL_H
 
 #include "cuda/detect/cuda_internal.h"
+#include "lib/detect/eye_levels.h"
+#include "lib/params/params_tl.h"
 
 /* What one task found. */
 typedef struct {
@@ -41,6 +43,7 @@ typedef struct {
 typedef struct {
     /* settings */
     int thresholds, tmin, tstep;
+    int range;        /* PT_TL_RANGE_*: per-job thresholds from levels, or tmin + i tstep */
     int score, refine, ellipse;
     double circle_band;
     /* capacities */
@@ -60,15 +63,24 @@ typedef struct {
     tl_fit *fits;        /* max_jobs * (thresholds + 1) */
     int *winner;         /* max_jobs: index of the winning threshold, -1: none */
     int *refine_t;       /* max_jobs: refit threshold, -1: no refit */
+    int2 *levels;        /* max_jobs: (dark, surround) grey levels (range=eye) */
 } tl_dev;
 
 #ifdef __CUDACC__
+/* Threshold i of job j, as omp/detect/tl.c's eye_thresholds. */
+static __device__ __forceinline__ int tl_threshold(const tl_dev &d, int j, int i)
+{
+    if (d.range == PT_TL_RANGE_EYE)
+        return pt_eye_threshold(d.levels[j].x, d.levels[j].y, i, d.thresholds, d.tmin, d.tstep);
+    return d.tmin + i * d.tstep;
+}
+
 /* The job of a task, and its threshold in *t (< 0: nothing to do). */
 static __device__ __forceinline__ int tl_task_job(const tl_dev &d, int jobs, int task, int *t)
 {
     int refits = jobs * d.thresholds; /* the first refit task */
     if (task < refits) {
-        *t = d.tmin + (task % d.thresholds) * d.tstep;
+        *t = tl_threshold(d, task / d.thresholds, task % d.thresholds);
         return task / d.thresholds;
     }
     int j = task - refits;
@@ -95,6 +107,9 @@ cudaError_t pt_tl_border(const pt_cuda_params *p, const pt_cuda_buffers *b, cons
                          cudaStream_t stream);
 cudaError_t pt_tl_fit(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,
                       int jobs, int first, int count, cudaStream_t stream);
+/* Per job (tl_range=eye): its dark and surround levels (d->levels). */
+cudaError_t pt_tl_levels(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,
+                         int jobs, cudaStream_t stream);
 /* Per job: the winner over the thresholds and the refit's threshold. */
 cudaError_t pt_tl_choose(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,
                          int jobs, cudaStream_t stream);

@@ -144,6 +144,16 @@ int64_t pt_auction_next_eps(int64_t eps);
  * prices and the price it offers (best - second best value + eps). */
 int pt_auction_bid(const pt_auction_benefits *b, const int64_t *prices, int person, int64_t eps,
                    int64_t *bid_price);
+/* Problems with at least this many percent more objects than persons are
+ * solved by shortest augmenting paths instead of the auction, on every back
+ * end (the dummy persons' price war costs seconds there). */
+#define PT_AUCTION_PATHS_MIN_SPARE_PERCENT 4
+int pt_auction_prefers_paths(int persons, int objects);
+/* Successive shortest augmenting paths on b from an empty assignment, no
+ * dummy persons (lib/assign/auction_paths.c): an optimal object_of_person
+ * (persons entries) for the benefits. threads: the team for each search
+ * step's scan of the objects (0 = all cores, 1 = this thread). */
+pt_status pt_auction_paths(const pt_auction_benefits *b, int threads, int *object_of_person, pt_error *err);
 /* Fill res from object_of_person (objects indices, dummies ignored). */
 void pt_auction_result_fill(const pt_assign_problem *p, const pt_auction_benefits *b,
                             const int *object_of_person, pt_assign_result *res);

@@ -70,6 +70,16 @@ pt_status pt_assign_auction(const pt_assign_problem *p, pt_assign_result *res, p
     if (st)
         return st;
     int n = b.objects; /* persons padded with dummies to a square problem */
+    if (pt_auction_prefers_paths(b.persons, b.objects)) {
+        int *paths_of = malloc(sizeof(int) * (size_t)b.persons);
+        st = paths_of ? pt_auction_paths(&b, 1, paths_of, err)
+                      : pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for the path solve");
+        if (st == PT_OK)
+            pt_auction_result_fill(p, &b, paths_of, res);
+        free(paths_of);
+        pt_auction_benefits_free(&b);
+        return st;
+    }
     int64_t *prices = calloc((size_t)n, sizeof *prices);
     int *owner = malloc(sizeof(int) * (size_t)n), *object_of = malloc(sizeof(int) * (size_t)n);
     int *unassigned = malloc(sizeof(int) * (size_t)n);

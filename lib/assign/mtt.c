@@ -145,6 +145,48 @@ static void update(pt_track *tr, double zx, double zy, double meas_var)
     tr->p11 -= k1 * p01;
 }
 
+/* Gaps up to this long are predicted frame by frame (the same arithmetic as
+ * pt_tracker_step); longer ones in closed form. */
+#define GAP_STEPWISE 1024
+
+/* g predictions at once: F^g = [1 g; 0 1] and the noise summed over the
+ * gap, sum_{k<g} F^k Q F^k' = accel_var * [g/4 + g(g-1)/2 + (g-1)g(2g-1)/6,
+ * g^2/2; g^2/2, g]. */
+static void predict_gap(pt_track *tr, double g, double accel_var)
+{
+    tr->x += g * tr->vx;
+    tr->y += g * tr->vy;
+    double p00 = tr->p00, p01 = tr->p01, p11 = tr->p11;
+    tr->p00 = p00 + 2.0 * g * p01 + g * g * p11 +
+              accel_var * (g / 4.0 + g * (g - 1.0) / 2.0 + (g - 1.0) * g * (2.0 * g - 1.0) / 6.0);
+    tr->p01 = p01 + g * p11 + accel_var * g * g / 2.0;
+    tr->p11 = p11 + accel_var * g;
+}
+
+pt_status pt_tracker_skip(pt_tracker *t, long frames)
+{
+    const pt_mtt_params *q = &t->params;
+    if (frames <= 0)
+        return PT_OK;
+    double accel_var = q->process_noise * q->process_noise;
+    int kept = 0;
+    for (int k = 0; k < t->count; k++) {
+        pt_track *tr = &t->tracks[k];
+        /* a miss per frame: the track dies in the gap once its score drops below 0 */
+        if ((double)tr->score - (double)q->score_miss * (double)frames < 0)
+            continue;
+        tr->score -= (int)(q->score_miss * frames);
+        if (frames <= GAP_STEPWISE)
+            for (long f = 0; f < frames; f++)
+                predict(tr, accel_var);
+        else
+            predict_gap(tr, (double)frames, accel_var);
+        t->tracks[kept++] = *tr;
+    }
+    t->count = kept;
+    return PT_OK;
+}
+
 pt_status pt_tracker_step(pt_tracker *t, const double *xy, int n, int *track_of, pt_error *err)
 {
     const pt_mtt_params *q = &t->params;
@@ -227,17 +269,21 @@ pt_status pt_mtt_run(const pt_mtt_params *params, const pt_measurement_set *set,
         pt_tracker_destroy(t);
         return pt_error_set(err, PT_ERR_NOMEM, "mtt", "out of memory");
     }
-    int first = set->items[0].frame, last = set->items[set->count - 1].frame;
+    long first = set->items[0].frame, last = set->items[set->count - 1].frame;
     double start = omp_get_wtime();
-    long at = 0;
-    for (int frame = first; frame <= last && !st; frame++) {
+    long frame = first; /* the next frame to track */
+    for (long at = 0; at < set->count && !st;) {
+        /* frames without measurements up to the next one with some: one skip */
+        long next = set->items[at].frame;
+        pt_tracker_skip(t, next - frame);
         long b = at;
-        for (; b < set->count && set->items[b].frame == frame; b++) {
+        for (; b < set->count && set->items[b].frame == next; b++) {
             xy[2 * (b - at)] = set->items[b].x;
             xy[2 * (b - at) + 1] = set->items[b].y;
         }
         st = pt_tracker_step(t, xy, (int)(b - at), tracks + at, err);
         at = b;
+        frame = next + 1;
     }
     *ms_per_frame = 1000.0 * (omp_get_wtime() - start) / (double)(last - first + 1);
     free(xy);

@@ -37,6 +37,10 @@ void pt_tracker_destroy(pt_tracker *tracker);
 /* One frame: predict, associate, update, start and delete tracks. xy holds n
  * (x, y) pairs; track_of gets each measurement's track id. */
 pt_status pt_tracker_step(pt_tracker *tracker, const double *xy, int n, int *track_of, pt_error *err);
+/* frames frames without measurements, as many pt_tracker_step calls with n
+ * = 0 would be (misses, predictions, deaths), in time independent of their
+ * number: long gaps are predicted in closed form. */
+pt_status pt_tracker_skip(pt_tracker *tracker, long frames);
 /* Live tracks after the last step. */
 const pt_track *pt_tracker_tracks(const pt_tracker *tracker, int *count);
 

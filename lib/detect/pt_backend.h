@@ -68,6 +68,9 @@ typedef struct pt_backend {
     pt_status (*submit)(void *state, pt_image *const *frames, int n, pt_result *results,
                         pt_overlay *overlays, pt_error *err);
     pt_status (*drain)(void *state, pt_error *err);
+    /* 1 when it uses pt_track_options' devices and streams (--devices,
+     * --streams); elsewhere those options are ignored with a warning. */
+    int gpu_options;
 } pt_backend;
 
 extern const pt_backend pt_backend_omp;

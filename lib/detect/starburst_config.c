@@ -23,6 +23,7 @@ void pt_sb_config_resolve(const pt_config *cfg, pt_sb_config *out)
     out->edge_offset = sb->edge_offset;
     out->edge_fraction = sb->edge_fraction > 0 && sb->edge_fraction < 1 ? sb->edge_fraction : 0.0;
     out->size_fraction = sb->size_fraction > 0 && sb->size_fraction < 1 ? sb->size_fraction : 0.0;
+    out->contrast = sb->edge_contrast > 0 ? sb->edge_contrast : 0.0;
     out->circle_refit = sb->circle_refit;
     out->circle_votes = sb->circle_votes;
     out->ellipse_fit = sb->ellipse_fit;

@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 
+#include "lib/detect/eye_levels.h"
 #include "lib/detect/fit.h"
 #include "lib/params/params_starburst.h"
 #include "lib/core/pt_geom.h"
@@ -38,6 +39,7 @@ typedef struct {
     double edge_fraction; /* > 0: edge where the grey level crosses this share of the
                              step from its dark to its bright side (0: off) */
     double size_fraction; /* > 0: the reported size moved there (lib/detect/starburst_size.h) */
+    double contrast;    /* > 0: threshold lowered to this share of the eye's contrast */
     int circle_refit;   /* PT_SB_REFIT_*: circle mode's final estimate */
     int circle_votes;   /* PT_SB_VOTES_*: RANSAC score of a sample's circle */
     int ellipse_fit;    /* PT_SB_ELLIPSE_*: how --ellipse fits */
@@ -103,6 +105,40 @@ static inline PT_HD void pt_sb_view_init(pt_sb_view *c, const pt_sb_config *k, c
     c->max_step = k->max_step;
     c->edge_offset = k->edge_offset;
     c->edge_fraction = k->edge_fraction;
+}
+
+/* Least threshold pt_sb_eye_threshold gives, grey levels: below it the
+ * noise left on a smoothed frame rises like an edge. */
+#define PT_SB_THRESHOLD_FLOOR 3.0
+
+/* The edge threshold of one eye (man page, edge_contrast): k's threshold,
+ * lowered on a low-contrast eye to k->contrast times the eye's contrast,
+ * but not below PT_SB_THRESHOLD_FLOOR. The contrast is the surround level
+ * (pt_eye_grid_level at PT_EYE_SURROUND_RANK of the eye region: near the
+ * iris's grey level) minus the smoothed grey level at the first start point
+ * (inside the pupil when it is the darkest window), so a pupil whose border
+ * rises by a few grey levels (an under-exposed eye, an iris nearly as dark
+ * as the pupil) keeps its edge while a well-exposed eye keeps the fixed
+ * threshold; where the start is not clearly darker than the surround
+ * (pt_eye_clearly_dark), the fixed threshold stays. buf: the smoothed plane (stride
+ * bytes per row); start must lie in the region. */
+static inline PT_HD double pt_sb_eye_threshold(const pt_sb_config *k, const uint8_t *buf,
+                                               int stride, int x0, int y0, int w, int h,
+                                               pt_point start)
+{
+    if (!(k->contrast > 0))
+        return k->threshold;
+    int xi = (int)floor(start.x + 0.5), yi = (int)floor(start.y + 0.5);
+    int dark = buf[(long)yi * stride + xi];
+    int surround = pt_eye_grid_level(buf, stride, x0, y0, w, h, PT_EYE_SURROUND_RANK);
+    /* no region clearly darker than its surround (a blank or washed-out
+     * frame): nothing to adapt to, noise would pass a lowered threshold */
+    if (!pt_eye_clearly_dark(dark, surround))
+        return k->threshold;
+    double t = k->contrast * (surround - dark);
+    if (t < PT_SB_THRESHOLD_FLOOR)
+        t = PT_SB_THRESHOLD_FLOOR;
+    return t < k->threshold ? t : k->threshold;
 }
 
 /* ---- directions ------------------------------------------------------------ */

@@ -51,6 +51,8 @@ void pt_load_options_default(pt_load_options *opt)
     opt->significant_bits = 16;
     opt->page = -1;
     opt->raw_width = opt->raw_height = opt->raw_depth = 0;
+    opt->page_errors = 0;
+    opt->bits_from_file = 1;
 }
 
 void pt_frames_free(pt_frames *frames)
@@ -60,8 +62,20 @@ void pt_frames_free(pt_frames *frames)
     for (int i = 0; i < frames->count; i++)
         pt_image_destroy(frames->frames[i]);
     free(frames->frames);
+    free(frames->page_errors);
     frames->frames = NULL;
+    frames->page_errors = NULL;
     frames->count = 0;
+}
+
+int pt_bits_of_max(unsigned long max_value)
+{
+    int bits = 0;
+    while (max_value) {
+        bits++;
+        max_value >>= 1;
+    }
+    return bits < 8 ? 8 : bits > 16 ? 16 : bits;
 }
 
 pt_status pt_image_check_size(long long width, long long height, const char *name,
@@ -89,9 +103,33 @@ pt_status pt_frames_append(pt_frames *frames, pt_image *img, const char *name,
         pt_image_destroy(img);
         return pt_error_set(err, PT_ERR_NOMEM, name, "out of memory for frame list");
     }
-    grown[frames->count++] = img;
     frames->frames = grown;
+    if (frames->page_errors) {
+        pt_error *errors = realloc(frames->page_errors,
+                                   sizeof *errors * (size_t)(frames->count + 1));
+        if (!errors) {
+            pt_image_destroy(img);
+            return pt_error_set(err, PT_ERR_NOMEM, name, "out of memory for frame list");
+        }
+        pt_error_clear(&errors[frames->count]);
+        frames->page_errors = errors;
+    }
+    grown[frames->count++] = img;
     return PT_OK;
+}
+
+pt_status pt_frames_append_error(pt_frames *frames, const pt_error *page_error,
+                                 const char *name, pt_error *err)
+{
+    if (!frames->page_errors) {
+        frames->page_errors = calloc((size_t)frames->count + 1, sizeof *frames->page_errors);
+        if (!frames->page_errors)
+            return pt_error_set(err, PT_ERR_NOMEM, name, "out of memory for frame list");
+    }
+    pt_status st = pt_frames_append(frames, NULL, name, err);
+    if (st == PT_OK)
+        frames->page_errors[frames->count - 1] = *page_error;
+    return st;
 }
 
 static inline uint8_t reduce16(uint32_t v, int shift)

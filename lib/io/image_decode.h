@@ -28,6 +28,15 @@ pt_status pt_image_check_size(long long width, long long height, const char *nam
 pt_status pt_frames_append(pt_frames *frames, pt_image *img, const char *name,
                            pt_error *err);
 
+/* Appends a page that could not be decoded: frame NULL, its error kept in
+ * frames->page_errors (pt_load_options.page_errors). */
+pt_status pt_frames_append_error(pt_frames *frames, const pt_error *page_error,
+                                 const char *name, pt_error *err);
+
+/* Significant bits of samples whose largest value is max_value (8..16):
+ * 4095 -> 12. */
+int pt_bits_of_max(unsigned long max_value);
+
 /* How one decoded row is laid out, for pt_row_to_grey. */
 typedef struct {
     int samples;    /* samples per pixel in the source row (1..4) */

@@ -33,6 +33,7 @@ pt_status pt_image_load_memory(const uint8_t *data, size_t size, const char *nam
         name = "";
     out->count = 0;
     out->frames = NULL;
+    out->page_errors = NULL;
     if (!opt) {
         pt_load_options_default(&defaults);
         opt = &defaults;
@@ -113,6 +114,7 @@ pt_status pt_image_load(const char *path, const pt_load_options *opt,
     size_t size = 0;
     out->count = 0;
     out->frames = NULL;
+    out->page_errors = NULL;
     if (pt_stack_path_kind(path))
         return pt_stack_load(path, opt, out, err);
     if (pt_video_path_is_video(path)) {

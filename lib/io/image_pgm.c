@@ -81,6 +81,8 @@ pt_status pt_pgm_decode(const uint8_t *data, size_t size, const char *name,
     if (bytes == 2) {
         pt_row_format fmt = {.samples = 1, .bits = 16, .big_endian = 1,
                              .shift = opt->significant_bits - 8};
+        if (opt->bits_from_file && opt->significant_bits == 16)
+            fmt.shift = pt_bits_of_max((unsigned long)maxval) - 8;
         for (int y = 0; y < img->height; y++)
             pt_row_to_grey(pixels + (size_t)y * width * 2, &fmt, img->width,
                            img->buf + (size_t)y * img->stride);

@@ -48,6 +48,44 @@ static void read_memory(png_structp png, png_bytep dst, png_size_t n)
     job->pos += n;
 }
 
+/* Significant bits the file declares for its 16-bit samples (sBIT), 8..15;
+ * 0 when it declares none, all 16, or the caller chose its own. */
+static int declared_bits(png_job *job)
+{
+    png_color_8p sig = NULL;
+    if (!job->opt->bits_from_file || job->opt->significant_bits != 16 ||
+        !(png_get_valid(job->png, job->info, PNG_INFO_sBIT)) ||
+        !png_get_sBIT(job->png, job->info, &sig) || !sig)
+        return 0;
+    int colour = png_get_color_type(job->png, job->info) & PNG_COLOR_MASK_COLOR;
+    int bits = sig->gray;
+    if (colour) {
+        bits = sig->red > sig->green ? sig->red : sig->green;
+        bits = sig->blue > bits ? sig->blue : bits;
+    }
+    if (bits < 1 || bits >= 16)
+        return 0;
+    return bits < 8 ? 8 : bits;
+}
+
+/* Largest grey or colour sample (alpha left out) of 16-bit big-endian rows. */
+static unsigned largest_sample(const uint8_t *rows, size_t rowbytes, png_uint_32 height,
+                               const pt_row_format *fmt, int width)
+{
+    int used = fmt->colour ? 3 : 1;
+    unsigned largest = 0;
+    for (png_uint_32 y = 0; y < height; y++) {
+        const uint8_t *row = rows + (size_t)y * rowbytes;
+        for (int x = 0; x < width; x++)
+            for (int c = 0; c < used; c++) {
+                const uint8_t *p = row + ((size_t)x * fmt->samples + c) * 2;
+                unsigned v = (unsigned)p[0] << 8 | p[1];
+                largest = v > largest ? v : largest;
+            }
+    }
+    return largest;
+}
+
 /* Returns PT_OK or an error code; on longjmp job->message says why. */
 static pt_status decode(png_job *job, pt_error *err)
 {
@@ -109,7 +147,11 @@ static pt_status decode(png_job *job, pt_error *err)
                             (unsigned long)height);
     pt_image *img = job->img;
 
-    if (passes == 1) {
+    /* sBIT below 16 (pt_load_options.bits_from_file): the image is read
+     * whole so that its largest sample says whether the values are the
+     * declared bits as they are or scaled up to 16 bits. */
+    int declared = fmt.bits == 16 ? declared_bits(job) : 0;
+    if (passes == 1 && !declared) {
         job->row = malloc(rowbytes);
         if (!job->row)
             return pt_error_set(err, PT_ERR_NOMEM, job->name, "out of memory");
@@ -118,13 +160,19 @@ static pt_status decode(png_job *job, pt_error *err)
             pt_row_to_grey(job->row, &fmt, (int)width, img->buf + (size_t)y * img->stride);
         }
     } else {
-        /* Adam7 passes revisit each row, so the expanded image is kept whole. */
+        /* Adam7 passes revisit each row, so the expanded image is kept whole
+         * (and so is one whose sBIT must be checked against its samples). */
         job->rows = calloc(height, rowbytes);
         if (!job->rows)
             return pt_error_set(err, PT_ERR_NOMEM, job->name, "out of memory");
         for (int pass = 0; pass < passes; pass++)
             for (png_uint_32 y = 0; y < height; y++)
                 png_read_row(png, job->rows + (size_t)y * rowbytes, NULL);
+        if (declared)
+            fmt.shift = largest_sample(job->rows, rowbytes, height, &fmt, (int)width) >>
+                                declared
+                            ? 8
+                            : declared - 8;
         for (png_uint_32 y = 0; y < height; y++)
             pt_row_to_grey(job->rows + (size_t)y * rowbytes, &fmt, (int)width,
                            img->buf + (size_t)y * img->stride);

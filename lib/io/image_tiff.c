@@ -156,6 +156,10 @@ static pt_status describe_page(TIFF *tif, const char *name, const tiff_source *s
     fmt->big_endian = 0; /* libtiff hands out samples in host byte order */
     fmt->invert = photometric == PHOTOMETRIC_MINISWHITE;
     fmt->shift = opt->significant_bits - 8;
+    uint16_t max_value = 0;
+    if (bits == 16 && opt->bits_from_file && opt->significant_bits == 16 &&
+        TIFFGetField(tif, TIFFTAG_MAXSAMPLEVALUE, &max_value))
+        fmt->shift = pt_bits_of_max(max_value) - 8;
     return PT_OK;
 }
 
@@ -233,7 +237,8 @@ static pt_status decode_page(TIFF *tif, const char *name, tiff_source *src, int 
      * to the whole sequence, not just to each page */
     long long total = (long long)width * height;
     for (int i = 0; i < out->count; i++)
-        total += (long long)out->frames[i]->width * out->frames[i]->height;
+        if (out->frames[i])
+            total += (long long)out->frames[i]->width * out->frames[i]->height;
     if (total > PT_IMAGE_MAX_PIXELS)
         return pt_error_set(err, PT_ERR_NOMEM, name,
                             "TIFF pages 0..%d hold more than %lld pixels in all; "
@@ -270,21 +275,34 @@ pt_status pt_tiff_decode(const uint8_t *data, size_t size, const char *name,
 
     pt_status st = PT_OK;
     int page = 0;
+    /* With opt->page_errors, an undecodable page of a multi-page file is kept
+     * as an error of its own and the next page is tried. */
+    int keep_going = opt->page_errors && opt->page < 0;
     for (;;) {
         if (opt->page < 0 || opt->page == page) {
             st = decode_page(tif, name, &src, page, opt, out, err);
+            if (st == PT_ERR_FORMAT && keep_going)
+                st = pt_frames_append_error(out, err, name, err);
             if (st != PT_OK || opt->page == page)
                 break;
         }
         src.message[0] = '\0';
         if (!TIFFReadDirectory(tif)) {
             /* a failed read of a further directory is an error, not the end */
-            if (src.message[0])
+            if (src.message[0]) {
                 st = pt_error_set(err, PT_ERR_FORMAT, name,
                                   "invalid TIFF: page %d: %s", page + 1, src.message);
+                if (keep_going)
+                    st = pt_frames_append_error(out, err, name, err);
+            }
             break;
         }
         page++;
+    }
+    /* a file of one page that failed fails as a whole */
+    if (st == PT_OK && out->count == 1 && !out->frames[0]) {
+        *err = out->page_errors[0];
+        st = err->status;
     }
     if (st == PT_OK && opt->page >= 0 && out->count == 0)
         st = pt_error_set(err, PT_ERR_PARAM, name,

@@ -26,21 +26,36 @@ pt_image *pt_image_create(int width, int height);
 pt_image *pt_image_copy(const pt_image *src);
 void pt_image_destroy(pt_image *img);
 
-/* A file may hold several frames (multi-page TIFF). */
+/* A file may hold several frames (multi-page TIFF). With
+ * pt_load_options.page_errors a page that cannot be decoded leaves
+ * frames[i] NULL and its reason in page_errors[i]; page_errors is NULL
+ * while every page decoded. */
 typedef struct {
     int count;
     pt_image **frames;
+    pt_error *page_errors;
 } pt_frames;
 
 typedef struct {
     /* 16-bit samples are reduced to 8 bits as v >> (significant_bits - 8),
      * clamped to 255; 16 (the default) keeps the top byte. Range 8..16. */
     int significant_bits;
+    /* 1 (the default): while significant_bits is 16, a 16-bit file that
+     * declares fewer significant bits uses its own count instead: PNG sBIT
+     * (when every sample fits in that many bits; larger samples are scaled
+     * to 16 bits as the PNG standard asks, and keep the top byte), TIFF
+     * MaxSampleValue, PGM maxval. 0: significant_bits alone decides (an
+     * explicit --bits). */
+    int bits_from_file;
     /* -1: all pages; otherwise only this page (0-based) of a multi-page file. */
     int page;
     /* Headerless .raw stacks (pt_stack.h): frame size and bits a sample
      * (8 or 16, little-endian); 0 = not given. */
     int raw_width, raw_height, raw_depth;
+    /* 1: a bad page of a multi-page file is recorded in pt_frames.page_errors
+     * and the other pages still load; 0 (the default): the file fails. A file
+     * whose only page is bad fails either way. */
+    int page_errors;
 } pt_load_options;
 
 void pt_load_options_default(pt_load_options *opt);

@@ -1,5 +1,6 @@
 #include "lib/io/results.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,12 @@ int pt_results_write_header(FILE *out)
 int pt_results_write_row(FILE *out, const char *image, const char *algorithm,
                          const char *backend, const pt_result *r)
 {
+    return pt_results_write_row_at(out, image, algorithm, backend, r, NAN);
+}
+
+int pt_results_write_row_at(FILE *out, const char *image, const char *algorithm,
+                            const char *backend, const pt_result *r, double timestamp)
+{
     write_field(out, image ? image : "");
     fprintf(out, ",%s,", r->eye ? (r->eye == 'L' ? "L" : r->eye == 'R' ? "R" : "?") : "");
     write_field(out, algorithm ? algorithm : "");
@@ -61,15 +68,18 @@ int pt_results_write_row(FILE *out, const char *image, const char *algorithm,
     else
         fputs(",,", out);
     fprintf(out, ",%.4f,%.4f,", r->confidence, r->ms);
-    if (r->status == PT_DETECT_ERROR)
-        write_field(out, r->message);
+    if (r->status != PT_DETECT_OK)
+        write_field(out, r->message); /* why: the error, or why nothing was found */
+    fputc(',', out);
+    if (isfinite(timestamp))
+        fprintf(out, "%.6f", timestamp);
     fputc('\n', out);
     return ferror(out) ? -1 : 0;
 }
 
 typedef struct {
     int image, eye, algorithm, backend, status, cx, cy, r, a, b, theta, confidence, ms,
-        message;
+        message, timestamp;
     int nfields;
 } results_columns;
 
@@ -116,7 +126,8 @@ static pt_status parse_row(pt_csv_reader *csv, const results_columns *col, pt_re
                             "line %ld: status '%.20s' is not ok, notfound or error", line, status);
     pt_status st;
     double cx = 0, cy = 0, rad = 0, a = 0, b = 0, theta = 0;
-    int has_cx, has_cy, has_r, has_a, has_b, has_t, has_conf, has_ms;
+    int has_cx, has_cy, has_r, has_a, has_b, has_t, has_conf, has_ms, has_time;
+    double timestamp = 0;
     if ((st = number(csv, col->cx, "cx", &cx, &has_cx, err)) ||
         (st = number(csv, col->cy, "cy", &cy, &has_cy, err)) ||
         (st = number(csv, col->r, "r", &rad, &has_r, err)) ||
@@ -124,8 +135,10 @@ static pt_status parse_row(pt_csv_reader *csv, const results_columns *col, pt_re
         (st = number(csv, col->b, "b", &b, &has_b, err)) ||
         (st = number(csv, col->theta, "theta", &theta, &has_t, err)) ||
         (st = number(csv, col->confidence, "confidence", &r->confidence, &has_conf, err)) ||
-        (st = number(csv, col->ms, "ms", &r->ms, &has_ms, err)))
+        (st = number(csv, col->ms, "ms", &r->ms, &has_ms, err)) ||
+        (st = number(csv, col->timestamp, "timestamp", &timestamp, &has_time, err)))
         return st;
+    row->timestamp = has_time ? timestamp : NAN;
     if ((has_r || has_a) && !(has_cx && has_cy))
         return pt_error_set(err, PT_ERR_FORMAT, name, "line %ld: a shape without cx and cy",
                             line);
@@ -184,7 +197,7 @@ static pt_status parse_all(pt_csv_reader *csv, pt_results *res, pt_error *err)
         pt_csv_column(csv, n, "a"),      pt_csv_column(csv, n, "b"),
         pt_csv_column(csv, n, "theta"),  pt_csv_column(csv, n, "confidence"),
         pt_csv_column(csv, n, "ms"),     pt_csv_column(csv, n, "message"),
-        n};
+        pt_csv_column(csv, n, "timestamp"), n};
     if (col.image < 0 || col.status < 0)
         return pt_error_set(err, PT_ERR_FORMAT, name,
                             "line %ld: header must name at least the columns image and status",

@@ -177,6 +177,7 @@ pt_status pt_stack_frames(const pt_stack *s, const pt_load_options *opt, const c
 {
     out->count = 0;
     out->frames = NULL;
+    out->page_errors = NULL;
     long first = 0, last = s->count - 1;
     if (opt->page >= 0) {
         if (opt->page >= s->count)
@@ -208,6 +209,7 @@ pt_status pt_stack_load(const char *path, const pt_load_options *opt, pt_frames 
     }
     out->count = 0;
     out->frames = NULL;
+    out->page_errors = NULL;
     if (opt->significant_bits < 8 || opt->significant_bits > 16)
         return pt_error_set(err, PT_ERR_PARAM, path, "significant bits must be 8..16, got %d",
                             opt->significant_bits);

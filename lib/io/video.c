@@ -24,6 +24,7 @@ pt_status pt_video_load(const char *path, const pt_load_options *opt, pt_frames 
 {
     out->count = 0;
     out->frames = NULL;
+    out->page_errors = NULL;
     pt_video *v;
     pt_status st = pt_video_open(path, 0, &v, err);
     if (st)

@@ -185,3 +185,13 @@ void pt_config_get_text(const pt_config *cfg, const pt_param_def *d, char *buf, 
     else
         snprintf(buf, (size_t)size, "%g", v);
 }
+
+pt_status pt_config_check(const pt_config *cfg, pt_error *err)
+{
+    if (cfg->pre.min_radius > 0 && cfg->pre.max_radius > 0 &&
+        cfg->pre.min_radius > cfg->pre.max_radius)
+        return pt_error_set(err, PT_ERR_PARAM, "-p",
+                            "min_radius=%d is greater than max_radius=%d", cfg->pre.min_radius,
+                            cfg->pre.max_radius);
+    return PT_OK;
+}

@@ -47,6 +47,8 @@ const pt_param_def pt_starburst_param_defs[] = {
      "edge point where the grey level crosses this share of the step from its dark to its bright side (0.5 = midpoint, smaller = towards the dark side; 0.15 matches meye-dev's masks); 0 = off (edge_level)"},
     {"size_fraction", PT_PARAM_DOUBLE, SB(size_fraction), 0, 0, 0.95, NULL, PT_ALG_STARBURST,
      "reported radius (axes) where the grey level across the fitted outline crosses this share of the step from dark to bright (median of 32 normals); the fit and its centre stay on the steepest edge points; 0 = off"},
+    {"edge_contrast", PT_PARAM_DOUBLE, SB(edge_contrast), 0.3, 0, 10, NULL, PT_ALG_STARBURST,
+     "low-contrast eyes: edge_threshold is lowered to this share of the eye's contrast (10th percentile of a 32x32 grid over the eye minus the grey level at the first start point), at least 3; 0 = off"},
     {"circle_refit", PT_PARAM_CHOICE, SB(circle_refit), PT_SB_REFIT_ELLIPSE, 0, 1, refit_choices,
      PT_ALG_STARBURST,
      "circle fits: report the refitted RANSAC circle, or the centre and mean radius (a+b)/2 of an ellipse refined from its points when credible (elliptical pupils)"},

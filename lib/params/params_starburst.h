@@ -33,6 +33,7 @@ typedef struct {
     double edge_offset;     /* px edge points are moved towards the dark side */
     double edge_fraction;   /* > 0: edge where the grey level crosses this share of the step */
     double size_fraction;   /* > 0: reported size where the grey level crosses this share */
+    double edge_contrast;   /* > 0: edge_threshold lowered to this share of the eye's contrast */
     int circle_refit;       /* PT_SB_REFIT_*: circle mode's final estimate */
     int circle_votes;       /* PT_SB_VOTES_*: what a RANSAC circle sample is scored by */
     int ellipse_fit;        /* PT_SB_ELLIPSE_*: how --ellipse fits */

@@ -5,14 +5,23 @@
 
 static const char *const tl_score_names[] = {"votes", "support", "quality", NULL};
 static const char *const tl_border_names[] = {"pixels", "contour", NULL};
+static const char *const tl_range_names[] = {"eye", "fixed", NULL};
 
 const pt_param_def pt_tl_param_defs[] = {
+    {"tl_range", PT_PARAM_CHOICE, offsetof(pt_config, tl.range), PT_TL_RANGE_EYE, 0, 1,
+     tl_range_names, PT_ALG_TL,
+     "eye: tl_count thresholds evenly between each eye's dark level (the 11th least of a 32x32 "
+     "grid of samples) and its surround level (their 10th percentile), or from tl_min by "
+     "tl_step where the dark level is not 20 % below the surround; fixed: tl_min..tl_max by "
+     "tl_step (the paper)"},
+    {"tl_count", PT_PARAM_INT, offsetof(pt_config, tl.count), 5, 1, 64, NULL, PT_ALG_TL,
+     "tl_range=eye: thresholds tried per eye"},
     {"tl_min", PT_PARAM_INT, offsetof(pt_config, tl.threshold_min), 20, 0, 255,
-     NULL, PT_ALG_TL, "first grey-level threshold (pupil = pixels <= threshold)"},
+     NULL, PT_ALG_TL, "tl_range=fixed: first grey-level threshold (pupil = pixels <= threshold)"},
     {"tl_max", PT_PARAM_INT, offsetof(pt_config, tl.threshold_max), 100, 0, 255,
-     NULL, PT_ALG_TL, "last grey-level threshold, inclusive"},
+     NULL, PT_ALG_TL, "tl_range=fixed: last grey-level threshold, inclusive"},
     {"tl_step", PT_PARAM_INT, offsetof(pt_config, tl.threshold_step), 20, 1, 255,
-     NULL, PT_ALG_TL, "step between thresholds"},
+     NULL, PT_ALG_TL, "tl_range=fixed: step between thresholds"},
     {"tl_circle_band", PT_PARAM_DOUBLE, offsetof(pt_config, tl.circle_band), 0.1, 0, 1, NULL,
      PT_ALG_TL,
      "circle fits: RANSAC inlier distance = this share of the blob's equivalent radius "

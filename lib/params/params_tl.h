@@ -4,11 +4,16 @@
 enum { PT_TL_SCORE_VOTES = 0, PT_TL_SCORE_SUPPORT = 1, PT_TL_SCORE_QUALITY = 2 };
 /* Which pixels of the chosen blob are fitted. */
 enum { PT_TL_BORDER_PIXELS = 0, PT_TL_BORDER_CONTOUR = 1 };
+/* Which thresholds are tried: tl_count between each eye's dark and surround
+ * levels (lib/detect/eye_levels.h), or tl_min..tl_max by tl_step. */
+enum { PT_TL_RANGE_EYE = 0, PT_TL_RANGE_FIXED = 1 };
 
 typedef struct {
     int threshold_min; /* first threshold */
     int threshold_max; /* last threshold (inclusive) */
     int threshold_step;
+    int range;         /* PT_TL_RANGE_*: thresholds from each eye's grey levels, or fixed */
+    int count;         /* range=eye: thresholds per eye */
     double circle_band; /* circle RANSAC inlier distance as a share of the blob's
                            equivalent radius (at least ransac_inlier); 0 = ransac_inlier */
     int refine;        /* 1: refit at the grey level mid-way between pupil and surround */

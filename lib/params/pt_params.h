@@ -67,6 +67,9 @@ void pt_config_default(pt_config *cfg);
 pt_status pt_config_set(pt_config *cfg, const char *assignment, pt_error *err);
 pt_status pt_config_set_value(pt_config *cfg, const char *key, const char *value,
                               pt_error *err);
+/* Checks that hold between parameters (one -p at a time cannot see them):
+ * min_radius <= max_radius when both are set. PT_ERR_PARAM, err->file "-p". */
+pt_status pt_config_check(const pt_config *cfg, pt_error *err);
 /* Current value as text ("%g" or the choice name). */
 void pt_config_get_text(const pt_config *cfg, const pt_param_def *def, char *buf,
                         int size);

@@ -89,6 +89,7 @@ void pt_synth_params_default(pt_synth_params *params)
     params->difficulty = PT_SYNTH_NORMAL;
     params->gaze_dx = params->gaze_dy = 0.0f;
     params->noise_salt = 0;
+    params->exposure = 1.0f;
 }
 
 pt_status pt_synth_parse_difficulty(const char *name, pt_synth_difficulty *out,
@@ -569,12 +570,14 @@ pt_status pt_synth_render(const pt_synth_params *params, uint64_t seed, pt_image
     st = pt_synth_blur(base, scratch, width, height, f.blur_sigma, err);
     if (st != PT_OK)
         goto done;
+    float exposure = params->exposure > 0.0f && params->exposure <= 1.0f ? params->exposure : 1.0f;
     for (int y = 0; y < height; y++) {
         const float *row = base + (size_t)y * width;
         uint8_t *out = img->buf + (size_t)y * img->stride;
         uint64_t key = f.noise_seed + (uint64_t)y * (uint64_t)width;
         for (int x = 0; x < width; x++) {
             float v = row[x] + f.noise_sigma * pt_synth_gauss_from_bits(pt_synth_mix64(key + (uint64_t)x));
+            v *= exposure; /* exact when 1 */
             v = v < 0.0f ? 0.0f : (v > 255.0f ? 255.0f : v);
             out[x] = (uint8_t)(v + 0.5f > 255.0f ? 255.0f : v + 0.5f);
         }

@@ -21,6 +21,10 @@ typedef struct {
      * sensor noise so frames of one scene differ. */
     float gaze_dx, gaze_dy;
     uint64_t noise_salt;
+    /* Every grey level (noise included) times this, in (0, 1]: an
+     * under-exposed camera, whose pupil border rises by a few grey levels
+     * (remote infrared cameras); 1 = as rendered. */
+    float exposure;
 } pt_synth_params;
 
 /* Most corneal reflections per eye. */

@@ -70,6 +70,16 @@ pt_status pt_assign_auction_omp(const pt_assign_problem *p, int threads, pt_assi
     if (st)
         return st;
     int n = b.objects;
+    if (pt_auction_prefers_paths(b.persons, b.objects)) {
+        int *paths_of = malloc(sizeof(int) * (size_t)b.persons);
+        st = paths_of ? pt_auction_paths(&b, threads, paths_of, err)
+                      : pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for the path solve");
+        if (st == PT_OK)
+            pt_auction_result_fill(p, &b, paths_of, res);
+        free(paths_of);
+        pt_auction_benefits_free(&b);
+        return st;
+    }
     int bits = bits_for((uint64_t)n + 1);
     uint64_t owner_mask = ((uint64_t)1 << bits) - 1;
     int64_t price_limit = (int64_t)(((uint64_t)1 << (63 - bits)) - 1);

@@ -121,6 +121,8 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
     int len2 = 2 * in->max_radius + 4;
     double spread = sb->stage2_spread * 3.14159265358979323846 / 180.0;
     pt_point start = clamp_to_roi(&c, in->start);
+    c.threshold = pt_sb_eye_threshold(&k, c.buf, c.stride, in->roi.x0, in->roi.y0, in->roi.width,
+                                      in->roi.height, start);
     pt_ransac_fit fit = {0}, best = {0};
     double best_conf = -1.0;
     int n = 0;

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "lib/detect/confidence.h"
+#include "lib/detect/eye_levels.h"
 #include "lib/contours/contours.h"
 #include "lib/detect/fit.h"
 #include "omp/detect/detect.h"
@@ -222,6 +223,25 @@ static int mid_level(const pt_image *img, const pt_circle *c)
     return inside + (int)lround(TL_LEVEL_SHARE * (outside - inside));
 }
 
+/* The thresholds tried on this eye (tl_range): between its dark and
+ * surround levels (lib/detect/eye_levels.h pt_eye_threshold), or the fixed
+ * tl_min, tl_min + tl_step, ... */
+static void eye_thresholds(const pt_image *img, const pt_roi *roi, const pt_tl_params *p, int n,
+                           int *levels)
+{
+    if (p->range != PT_TL_RANGE_EYE) {
+        for (int i = 0; i < n; i++)
+            levels[i] = p->threshold_min + i * p->threshold_step;
+        return;
+    }
+    int dark = pt_eye_grid_level(img->buf, img->stride, roi->x0, roi->y0, roi->width,
+                                 roi->height, PT_EYE_DARK_RANK);
+    int surround = pt_eye_grid_level(img->buf, img->stride, roi->x0, roi->y0, roi->width,
+                                     roi->height, PT_EYE_SURROUND_RANK);
+    for (int i = 0; i < n; i++)
+        levels[i] = pt_eye_threshold(dark, surround, i, n, p->threshold_min, p->threshold_step);
+}
+
 static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
                            const pt_track_options *opt, pt_arena *arena, pt_contours *contours,
                            pt_result *res, pt_overlay *ov, pt_error *err)
@@ -242,9 +262,14 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
     if (!in->ransac)
         return pt_error_set(err, PT_ERR_INTERNAL, "", "tl: no RANSAC sample table");
     size_t pixels = (size_t)roi.width * (size_t)roi.height;
-    int thresholds = p->threshold_max < p->threshold_min
+    int thresholds = p->range == PT_TL_RANGE_EYE ? (p->count > 0 ? p->count : 1)
+                     : p->threshold_max < p->threshold_min
                          ? 0
                          : (p->threshold_max - p->threshold_min) / p->threshold_step + 1;
+    int *levels = pt_arena_alloc(arena, (size_t)(thresholds + 1) * sizeof *levels);
+    if (!levels)
+        return pt_error_set(err, PT_ERR_NOMEM, "", "tl: out of memory");
+    eye_thresholds(img, &roi, p, thresholds, levels);
     uint8_t *mask = pt_arena_alloc(arena, pixels);
     pt_point *border = pt_arena_alloc(arena, pixels * sizeof *border);
     int *scratch_idx = pt_arena_alloc(arena, pixels * sizeof *scratch_idx);
@@ -262,7 +287,7 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
     double best_support = 0.0, best_quality = 0.0;
     for (int i = 0; i < thresholds; i++) {
         pt_ransac_fit *fit = &fits[i];
-        quality[i] = fit_threshold(&wk, p->threshold_min + i * p->threshold_step, fit);
+        quality[i] = fit_threshold(&wk, levels[i], fit);
         if (!fit->found)
             continue;
         best_support = fmax(best_support, fit->votes / outline_length(fit, opt->ellipse));
@@ -289,7 +314,7 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
     if (winner < 0)
         return PT_OK;
     pt_ransac_fit best = fits[winner];
-    int t_best = p->threshold_min + winner * p->threshold_step;
+    int t_best = levels[winner];
     if (p->refine) {
         /* The winner's threshold lies anywhere between the pupil's grey level
          * and its surround's; the boundary is mid-way. Refit there and keep

@@ -42,10 +42,10 @@ acc_check "bino ellipse vs circle" "$be" "$(echo "$bc" | awk '{ print $1 - 1 }')
 MEYE=${PT_MEYE_DIR:-../shared/data/meye-dev}
 if [ -f "$MEYE/gt.csv" ]; then
     "$PT" track -a starburst -o "$TMP/acc_yc.csv" "$MEYE/png" 2>/dev/null
-    "$PT" track -a starburst -p edge_offset=1.5 -o "$TMP/acc_yo.csv" "$MEYE/png" 2>/dev/null
+    "$PT" track -a starburst -p edge_offset=1.5 -p edge_contrast=0 -o "$TMP/acc_yo.csv" "$MEYE/png" 2>/dev/null
     # edge_threshold=15 (an earlier default): at 12 this setting
     # loses 2 points here (70.0 %)
-    "$PT" track -a starburst -p edge_fraction=0.15 -p edge_threshold=15 -o "$TMP/acc_yf.csv" "$MEYE/png" 2>/dev/null
+    "$PT" track -a starburst -p edge_fraction=0.15 -p edge_threshold=15 -p edge_contrast=0 -o "$TMP/acc_yf.csv" "$MEYE/png" 2>/dev/null
     # only the reported size on 20 % of the step (the fit on the steepest edges)
     "$PT" track -a starburst -p size_fraction=0.2 -o "$TMP/acc_ys.csv" "$MEYE/png" 2>/dev/null
     y10=$(acc_rate "$MEYE/gt.csv" "$TMP/acc_yc.csv" "$R10")

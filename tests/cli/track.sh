@@ -2,7 +2,7 @@
 expect_exit 0 "track testdata/synth" -- "$PT" track -o "$TMP/r.csv" testdata/synth
 rows=$(grep -c "testdata/synth/" "$TMP/r.csv")
 [ "$rows" -eq 20 ] && ok || fail "track wrote $rows rows for 20 images"
-expect_grep "^image,eye,algorithm,backend,status,cx,cy,r,a,b,theta,confidence,ms,message$" "$TMP/r.csv" "results header"
+expect_grep "^image,eye,algorithm,backend,status,cx,cy,r,a,b,theta,confidence,ms,message,timestamp$" "$TMP/r.csv" "results header"
 expect_exit 0 "eval own results" -- "$PT" eval --gt testdata/synth/groundtruth.csv -o "$TMP/curve.csv" "$TMP/r.csv"
 expect_grep "^config,metric,threshold,detected,total,rate" "$TMP/curve.csv" "curve header"
 expect_grep ",relative,20," "$TMP/curve.csv" "relative curve reaches 20 %"

@@ -23,6 +23,8 @@ else
         cut -d, -f2-12 "$TMP/v.csv" | cmp -s - "$TMP/v_png.cut" && ok || fail "$v: results differ from the PNG frames"
         expect_grep "^$TMP/$v#7,,starburst" "$TMP/v.csv" "$v: frames named FILE#i"
     done
+    # the container's presentation time, 1/30 s apart, in the last column
+    expect_grep "\.mp4#3,.*,0\.100000$" "$TMP/v.csv" "video frames carry their timestamp"
     # LPW-style truth (one "x y" line per frame) for a video read directly:
     # import lpw names the frames VIDEO#i, which eval matches
     awk -F, 'NR > 1 { print $6, $7 }' "$TMP/v_png.csv" >"$TMP/v_ffv1.txt"
@@ -34,7 +36,7 @@ else
     # lossy (x264 CRF 18, 4:2:0): every frame found as in the PNGs, median centre within 1 px
     expect_exit 0 "track a lossy video" -- "$PT" track -o "$TMP/v.csv" "$TMP/v_lossy.mp4"
     med=$(paste -d, "$TMP/v_png.csv" "$TMP/v.csv" | awk -F, 'NR > 1 {
-            if ($5 != $19) bad = 1; d = sqrt(($6 - $20)^2 + ($7 - $21)^2); print d }
+            if ($5 != $20) bad = 1; d = sqrt(($6 - $21)^2 + ($7 - $22)^2); print d }
             END { if (bad) print 1000 }' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
     awk -v m="$med" 'BEGIN { exit !(m <= 1.0) }' && ok || fail "lossy video: median centre moved $med px (> 1) or a status changed"
     # cut short: the good frames, then one error row and one line

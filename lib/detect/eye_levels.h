@@ -1,0 +1,81 @@
+/* Grey levels of one eye region from a coarse grid of samples, shared by the
+ * detectors of both back ends (PT_HD, header-only, integer arithmetic only:
+ * host and device read the same pixels and agree exactly).
+ *
+ * The share of an eye region covered by the pupil, the iris, the lids and
+ * the skin changes little from frame to frame, so low ranks of a fixed grid
+ * of samples tell how bright the dark surround of the pupil (the iris, lid
+ * shadows, lashes) is, whatever the exposure: on infrared eyes the 10th
+ * percentile lies near the iris's grey level. */
+#ifndef PT_EYE_LEVELS_H
+#define PT_EYE_LEVELS_H
+
+#include <stdint.h>
+
+#include "lib/core/pt_hd.h"
+
+#define PT_EYE_GRID 32 /* samples per row and per column of the region */
+#define PT_EYE_SAMPLES (PT_EYE_GRID * PT_EYE_GRID)
+/* rank of the surround level among the samples: the 10th percentile */
+#define PT_EYE_SURROUND_RANK (PT_EYE_SAMPLES / 10)
+/* rank of the dark level (the pupil's, where it covers more than 1 % of
+ * the region; a lash or a thin shadow covers less): the 11th least sample */
+#define PT_EYE_DARK_RANK 10
+
+/* The grey level at rank `rank` (0 = the least) of the PT_EYE_GRID x
+ * PT_EYE_GRID samples of the region (x0, y0, w, h) of an 8-bit plane
+ * (stride bytes per row); sample (i, j) is the pixel at
+ * (x0 + (2i + 1) w / (2 PT_EYE_GRID), y0 + (2j + 1) h / (2 PT_EYE_GRID)),
+ * the centre of its grid cell. w, h >= 1; rank is clamped to the samples. */
+static inline PT_HD int pt_eye_grid_level(const uint8_t *buf, int stride, int x0, int y0, int w,
+                                          int h, int rank)
+{
+    uint16_t hist[256];
+    for (int v = 0; v < 256; v++)
+        hist[v] = 0;
+    for (int j = 0; j < PT_EYE_GRID; j++) {
+        const uint8_t *row =
+            buf + (long)(y0 + (int)(((long)(2 * j + 1) * h) / (2 * PT_EYE_GRID))) * stride + x0;
+        for (int i = 0; i < PT_EYE_GRID; i++)
+            hist[row[(int)(((long)(2 * i + 1) * w) / (2 * PT_EYE_GRID))]]++;
+    }
+    if (rank < 0)
+        rank = 0;
+    if (rank >= PT_EYE_SAMPLES)
+        rank = PT_EYE_SAMPLES - 1;
+    int seen = 0;
+    for (int v = 0; v < 256; v++) {
+        seen += hist[v];
+        if (seen > rank)
+            return v;
+    }
+    return 255;
+}
+
+/* An eye whose dark level is at least this share below its surround level
+ * shows a pupil to adapt to (the InP and MEYE pupils lie 35 % or more
+ * below their iris); otherwise (a blank or washed-out frame, noise only)
+ * the detectors keep their fixed settings, which noise does not pass. */
+#define PT_EYE_DARK_SHARE 0.2
+
+static inline PT_HD int pt_eye_clearly_dark(int dark, int surround)
+{
+    return surround - dark >= PT_EYE_DARK_SHARE * surround;
+}
+
+/* Threshold i (0-based) of n for tl_range=eye: between the eye's dark and
+ * surround levels, dark + (surround - dark) (i + 1) / (n + 1), so the
+ * thresholds fall between the pupil's grey level and the iris's however
+ * the eye is exposed; where the eye is not clearly dark
+ * (pt_eye_clearly_dark), the fixed tmin + i tstep (at most 255). */
+static inline PT_HD int pt_eye_threshold(int dark, int surround, int i, int n, int tmin,
+                                         int tstep)
+{
+    if (!pt_eye_clearly_dark(dark, surround)) {
+        long t = tmin + (long)i * tstep;
+        return t < 255 ? (int)t : 255;
+    }
+    return dark + (int)(((long)(surround - dark) * (i + 1)) / (n + 1));
+}
+
+#endif
