@@ -117,15 +117,10 @@ int pt_cmd_assign(int argc, char **argv)
         {"--dist", PT_OPT_CHOICE, &dist, 0, 0, "distribution", dist_names, dist_values, NULL},
         {"--auction", PT_OPT_CHOICE, &jacobi, 0, 0, "auction", auction_names, auction_values, NULL},
     };
-    int npos;
-    int rc0 = pt_cli_parse("assign", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]),
-                           &input, 1, &npos);
-    if (rc0 == PT_CLI_HELP) {
-        usage(stdout);
-        return PT_EXIT_OK;
-    }
+    int npos, rc0 = pt_cli_parse("assign", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]),
+                                 usage, &input, 1, &npos);
     if (rc0)
-        return rc0;
+        return PT_CLI_PARSE_EXIT(rc0);
     const pt_assign_backend *solver =
         jacobi ? pt_assign_jacobi_by_name(backend) : pt_assign_backend_by_name(backend);
     if (!solver) {

@@ -156,15 +156,10 @@ int pt_cmd_contours(int argc, char **argv)
         {"--draw", PT_OPT_STRING, &draw, 0, 0, "a folder", NULL, NULL, NULL},
         {"-o", PT_OPT_STRING, &out_path, 0, 0, "a file", NULL, NULL, NULL},
     };
-    int npos;
-    int rc0 = pt_cli_parse("contours", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]),
-                           &input, 1, &npos);
-    if (rc0 == PT_CLI_HELP) {
-        usage(stdout);
-        return PT_EXIT_OK;
-    }
+    int npos, rc0 = pt_cli_parse("contours", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]),
+                                 usage, &input, 1, &npos);
     if (rc0)
-        return rc0;
+        return PT_CLI_PARSE_EXIT(rc0);
     if (tile & (tile - 1)) {
         pt_cli_fail("--tile: expected a power of two 1..4096, got '%d'", tile);
         return PT_EXIT_USAGE;

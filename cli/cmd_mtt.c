@@ -70,15 +70,10 @@ int pt_cmd_mtt(int argc, char **argv)
         {"--score-miss", PT_OPT_INT, &params.score_miss, 0, 1000000, "a score", NULL, NULL, NULL},
         {"--score-max", PT_OPT_INT, &params.score_max, 0, 1000000, "a score", NULL, NULL, NULL},
     };
-    int npos;
-    int rc0 = pt_cli_parse("mtt", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), &input,
-                           1, &npos);
-    if (rc0 == PT_CLI_HELP) {
-        usage(stdout);
-        return PT_EXIT_OK;
-    }
+    int npos, rc0 = pt_cli_parse("mtt", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]),
+                                 usage, &input, 1, &npos);
     if (rc0)
-        return rc0;
+        return PT_CLI_PARSE_EXIT(rc0);
     if (!(params.d_max > 0) || params.process_noise < 0 || !(params.measurement_noise > 0) ||
         params.init_velocity_sd < 0) {
         pt_cli_fail("mtt: --dmax and --measurement-noise must be > 0, the other deviations >= 0");

@@ -58,13 +58,16 @@ static int set_value(const pt_cli_option *o, const char *value)
 }
 
 int pt_cli_parse(const char *command, int argc, char **argv, const pt_cli_option *opts, int n,
-                 const char **positional, int max_positional, int *npositional)
+                 void (*usage)(FILE *), const char **positional, int max_positional,
+                 int *npositional)
 {
     *npositional = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
             return PT_CLI_HELP;
+        }
         if (a[0] != '-' || !a[1]) {
             if (*npositional >= max_positional) {
                 pt_cli_fail("%s: unexpected argument '%s' (try --help)", command, a);

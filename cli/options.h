@@ -4,6 +4,8 @@
 #ifndef PT_CLI_OPTIONS_H
 #define PT_CLI_OPTIONS_H
 
+#include <stdio.h>
+
 typedef enum {
     PT_OPT_FLAG,   /* no value: *(int *)target = (int)lo */
     PT_OPT_STRING, /* *(const char **)target = the value */
@@ -30,8 +32,12 @@ enum { PT_CLI_HELP = -1 };
 /* Parses argv[1..argc-1] against opts (n entries). Arguments that are not
  * options go to positional (at most max_positional; a further one is a
  * usage error naming `command`). Returns PT_EXIT_OK, PT_CLI_HELP for -h or
- * --help, or PT_EXIT_USAGE after one line on stderr. */
+ * --help after usage(stdout), or PT_EXIT_USAGE after one line on stderr. */
 int pt_cli_parse(const char *command, int argc, char **argv, const pt_cli_option *opts, int n,
-                 const char **positional, int max_positional, int *npositional);
+                 void (*usage)(FILE *), const char **positional, int max_positional,
+                 int *npositional);
+
+/* A command's exit status from pt_cli_parse's result: 0 after --help. */
+#define PT_CLI_PARSE_EXIT(rc) ((rc) == PT_CLI_HELP ? 0 : (rc))
 
 #endif
