@@ -132,6 +132,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
     __shared__ pt_ellipse fit_ellipse;
     __shared__ double best_conf;
     __shared__ double shared_threshold;
+    __shared__ unsigned eye_hist[256];
     __shared__ sb_select_shared work;
 
     int j = first_job + blockIdx.x;
@@ -155,16 +156,20 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
         start.x = (float)(job.x0 + (job.w - 1) / 2.0);
         start.y = (float)(job.y0 + (job.h - 1) / 2.0);
     }
+    /* the eye's surround level, read by the whole block (job is the block's) */
+    const int adapt = p.sb.contrast > 0 && job.w >= 3 && job.h >= 3;
+    int surround = adapt ? block_surround_level(c.buf, c.stride, job.x0, job.y0, job.w, job.h,
+                                                eye_hist)
+                         : 0;
     if (threadIdx.x == 0) {
         shared_start = clamp_point(&c, start);
         shared_found = 0;
         shared_n = 0;
         best_conf = -1.0;
-        shared_threshold =
-            job.w >= 3 && job.h >= 3
-                ? pt_sb_eye_threshold(&p.sb, c.buf, c.stride, job.x0, job.y0, job.w, job.h,
-                                      shared_start)
-                : c.threshold;
+        shared_threshold = job.w >= 3 && job.h >= 3
+                               ? pt_sb_eye_threshold_at(&p.sb, c.buf, c.stride, shared_start,
+                                                        surround)
+                               : c.threshold;
     }
     __syncthreads();
     c.threshold = shared_threshold;

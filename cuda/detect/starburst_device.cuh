@@ -184,4 +184,21 @@ static __device__ int pt_sb_cast_warp(const pt_sb_view *c, double sx, double sy,
     }
 }
 
+/* The surround level of an eye (pt_eye_grid_level at PT_EYE_SURROUND_RANK)
+ * read by the whole block: each thread adds its samples to a shared
+ * histogram, then thread 0 finds the rank, so the level equals the CPU's
+ * and the 1024 reads are not one thread's. Every thread of the block must
+ * call it; the level is valid in thread 0. hist: 256 shared counters. */
+static __device__ int block_surround_level(const uint8_t *buf, int stride, int x0, int y0, int w,
+                                           int h, unsigned *hist)
+{
+    for (int v = threadIdx.x; v < 256; v += blockDim.x)
+        hist[v] = 0;
+    __syncthreads();
+    for (int s = threadIdx.x; s < PT_EYE_SAMPLES; s += blockDim.x)
+        atomicAdd(&hist[pt_eye_grid_sample(buf, stride, x0, y0, w, h, s)], 1u);
+    __syncthreads();
+    return threadIdx.x == 0 ? pt_eye_level_of_histogram(hist, PT_EYE_SURROUND_RANK) : 0;
+}
+
 #endif

@@ -82,7 +82,7 @@ static __device__ unsigned long long dark_row(const uint8_t *img, int pitch, int
 /* The start point of job j from its darkest window's key (when the job
  * starts there), and its state. */
 static __device__ void start_job(const pt_cuda_params &p, const pt_cuda_buffers &b, int j,
-                                 unsigned long long key)
+                                 unsigned long long key, int surround)
 {
     const pt_cuda_eye_job job = b.jobs[j];
     pt_point start = {(float)(job.x0 + (job.w - 1) / 2.0), (float)(job.y0 + (job.h - 1) / 2.0)};
@@ -105,9 +105,8 @@ static __device__ void start_job(const pt_cuda_params &p, const pt_cuda_buffers 
     pt_cuda_sb_state *st = b.state + j;
     st->start = clamp_point(&c, start);
     st->active = job.w >= 3 && job.h >= 3;
-    st->threshold = st->active ? pt_sb_eye_threshold(&p.sb, b.smoothed + job.frame * p.plane,
-                                                     p.pitch, job.x0, job.y0, job.w, job.h,
-                                                     st->start)
+    st->threshold = st->active ? pt_sb_eye_threshold_at(&p.sb, b.smoothed + job.frame * p.plane,
+                                                        p.pitch, st->start, surround)
                                : p.sb.threshold;
     st->found = 0;
     st->n = 0;
@@ -150,6 +149,7 @@ __global__ void __launch_bounds__(DARK_THREADS) dark_windows(pt_cuda_params p, p
     __shared__ uint32_t cell_sum[DARK_TILE];
     __shared__ unsigned long long warp_best[DARK_THREADS / 32];
     __shared__ int last;
+    __shared__ unsigned eye_hist[256];
     int j = blockIdx.y;
     const pt_cuda_eye_job job = b.jobs[j];
     int block = job.min_r < 2 ? 2 : job.min_r; /* as darkest_point() */
@@ -165,9 +165,16 @@ __global__ void __launch_bounds__(DARK_THREADS) dark_windows(pt_cuda_params p, p
         last = atomicAdd(b.dark_done + j, 1u) == gridDim.x - 1;
     }
     __syncthreads();
-    if (last && threadIdx.x == 0) {
+    if (!last)
+        return;
+    /* the job's surround level, read by the whole (last) block */
+    int surround = p.sb.contrast > 0 && job.w >= 3 && job.h >= 3
+                       ? block_surround_level(b.smoothed + job.frame * p.plane, p.pitch, job.x0,
+                                              job.y0, job.w, job.h, eye_hist)
+                       : 0;
+    if (threadIdx.x == 0) {
         b.dark_done[j] = 0;
-        start_job(p, b, j, atomicExch(b.dark_key + j, ~0ull));
+        start_job(p, b, j, atomicExch(b.dark_key + j, ~0ull), surround);
     }
 }
 

@@ -52,6 +52,35 @@ static inline PT_HD int pt_eye_grid_level(const uint8_t *buf, int stride, int x0
     return 255;
 }
 
+/* Sample s (0 .. PT_EYE_SAMPLES - 1, row after row of the grid) of
+ * pt_eye_grid_level, for callers that take the samples in parallel (a CUDA
+ * block into a shared histogram). */
+static inline PT_HD int pt_eye_grid_sample(const uint8_t *buf, int stride, int x0, int y0, int w,
+                                           int h, int s)
+{
+    int j = s / PT_EYE_GRID, i = s % PT_EYE_GRID;
+    const uint8_t *row =
+        buf + (long)(y0 + (int)(((long)(2 * j + 1) * h) / (2 * PT_EYE_GRID))) * stride + x0;
+    return row[(int)(((long)(2 * i + 1) * w) / (2 * PT_EYE_GRID))];
+}
+
+/* The level at rank `rank` of a 256-bin histogram of the samples, as
+ * pt_eye_grid_level (rank clamped to the samples). */
+static inline PT_HD int pt_eye_level_of_histogram(const unsigned *hist, int rank)
+{
+    if (rank < 0)
+        rank = 0;
+    if (rank >= PT_EYE_SAMPLES)
+        rank = PT_EYE_SAMPLES - 1;
+    int seen = 0;
+    for (int v = 0; v < 256; v++) {
+        seen += (int)hist[v];
+        if (seen > rank)
+            return v;
+    }
+    return 255;
+}
+
 /* An eye whose dark level is at least this share below its surround level
  * shows a pupil to adapt to (the InP and MEYE pupils lie 35 % or more
  * below their iris); otherwise (a blank or washed-out frame, noise only)

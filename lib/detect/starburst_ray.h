@@ -121,16 +121,15 @@ static inline PT_HD void pt_sb_view_init(pt_sb_view *c, const pt_sb_config *k, c
  * as the pupil) keeps its edge while a well-exposed eye keeps the fixed
  * threshold; where the start is not clearly darker than the surround
  * (pt_eye_clearly_dark), the fixed threshold stays. buf: the smoothed plane (stride
- * bytes per row); start must lie in the region. */
-static inline PT_HD double pt_sb_eye_threshold(const pt_sb_config *k, const uint8_t *buf,
-                                               int stride, int x0, int y0, int w, int h,
-                                               pt_point start)
+ * bytes per row); start must lie in the region. pt_sb_eye_threshold_at takes
+ * the surround level already read (a CUDA block reads it in parallel). */
+static inline PT_HD double pt_sb_eye_threshold_at(const pt_sb_config *k, const uint8_t *buf,
+                                                  int stride, pt_point start, int surround)
 {
     if (!(k->contrast > 0))
         return k->threshold;
     int xi = (int)floor(start.x + 0.5), yi = (int)floor(start.y + 0.5);
     int dark = buf[(long)yi * stride + xi];
-    int surround = pt_eye_grid_level(buf, stride, x0, y0, w, h, PT_EYE_SURROUND_RANK);
     /* no region clearly darker than its surround (a blank or washed-out
      * frame): nothing to adapt to, noise would pass a lowered threshold */
     if (!pt_eye_clearly_dark(dark, surround))
@@ -139,6 +138,17 @@ static inline PT_HD double pt_sb_eye_threshold(const pt_sb_config *k, const uint
     if (t < PT_SB_THRESHOLD_FLOOR)
         t = PT_SB_THRESHOLD_FLOOR;
     return t < k->threshold ? t : k->threshold;
+}
+
+/* The same with the surround level read here (pt_eye_grid_level). */
+static inline PT_HD double pt_sb_eye_threshold(const pt_sb_config *k, const uint8_t *buf,
+                                               int stride, int x0, int y0, int w, int h,
+                                               pt_point start)
+{
+    if (!(k->contrast > 0))
+        return k->threshold;
+    return pt_sb_eye_threshold_at(
+        k, buf, stride, start, pt_eye_grid_level(buf, stride, x0, y0, w, h, PT_EYE_SURROUND_RANK));
 }
 
 /* ---- directions ------------------------------------------------------------ */
