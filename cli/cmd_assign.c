@@ -179,7 +179,7 @@ int pt_cmd_assign(int argc, char **argv)
     {
         (void)0;
     }
-    char report[512];
+    char report[512] = "";
     double start = omp_get_wtime();
     st = solver->solve(&p, (int)threads, &r, report, sizeof report, &err);
     double ms = 1000.0 * (omp_get_wtime() - start);

@@ -24,11 +24,8 @@ static pt_status solve_backend(const pt_assign_problem *p, int threads, pt_assig
     (void)threads;
     pt_auction_gpu_stats gpu;
     pt_status st = pt_assign_auction_cuda(p, res, &gpu, err);
-    if (report && report_size) {
-        report[0] = '\0';
-        if (!st)
-            pt_cuda_auction_report(&gpu, report, report_size);
-    }
+    if (report && report_size && !st)
+        pt_cuda_auction_report(&gpu, report, report_size);
     return st;
 }
 
@@ -40,11 +37,8 @@ static pt_status solve_jacobi(const pt_assign_problem *p, int threads, pt_assign
     (void)threads;
     double kernel_ms = 0.0;
     pt_status st = pt_assign_auction_jacobi_cuda(p, res, &kernel_ms, err);
-    if (report && report_size) {
-        report[0] = '\0';
-        if (!st)
-            snprintf(report, report_size, "cuda: jacobi auction kernel %.2f ms (one block)", kernel_ms);
-    }
+    if (report && report_size && !st)
+        snprintf(report, report_size, "cuda: jacobi auction kernel %.2f ms (one block)", kernel_ms);
     return st;
 }
 

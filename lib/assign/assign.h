@@ -70,7 +70,8 @@ pt_status pt_assign_auction(const pt_assign_problem *p, pt_assign_result *res, p
  * the sequential auction and the exact solver here, the OpenMP and CUDA
  * auctions beside their code (omp/assign, cuda/assign). */
 typedef struct {
-    /* report (may be NULL): one line of the solver's own statistics, or "". */
+    /* report (may be NULL): the caller passes it empty; a solver with
+     * statistics of its own writes them there as one line. */
     pt_status (*solve)(const pt_assign_problem *p, int threads, pt_assign_result *res,
                        char *report, size_t report_size, pt_error *err);
     /* NULL: always usable; else PT_OK or PT_ERR_UNAVAILABLE with the reason. */

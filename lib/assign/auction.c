@@ -121,9 +121,7 @@ done:
 static pt_status solve_backend(const pt_assign_problem *p, int threads, pt_assign_result *res,
                                char *report, size_t report_size, pt_error *err)
 {
-    (void)threads;
-    if (report && report_size)
-        report[0] = '\0';
+    (void)threads, (void)report, (void)report_size;
     return pt_assign_auction(p, res, err);
 }
 
