@@ -89,10 +89,10 @@ __global__ void tl_levels(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int job
     const uint8_t *buf = b.smoothed + job.frame * p.plane;
     int2 levels = {0, 0};
     if (job.w > 0 && job.h > 0) {
-        levels.x = pt_eye_grid_level(buf, p.pitch, job.x0, job.y0, job.w, job.h,
-                                     PT_EYE_DARK_RANK);
-        levels.y = pt_eye_grid_level(buf, p.pitch, job.x0, job.y0, job.w, job.h,
-                                     PT_EYE_SURROUND_RANK);
+        unsigned hist[256];
+        pt_eye_grid_histogram(buf, p.pitch, job.x0, job.y0, job.w, job.h, hist);
+        levels.x = pt_eye_level_of_histogram(hist, PT_EYE_DARK_RANK);
+        levels.y = pt_eye_level_of_histogram(hist, PT_EYE_SURROUND_RANK);
     }
     d.levels[j] = levels;
 }

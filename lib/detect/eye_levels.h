@@ -22,38 +22,8 @@
  * the region; a lash or a thin shadow covers less): the 11th least sample */
 #define PT_EYE_DARK_RANK 10
 
-/* The grey level at rank `rank` (0 = the least) of the PT_EYE_GRID x
- * PT_EYE_GRID samples of the region (x0, y0, w, h) of an 8-bit plane
- * (stride bytes per row); sample (i, j) is the pixel at
- * (x0 + (2i + 1) w / (2 PT_EYE_GRID), y0 + (2j + 1) h / (2 PT_EYE_GRID)),
- * the centre of its grid cell. w, h >= 1; rank is clamped to the samples. */
-static inline PT_HD int pt_eye_grid_level(const uint8_t *buf, int stride, int x0, int y0, int w,
-                                          int h, int rank)
-{
-    uint16_t hist[256];
-    for (int v = 0; v < 256; v++)
-        hist[v] = 0;
-    for (int j = 0; j < PT_EYE_GRID; j++) {
-        const uint8_t *row =
-            buf + (long)(y0 + (int)(((long)(2 * j + 1) * h) / (2 * PT_EYE_GRID))) * stride + x0;
-        for (int i = 0; i < PT_EYE_GRID; i++)
-            hist[row[(int)(((long)(2 * i + 1) * w) / (2 * PT_EYE_GRID))]]++;
-    }
-    if (rank < 0)
-        rank = 0;
-    if (rank >= PT_EYE_SAMPLES)
-        rank = PT_EYE_SAMPLES - 1;
-    int seen = 0;
-    for (int v = 0; v < 256; v++) {
-        seen += hist[v];
-        if (seen > rank)
-            return v;
-    }
-    return 255;
-}
-
 /* Sample s (0 .. PT_EYE_SAMPLES - 1, row after row of the grid) of
- * pt_eye_grid_level, for callers that take the samples in parallel (a CUDA
+ * pt_eye_grid_level (below), for callers that take the samples in parallel (a CUDA
  * block into a shared histogram). */
 static inline PT_HD int pt_eye_grid_sample(const uint8_t *buf, int stride, int x0, int y0, int w,
                                            int h, int s)
@@ -79,6 +49,30 @@ static inline PT_HD int pt_eye_level_of_histogram(const unsigned *hist, int rank
             return v;
     }
     return 255;
+}
+
+/* The 256-bin histogram of the samples of pt_eye_grid_level, for callers
+ * that read several ranks of one region. */
+static inline PT_HD void pt_eye_grid_histogram(const uint8_t *buf, int stride, int x0, int y0,
+                                               int w, int h, unsigned *hist)
+{
+    for (int v = 0; v < 256; v++)
+        hist[v] = 0;
+    for (int s = 0; s < PT_EYE_SAMPLES; s++)
+        hist[pt_eye_grid_sample(buf, stride, x0, y0, w, h, s)]++;
+}
+
+/* The grey level at rank `rank` (0 = the least) of the PT_EYE_GRID x
+ * PT_EYE_GRID samples of the region (x0, y0, w, h) of an 8-bit plane
+ * (stride bytes per row); sample (i, j) is the pixel at
+ * (x0 + (2i + 1) w / (2 PT_EYE_GRID), y0 + (2j + 1) h / (2 PT_EYE_GRID)),
+ * the centre of its grid cell. w, h >= 1; rank is clamped to the samples. */
+static inline PT_HD int pt_eye_grid_level(const uint8_t *buf, int stride, int x0, int y0, int w,
+                                          int h, int rank)
+{
+    unsigned hist[256];
+    pt_eye_grid_histogram(buf, stride, x0, y0, w, h, hist);
+    return pt_eye_level_of_histogram(hist, rank);
 }
 
 /* An eye whose dark level is at least this share below its surround level

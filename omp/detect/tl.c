@@ -234,10 +234,11 @@ static void eye_thresholds(const pt_image *img, const pt_roi *roi, const pt_tl_p
             levels[i] = p->threshold_min + i * p->threshold_step;
         return;
     }
-    int dark = pt_eye_grid_level(img->buf, img->stride, roi->x0, roi->y0, roi->width,
-                                 roi->height, PT_EYE_DARK_RANK);
-    int surround = pt_eye_grid_level(img->buf, img->stride, roi->x0, roi->y0, roi->width,
-                                     roi->height, PT_EYE_SURROUND_RANK);
+    unsigned hist[256];
+    pt_eye_grid_histogram(img->buf, img->stride, roi->x0, roi->y0, roi->width, roi->height,
+                          hist);
+    int dark = pt_eye_level_of_histogram(hist, PT_EYE_DARK_RANK);
+    int surround = pt_eye_level_of_histogram(hist, PT_EYE_SURROUND_RANK);
     for (int i = 0; i < n; i++)
         levels[i] = pt_eye_threshold(dark, surround, i, n, p->threshold_min, p->threshold_step);
 }
