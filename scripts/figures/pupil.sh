@@ -154,6 +154,41 @@ caption fig01-reflection-stages "Fig. 1" \
     "the first frame of the dataset, its top-hat (image minus its grey opening), the reflection mask after the threshold and the dilation, and the frame with the reflections filled in (the smoothed frame is fig01-stages/*-5-smoothed.png)." \
     "pupiltrack track --preset paper --draw-stages DIR FRAME"
 
+# --- Figs. 2-4: each detector on the first frame (paper preset): what --draw
+# shows (edge or border points green, fit red), and Canny-Hough's edges ---
+if [ $DRAW_ONLY -eq 0 ]; then
+    mkdir -p "$OUT/detectors"
+    for det in tl starburst hough; do
+        rm -rf "$OUT/detectors/$det"
+        extra=""
+        [ $det = hough ] && extra="--draw-stages $OUT/detectors/hough-stages"
+        "$PT" track -a $det --preset paper --draw "$OUT/detectors/$det" $extra -o /dev/null "$DATA/$FIRST" ||
+            { say "figs 2-4: track -a $det --draw failed"; exit 1; }
+    done
+fi
+IMG=$OUT/fig01-stages/$STEM-1-image.png
+# detector_panels NAME FIGURE TITLE FILES TITLES WHAT DETECTOR (TITLES: one "quoted" title per file)
+detector_panels() {
+    {
+        echo "panel,file"
+        k=1
+        for f in $4; do echo "$k,${f#"$OUT"/}"; k=$((k + 1)); done
+    } >"$OUT/$1.csv"
+    if [ $GNUPLOT -eq 1 ] && [ -n "$STEM" ]; then
+        gnuplot -e "GPFILES='$HERE/figures/'; files='$4'; titles='$5'; out='$OUT/$1'; ttl='$3'" "$HERE/figures/panels.gp"
+    fi
+    caption "$1" "$2" "$6" "pupiltrack track -a $7 --preset paper --draw DIR$([ "$7" = hough ] && echo ' --draw-stages DIR') FRAME"
+}
+detector_panels fig02-tl-stages "Fig. 2 (partial: the final stage only)" "Threshold and labeling (paper preset)" \
+    "$IMG $OUT/detectors/tl/$STEM.png" '"(a) image" "(b) border points of the chosen blob and the fit"' \
+    "the first frame and, from track --draw, the border pixels of the blob threshold and labeling chose (green) and the fitted circle (red). The paper's threshold, label and biggest-area images are not drawn." tl
+detector_panels fig03-starburst-rays "Fig. 3 (partial: all rays at once)" "Starburst (paper preset)" \
+    "$IMG $OUT/detectors/starburst/$STEM.png" '"(a) image" "(b) edge points of the rays and the fit"' \
+    "the first frame and, from track --draw, the edge points Starburst's rays found (green) and the fit (red). The rays of each stage and iteration are not told apart." starburst
+detector_panels fig04-hough "Fig. 4" "Canny-Hough (paper preset)" \
+    "$IMG $OUT/detectors/hough-stages/$STEM-6-canny.png $OUT/detectors/hough/$STEM.png" '"(a) image" "(b) Canny edges" "(c) edge pixels and the Hough circle"' \
+    "the first frame, its Canny edges (track --draw-stages: each eye region of the smoothed frame, the detector's sigma and thresholds) and, from track --draw, the edge pixels (green) and the circle the votes chose (red)." hough
+
 # --- Fig. 6: histogram of the pupil radii of the ground truth ---
 awk -F, '
     /^#/ || NF == 0 { next }

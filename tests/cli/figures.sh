@@ -5,7 +5,7 @@
 # the paper varies show curves that differ.
 expect_exit 0 "figures.sh --quick" -- env PT="$PT" THREADS="1 2" sh scripts/figures.sh --quick testdata/synth testdata/synth/groundtruth.csv "$TMP/all"
 ln -s "$TMP/all/pupil" "$TMP/figs"
-FIGS="fig01-reflection-stages fig06-radius-histogram fig07-cuda-ladder
+FIGS="fig01-reflection-stages fig02-tl-stages fig03-starburst-rays fig04-hough fig06-radius-histogram fig07-cuda-ladder
       fig10a-starburst-accuracy fig10b-starburst-fps fig11a-fit-accuracy fig11b-fit-streams-fps
       fig12a-tl-accuracy fig12b-tl-fps fig13a-hough-accuracy fig13b-hough-fps fig14-fixed
       omp-speedup"
