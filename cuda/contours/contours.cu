@@ -596,8 +596,9 @@ static pt_status assemble_borders(pt_cuda_contours *c, int64_t nk, int64_t nd, i
     PT_CUDA_TRY(err, cudaMemcpyAsync(c->h_flags, c->d_flags, (size_t)nb,
                                      cudaMemcpyDeviceToHost, s));
     PT_CUDA_TRY(err, cudaMemcpyAsync(c->h_first, dfirst, b1 * 8, cudaMemcpyDeviceToHost, s));
-    PT_CUDA_TRY(err, cudaMemcpyAsync(c->h_first + b1, pfirst, b1 * 8, cudaMemcpyDeviceToHost,
-                                     s));
+    if (simple) /* else every border has one point a state: the same offsets */
+        PT_CUDA_TRY(err, cudaMemcpyAsync(c->h_first + b1, pfirst, b1 * 8,
+                                         cudaMemcpyDeviceToHost, s));
     PT_CUDA_TRY(err, cudaMemcpyAsync(c->h_totals + 1, c->d_err, 4, cudaMemcpyDeviceToHost, s));
     PT_CUDA_TRY(err, cudaEventRecord(c->ev[5], s));
     *nb_out = nb;
@@ -712,13 +713,14 @@ static pt_status find(pt_cuda_contours *c, const pt_image *img, int threshold, i
     c->times.states = nd;
     if (nb > 0) {
         int32_t flags = ((int32_t *)(c->h_totals + 1))[0];
-        const int64_t *dfirst = c->h_first, *pfirst = c->h_first + nb + 1;
-        if (flags || dfirst[nb] != nd)
+        if (flags || c->h_first[nb] != nd)
             return pt_error_set(err, PT_ERR_INTERNAL, "-b cuda",
                                 "contours: border pieces do not close (%d)", flags);
     }
-    pt_contour_chains ch = {(int)nb, c->h_start, c->h_flags, c->h_first,
-                            nb > 0 ? c->h_first + nb + 1 : NULL, c->h_chain, width, height};
+    const int64_t *pfirst = approx == PT_CONTOURS_APPROX_SIMPLE && nb > 0 ? c->h_first + nb + 1
+                                                                          : c->h_first;
+    pt_contour_chains ch = {(int)nb, c->h_start, c->h_flags, c->h_first, pfirst, c->h_chain,
+                            width, height};
     st = pt_contours_from_chains(&ch, *host_lab, mode, approx, threads, out, err);
     double t2 = now_ms();
     c->times.host_ms = t2 - t1;
