@@ -103,13 +103,16 @@ pt_status pt_contours_scan(int8_t *lab, int width, int height, int mode, int app
                            pt_contours_trace_fn trace, void *trace_ctx, pt_contours *out,
                            pt_contour_found **found_out, int *count_out, pt_error *err);
 
-/* Milliseconds of a back end's last find, by stage (pupiltrack(1),
- * "contours --repeat"): back ends that time their stages fill it. */
+/* Milliseconds of a back end's last find, by phase as in the border-tracking
+ * literature (pupiltrack(1), "contours --repeat"): back ends that time their
+ * phases fill it. */
 typedef struct {
     double upload_ms;   /* image to the device (banded pinned staging, overlapped) */
-    double trace_ms;    /* binarize, count, write, join, jumping, compaction (device) */
-    double download_ms; /* pieces and direction bytes to the host */
-    double assemble_ms; /* host: start points, order, points, hierarchy */
+    double trace_ms;    /* binarize, count and write passes: pieces per tile (device) */
+    double connect_ms;  /* join pieces across tile sides, keep borders' cycles (device) */
+    double assemble_ms; /* starts, discovery order, chain codes (device) */
+    double download_ms; /* chain codes and border offsets to the host */
+    double host_ms;     /* host: points from the chains, order and hierarchy */
     double total_ms;    /* wall clock of the whole call */
     long long pieces, states; /* border pieces and direction bytes downloaded */
 } pt_contours_times;
