@@ -15,8 +15,8 @@
 # noise) at its sizes, 1232 x 1028 and 2x, 4x that (--quick: a quarter of
 # the side). Times are medians of REPEAT runs of one image held in memory
 # (contours --repeat). Phases: the CUDA back end reports upload, tracing
-# (the paper's tracking), connection (where this build reports it),
-# assembly and download per call; seq and omp report the whole call only.
+# (the paper's tracking), connection, assembly, download and the host's
+# share per call; seq and omp report the whole call only.
 #
 # Environment: PT (pupiltrack binary, default ./pupiltrack); REPEAT (default
 # 10; --quick 3); PYTHON (with cv2 for the OpenCV column; n/a without).
@@ -104,7 +104,7 @@ SCALES="1 2 4"
 
 # --- Tables 1-2: ms per size, CPU (Table 1) and CUDA phases (Table 2) ---
 echo "scale,size,borders,OpenCV 1 core ms,seq ms,omp -j 1 ms,omp -j $CORES ms" >"$OUT/table1-cpu.csv"
-echo "scale,size,borders,cuda ms (whole call),upload ms,tracking ms,connection ms,assembly ms,download ms" >"$OUT/table2-cuda-phases.csv"
+echo "scale,size,borders,cuda ms (whole call),upload ms,tracking ms,connection ms,assembly ms,download ms,host ms" >"$OUT/table2-cuda-phases.csv"
 for k in $SCALES; do
     w=$((BASE_W * k)); h=$((BASE_H * k))
     img=$(image blobs $w $h)
@@ -112,9 +112,9 @@ for k in $SCALES; do
     echo "${k}x,${w}x$h,$(field borders "$seq"),$(opencv "$img"),$(field median_ms "$seq"),$(field median_ms "$omp1"),$(field median_ms "$ompn")" >>"$OUT/table1-cpu.csv"
     if [ $HAVE_CUDA -eq 1 ]; then
         cu=$(timing cuda "$img")
-        echo "${k}x,${w}x$h,$(field borders "$cu"),$(field median_ms "$cu"),$(field upload_ms "$cu"),$(field trace_ms "$cu"),$(field connect_ms "$cu"),$(field assemble_ms "$cu"),$(field download_ms "$cu")" >>"$OUT/table2-cuda-phases.csv"
+        echo "${k}x,${w}x$h,$(field borders "$cu"),$(field median_ms "$cu"),$(field upload_ms "$cu"),$(field trace_ms "$cu"),$(field connect_ms "$cu"),$(field assemble_ms "$cu"),$(field download_ms "$cu"),$(field host_ms "$cu")" >>"$OUT/table2-cuda-phases.csv"
     else
-        echo "${k}x,${w}x$h,-,$NM,$NM,$NM,$NM,$NM,$NM" >>"$OUT/table2-cuda-phases.csv"
+        echo "${k}x,${w}x$h,-,$NM,$NM,$NM,$NM,$NM,$NM,$NM" >>"$OUT/table2-cuda-phases.csv"
     fi
 done
 table table1-cpu "Border tracking on the CPU: ms per image size (blobs)"
@@ -124,7 +124,7 @@ caption table1-cpu "Tables 1-2 (CPU and OpenCV columns)" \
     "generated images in $OUT/images (scripts/tools/contour_image.c, seed 7); run on $WHERE."
 table table2-cuda-phases "Border tracking on CUDA: ms per phase and image size"
 caption table2-cuda-phases "Tables 1-2 (GPU phases)" \
-    "milliseconds per phase of -b cuda (medians of $REPEAT runs) on the images of table1-cpu: the whole call, the upload, tracing (the paper's tracking), connection, host assembly and download. '-' where this build does not report a phase (connection: partial until the contours command reports it).$([ $HAVE_CUDA -eq 1 ] || echo ' Not measured: no usable GPU on the machine that ran this.')" \
+    "milliseconds per phase of -b cuda (medians of $REPEAT runs) on the images of table1-cpu: the whole call, the upload, tracing (the paper's tracking: pieces of borders per rectangle), connection (joining pieces across rectangle sides), assembly (start points, discovery order, chain codes, on the GPU), download, and the host's share (points from the chains, hierarchy). '-' where a build does not report a phase.$([ $HAVE_CUDA -eq 1 ] || echo ' Not measured: no usable GPU on the machine that ran this.')" \
     "pupiltrack contours -b cuda --count --repeat $REPEAT IMAGE" \
     "as table1-cpu; run on $WHERE."
 
