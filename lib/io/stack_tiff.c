@@ -84,7 +84,8 @@ static int type_size(unsigned type)
 static uint64_t field_value(const tiff_bytes *t, const tiff_field *f, uint64_t k, int *ok)
 {
     int n = type_size(f->type);
-    if (!f->present || n == 0 || k >= f->count || f->at + (k + 1) * (uint64_t)n > t->size) {
+    if (!f->present || n == 0 || k >= f->count || f->at > t->size ||
+        (k + 1) * (uint64_t)n > t->size - f->at) {
         *ok = 0;
         return 0;
     }
@@ -185,7 +186,24 @@ static void describe(const tiff_bytes *t, const tiff_fields *f, pt_tiff_page *pa
     uint64_t format = field_or(t, &f->sample_format, 1, &ok);
     uint64_t photometric = field_or(t, &f->photometric, samples >= 3 ? 2 : 1, &ok);
     uint64_t rows = field_or(t, &f->rows_per_strip, UINT32_MAX, &ok);
-    /* every sample of a pixel has the same size: libtiff reads the first */
+    /* single values as the standard has them; anything else: libtiff */
+    const tiff_field *single[] = {&f->width,       &f->height,         &f->compression,
+                                  &f->photometric, &f->fill_order,     &f->samples,
+                                  &f->planar,      &f->rows_per_strip, &f->max_sample};
+    for (size_t k = 0; k < sizeof single / sizeof single[0]; k++)
+        if (single[k]->present && single[k]->count != 1)
+            return;
+    /* per sample: one value for every sample, all the same */
+    const tiff_field *each[] = {&f->bits, &f->sample_format};
+    for (size_t k = 0; k < 2; k++)
+        if (each[k]->present) {
+            if (each[k]->count != 1 && each[k]->count != samples)
+                return;
+            uint64_t first = field_value(t, each[k], 0, &ok);
+            for (uint64_t v = 1; v < each[k]->count && ok; v++)
+                if (field_value(t, each[k], v, &ok) != first)
+                    return;
+        }
     if (!ok || !f->width.present || !f->height.present || width == 0 || height == 0 ||
         width > PT_IMAGE_MAX_SIDE || height > PT_IMAGE_MAX_SIDE ||
         width * height > (uint64_t)PT_IMAGE_MAX_PIXELS)
