@@ -397,7 +397,10 @@ int pt_reader_next(pt_reader *r, pt_read_frame *f)
                 fail_frame(f, &j->err, count == 1);
             } else {
                 f->image = j->image;
-                r->stats.converted++;
+                if (m->stack.pages && m->stack.pages[j->page].read == PT_PAGE_LIBTIFF)
+                    r->stats.decoded++;
+                else
+                    r->stats.converted++;
             }
             unref(r, m);
             r->head++;
