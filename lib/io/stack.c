@@ -56,6 +56,8 @@ static pt_status map_file(const char *path, void **map, size_t *size, pt_error *
     close(fd);
     if (p == MAP_FAILED)
         return pt_error_set(err, PT_ERR_IO, path, "cannot map: %s", strerror(e));
+    /* frames are read in order: read ahead, drop behind */
+    madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
     *map = p;
     *size = (size_t)st.st_size;
     return PT_OK;

@@ -354,6 +354,8 @@ pt_status pt_stack_parse_tiff(const uint8_t *data, size_t size, const char *name
             break;
         ifd = next;
         if (read_directory(&t, ifd, &fields, &next)) {
+            if (page.read == PT_PAGE_BAD && page.held >= page.need)
+                break; /* cut inside the last page's pixels: that page says so */
             /* a cut file: the pages before it stand, this one is an error */
             memset(&page, 0, sizeof page);
             page.ifd = ifd;
