@@ -53,7 +53,8 @@ struct pt_reader {
     pt_load_options opt;
     pt_reader_options ro;
     pthread_mutex_t lock;
-    pthread_cond_t changed;
+    pthread_cond_t work; /* a job that needs work was planned, or stop */
+    pthread_cond_t done; /* a job is done */
     pthread_t threads[MAX_THREADS];
     int nthreads, stopping;
     job *ring;
@@ -100,13 +101,16 @@ static void *worker(void *arg)
     pt_reader *r = arg;
     pthread_mutex_lock(&r->lock);
     for (;;) {
+        /* jobs the caller has taken (in place, or errors) need no worker */
+        if (r->next_work < r->head)
+            r->next_work = r->head;
         while (!r->stopping && r->next_work < r->tail &&
                !needs_work(&r->ring[r->next_work % r->window]))
             r->next_work++;
         if (r->stopping)
             break;
         if (r->next_work == r->tail) {
-            pthread_cond_wait(&r->changed, &r->lock);
+            pthread_cond_wait(&r->work, &r->lock);
             continue;
         }
         job *j = &r->ring[r->next_work++ % r->window];
@@ -118,7 +122,7 @@ static void *worker(void *arg)
         pthread_mutex_lock(&r->lock);
         r->stats.work_seconds += t;
         j->done = 1;
-        pthread_cond_broadcast(&r->changed);
+        pthread_cond_signal(&r->done); /* only the caller waits for it */
     }
     pthread_mutex_unlock(&r->lock);
     return NULL;
@@ -223,7 +227,8 @@ static void plan(pt_reader *r)
             r->plan_input++;
         }
         r->tail++;
-        pthread_cond_broadcast(&r->changed);
+        if (needs_work(j))
+            pthread_cond_signal(&r->work);
     }
 }
 
@@ -329,7 +334,7 @@ int pt_reader_next(pt_reader *r, pt_read_frame *f)
         }
         job *j = &r->ring[r->head % r->window];
         if (!j->done) {
-            pthread_cond_wait(&r->changed, &r->lock);
+            pthread_cond_wait(&r->done, &r->lock);
             continue;
         }
         const char *path = r->paths[j->input];
@@ -449,7 +454,8 @@ pt_status pt_reader_open(char *const *paths, int count, const pt_load_options *o
     if (threads > MAX_THREADS)
         threads = MAX_THREADS;
     pthread_mutex_init(&r->lock, NULL);
-    pthread_cond_init(&r->changed, NULL);
+    pthread_cond_init(&r->work, NULL);
+    pthread_cond_init(&r->done, NULL);
     if (!r->ring) {
         pt_reader_close(r);
         return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for the reader");
@@ -481,7 +487,7 @@ void pt_reader_close(pt_reader *r)
         return;
     pthread_mutex_lock(&r->lock);
     r->stopping = 1;
-    pthread_cond_broadcast(&r->changed);
+    pthread_cond_broadcast(&r->work);
     pthread_mutex_unlock(&r->lock);
     for (int t = 0; t < r->nthreads; t++)
         pthread_join(r->threads[t], NULL);
@@ -495,7 +501,8 @@ void pt_reader_close(pt_reader *r)
     }
     unref(r, r->plan_map);
     pthread_mutex_destroy(&r->lock);
-    pthread_cond_destroy(&r->changed);
+    pthread_cond_destroy(&r->work);
+    pthread_cond_destroy(&r->done);
     free(r->ring);
     free(r);
 }
