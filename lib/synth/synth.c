@@ -285,8 +285,8 @@ static pt_status plan_eye(eye_scene *e, int x0, int x1, int height, int temporal
 }
 
 /* Puts the eye-level failure classes in `classes` on a planned eye. Every
- * severity is drawn whether its class is on or not, so that a class looks the
- * same whichever others accompany it. */
+ * severity is drawn whether its class is on or not, so that a class's draw
+ * is the same whichever others accompany it. */
 static void apply_eye_hazards(eye_scene *e, unsigned classes, pt_synth_rng *hz)
 {
     float contrast = frand(hz, HZ_CONTRAST_LO, HZ_CONTRAST_HI);
