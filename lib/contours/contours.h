@@ -83,6 +83,16 @@ typedef struct {
 pt_status pt_contours_emit(pt_contours *out, const pt_contour_found *found,
                            int n, pt_error *err);
 
+/* Room for n borders in out->borders (contents not kept). */
+pt_status pt_contours_reserve_borders(pt_contours *out, int n, pt_error *err);
+
+/* LIST mode without pt_contours_emit: OpenCV returns the borders in reverse
+ * discovery order, siblings without parents, so border r of n (discovery
+ * order) is output n - 1 - r with its links; safe to call in parallel for
+ * different r once pt_contours_reserve_borders(out, n) succeeded. */
+void pt_contours_list_border(pt_contours *out, int n, int r, int is_hole, int64_t first,
+                             int64_t count);
+
 /* Argument checks shared by the back ends (empty, too large, bad mode). */
 pt_status pt_contours_check_args(const pt_image *img, int mode, int approx, pt_error *err);
 

@@ -90,31 +90,18 @@ static pt_status replay_border(void *ctx, int8_t *lab, ptrdiff_t i0, int index, 
     return PT_OK;
 }
 
-/* LIST: OpenCV returns the borders in reverse discovery order, siblings
- * without parents (pt_contours_emit with no parents, written directly). */
+/* LIST: the links without a scan (pt_contours_list_border). */
 static pt_status list_borders(const pt_contour_chains *ch, int threads, pt_contours *out,
                               pt_error *err)
 {
     const int n = ch->count;
-    if (n > out->border_capacity) {
-        pt_border *grown = realloc(out->borders, (size_t)n * sizeof *grown);
-        if (!grown)
-            return pt_error_set(err, PT_ERR_NOMEM, "", "contours: cannot allocate %d borders",
-                                n);
-        out->borders = grown;
-        out->border_capacity = n;
-    }
+    pt_status st = pt_contours_reserve_borders(out, n, err);
+    if (st)
+        return st;
 #pragma omp parallel for schedule(static) num_threads(threads) if (n > 4096)
-    for (int r = 0; r < n; r++) {
-        pt_border *b = &out->borders[n - 1 - r];
-        b->is_hole = (ch->flags[r] & PT_CCHAIN_HOLE) != 0;
-        b->next = r > 0 ? n - r : -1;
-        b->prev = r < n - 1 ? n - 2 - r : -1;
-        b->first_child = -1;
-        b->parent = -1;
-        b->first = ch->pfirst[r];
-        b->count = ch->pfirst[r + 1] - ch->pfirst[r];
-    }
+    for (int r = 0; r < n; r++)
+        pt_contours_list_border(out, n, r, (ch->flags[r] & PT_CCHAIN_HOLE) != 0, ch->pfirst[r],
+                                ch->pfirst[r + 1] - ch->pfirst[r]);
     out->count = n;
     return PT_OK;
 }
