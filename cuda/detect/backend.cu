@@ -180,7 +180,9 @@ static void cuda_stage_report(void *state, char *buf, int size)
  * registration (the mapping is not writable), portable for a --devices split. */
 static pt_status cuda_pin_region(void *state, const void *base, size_t bytes, pt_error *err)
 {
-    (void)state;
+    const cuda_multi *m = (const cuda_multi *)state;
+    if (m->dev[0]->opt.cuda_off & PT_CUDA_OFF_PINNED) /* --cuda-off pinned: pageable frames */
+        return PT_OK;
     CUDA_OR_FAIL(err, cudaHostRegister((void *)base, bytes,
                                        cudaHostRegisterPortable | cudaHostRegisterReadOnly));
     return PT_OK;
@@ -188,7 +190,9 @@ static pt_status cuda_pin_region(void *state, const void *base, size_t bytes, pt
 
 static void cuda_unpin_region(void *state, const void *base)
 {
-    (void)state;
+    const cuda_multi *m = (const cuda_multi *)state;
+    if (m->dev[0]->opt.cuda_off & PT_CUDA_OFF_PINNED)
+        return;
     cudaHostUnregister((void *)base);
 }
 
