@@ -19,7 +19,9 @@
 # share per call; seq and omp report the whole call only.
 #
 # Environment: PT (pupiltrack binary, default ./pupiltrack); REPEAT (default
-# 10; --quick 3); PYTHON (with cv2 for the OpenCV column; n/a without).
+# 10; --quick 3); PYTHON (with cv2 for the OpenCV column; n/a without);
+# CONTOUR_IMAGE (a built scripts/tools/contour_image; default: built here
+# with CC, default cc).
 set -eu
 
 usage() { echo "usage: scripts/figures/contours.sh [--quick] OUTDIR" >&2; exit 2; }
@@ -50,9 +52,11 @@ if [ $QUICK -eq 1 ]; then REPEAT=${REPEAT:-3}; BASE_W=308; BASE_H=257; else REPE
 CORES=$(nproc 2>/dev/null || echo 1)
 WHERE="$(uname -n 2>/dev/null || echo this machine), $CORES cores, $(date -u +%Y-%m-%d)$([ $QUICK -eq 1 ] && echo ', --quick')"
 
-GEN=$OUT/runs/contour_image
-${CC:-cc} -O2 -std=c11 -D_DEFAULT_SOURCE -o "$GEN" "$HERE/tools/contour_image.c" -lm ||
-    { say "cannot build scripts/tools/contour_image.c"; exit 2; }
+GEN=${CONTOUR_IMAGE:-$OUT/runs/contour_image}
+if [ ! -x "$GEN" ]; then
+    ${CC:-cc} -O2 -std=c11 -D_DEFAULT_SOURCE -o "$GEN" "$HERE/tools/contour_image.c" -lm ||
+        { say "cannot build scripts/tools/contour_image.c (set CONTOUR_IMAGE to a built one)"; exit 2; }
+fi
 HAVE_CV=0
 "$PYTHON" -c "import cv2" >/dev/null 2>&1 && HAVE_CV=1
 [ $HAVE_CV -eq 1 ] || say "no cv2 for $PYTHON: the OpenCV column is n/a"
