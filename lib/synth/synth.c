@@ -41,16 +41,16 @@ static const difficulty_knobs knob_table[2] = {
 
 /* Failure-class severities (pupiltrack(1), synth --hazard); lengths are
  * shares of the eye region's short side ("unit") or of the pupil radius. */
-#define HZ_CONTRAST_LO 6.0          /* iris minus pupil, grey levels */
-#define HZ_CONTRAST_HI 14.0
+#define HZ_CONTRAST_LO 8.0          /* iris minus pupil, grey levels */
+#define HZ_CONTRAST_HI 18.0
 #define HZ_SMALL_RATIO_LO 3.0       /* iris radius / pupil radius */
 #define HZ_SMALL_RATIO_HI 6.5
 #define HZ_LID_UP_LO 0.20           /* upper lid: share of the pupil diameter hidden */
 #define HZ_LID_UP_HI 0.45
-#define HZ_LID_LOWER_P 0.4          /* chance that the lower lid cuts it too */
+#define HZ_LID_LOWER_P 0.3          /* chance that the lower lid cuts it too */
 #define HZ_LID_LOWER_LO 0.05
-#define HZ_LID_LOWER_HI 0.20
-#define HZ_LID_TOTAL_MAX 0.55       /* most of the diameter both lids hide */
+#define HZ_LID_LOWER_HI 0.15
+#define HZ_LID_TOTAL_MAX 0.45       /* most of the diameter both lids hide */
 #define HZ_RING_MIN 4               /* LED ring reflections */
 #define HZ_RING_MAX 9
 #define HZ_RING_SCALE_LO 0.9        /* ring radius / pupil radius */
@@ -285,8 +285,8 @@ static pt_status plan_eye(eye_scene *e, int x0, int x1, int height, int temporal
 }
 
 /* Puts the eye-level failure classes in `classes` on a planned eye. Every
- * severity is drawn whether its class is on or not, so that a class looks the
- * same whichever others accompany it. */
+ * severity is drawn whether its class is on or not, so that a class's draw
+ * is the same whichever others accompany it. */
 static void apply_eye_hazards(eye_scene *e, unsigned classes, pt_synth_rng *hz)
 {
     float contrast = frand(hz, HZ_CONTRAST_LO, HZ_CONTRAST_HI);
@@ -331,11 +331,15 @@ static void apply_eye_hazards(eye_scene *e, unsigned classes, pt_synth_rng *hz)
         float corners = e->ey + e->tilt * (e->px - e->ex);
         float target = e->py - r + 2.0f * r * up_share;
         e->h_up = fmaxf(-0.2f * e->iris_r, (corners - target) / prof);
-        if (lower_too) {
-            float hi = fminf((float)HZ_LID_LOWER_HI, (float)HZ_LID_TOTAL_MAX - up_share);
+        float hi = fminf((float)HZ_LID_LOWER_HI, (float)HZ_LID_TOTAL_MAX - up_share);
+        if (lower_too && hi > (float)HZ_LID_LOWER_LO) {
             float share = (float)HZ_LID_LOWER_LO + lower_u * (hi - (float)HZ_LID_LOWER_LO);
             target = e->py + r - 2.0f * r * share;
             e->h_lo = fmaxf(0.15f * e->iris_r, (target - corners) / prof);
+        } else {
+            /* Only the upper lid cuts: the lower one clears the pupil. */
+            target = e->py + r + e->edge + 1.0f;
+            e->h_lo = fmaxf(e->h_lo, (target - corners) / prof);
         }
         if (e->h_up + e->h_lo < 0.3f * e->iris_r)
             e->h_lo = 0.3f * e->iris_r - e->h_up;

@@ -28,6 +28,10 @@ pt_status pt_synth_parse_hazards(const char *list, unsigned *out, pt_error *err)
         for (int i = 0; i < PT_SYNTH_HAZARD_COUNT && found < 0; i++)
             if (strlen(hazard_names[i]) == len && !strncmp(p, hazard_names[i], len))
                 found = i;
+        if (len == 0)
+            return pt_error_set(err, PT_ERR_PARAM, "--hazard",
+                                "empty class name in '%.64s' (names separated by single commas)",
+                                list);
         if (found < 0)
             return pt_error_set(err, PT_ERR_PARAM, "--hazard",
                                 "unknown hazard '%.*s' (low-contrast, glint-ring, lid, "
