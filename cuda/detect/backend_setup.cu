@@ -51,6 +51,7 @@ static void free_slot(const pt_cuda_detector *det, stream_slot *s)
     cudaFree(s->dev.jobs);
     cudaFree(s->dev.slot_points);
     cudaFree(s->dev.slot_found);
+    cudaFree(s->dev.slot_normals);
     cudaFree(s->dev.state);
     cudaFree(s->dev.partials);
     cudaFree(s->dev.partial_models);
@@ -122,6 +123,7 @@ static pt_status alloc_slot(cuda_state *s, stream_slot *slot, pt_error *err)
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.jobs, jobs * sizeof(pt_cuda_eye_job)));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.slot_points, pts * sizeof(pt_point)));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.slot_found, pts));
+    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.slot_normals, pts * sizeof(pt_point)));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.state, jobs * sizeof(pt_cuda_sb_state)));
     slot->dev.partials_per_job = pt_cuda_ransac_blocks(&s->params);
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.partials,

@@ -114,6 +114,7 @@ typedef struct {
     /* throughput pipeline (starburst_pipeline.cu) */
     pt_point *slot_points;   /* points_per_eye per job: ray r's edge at slot r */
     uint8_t *slot_found;     /* points_per_eye per job */
+    pt_point *slot_normals;  /* points_per_eye per job: edge directions (flat_edges=reject) */
     pt_cuda_sb_state *state; /* per job */
     int2 *partials;          /* per job: best (votes, row) of each RANSAC block */
     pt_cuda_sb_model *partial_models; /* the model of each of those rows */

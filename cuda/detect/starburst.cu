@@ -39,6 +39,46 @@ __device__ int tile_position(int flag, int *warp_counts, int *total)
     return before + before_in_warp;
 }
 
+/* pts[0..n) without the points on flat edges when there are enough of them
+ * (lib/detect/starburst_flat.h), in order, as omp/detect/starburst.c's
+ * drop_flat: the normals and the tests a point per thread, their count by
+ * __syncthreads_count, then an in-place compaction tile by tile (a tile's
+ * points are read before any of it is written; they move only down).
+ * Returns the new count. Every thread of the block calls it. */
+static __device__ int drop_flat(const pt_sb_view *c, const pt_cuda_eye_job *job, pt_point *pts,
+                                pt_point *normals, int *keep, int n, int *warp_counts)
+{
+    for (int i = threadIdx.x; i < n; i += SB_THREADS)
+        normals[i] = pt_sb_edge_normal(c, pts[i]);
+    __syncthreads();
+    double reach = pt_sb_flat_reach(job->max_r);
+    for (int i = threadIdx.x; i < n; i += SB_THREADS)
+        keep[i] = !pt_sb_flat_point(pts, normals, NULL, n, i, reach);
+    __syncthreads();
+    int flat = 0;
+    for (int tile = 0; tile < n; tile += SB_THREADS) {
+        int i = tile + threadIdx.x;
+        flat += __syncthreads_count(i < n && !keep[i]);
+    }
+    if (!pt_sb_flat_drops(flat))
+        return n;
+    int m = 0;
+    for (int tile = 0; tile < n; tile += SB_THREADS) {
+        int i = tile + threadIdx.x;
+        int flag = i < n && keep[i];
+        pt_point e = {0.0f, 0.0f};
+        if (flag)
+            e = pts[i];
+        int total;
+        int pos = tile_position(flag, warp_counts, &total);
+        if (flag)
+            pts[m + pos] = e;
+        m += total;
+        __syncthreads();
+    }
+    return m;
+}
+
 /* An eye's result: the best fit (confidence best_conf < 0: none) in the
  * reported size of view c, its status, and the number of edge points. */
 static __device__ void fill_result(const pt_cuda_params &p, const pt_sb_view *c, int npoints,
@@ -228,6 +268,9 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
             __syncthreads();
         }
         int n = base;
+        if (p.sb.flat_edges == PT_SB_FLAT_REJECT)
+            n = drop_flat(&c, &job, pts, b.slot_normals + (size_t)j * p.points_per_eye,
+                          b.scratch_idx + (size_t)j * p.points_per_eye, n, warp_counts);
         if (threadIdx.x == 0)
             shared_n = n;
         if (n < p.sample_size) {

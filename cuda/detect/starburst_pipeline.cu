@@ -210,6 +210,8 @@ __global__ void __launch_bounds__(32 * RAYS_MAX_WARPS, 2) rays(pt_cuda_params p,
             b.slot_found[base + i] = (uint8_t)found;
             if (found)
                 b.slot_points[base + i] = e;
+            if (found && p.sb.flat_edges == PT_SB_FLAT_REJECT)
+                b.slot_normals[base + i] = pt_sb_edge_normal(&c, e);
             found1 = found;
             edge1 = e;
         }
@@ -234,14 +236,19 @@ __global__ void __launch_bounds__(32 * RAYS_MAX_WARPS, 2) rays(pt_cuda_params p,
             b.slot_found[slot] = (uint8_t)found;
             if (found)
                 b.slot_points[slot] = e;
+            if (found && p.sb.flat_edges == PT_SB_FLAT_REJECT)
+                b.slot_normals[slot] = pt_sb_edge_normal(&c, e);
         }
     }
 }
 
 /* Found edges of job j in slot order (first stage, then second stage by
- * first-stage ray), the order of the serial detector: into shared (when not
- * NULL) and, with to_global, into the job's points. Returns their number.
- * Called by every thread of a PIPE_THREADS block. */
+ * first-stage ray), the order of the serial detector, without those on flat
+ * edges with flat_edges=reject when there are enough of them (each slot
+ * tested against the job's found slots, counted by __syncthreads_count: the
+ * same points as omp/detect/starburst.c's drop_flat keeps): into
+ * shared (when not NULL) and, with to_global, into the job's points.
+ * Returns their number. Called by every thread of a PIPE_THREADS block. */
 static __device__ int compact_slots(const pt_cuda_params &p, const pt_cuda_buffers &b, int j,
                                     pt_point *shared, int to_global, int *warp_counts)
 {
@@ -249,9 +256,25 @@ static __device__ int compact_slots(const pt_cuda_params &p, const pt_cuda_buffe
     size_t base = (size_t)j * p.points_per_eye;
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     int n = 0;
+    const double reach = pt_sb_flat_reach(b.jobs[j].max_r);
+    int drop = 0;
+    if (p.sb.flat_edges == PT_SB_FLAT_REJECT) {
+        int flat = 0;
+        for (int tile = 0; tile < slots; tile += PIPE_THREADS) {
+            int s = tile + threadIdx.x;
+            flat += __syncthreads_count(
+                s < slots && b.slot_found[base + s] &&
+                pt_sb_flat_point(b.slot_points + base, b.slot_normals + base,
+                                 b.slot_found + base, slots, s, reach));
+        }
+        drop = pt_sb_flat_drops(flat);
+    }
     for (int tile = 0; tile < slots; tile += PIPE_THREADS) {
         int s = tile + threadIdx.x;
         int flag = s < slots && b.slot_found[base + s];
+        if (flag && drop)
+            flag = !pt_sb_flat_point(b.slot_points + base, b.slot_normals + base,
+                                     b.slot_found + base, slots, s, reach);
         unsigned ballot = __ballot_sync(0xffffffffu, flag);
         if (lane == 0)
             warp_counts[warp] = __popc(ballot);

@@ -34,6 +34,7 @@ static const pt_preset_value paper_values[] = {
     {"circle_tolerance", "0", SB},
     {"circle_refit", "circle", SB},
     {"ellipse_fit", "direct", SB},
+    {"flat_edges", "keep", SB},
     /* threshold and labeling: thresholds 20..100 by 20, the fit with most
      * votes wins, no refit between thresholds */
     {"tl_range", "fixed", TL},

@@ -7,6 +7,7 @@ static const char *const start_choices[] = {"dark", "centre", NULL};
 static const char *const refit_choices[] = {"circle", "ellipse", NULL};
 static const char *const votes_choices[] = {"inlier", "band", NULL};
 static const char *const ellipse_fit_choices[] = {"circle", "direct", NULL};
+static const char *const flat_choices[] = {"reject", "keep", NULL};
 
 #define SB(field) offsetof(pt_config, starburst.field)
 
@@ -58,6 +59,9 @@ const pt_param_def pt_starburst_param_defs[] = {
     {"ellipse_fit", PT_PARAM_CHOICE, SB(ellipse_fit), PT_SB_ELLIPSE_VIA_CIRCLE, 0, 1,
      ellipse_fit_choices, PT_ALG_STARBURST,
      "--ellipse: fit a RANSAC circle as circle mode does, then the ellipse through the points near it (circle), or a RANSAC ellipse over all points (direct: lid edges and reflections more often pull it flat)"},
+    {"flat_edges", PT_PARAM_CHOICE, SB(flat_edges), PT_SB_FLAT_REJECT, 0, 1, flat_choices,
+     PT_ALG_STARBURST,
+     "reject: edge points on an edge flatter than a pupil of max_radius (two points with the gradient direction within 10 degrees of its own within 1 px of its tangent, farther along it than sqrt(2 max_radius): a lid, a crease; when at least 4 points are) are left out of the fit; keep: fit every edge point"},
 };
 const int pt_starburst_param_count =
     (int)(sizeof pt_starburst_param_defs / sizeof pt_starburst_param_defs[0]);

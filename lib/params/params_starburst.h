@@ -16,6 +16,10 @@ enum { PT_SB_VOTES_INLIER = 0, PT_SB_VOTES_BAND = 1 };
  * (lib/detect/starburst_refit.h), or a RANSAC ellipse over all the points. */
 enum { PT_SB_ELLIPSE_VIA_CIRCLE = 0, PT_SB_ELLIPSE_DIRECT = 1 };
 
+/* Edge points on edges flatter than the largest pupil (lids, creases):
+ * left out of the fit, or kept (lib/detect/starburst_flat.h). */
+enum { PT_SB_FLAT_REJECT = 0, PT_SB_FLAT_KEEP = 1 };
+
 typedef struct {
     int rays;               /* first-stage rays over 360 degrees */
     double edge_threshold;  /* grey-level step along a ray that counts as the pupil edge */
@@ -37,6 +41,7 @@ typedef struct {
     int circle_refit;       /* PT_SB_REFIT_*: circle mode's final estimate */
     int circle_votes;       /* PT_SB_VOTES_*: what a RANSAC circle sample is scored by */
     int ellipse_fit;        /* PT_SB_ELLIPSE_*: how --ellipse fits */
+    int flat_edges;         /* PT_SB_FLAT_*: edge points on edges flatter than any pupil */
 } pt_starburst_params;
 
 #endif

@@ -8,6 +8,7 @@
 #include "lib/detect/confidence.h"
 #include "lib/params/params_auto.h"
 #include "lib/detect/starburst_config.h"
+#include "lib/detect/starburst_flat.h"
 #include "lib/detect/starburst_ray.h"
 #include "lib/detect/starburst_refit.h"
 #include "lib/detect/starburst_size.h"
@@ -87,6 +88,27 @@ static int ransac_circle_band(const pt_point *pts, int n, const pt_ransac_table 
     return 1;
 }
 
+/* pts[0..n) without the points on flat edges when there are enough of them
+ * (lib/detect/starburst_flat.h), in order; returns their number. normals
+ * and keep: scratch for n. */
+static int drop_flat(const pt_sb_view *c, pt_point *pts, pt_point *normals, int n, double reach,
+                     int *keep)
+{
+    for (int i = 0; i < n; i++)
+        normals[i] = pt_sb_edge_normal(c, pts[i]);
+    for (int i = 0; i < n; i++)
+        keep[i] = !pt_sb_flat_point(pts, normals, NULL, n, i, reach);
+    int m = 0, flat = 0;
+    for (int i = 0; i < n; i++)
+        flat += !keep[i];
+    if (!pt_sb_flat_drops(flat))
+        return n;
+    for (int i = 0; i < n; i++)
+        if (keep[i])
+            pts[m++] = pts[i];
+    return m;
+}
+
 pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
                            const pt_track_options *opt, pt_arena *arena,
                            pt_result *res, pt_overlay *ov, pt_error *err)
@@ -113,7 +135,10 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
     int capacity = rays * (1 + rays2);
     pt_point *pts = pt_arena_alloc(arena, (size_t)capacity * sizeof *pts);
     int *scratch_idx = pt_arena_alloc(arena, (size_t)capacity * sizeof *scratch_idx);
-    if (!pts || !scratch_idx)
+    pt_point *normals = NULL;
+    if (k.flat_edges == PT_SB_FLAT_REJECT)
+        normals = pt_arena_alloc(arena, (size_t)capacity * sizeof *normals);
+    if (!pts || !scratch_idx || (k.flat_edges == PT_SB_FLAT_REJECT && !normals))
         return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for starburst points");
 
     int len1 = pt_auto_ray_length(cfg, in->max_radius);
@@ -145,6 +170,8 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
                     n++;
             }
         }
+        if (normals) /* edges flatter than any pupil leave the fit */
+            n = drop_flat(&c, pts, normals, n, pt_sb_flat_reach(in->max_radius), scratch_idx);
         if (n < in->ransac->sample_size)
             break;
         int found = pt_sb_fits_ellipse(&k, opt->ellipse)

@@ -1,0 +1,150 @@
+/* Starburst's rejection of edge points on flat edges
+ * (lib/detect/starburst_flat.h): points on a lid's straight edge are flat,
+ * points on any pupil up to max_radius are not, and the edge directions
+ * come from the grey levels. */
+#include <math.h>
+#include <string.h>
+
+#include "lib/detect/starburst_flat.h"
+#include "tests/pt_test.h"
+
+#define W 128
+#define MAXN 256
+
+/* Points on a circle (cx, cy, r), every `step` degrees, with their outward
+ * normals; returns their number. */
+static int circle_points(double cx, double cy, double r, double step, pt_point *pts,
+                         pt_point *nrm)
+{
+    int n = 0;
+    for (double a = 0; a < 360 && n < MAXN; a += step, n++) {
+        double c = cos(a * M_PI / 180.0), s = sin(a * M_PI / 180.0);
+        pts[n].x = (float)(cx + r * c);
+        pts[n].y = (float)(cy + r * s);
+        nrm[n].x = (float)c;
+        nrm[n].y = (float)s;
+    }
+    return n;
+}
+
+static int count_flat(const pt_point *pts, const pt_point *nrm, const uint8_t *found, int n,
+                      double max_r)
+{
+    int flat = 0;
+    double reach = pt_sb_flat_reach(max_r);
+    for (int i = 0; i < n; i++)
+        flat += (!found || found[i]) && pt_sb_flat_point(pts, nrm, found, n, i, reach);
+    return flat;
+}
+
+static void test_geometry(void)
+{
+    static pt_point pts[MAXN], nrm[MAXN];
+    const double max_r = 100;
+    /* pupils of every size up to max_radius, sampled densely: no point is flat */
+    for (double r = 4; r <= max_r; r += 8) {
+        int n = circle_points(64.5, 63.2, r, 2.0, pts, nrm);
+        PT_CHECK(count_flat(pts, nrm, NULL, n, max_r) == 0, "a pupil up to max_radius keeps all");
+    }
+    /* a straight lid edge 60 px long, dark below, bright above: all flat */
+    int n = 0;
+    for (double x = 30; x <= 90; x += 2.5, n++) {
+        pts[n].x = (float)x;
+        pts[n].y = (float)(40 + 0.05 * x);
+        nrm[n].x = 0.05f / sqrtf(1.0025f);
+        nrm[n].y = -1.0f / sqrtf(1.0025f);
+    }
+    PT_CHECK(count_flat(pts, nrm, NULL, n, max_r) == n, "a straight edge is flat");
+    /* an edge much flatter than any pupil (radius 10 x max_radius) is flat too */
+    int arc = 0;
+    for (double a = 267; a <= 273; a += 0.25, arc++) { /* the top of the circle, 105 px */
+        double c = cos(a * M_PI / 180.0), s = sin(a * M_PI / 180.0);
+        pts[arc].x = (float)(64 + 1000 * c);
+        pts[arc].y = (float)(1064 + 1000 * s);
+        nrm[arc].x = (float)c;
+        nrm[arc].y = (float)s;
+    }
+    PT_CHECK(arc > 20, "arc sampled");
+    PT_CHECK(count_flat(pts, nrm, NULL, arc, max_r) == arc, "a near-straight arc is flat");
+    /* the same straight run with its normals turned by 30 degrees (not one edge) */
+    n = 0;
+    for (double x = 30; x <= 90; x += 2.5, n++) {
+        pts[n].x = (float)x;
+        pts[n].y = 40.0f;
+        double a = (n & 1 ? 30.0 : -30.0) * M_PI / 180.0;
+        nrm[n].x = (float)sin(a);
+        nrm[n].y = (float)-cos(a);
+    }
+    PT_CHECK(count_flat(pts, nrm, NULL, n, max_r) == 0, "edge directions must agree");
+    /* found flags: the partners of a point must be found ones */
+    static uint8_t found[MAXN];
+    n = 0;
+    for (double x = 30; x <= 90; x += 10, n++) {
+        pts[n].x = (float)x;
+        pts[n].y = 40.0f;
+        nrm[n].x = 0.0f;
+        nrm[n].y = -1.0f;
+        found[n] = 1;
+    }
+    PT_CHECK(count_flat(pts, nrm, found, n, max_r) == n, "7 points on a line, all found");
+    for (int i = 1; i < n; i++)
+        found[i] = i == 1;
+    PT_CHECK(count_flat(pts, nrm, found, n, max_r) == 0,
+             "two found points: one partner each, not flat");
+    /* a few chance alignments do not make an edge */
+    PT_CHECK(!pt_sb_flat_drops(PT_SB_FLAT_MIN - 1) && pt_sb_flat_drops(PT_SB_FLAT_MIN),
+             "flat points leave the fit from PT_SB_FLAT_MIN on");
+}
+
+/* A dark disc (40) of radius 20 at (64.3, 63.7) whose border ramps to 140
+ * over 4 px; rows above lid_y are bright (150), as an eyelid would be. */
+static pt_sb_view disc_view(uint8_t *buf, int lid_y)
+{
+    for (int y = 0; y < W; y++)
+        for (int x = 0; x < W; x++) {
+            double rho = sqrt((x - 64.3) * (x - 64.3) + (y - 63.7) * (y - 63.7));
+            double v = rho < 18 ? 40 : (rho < 22 ? 40 + 25 * (rho - 18) : 140);
+            if (y < lid_y)
+                v = 150;
+            buf[y * W + x] = (uint8_t)lround(v);
+        }
+    pt_sb_view c;
+    memset(&c, 0, sizeof c);
+    c.buf = buf;
+    c.width = c.height = c.stride = W;
+    c.xmax = c.ymax = W - 1;
+    c.threshold = 10;
+    c.gap = 2;
+    return c;
+}
+
+static void test_normals(void)
+{
+    static uint8_t buf[W * W];
+    pt_sb_view c = disc_view(buf, 54);
+    /* on the disc's border at 30 degrees below the x axis: radial */
+    double a = 30 * M_PI / 180.0;
+    pt_point e = {(float)(64.3 + 20 * cos(a)), (float)(63.7 + 20 * sin(a))};
+    pt_point n = pt_sb_edge_normal(&c, e);
+    PT_CHECK(n.x * cos(a) + n.y * sin(a) > cos(5 * M_PI / 180.0), "border normal is radial");
+    PT_CHECK_NEAR(n.x * n.x + n.y * n.y, 1.0, 1e-6, "unit normal");
+    /* on the lid's edge (row 53.5) inside the disc: pointing up, to the bright lid */
+    pt_point lid = {60.0f, 53.5f};
+    n = pt_sb_edge_normal(&c, lid);
+    PT_CHECK(n.y < -0.99f, "lid normal points up");
+    /* flat grey: no direction */
+    pt_point mid = {64.0f, 64.0f};
+    n = pt_sb_edge_normal(&c, mid);
+    PT_CHECK(n.x == 0.0f && n.y == 0.0f, "no gradient: zero normal");
+    /* next to the roi's border: no direction either */
+    pt_point corner = {1.0f, 64.0f};
+    n = pt_sb_edge_normal(&c, corner);
+    PT_CHECK(n.x == 0.0f && n.y == 0.0f, "samples outside the roi: zero normal");
+}
+
+int main(void)
+{
+    test_geometry();
+    test_normals();
+    return PT_TEST_SUMMARY("starburst_flat");
+}
