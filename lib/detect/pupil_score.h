@@ -19,7 +19,7 @@
  *   closed 1 - the share of angles whose ring lies less than half as far
  *          above the inner median as the median ring does: no side where the
  *          dark goes on beyond the outline (an outline inside the pupil);
- *   even   1 - (inner - core) / (ring - core) medians: an outline around
+ *   even   1 - 2 (inner - core) / (ring - core) medians: an outline around
  *          the iris holds a darker pupil in its middle;
  *   whole  (ring - inner) / (far - inner) medians: the step lies at the
  *          outline, not further out (an outline inside the pupil).
@@ -129,7 +129,7 @@ static inline PT_HD double pt_pupil_score_of(const pt_pupil_features *f)
     double n = f->valid;
     double edge = f->edge / n, closed = 1.0 - f->open / n;
     int core_span = f->ring - f->core, inner_span = f->far - f->inner;
-    double even = 1.0 - pt_pupil_clip((double)(f->inner - f->core) /
+    double even = 1.0 - pt_pupil_clip(2.0 * (f->inner - f->core) /
                                       (core_span > 1 ? core_span : 1));
     double whole = pt_pupil_clip((double)(f->ring - f->inner) / (inner_span > 1 ? inner_span : 1));
     return edge * closed * even * whole;
