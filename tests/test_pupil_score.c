@@ -117,7 +117,6 @@ static void test_synthetic_eyes(void)
         for (int k = 0; k < WRONG; k++) {
             double w = pt_pupil_confidence(img, 1, 0, 1, &none, &wrong[k]);
             items[n++] = (pt_roc_item){w, 0};
-            if (getenv("PT_DEBUG")) printf("f%d true %.3f wrong%d %.3f r %.1f iris %.1f\n", f, s, k, w, t->r, t->iris_radius);
             bad++;
             bad_above += w >= PT_CONFIDENCE_FILTER;
         }
