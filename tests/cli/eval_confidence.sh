@@ -10,7 +10,7 @@ echo "image,eye,algorithm,backend,status,cx,cy,r,a,b,theta,confidence,ms,message
       testdata/synth/groundtruth.csv; } >"$EC/sep.csv"
 expect_exit 0 "eval, confidence separates" -- "$PT" eval --gt testdata/synth/groundtruth.csv -o /dev/null "$EC/sep.csv"
 expect_grep "confidence ROC AUC +1\.000 within 5 px" "$TMP/err" "eval prints the AUC"
-expect_grep "confidence >= 0\.50 +10 of 20 frames \( 50\.0 %\) kept: 100\.0 % within 5 px" "$TMP/err" "default threshold line"
+expect_grep "confidence >= 0\.40 +10 of 20 frames \( 50\.0 %\) kept: 100\.0 % within 5 px" "$TMP/err" "default threshold line"
 # The same confidences swapped: every good frame below every bad one.
 sed 's/,0\.9,1,$/,X,1,/; s/,0\.2,1,$/,0.9,1,/; s/,X,1,$/,0.2,1,/' "$EC/sep.csv" >"$EC/swap.csv"
 expect_exit 0 "eval, confidence reversed" -- "$PT" eval --gt testdata/synth/groundtruth.csv --confidence-threshold 0.25 -o /dev/null "$EC/swap.csv"
