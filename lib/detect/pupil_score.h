@@ -40,7 +40,85 @@ typedef struct {
     int open;                    /* angles whose ring is less than half as high */
 } pt_pupil_features;
 
-/* Insertion sort of n levels in place; the median (the lower middle one). */
+/* The pieces below are for callers that take the angles in parallel (a
+ * block of PT_PUPIL_ANGLES threads): the outline's sampling geometry, one
+ * angle's samples, and the per-angle tests against the medians. Medians
+ * and counts do not depend on the order the angles were taken in. */
+typedef struct {
+    double ct, st;  /* the outline's axes' cos/sin */
+    double d, g;    /* border offset and ring gap, px */
+    double ai, bi;  /* the axes d px inside */
+} pt_pupil_geometry;
+
+/* 0 when the axes are not positive (score 0). */
+static inline PT_HD int pt_pupil_geometry_of(const pt_ellipse *e, pt_pupil_geometry *geo)
+{
+    if (!pt_confidence_axes(e, &geo->ct, &geo->st))
+        return 0;
+    double mean_r = 0.5 * (e->a + e->b);
+    double d = 0.1 * mean_r, g = mean_r / 3.0;
+    geo->d = d < PT_CONFIDENCE_OFFSET ? PT_CONFIDENCE_OFFSET : d;
+    geo->g = g < 3.0 ? 3.0 : g;
+    double ai = e->a - geo->d, bi = e->b - geo->d;
+    geo->ai = ai < 0.5 ? 0.5 : ai;
+    geo->bi = bi < 0.5 ? 0.5 : bi;
+    return 1;
+}
+
+/* One angle's levels. */
+typedef struct {
+    int core, inner, ring, far;
+    int step; /* outside - inside the border */
+    int top;  /* the larger of ring and far */
+} pt_pupil_angle;
+
+/* The level at semi-axes (ua, ub) of outline e at angle (cp, sp); 0 when
+ * outside the image. */
+static inline PT_HD int pt_pupil_level(const pt_image *img, const pt_ellipse *e,
+                                       const pt_pupil_geometry *geo, double cp, double sp,
+                                       double ua, double ub, int *value)
+{
+    double u = ua * cp, v = ub * sp;
+    return pt_confidence_sample_at(img, e->cx + u * geo->ct - v * geo->st,
+                                   e->cy + u * geo->st + v * geo->ct, value);
+}
+
+/* Angle k of PT_PUPIL_ANGLES: 1 when all its samples fall inside the image. */
+static inline PT_HD int pt_pupil_angle_at(const pt_image *img, const pt_ellipse *e,
+                                          const pt_pupil_geometry *geo, int k, pt_pupil_angle *s)
+{
+    double cp, sp;
+    pt_sb_cos_sin(2.0 * 3.14159265358979323846 * k / PT_PUPIL_ANGLES, &cp, &sp);
+    int in, out;
+    double g = geo->g;
+    if (!pt_pupil_level(img, e, geo, cp, sp, 0.25 * e->a, 0.25 * e->b, &s->core) ||
+        !pt_pupil_level(img, e, geo, cp, sp, 0.55 * e->a, 0.55 * e->b, &s->inner) ||
+        !pt_pupil_level(img, e, geo, cp, sp, geo->ai, geo->bi, &in) ||
+        !pt_pupil_level(img, e, geo, cp, sp, e->a + geo->d, e->b + geo->d, &out) ||
+        !pt_pupil_level(img, e, geo, cp, sp, e->a + g, e->b + g, &s->ring) ||
+        !pt_pupil_level(img, e, geo, cp, sp, e->a + 2.0 * g, e->b + 2.0 * g, &s->far))
+        return 0;
+    s->step = out - in;
+    s->top = s->far > s->ring ? s->far : s->ring;
+    return 1;
+}
+
+/* Whether angle s's step holds >= 0.4 of its rise from the inner median. */
+static inline PT_HD int pt_pupil_angle_edge(const pt_pupil_angle *s, int inner)
+{
+    int need = 2 * (s->top - inner) / 5;
+    return s->step >= (need > PT_CONFIDENCE_MARGIN ? need : PT_CONFIDENCE_MARGIN);
+}
+
+/* Whether angle s's ring lies less than half as far above the inner median
+ * as the median ring. */
+static inline PT_HD int pt_pupil_angle_open(const pt_pupil_angle *s, int inner, int ring)
+{
+    return 2 * (s->ring - inner) < ring - inner;
+}
+
+/* Insertion sort of n levels in place; the median: the ((n-1)/2)-th
+ * smallest (0-based). */
 static inline PT_HD int pt_pupil_median(int *v, int n)
 {
     for (int i = 1; i < n; i++) {
@@ -54,50 +132,23 @@ static inline PT_HD int pt_pupil_median(int *v, int n)
     return n > 0 ? v[(n - 1) / 2] : 0;
 }
 
-/* The level at semi-axes (ua, ub) of outline e (axes ct, st) at angle
- * (cp, sp); 0 when outside the image. */
-static inline PT_HD int pt_pupil_level(const pt_image *img, const pt_ellipse *e, double ct,
-                                       double st, double cp, double sp, double ua, double ub,
-                                       int *value)
-{
-    double u = ua * cp, v = ub * sp;
-    return pt_confidence_sample_at(img, e->cx + u * ct - v * st, e->cy + u * st + v * ct, value);
-}
-
 static inline PT_HD void pt_pupil_features_of(const pt_image *img, const pt_ellipse *e,
                                               pt_pupil_features *f)
 {
-    int core[PT_PUPIL_ANGLES], inner[PT_PUPIL_ANGLES], ring[PT_PUPIL_ANGLES];
-    int far[PT_PUPIL_ANGLES], step[PT_PUPIL_ANGLES], top[PT_PUPIL_ANGLES];
+    pt_pupil_angle at[PT_PUPIL_ANGLES];
+    int core[PT_PUPIL_ANGLES], inner[PT_PUPIL_ANGLES], ring[PT_PUPIL_ANGLES], far[PT_PUPIL_ANGLES];
     f->valid = f->core = f->inner = f->ring = f->far = f->edge = f->open = 0;
-    double ct, st;
-    if (!pt_confidence_axes(e, &ct, &st))
+    pt_pupil_geometry geo;
+    if (!pt_pupil_geometry_of(e, &geo))
         return;
-    double mean_r = 0.5 * (e->a + e->b);
-    double d = 0.1 * mean_r, g = mean_r / 3.0;
-    d = d < PT_CONFIDENCE_OFFSET ? PT_CONFIDENCE_OFFSET : d;
-    g = g < 3.0 ? 3.0 : g;
-    double ai = e->a - d, bi = e->b - d;
-    ai = ai < 0.5 ? 0.5 : ai;
-    bi = bi < 0.5 ? 0.5 : bi;
     int n = 0;
     for (int k = 0; k < PT_PUPIL_ANGLES; k++) {
-        double cp, sp;
-        pt_sb_cos_sin(2.0 * 3.14159265358979323846 * k / PT_PUPIL_ANGLES, &cp, &sp);
-        int c, i, in, out, r, fr;
-        if (!pt_pupil_level(img, e, ct, st, cp, sp, 0.25 * e->a, 0.25 * e->b, &c) ||
-            !pt_pupil_level(img, e, ct, st, cp, sp, 0.55 * e->a, 0.55 * e->b, &i) ||
-            !pt_pupil_level(img, e, ct, st, cp, sp, ai, bi, &in) ||
-            !pt_pupil_level(img, e, ct, st, cp, sp, e->a + d, e->b + d, &out) ||
-            !pt_pupil_level(img, e, ct, st, cp, sp, e->a + g, e->b + g, &r) ||
-            !pt_pupil_level(img, e, ct, st, cp, sp, e->a + 2.0 * g, e->b + 2.0 * g, &fr))
+        if (!pt_pupil_angle_at(img, e, &geo, k, &at[n]))
             continue;
-        core[n] = c;
-        inner[n] = i;
-        ring[n] = r;
-        far[n] = fr;
-        step[n] = out - in;
-        top[n] = fr > r ? fr : r;
+        core[n] = at[n].core;
+        inner[n] = at[n].inner;
+        ring[n] = at[n].ring;
+        far[n] = at[n].far;
         n++;
     }
     f->valid = n;
@@ -105,18 +156,12 @@ static inline PT_HD void pt_pupil_features_of(const pt_image *img, const pt_elli
         return;
     f->core = pt_pupil_median(core, n);
     f->inner = pt_pupil_median(inner, n);
-    /* the per-angle ring levels before the median sorts them */
-    int open_below = 0;
-    for (int k = 0; k < n; k++) {
-        int need = 2 * (top[k] - f->inner) / 5;
-        f->edge += step[k] >= (need > PT_CONFIDENCE_MARGIN ? need : PT_CONFIDENCE_MARGIN);
-        top[k] = ring[k]; /* kept for the open count below */
-    }
     f->ring = pt_pupil_median(ring, n);
     f->far = pt_pupil_median(far, n);
-    for (int k = 0; k < n; k++)
-        open_below += 2 * (top[k] - f->inner) < f->ring - f->inner;
-    f->open = open_below;
+    for (int k = 0; k < n; k++) {
+        f->edge += pt_pupil_angle_edge(&at[k], f->inner);
+        f->open += pt_pupil_angle_open(&at[k], f->inner, f->ring);
+    }
 }
 
 static inline PT_HD double pt_pupil_clip(double x) { return x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; }
