@@ -3,7 +3,8 @@
  * the smoothed frame, as the OpenMP back end reports it
  * (omp/detect/backend.c). Block per job, thread per angle: the angle's
  * samples, the four medians by rank (the ((n-1)/2)-th smallest, the value
- * the CPU's sort gives), the per-angle tests counted over the block. It
+ * the CPU's sort gives; one pass over the block's levels for all four),
+ * the per-angle tests counted over the block. It
  * reads only the result's status and shape, so running it again after more
  * Starburst iterations gives the final value. */
 #include "cuda/detect/cuda_internal.h"
@@ -14,36 +15,47 @@
 
 #define SCORE_THREADS PT_PUPIL_ANGLES
 
-/* The ((n-1)/2)-th smallest of the valid levels v[] (0 when none): the
- * threads whose value has that rank write it, all the same value. */
-static __device__ void block_median(const int *v, const int *valid, int k, int n, int *out)
+/* Levels of an angle whose samples did not all fall inside the image: above
+ * every level, so the ranks of the valid ones count only valid ones. */
+#define SCORE_NONE 0x7fffffff
+
+/* The ((n-1)/2)-th smallest of the valid levels (0 when none), component c
+ * of v[]: the threads whose value has that rank write it, all the same. */
+static __device__ void block_median(const int4 *v, int k, int n, int *out)
 {
-    if (!valid[k])
-        return;
-    int less = 0, equal_or_less = 0, m = (n - 1) / 2;
+    int4 mine = v[k];
+    int less[4] = {0, 0, 0, 0}, upto[4] = {0, 0, 0, 0};
+#pragma unroll 16
     for (int i = 0; i < PT_PUPIL_ANGLES; i++) {
-        if (!valid[i])
-            continue;
-        less += v[i] < v[k];
-        equal_or_less += v[i] <= v[k];
+        int4 o = v[i];
+        less[0] += o.x < mine.x;
+        upto[0] += o.x <= mine.x;
+        less[1] += o.y < mine.y;
+        upto[1] += o.y <= mine.y;
+        less[2] += o.z < mine.z;
+        upto[2] += o.z <= mine.z;
+        less[3] += o.w < mine.w;
+        upto[3] += o.w <= mine.w;
     }
-    if (less <= m && m < equal_or_less)
-        *out = v[k];
+    int m = (n - 1) / 2, value[4] = {mine.x, mine.y, mine.z, mine.w};
+    for (int c = 0; c < 4; c++)
+        if (value[c] != SCORE_NONE && less[c] <= m && m < upto[c])
+            out[c] = value[c];
 }
 
 __global__ void __launch_bounds__(SCORE_THREADS) pupil_score(pt_cuda_params p, pt_cuda_buffers b)
 {
-    __shared__ int valid[PT_PUPIL_ANGLES], core[PT_PUPIL_ANGLES], inner[PT_PUPIL_ANGLES];
-    __shared__ int ring[PT_PUPIL_ANGLES], far[PT_PUPIL_ANGLES];
+    __shared__ int4 levels[PT_PUPIL_ANGLES]; /* core, inner, ring, far */
     __shared__ int median[4];
     int j = blockIdx.x, k = threadIdx.x;
     pt_cuda_eye_result *r = b.results + j;
-    int found = r->status == PT_DETECT_OK && (r->has_circle || r->has_ellipse);
-    pt_ellipse e = r->ellipse;
-    if (!r->has_ellipse) {
-        e.cx = r->circle.cx;
-        e.cy = r->circle.cy;
-        e.a = e.b = r->circle.r;
+    const pt_cuda_eye_result res = *r; /* host memory: read once */
+    int found = res.status == PT_DETECT_OK && (res.has_circle || res.has_ellipse);
+    pt_ellipse e = res.ellipse;
+    if (!res.has_ellipse) {
+        e.cx = res.circle.cx;
+        e.cy = res.circle.cy;
+        e.a = e.b = res.circle.r;
         e.theta = 0.0;
     }
     pt_pupil_geometry geo;
@@ -56,18 +68,14 @@ __global__ void __launch_bounds__(SCORE_THREADS) pupil_score(pt_cuda_params p, p
     const pt_cuda_frame_dims dims = b.dims[job.frame];
     pt_image view = {dims.width, dims.height, p.pitch, b.smoothed + job.frame * p.plane};
     pt_pupil_angle s = {0, 0, 0, 0, 0, 0};
-    valid[k] = pt_pupil_angle_at(&view, &e, &geo, k, &s);
-    core[k] = s.core;
-    inner[k] = s.inner;
-    ring[k] = s.ring;
-    far[k] = s.far;
+    int valid = pt_pupil_angle_at(&view, &e, &geo, k, &s);
+    levels[k] = valid ? make_int4(s.core, s.inner, s.ring, s.far)
+                      : make_int4(SCORE_NONE, SCORE_NONE, SCORE_NONE, SCORE_NONE);
     if (k < 4)
         median[k] = 0;
-    int n = __syncthreads_count(valid[k]);
-    block_median(core, valid, k, n, &median[0]);
-    block_median(inner, valid, k, n, &median[1]);
-    block_median(ring, valid, k, n, &median[2]);
-    block_median(far, valid, k, n, &median[3]);
+    int n = __syncthreads_count(valid);
+    if (valid)
+        block_median(levels, k, n, median);
     __syncthreads();
     pt_pupil_features f;
     f.valid = n;
@@ -75,8 +83,8 @@ __global__ void __launch_bounds__(SCORE_THREADS) pupil_score(pt_cuda_params p, p
     f.inner = median[1];
     f.ring = median[2];
     f.far = median[3];
-    f.edge = __syncthreads_count(valid[k] && pt_pupil_angle_edge(&s, f.inner));
-    f.open = __syncthreads_count(valid[k] && pt_pupil_angle_open(&s, f.inner, f.ring));
+    f.edge = __syncthreads_count(valid && pt_pupil_angle_edge(&s, f.inner));
+    f.open = __syncthreads_count(valid && pt_pupil_angle_open(&s, f.inner, f.ring));
     if (k == 0)
         r->confidence = n > 0 ? pt_pupil_score_of(&f) : 0.0;
 }
