@@ -15,7 +15,8 @@ static void usage(FILE *out)
     pt_mtt_params d;
     pt_mtt_default(&d);
     fprintf(out,
-            "usage: pupiltrack mtt [-b seq|omp|cuda|exact] [-j N] [--dmax D] [OPTIONS] [-o OUT.csv] "
+            "usage: pupiltrack mtt [-b seq|omp|cuda|exact] [-j N] [--auction A] [--dense] [--dmax D] [OPTIONS]\n"
+            "                      [--frame-times FILE] [-o OUT.csv] "
             "MEASUREMENTS.csv\n"
             "Track points through frames: constant-velocity Kalman filter per track, auction\n"
             "assignment with utility d_max - min(d_max, distance), track scores.\n"
@@ -24,6 +25,12 @@ static void usage(FILE *out)
             "  -b seq|omp|cuda|exact assignment solver (default seq); gated clusters of fewer\n"
             "                        than 4096 (omp) or 65536 (cuda) cells use the exact solver\n"
             "  -j N                  threads for -b omp (default all cores)\n"
+            "  --auction default|jacobi  the auction (-b seq, omp, cuda): pupiltrack's (default)\n"
+            "                        or Maier et al.'s Jacobi auction with packed 32-bit bids\n"
+            "  --dense               solve each frame's whole measurements x tracks matrix\n"
+            "                        (utilities in tenths of a pixel), as Maier et al. do,\n"
+            "                        instead of the gated clusters\n"
+            "  --frame-times FILE    write frame,measurements,ms (each frame's tracker step)\n"
             "  --dmax D              gate and utility cut-off, px (default %g)\n"
             "  --process-noise A     acceleration sd, px/frame^2 (default %g)\n"
             "  --measurement-noise R position sd, px (default %g)\n"
@@ -51,11 +58,32 @@ static int parse_velocity(const char *text, pt_mtt_params *params)
            pt_cli_parse_double(comma + 1, &params->init_vy);
 }
 
+/* --frame-times FILE: frame,measurements,ms for every frame with measurements. */
+static int write_frame_times(const char *path, const pt_measurement_set *set, const double *frame_ms,
+                             pt_error *err)
+{
+    pt_output out;
+    if (pt_output_open(&out, path, 0, err))
+        return -1;
+    fprintf(out.fp, "frame,measurements,ms\n");
+    long first = set->items[0].frame;
+    for (long a = 0, b; a < set->count; a = b) {
+        for (b = a; b < set->count && set->items[b].frame == set->items[a].frame; b++)
+            ;
+        fprintf(out.fp, "%d,%ld,%.4f\n", set->items[a].frame, b - a, frame_ms[set->items[a].frame - first]);
+    }
+    return pt_output_close(&out, err) ? -1 : 0;
+}
+
+static const char *const auction_names[] = {"default", "jacobi", NULL};
+static const int auction_values[] = {0, 1};
+
 int pt_cmd_mtt(int argc, char **argv)
 {
     pt_mtt_params params;
     pt_mtt_default(&params);
-    const char *input = NULL, *out_path = NULL, *backend = "seq", *velocity = NULL;
+    const char *input = NULL, *out_path = NULL, *backend = "seq", *velocity = NULL, *times_path = NULL;
+    int jacobi = 0;
     const pt_cli_option opts[] = {
         {"-b", PT_OPT_STRING, &backend, 0, 0, "a back end", NULL, NULL, NULL},
         {"-o", PT_OPT_STRING, &out_path, 0, 0, "a file", NULL, NULL, NULL},
@@ -65,6 +93,9 @@ int pt_cmd_mtt(int argc, char **argv)
         {"--measurement-noise", PT_OPT_DOUBLE, &params.measurement_noise, 0, 0, "a deviation > 0", NULL, NULL, NULL},
         {"--velocity-sd", PT_OPT_DOUBLE, &params.init_velocity_sd, 0, 0, "a deviation >= 0", NULL, NULL, NULL},
         {"--velocity", PT_OPT_STRING, &velocity, 0, 0, "VX,VY", NULL, NULL, NULL},
+        {"--auction", PT_OPT_CHOICE, &jacobi, 0, 0, "auction", auction_names, auction_values, NULL},
+        {"--dense", PT_OPT_FLAG, &params.dense, 1, 0, NULL, NULL, NULL, NULL},
+        {"--frame-times", PT_OPT_STRING, &times_path, 0, 0, "a file", NULL, NULL, NULL},
         {"--score-initial", PT_OPT_INT, &params.score_initial, 0, 1000000, "a score", NULL, NULL, NULL},
         {"--score-hit", PT_OPT_INT, &params.score_hit, 0, 1000000, "a score", NULL, NULL, NULL},
         {"--score-miss", PT_OPT_INT, &params.score_miss, 0, 1000000, "a score", NULL, NULL, NULL},
@@ -83,11 +114,16 @@ int pt_cmd_mtt(int argc, char **argv)
         pt_cli_fail("--velocity: expected VX,VY, got '%s'", velocity);
         return PT_EXIT_USAGE;
     }
-    params.solver = pt_assign_backend_by_name(backend);
+    if (jacobi && !params.dense) {
+        /* the gated clusters' utilities are not integers: the bid word cannot hold them */
+        pt_cli_fail("mtt: --auction jacobi needs --dense (integer utilities in tenths of a pixel)");
+        return PT_EXIT_USAGE;
+    }
+    params.solver = jacobi ? pt_assign_jacobi_by_name(backend) : pt_assign_backend_by_name(backend);
     if (!params.solver) {
         char names[64];
-        pt_cli_fail("-b: unknown back end '%s' (%s)", backend,
-                    pt_backend_list(PT_CAP_ASSIGN, names, sizeof names));
+        pt_cli_fail("-b: %s back end '%s' (%s)", jacobi ? "--auction jacobi has no" : "unknown", backend,
+                    pt_backend_list(jacobi ? PT_CAP_ASSIGN_JACOBI : PT_CAP_ASSIGN, names, sizeof names));
         return PT_EXIT_USAGE;
     }
     pt_error err;
@@ -110,13 +146,17 @@ int pt_cmd_mtt(int argc, char **argv)
         return PT_EXIT_INPUT;
     }
     int *tracks = malloc(sizeof(int) * (size_t)set.count);
+    double *frame_ms = NULL;
+    if (times_path && set.count > 0)
+        frame_ms = malloc(sizeof(double) *
+                          (size_t)(set.items[set.count - 1].frame - set.items[0].frame + 1));
     int rc = PT_EXIT_OK;
     pt_status st;
     double ms = 0.0;
-    if (!tracks) {
+    if (!tracks || (times_path && set.count > 0 && !frame_ms)) {
         pt_cli_fail("%s: out of memory for %ld measurements", input, set.count);
         rc = PT_EXIT_INPUT;
-    } else if ((st = pt_mtt_run(&params, &set, tracks, &ms, &err))) {
+    } else if ((st = pt_mtt_run_timed(&params, &set, tracks, &ms, frame_ms, &err))) {
         if (!err.file[0])
             snprintf(err.file, sizeof err.file, "%s", input);
         pt_cli_report(&err);
@@ -135,10 +175,14 @@ int pt_cmd_mtt(int argc, char **argv)
             }
         }
     }
+    if (rc == PT_EXIT_OK && frame_ms && write_frame_times(times_path, &set, frame_ms, &err)) {
+        pt_cli_report(&err);
+        rc = PT_EXIT_INPUT;
+    }
     if (rc == PT_EXIT_OK) {
         int frames = set.items[set.count - 1].frame - set.items[0].frame + 1;
-        fprintf(stderr, "mtt: %ld measurements, %d frames, %.3f ms per frame (%s)\n", set.count, frames, ms,
-                backend);
+        fprintf(stderr, "mtt: %ld measurements, %d frames, %.3f ms per frame (%s%s%s)\n", set.count, frames, ms,
+                backend, jacobi ? ", jacobi" : "", params.dense ? ", dense" : "");
         if (set.has_ids) {
             int *frame = malloc(sizeof(int) * (size_t)set.count), *id = malloc(sizeof(int) * (size_t)set.count);
             pt_mtt_metrics m;
@@ -166,6 +210,7 @@ int pt_cmd_mtt(int argc, char **argv)
         }
     }
     free(tracks);
+    free(frame_ms);
     pt_measurement_set_free(&set);
     return rc;
 }

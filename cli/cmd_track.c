@@ -31,6 +31,7 @@ static void usage(FILE *out)
             "  --draw DIR       write each frame as a PNG showing what the detector saw\n"
             "  --draw-stages DIR  write each frame's preprocessing stages as PNGs: image,\n"
             "                   top-hat, reflection mask, reflections filled, smoothed\n"
+            "                   (and with -a hough the Canny edges)\n"
             "  --glints FILE    with --sequence: corneal reflections with stable ids per eye,\n"
             "                   CSV image,eye,glint,x,y (ids from the multi-target tracker)\n"
             "  --devices LIST   -b cuda: split each batch across these GPUs (all, or e.g. 0,1)\n"
@@ -224,7 +225,7 @@ static int flush_batch(track_run *run)
             int region = run->setup.track.binocular ? frame->width / 2
                                                     : frame->width;
             if (pt_draw_stages(run->stages_dir, name, frame,
-                               &run->setup.config, region, &err))
+                               &run->setup.config, run->setup.track.algorithm, region, &err))
                 pt_cli_report(&err);
         }
         /* written: back to the reader (a failure after this entry leaves

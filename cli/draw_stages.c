@@ -5,6 +5,7 @@
 
 #include "lib/core/pt_arena.h"
 #include "lib/params/params_auto.h"
+#include "omp/detect/canny.h"
 #include "omp/preprocess/preprocess.h"
 #include "cli/draw.h"
 
@@ -16,8 +17,32 @@ static pt_status write_stage(const char *dir, const char *name, const char *suff
     return pt_png_write_grey(path, img, err);
 }
 
+/* Canny-Hough's edges (omp/detect/hough.c runs the same detection on each
+ * eye region of the smoothed frame) into edges, 255 on an edge pixel. */
+static pt_status canny_stage(const pt_image *smoothed, const pt_config *cfg, int region_width,
+                             pt_image *edges, pt_error *err)
+{
+    const pt_hough_params *p = &cfg->hough;
+    int w = smoothed->width, h = smoothed->height;
+    pt_arena arena;
+    pt_arena_init(&arena);
+    pt_status st = PT_OK;
+    for (int x0 = 0; x0 < w && !st; x0 += region_width) {
+        int rw = x0 + region_width <= w ? region_width : w - x0;
+        pt_canny_edges canny;
+        pt_arena_reset(&arena);
+        st = pt_canny_detect(smoothed->buf + x0, smoothed->stride, rw, h, p->sigma, p->canny_high, p->canny_low,
+                             &arena, &canny, err);
+        for (int y = 0; !st && y < h; y++)
+            for (int x = 0; x < rw; x++)
+                edges->buf[(size_t)y * edges->stride + x0 + x] = canny.edges[(size_t)y * rw + x] ? 255 : 0;
+    }
+    pt_arena_free(&arena);
+    return st;
+}
+
 pt_status pt_draw_stages(const char *dir, const char *name, const pt_image *frame,
-                         const pt_config *cfg, int region_width, pt_error *err)
+                         const pt_config *cfg, pt_algorithm alg, int region_width, pt_error *err)
 {
     int w = frame->width, h = frame->height;
     pt_auto_params autos;
@@ -76,6 +101,14 @@ pt_status pt_draw_stages(const char *dir, const char *name, const pt_image *fram
         (st = write_stage(dir, name, "-4-cleaned", cleaned, err)) ||
         (st = write_stage(dir, name, "-5-smoothed", smoothed, err)))
         goto done;
+    if (alg == PT_ALG_HOUGH && region_width > 0) {
+        pt_image *edges = pt_image_create(w, h);
+        if (!edges)
+            st = pt_error_set(err, PT_ERR_NOMEM, name, "out of memory drawing the stages");
+        else if (!(st = canny_stage(smoothed, cfg, region_width, edges, err)))
+            st = write_stage(dir, name, "-6-canny", edges, err);
+        pt_image_destroy(edges);
+    }
 done:
     pt_image_destroy(tophat);
     pt_image_destroy(mask);

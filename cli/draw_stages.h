@@ -1,7 +1,8 @@
 /* --draw-stages: the preprocessing of a frame, stage by stage, as PNGs (the
  * pupil paper's Fig. 1: the image, its top-hat, the reflection mask after
  * the threshold and the dilation, the image with the reflections filled in),
- * then the smoothed image the detectors see. */
+ * then the smoothed image the detectors see; for Canny-Hough also its Canny
+ * edges (the paper's Fig. 4, beside --draw's circle). */
 #ifndef PT_CLI_DRAW_STAGES_H
 #define PT_CLI_DRAW_STAGES_H
 
@@ -9,10 +10,11 @@
 #include "lib/params/pt_params.h"
 
 /* Writes DIR/<stem>-1-image.png, -2-tophat.png, -3-mask.png, -4-cleaned.png
- * and -5-smoothed.png (stem as --draw names the frame, cli/draw.h). The
+ * and -5-smoothed.png (stem as --draw names the frame, cli/draw.h), and with
+ * alg PT_ALG_HOUGH -6-canny.png (each eye region's edge pixels white). The
  * kernel sides are resolved for an eye region of region_width x height
  * (the frame, or half of it with --binocular), as the detectors resolve them. */
 pt_status pt_draw_stages(const char *dir, const char *name, const pt_image *frame,
-                         const pt_config *cfg, int region_width, pt_error *err);
+                         const pt_config *cfg, pt_algorithm alg, int region_width, pt_error *err);
 
 #endif

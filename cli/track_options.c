@@ -19,6 +19,9 @@ const char pt_detector_setup_help[] =
     "  --binocular      two eyes: left eye in the left half, right eye in the right half\n"
     "  --sequence       frames are a sequence: start from the previous centre\n"
     "  --streams N      -b cuda: CUDA streams in flight (1..64, default 4)\n"
+    "  --cuda-off LIST  -b cuda: optimisations to switch off, for measuring them:\n"
+    "                   pinned, mapped, batch, graphs (comma-separated) or all;\n"
+    "                   the results stay the same\n"
     "  --bits N         significant bits of 16-bit images (8..16; default: the\n"
     "                   file's own (PNG sBIT, TIFF MaxSampleValue, PGM maxval), else 16)\n"
     "  --size WxH       frame size of .raw stacks (headerless frames, one after another)\n"
@@ -81,6 +84,35 @@ int pt_option_devices(const char *text, pt_track_options *t)
     return 0;
 }
 
+/* --cuda-off LIST: names of PT_CUDA_OFF_* bits, comma-separated, or all / none. */
+int pt_option_cuda_off(const char *text, int *mask)
+{
+    static const struct {
+        const char *name;
+        int bit;
+    } names[] = {{"pinned", PT_CUDA_OFF_PINNED}, {"mapped", PT_CUDA_OFF_MAPPED},
+                 {"batch", PT_CUDA_OFF_BATCH},   {"graphs", PT_CUDA_OFF_GRAPHS},
+                 {"all", PT_CUDA_OFF_ALL},       {"none", 0}};
+    int m = 0;
+    const char *p = text;
+    do {
+        size_t len = strcspn(p, ",");
+        size_t k = 0;
+        while (k < sizeof names / sizeof names[0] &&
+               (strlen(names[k].name) != len || strncmp(names[k].name, p, len)))
+            k++;
+        if (k == sizeof names / sizeof names[0]) {
+            pt_cli_fail("--cuda-off: '%.*s' is not one of pinned, mapped, batch, graphs, all, none",
+                        (int)len, p);
+            return -1;
+        }
+        m |= names[k].bit;
+        p += len;
+    } while (*p++ == ',');
+    *mask = m;
+    return 0;
+}
+
 int pt_detector_setup_option(pt_detector_setup *s, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *v;
@@ -118,6 +150,9 @@ int pt_detector_setup_option(pt_detector_setup *s, int argc, char **argv, int *i
         s->load.bits_from_file = 0;
     } else if (!strcmp(a, "--streams")) {
         if (!(v = value_of(argc, argv, i)) || pt_option_int("--streams", v, 1, 64, &s->track.streams))
+            return -1;
+    } else if (!strcmp(a, "--cuda-off")) {
+        if (!(v = value_of(argc, argv, i)) || pt_option_cuda_off(v, &s->track.cuda_off))
             return -1;
     } else if (!strcmp(a, "--size")) {
         char *x;
@@ -209,6 +244,9 @@ int pt_detector_setup_check(const pt_detector_setup *s)
     int cuda = s->backend->gpu_options;
     if (!cuda && s->track.ndevices != 0)
         pt_cli_fail("warning: --devices applies to -b cuda only; ignored with -b %s",
+                    s->backend->name);
+    if (!cuda && s->track.cuda_off != 0)
+        pt_cli_fail("warning: --cuda-off applies to -b cuda only; ignored with -b %s",
                     s->backend->name);
     if (!cuda && s->track.streams != 0)
         pt_cli_fail("warning: --streams applies to -b cuda only; ignored with -b %s",

@@ -23,15 +23,15 @@ typedef struct {
 
 void pt_detector_setup_default(pt_detector_setup *s);
 /* Consumes one option at argv[*i] (advancing *i past its value) if it is one of
- * -a -b -j -p --preset --ellipse --binocular --sequence --bits --streams --size
- * --depth; returns 1 if consumed, 0 if not one of these, -1 on error (already
+ * -a -b -j -p --preset --ellipse --binocular --sequence --bits --streams
+ * --cuda-off --size --depth; returns 1 if consumed, 0 if not one of these, -1 on error (already
  * reported; exit 2). */
 int pt_detector_setup_option(pt_detector_setup *s, int argc, char **argv, int *i);
 extern const char pt_detector_setup_help[];
 /* After the options: refuses parameters that contradict each other (0, or
  * -1 after one line; exit 2) and warns, one line each, about options that
  * do nothing here: a -p parameter the chosen detector does not use,
- * --devices or --streams without -b cuda. */
+ * --devices, --streams or --cuda-off without -b cuda. */
 int pt_detector_setup_check(const pt_detector_setup *s);
 /* *out = text as an integer in [lo, hi]; 0, or -1 after one clear line naming opt. */
 int pt_option_int(const char *opt, const char *text, int lo, int hi, int *out);
@@ -39,6 +39,9 @@ int pt_option_int(const char *opt, const char *text, int lo, int hi, int *out);
 /* --devices LIST: "all" or comma-separated CUDA device numbers -> t->devices.
  * 0, or -1 after a one-line message (exit 2). */
 int pt_option_devices(const char *text, pt_track_options *t);
+/* --cuda-off LIST: pinned, mapped, batch, graphs (comma-separated), all or
+ * none -> *mask of PT_CUDA_OFF_* bits. 0, or -1 after a one-line message. */
+int pt_option_cuda_off(const char *text, int *mask);
 /* Have *state hold the setup's back end for frames up to width x height,
  * (re)creating it at the larger size when they do not fit; *state_width and
  * *state_height are its size. Returns 0, or the exit status (3 when the back

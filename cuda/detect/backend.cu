@@ -18,9 +18,18 @@
 #include "cuda/core/pt_cuda.h"
 #include "cuda/detect/backend_state.h"
 
+/* --devices: one cuda_state per device; a batch is split into contiguous
+ * parts, one per device, tracked at the same time by one host thread each. */
+typedef struct {
+    int count;
+    cuda_state *dev[PT_MAX_DEVICES];
+} cuda_multi;
+
 static pt_status cuda_pin(void *state, pt_image *const *frames, int n, pt_error *err)
 {
-    (void)state;
+    const cuda_multi *m = (const cuda_multi *)state;
+    if (m->dev[0]->opt.cuda_off & PT_CUDA_OFF_PINNED) /* --cuda-off pinned: pageable frames */
+        return PT_OK;
     /* Portable: page-locked for every device of a --devices split. */
     for (int i = 0; i < n; i++)
         CUDA_OR_FAIL(err, cudaHostRegister(frames[i]->buf,
@@ -31,7 +40,9 @@ static pt_status cuda_pin(void *state, pt_image *const *frames, int n, pt_error 
 
 static void cuda_unpin(void *state, pt_image *const *frames, int n)
 {
-    (void)state;
+    const cuda_multi *m = (const cuda_multi *)state;
+    if (m->dev[0]->opt.cuda_off & PT_CUDA_OFF_PINNED)
+        return;
     for (int i = 0; i < n; i++)
         cudaHostUnregister(frames[i]->buf);
 }
@@ -48,13 +59,6 @@ static void stage_report_one(const cuda_state *s, char *buf, int size)
         used += snprintf(buf + used, (size_t)(size - used), "  %-14s %8.4f ms/frame\n", names[k],
                          s->stage_frames ? s->stage_ms[k] / s->stage_frames : 0.0);
 }
-
-/* --devices: one cuda_state per device; a batch is split into contiguous
- * parts, one per device, tracked at the same time by one host thread each. */
-typedef struct {
-    int count;
-    cuda_state *dev[PT_MAX_DEVICES];
-} cuda_multi;
 
 static void cuda_destroy(void *state)
 {
@@ -176,7 +180,9 @@ static void cuda_stage_report(void *state, char *buf, int size)
  * registration (the mapping is not writable), portable for a --devices split. */
 static pt_status cuda_pin_region(void *state, const void *base, size_t bytes, pt_error *err)
 {
-    (void)state;
+    const cuda_multi *m = (const cuda_multi *)state;
+    if (m->dev[0]->opt.cuda_off & PT_CUDA_OFF_PINNED) /* --cuda-off pinned: pageable frames */
+        return PT_OK;
     CUDA_OR_FAIL(err, cudaHostRegister((void *)base, bytes,
                                        cudaHostRegisterPortable | cudaHostRegisterReadOnly));
     return PT_OK;
@@ -184,7 +190,9 @@ static pt_status cuda_pin_region(void *state, const void *base, size_t bytes, pt
 
 static void cuda_unpin_region(void *state, const void *base)
 {
-    (void)state;
+    const cuda_multi *m = (const cuda_multi *)state;
+    if (m->dev[0]->opt.cuda_off & PT_CUDA_OFF_PINNED)
+        return;
     cudaHostUnregister((void *)base);
 }
 

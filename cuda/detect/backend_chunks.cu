@@ -149,6 +149,27 @@ static cudaError_t enqueue_detector(const void *arg, cudaStream_t stream)
     return e != cudaSuccess ? e : pt_cuda_pupil_score(c->p, c->dev, c->jobs, stream);
 }
 
+/* A stage replayed from the slot's graph for its shape, or, with --cuda-off
+ * graphs, launched kernel by kernel from the host. */
+static cudaError_t launch_stage(const cuda_state *s, pt_cuda_stage_graph *g, const int *shape,
+                                int nshape, pt_cuda_enqueue_fn enqueue, const void *arg,
+                                cudaStream_t stream)
+{
+    if (s->opt.cuda_off & PT_CUDA_OFF_GRAPHS)
+        return enqueue(arg, stream);
+    return pt_cuda_stage_graph_launch(g, shape, nshape, enqueue, arg, stream);
+}
+
+/* --cuda-off mapped: the chunk's results from the device into host_results,
+ * on the slot's stream (nothing to do when the kernels write mapped memory). */
+static cudaError_t copy_results_back(const stream_slot *slot, int jobs)
+{
+    if (!slot->results_copied)
+        return cudaSuccess;
+    return cudaMemcpyAsync(slot->host_results, slot->dev.results, (size_t)jobs * sizeof(pt_cuda_eye_result),
+                           cudaMemcpyDeviceToHost, slot->stream);
+}
+
 /* Send frames[first, first+count) (all the same size) through one stream;
  * Starburst runs its first `iterations` iterations. */
 static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const *frames,
@@ -175,8 +196,10 @@ static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const 
         CUDA_OR_FAIL(err, cudaStreamWaitEvent(slot->stream, s->slots[s->last_copy].copied, 0));
     /* Frames already in pinned memory go straight to the GPU; others are
      * packed into the pinned staging buffer first, in parallel. */
-    int pinned = 1;
-    for (int i = 0; i < count && pinned; i++)
+    /* --cuda-off pinned: straight from pageable memory (the driver stages
+     * each copy itself and the host waits for it). */
+    int pinned = 1, pageable = (s->opt.cuda_off & PT_CUDA_OFF_PINNED) != 0;
+    for (int i = 0; i < count && pinned && !pageable; i++)
         pinned = is_pinned(frames[first + i]->buf);
     if (!pinned) {
         /* Staging as large as this chunk (bench's pinned frames need none;
@@ -251,20 +274,20 @@ static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const 
                          h,      kernel,     dilate, 0,          iterations,
                          s->detector, slot->detector};
     const int shape[8] = {count, jobs, w, h, kernel, dilate, 0, iterations};
-    CUDA_OR_FAIL(err, pt_cuda_stage_graph_launch(&slot->graph_pre, shape, 6, enqueue_preprocess,
-                                                 &stage, slot->stream));
+    CUDA_OR_FAIL(err, launch_stage(s, &slot->graph_pre, shape, 6, enqueue_preprocess, &stage,
+                                   slot->stream));
     CUDA_OR_FAIL(err, cudaEventRecord(slot->preprocessed, slot->stream));
     if (s->detector)
-        CUDA_OR_FAIL(err, pt_cuda_stage_graph_launch(&slot->graph_det, shape, 6, enqueue_detector,
-                                                     &stage, slot->stream));
+        CUDA_OR_FAIL(err, launch_stage(s, &slot->graph_det, shape, 6, enqueue_detector, &stage,
+                                       slot->stream));
     else if (s->opt.sequence) {
         CUDA_OR_FAIL(err, pt_cuda_starburst(p, &slot->dev, jobs, s->previous, slot->stream));
         CUDA_OR_FAIL(err, pt_cuda_pupil_score(p, &slot->dev, jobs, slot->stream));
-    }
-    else
-        CUDA_OR_FAIL(err, pt_cuda_stage_graph_launch(&slot->graph_sb, shape, 8, enqueue_starburst,
-                                                     &stage, slot->stream));
+    } else
+        CUDA_OR_FAIL(err, launch_stage(s, &slot->graph_sb, shape, 8, enqueue_starburst, &stage,
+                                       slot->stream));
     CUDA_OR_FAIL(err, cudaEventRecord(slot->detected, slot->stream));
+    CUDA_OR_FAIL(err, copy_results_back(slot, jobs));
     CUDA_OR_FAIL(err, cudaEventRecord(slot->end, slot->stream));
     slot->busy = 1;
     slot->first_frame = first;
@@ -294,9 +317,10 @@ static pt_status finish_iterations(cuda_state *s, stream_slot *slot, pt_error *e
                          slot->iterations, pt_chunk_max_iterations(p->max_iterations), NULL,
                          NULL};
     const int shape[3] = {slot->jobs, stage.from, stage.to};
-    CUDA_OR_FAIL(err, pt_cuda_stage_graph_launch(&slot->graph_sb_rest, shape, 3,
-                                                 enqueue_starburst, &stage, slot->stream));
+    CUDA_OR_FAIL(err, launch_stage(s, &slot->graph_sb_rest, shape, 3, enqueue_starburst, &stage,
+                                   slot->stream));
     CUDA_OR_FAIL(err, cudaEventRecord(slot->detected, slot->stream));
+    CUDA_OR_FAIL(err, copy_results_back(slot, slot->jobs));
     CUDA_OR_FAIL(err, cudaEventRecord(slot->end, slot->stream));
     CUDA_OR_FAIL(err, cudaStreamSynchronize(slot->stream));
     return PT_OK;

@@ -58,6 +58,8 @@ static void free_slot(const pt_cuda_detector *det, stream_slot *s)
     cudaFreeHost(s->host_dims);
     cudaFreeHost(s->host_jobs);
     cudaFreeHost(s->host_results);
+    if (s->results_copied)
+        cudaFree(s->dev.results);
     free(s->next_dims);
     free(s->next_jobs);
     if (s->stream)
@@ -128,10 +130,18 @@ static pt_status alloc_slot(cuda_state *s, stream_slot *slot, pt_error *err)
                                  jobs * slot->dev.partials_per_job * sizeof(pt_cuda_sb_model)));
     CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_dims, frames * sizeof(pt_cuda_frame_dims)));
     CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_jobs, jobs * sizeof(pt_cuda_eye_job)));
-    CUDA_OR_FAIL(err, cudaHostAlloc((void **)&slot->host_results,
-                                    jobs * sizeof(pt_cuda_eye_result),
-                                    cudaHostAllocMapped | cudaHostAllocPortable));
-    CUDA_OR_FAIL(err, cudaHostGetDevicePointer((void **)&slot->dev.results, slot->host_results, 0));
+    if (s->opt.cuda_off & PT_CUDA_OFF_MAPPED) {
+        /* --cuda-off mapped: the kernels write device memory, copied back per chunk */
+        CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_results,
+                                         jobs * sizeof(pt_cuda_eye_result)));
+        CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.results, jobs * sizeof(pt_cuda_eye_result)));
+        slot->results_copied = 1;
+    } else {
+        CUDA_OR_FAIL(err, cudaHostAlloc((void **)&slot->host_results,
+                                        jobs * sizeof(pt_cuda_eye_result),
+                                        cudaHostAllocMapped | cudaHostAllocPortable));
+        CUDA_OR_FAIL(err, cudaHostGetDevicePointer((void **)&slot->dev.results, slot->host_results, 0));
+    }
     slot->next_dims = (pt_cuda_frame_dims *)calloc(frames, sizeof *slot->next_dims);
     slot->next_jobs = (pt_cuda_eye_job *)calloc(jobs, sizeof *slot->next_jobs);
     if (!slot->next_dims || !slot->next_jobs)
@@ -178,6 +188,8 @@ pt_status pt_cuda_state_create(const pt_config *cfg, const pt_track_options *opt
      * planes of a chunk within CHUNK_BYTES. */
     size_t fit = CHUNK_BYTES / p->plane;
     s->chunk = opt->sequence ? SEQUENCE_CHUNK : (int)(fit < 1 ? 1 : fit > MAX_CHUNK ? MAX_CHUNK : fit);
+    if (opt->cuda_off & PT_CUDA_OFF_BATCH) /* --cuda-off batch: a launch per stage and frame */
+        s->chunk = 1;
     p->reflection = cfg->pre.reflection;
     p->reflection_threshold = cfg->pre.reflection_threshold;
     p->smooth = cfg->pre.smooth;

@@ -44,8 +44,11 @@ typedef struct {
     pt_cuda_frame_dims *next_dims; /* the next chunk's, built here and uploaded when */
     pt_cuda_eye_job *next_jobs;    /* they differ from what the device holds */
     /* pinned and mapped: dev.results points here, so the kernels write the
-     * results straight into host memory (no copy back to wait for) */
+     * results straight into host memory (no copy back to wait for); with
+     * --cuda-off mapped, dev.results is a device buffer copied here after
+     * each chunk (results_copied) */
     pt_cuda_eye_result *host_results;
+    int results_copied;
     void *detector;                   /* the tl/hough detector's instance, or NULL */
     /* preprocessing and the Starburst pipeline of a chunk, as CUDA graphs */
     pt_cuda_stage_graph graph_pre, graph_sb, graph_det; /* graph_det: tl / hough */

@@ -49,7 +49,7 @@ __global__ void __launch_bounds__(SCORE_THREADS) pupil_score(pt_cuda_params p, p
     __shared__ int median[4];
     int j = blockIdx.x, k = threadIdx.x;
     pt_cuda_eye_result *r = b.results + j;
-    const pt_cuda_eye_result res = *r; /* host memory: read once */
+    const pt_cuda_eye_result res = *r; /* read once: mapped host memory by default */
     int found = res.status == PT_DETECT_OK && (res.has_circle || res.has_ellipse);
     pt_ellipse e = res.ellipse;
     if (!res.has_ellipse) {

@@ -10,6 +10,7 @@
 
 #include "lib/assign/assign.h"
 #include "lib/assign/mtt_associate.h"
+#include "lib/assign/mtt_dense.h"
 
 void pt_mtt_default(pt_mtt_params *params)
 {
@@ -36,6 +37,7 @@ struct pt_tracker {
     double *predicted; /* (x, y) of each track after the prediction */
     int *track_of_meas, *meas_of_track;
     pt_mtt_assoc assoc;
+    pt_mtt_dense dense; /* params.dense */
 };
 
 static pt_status grow(void **buf, size_t elem, long need, long *cap_inout, pt_error *err)
@@ -112,6 +114,7 @@ void pt_tracker_destroy(pt_tracker *t)
     free(t->track_of_meas);
     free(t->meas_of_track);
     pt_mtt_associate_free(&t->assoc);
+    pt_mtt_dense_free(&t->dense);
     free(t);
 }
 
@@ -203,8 +206,13 @@ pt_status pt_tracker_step(pt_tracker *t, const double *xy, int n, int *track_of,
         t->predicted[2 * k + 1] = t->tracks[k].y;
         t->meas_of_track[k] = -1;
     }
-    if ((st = pt_mtt_associate(&t->assoc, xy, n, t->predicted, t->count, q->d_max, q->solver, q->threads,
-                               t->track_of_meas, NULL, err)))
+    if (q->dense)
+        st = pt_mtt_associate_dense(&t->dense, xy, n, t->predicted, t->count, q->d_max, q->solver, q->threads,
+                                    t->track_of_meas, err);
+    else
+        st = pt_mtt_associate(&t->assoc, xy, n, t->predicted, t->count, q->d_max, q->solver, q->threads,
+                              t->track_of_meas, NULL, err);
+    if (st)
         return st;
     for (int m = 0; m < n; m++)
         if (t->track_of_meas[m] >= 0)
@@ -251,6 +259,12 @@ pt_status pt_tracker_step(pt_tracker *t, const double *xy, int n, int *track_of,
 pt_status pt_mtt_run(const pt_mtt_params *params, const pt_measurement_set *set, int *tracks,
                      double *ms_per_frame, pt_error *err)
 {
+    return pt_mtt_run_timed(params, set, tracks, ms_per_frame, NULL, err);
+}
+
+pt_status pt_mtt_run_timed(const pt_mtt_params *params, const pt_measurement_set *set, int *tracks,
+                           double *ms_per_frame, double *frame_ms, pt_error *err)
+{
     *ms_per_frame = 0.0;
     if (set->count == 0)
         return PT_OK;
@@ -276,12 +290,17 @@ pt_status pt_mtt_run(const pt_mtt_params *params, const pt_measurement_set *set,
         /* frames without measurements up to the next one with some: one skip */
         long next = set->items[at].frame;
         pt_tracker_skip(t, next - frame);
+        for (long g = frame; frame_ms && g < next; g++)
+            frame_ms[g - first] = -1.0;
         long b = at;
         for (; b < set->count && set->items[b].frame == next; b++) {
             xy[2 * (b - at)] = set->items[b].x;
             xy[2 * (b - at) + 1] = set->items[b].y;
         }
+        double step_start = omp_get_wtime();
         st = pt_tracker_step(t, xy, (int)(b - at), tracks + at, err);
+        if (frame_ms)
+            frame_ms[next - first] = 1000.0 * (omp_get_wtime() - step_start);
         at = b;
         frame = next + 1;
     }

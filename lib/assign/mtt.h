@@ -20,6 +20,10 @@ typedef struct {
      * tracker_min_entries are solved by the exact solver. */
     const pt_assign_backend *solver;
     int threads; /* for omp; 0 = all cores */
+    /* 1: each frame's whole measurements x tracks matrix goes to solver, as
+     * Maier et al. associate (lib/assign/mtt_dense.h), instead of the gated
+     * components; 0 (default): the components. */
+    int dense;
 } pt_mtt_params;
 
 void pt_mtt_default(pt_mtt_params *params);
@@ -48,6 +52,12 @@ const pt_track *pt_tracker_tracks(const pt_tracker *tracker, int *count);
  * without measurements); tracks gets set->count ids. */
 pt_status pt_mtt_run(const pt_mtt_params *params, const pt_measurement_set *set, int *tracks,
                      double *ms_per_frame, pt_error *err);
+/* The same, and frame_ms (may be NULL; last - first + 1 entries, frames
+ * first..last of the set) gets each frame's milliseconds: the tracker step
+ * (prediction, association, update) of a frame with measurements, -1 for a
+ * frame without. */
+pt_status pt_mtt_run_timed(const pt_mtt_params *params, const pt_measurement_set *set, int *tracks,
+                           double *ms_per_frame, double *frame_ms, pt_error *err);
 
 /* Every measurement carries one true id and one track, so misses and false
  * positives are 0 and MOTA = 1 - id_switches / measurements; IDF1 =

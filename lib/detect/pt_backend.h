@@ -14,6 +14,18 @@ extern "C" {
 
 #define PT_MAX_DEVICES 16
 
+/* --cuda-off: optimisations of the CUDA back end switched off one by one, so
+ * that what each brings can be measured (pupiltrack(1), bench, --cuda-off);
+ * the results are the same with any of them off, only the speed differs. */
+enum {
+    PT_CUDA_OFF_PINNED = 1, /* frames copied from pageable memory, no page-locked staging */
+    PT_CUDA_OFF_MAPPED = 2, /* results copied back after each chunk instead of written
+                               by the kernels into mapped host memory */
+    PT_CUDA_OFF_BATCH = 4,  /* one frame per chunk (one launch per stage and frame) */
+    PT_CUDA_OFF_GRAPHS = 8, /* every kernel launched from the host, no CUDA graph replay */
+    PT_CUDA_OFF_ALL = 15
+};
+
 typedef struct {
     pt_algorithm algorithm;
     int ellipse;   /* --ellipse: fit ellipses (result has_ellipse) */
@@ -22,6 +34,7 @@ typedef struct {
     int sequence;  /* start each frame from the previous frame's centre */
     int overlay;   /* fill pt_overlay (for --draw) */
     int streams;   /* CUDA streams in flight; 0 = the back end's default */
+    int cuda_off;  /* PT_CUDA_OFF_* bits: CUDA optimisations switched off */
     /* --devices: CUDA devices a batch is split across; ndevices 0 = the
      * current device only, -1 = every visible device. */
     int ndevices;

@@ -88,6 +88,21 @@ expect_exit 1 "mtt bad measurement" -- "$PT" mtt "$TMP/badm.csv"
 one_line "$TMP/err" "mtt bad measurement"
 expect_grep "badm.csv" "$TMP/err" "mtt bad measurement names the file"
 expect_exit 2 "mtt unknown back end" -- "$PT" mtt -b gpu "$TMP/belt.csv"
+# mtt --dense: the paper's one matrix per frame, with either auction, tracks the
+# noise-free belt as the clusters do; --frame-times has one row per frame.
+for a in default jacobi; do
+    expect_exit 0 "mtt --dense --auction $a" -- "$PT" mtt -b seq --dense --auction $a --velocity 4,0 \
+        --frame-times "$TMP/times.csv" -o "$TMP/tracks-dense.csv" "$TMP/belt.csv"
+    expect_grep "ID switches 0, MOTA 1.0000, IDF1 1.0000" "$TMP/err" "mtt --dense --auction $a metrics"
+    expect_grep "^frame,measurements,ms$" "$TMP/times.csv" "mtt --frame-times header"
+    frames=$(tail -n +2 "$TMP/belt.csv" | cut -d, -f1 | sort -u | wc -l)
+    n=$(($(wc -l <"$TMP/times.csv") - 1))
+    [ "$n" -eq "$frames" ] && ok || fail "mtt --frame-times: $n rows for $frames frames"
+done
+expect_exit 2 "mtt --auction jacobi without --dense" -- "$PT" mtt --auction jacobi "$TMP/belt.csv"
+one_line "$TMP/err" "mtt --auction jacobi without --dense"
+expect_grep "dense" "$TMP/err" "mtt --auction jacobi names --dense"
+expect_exit 2 "mtt --auction jacobi -b exact" -- "$PT" mtt -b exact --dense --auction jacobi "$TMP/belt.csv"
 
 # -b cuda: without a GPU exit 3 and one line; with one, the same optimum and tracks.
 if [ $gpu -eq 0 ]; then

@@ -13,3 +13,8 @@ cmp -s "$TMP/stages-off/testdata_synth_000001-1-image.png" "$TMP/stages-off/test
 printf 'x' >"$TMP/stages-file"
 expect_exit 1 "--draw-stages onto a file" -- "$PT" track --draw-stages "$TMP/stages-file" -o /dev/null testdata/synth/000001.png
 one_line "$TMP/err" "--draw-stages onto a file"
+# -a hough adds the Canny edges (the paper's Fig. 4): a binary image, edges white.
+expect_exit 0 "track -a hough --draw-stages" -- "$PT" track -a hough --draw-stages "$TMP/stages-hough" -o /dev/null testdata/synth/000001.png
+f="$TMP/stages-hough/testdata_synth_000001-6-canny.png"
+head -c 8 "$f" 2>/dev/null | od -An -c | grep -q 'P   N   G' && ok || fail "-a hough --draw-stages wrote no canny PNG"
+[ ! -e "$TMP/stages/testdata_synth_000001-6-canny.png" ] && ok || fail "--draw-stages wrote canny edges for starburst"

@@ -1,9 +1,11 @@
 # Sourced by tests/run_cli.sh: scripts/figures.sh end to end on testdata/synth
-# with the OpenMP back end and small grids: every figure's CSV and caption,
-# and its PNG and SVG when gnuplot is installed; figures whose parameter the
-# paper varies show curves that differ.
-expect_exit 0 "figures.sh --quick" -- env PT="$PT" THREADS="1 2" sh scripts/figures.sh --quick testdata/synth testdata/synth/groundtruth.csv "$TMP/figs"
-FIGS="fig01-reflection-stages fig06-radius-histogram fig07-cuda-ladder
+# with the OpenMP back end and small grids: every figure's and table's CSV
+# and caption of the three papers (pupil/, contours/, auction/), tables in
+# Markdown, PNG and SVG when gnuplot is installed; figures whose parameter
+# the paper varies show curves that differ.
+expect_exit 0 "figures.sh --quick" -- env PT="$PT" THREADS="1 2" sh scripts/figures.sh --quick testdata/synth testdata/synth/groundtruth.csv "$TMP/all"
+ln -s "$TMP/all/pupil" "$TMP/figs"
+FIGS="fig01-reflection-stages fig02-tl-stages fig03-starburst-rays fig04-hough fig06-radius-histogram fig07-cuda-ladder
       fig10a-starburst-accuracy fig10b-starburst-fps fig11a-fit-accuracy fig11b-fit-streams-fps
       fig12a-tl-accuracy fig12b-tl-fps fig13a-hough-accuracy fig13b-hough-fps fig14-fixed
       omp-speedup"
@@ -12,6 +14,18 @@ for f in $FIGS; do
     grep -q "^Reproduces: " "$TMP/figs/$f.txt" 2>/dev/null && grep -q "^Command: " "$TMP/figs/$f.txt" &&
         ok || fail "figures.sh wrote no caption $f.txt"
 done
+# Fig. 7: the sequential run (speed-up 1) and OpenMP for one and two eyes;
+# the CUDA steps only where a GPU runs.
+for eyes in monocular binocular; do
+    grep -q "^$eyes,0,1$" "$TMP/figs/fig07-cuda-ladder.csv" && grep -q "^$eyes,1," "$TMP/figs/fig07-cuda-ladder.csv" &&
+        ok || fail "fig07 has no sequential and OpenMP $eyes bars"
+done
+if "$PT" track -b cuda -o /dev/null testdata/synth/000000.png >/dev/null 2>&1; then
+    n=$(grep -c '^monocular,[2-9],' "$TMP/figs/fig07-cuda-ladder.csv")
+    [ "$n" -eq 7 ] && ok || fail "fig07 has $n CUDA monocular steps, wanted 7"
+else
+    grep -q "not measured" "$TMP/figs/fig07-cuda-ladder.txt" && ok || fail "fig07 caption does not say CUDA was not measured"
+fi
 # Fig. 10: 3 top-hat sides x (Gaussian 5, median 7, median 11), curves to 20 %.
 n=$(grep -c ',20,' "$TMP/figs/fig10a-starburst-accuracy.csv")
 [ "$n" -eq 9 ] && ok || fail "fig10a has $n curves reaching 20 %, wanted 9 (3 kernels x 3 filters)"
@@ -46,9 +60,40 @@ if command -v gnuplot >/dev/null 2>&1; then
 else
     echo "SKIP: figure drawing (gnuplot is not installed; the CSVs were checked)"
 fi
+# The border-tracking and auction papers' tables and figures.
+CT="table1-cpu table2-cuda-phases table3-rectangles table4-images table5-transfers"
+AU="table1-datasets table2-errors table3-speedup table4-budget"
+for f in $CT; do
+    [ -s "$TMP/all/contours/$f.csv" ] && [ -s "$TMP/all/contours/$f.md" ] &&
+        grep -q "^Reproduces: " "$TMP/all/contours/$f.txt" && ok || fail "contours.sh: no $f csv, md or caption"
+done
+for f in $AU fig05-ms-per-set fig06-ms-over-time; do
+    [ -s "$TMP/all/auction/$f.csv" ] && grep -q "^Reproduces: " "$TMP/all/auction/$f.txt" && ok ||
+        fail "auction.sh: no $f csv or caption"
+done
+for f in $AU; do [ -s "$TMP/all/auction/$f.md" ] && ok || fail "auction.sh: no $f.md"; done
+# contours: borders grow with the image (1x, 2x, 4x), four generated images.
+awk -F, 'NR > 1 { if ($3 + 0 <= last) bad = 1; last = $3 + 0 } END { exit bad }' "$TMP/all/contours/table1-cpu.csv" &&
+    ok || fail "contours table1: borders do not grow with the image size"
+n=$(($(wc -l <"$TMP/all/contours/table4-images.csv") - 1))
+[ "$n" -eq 4 ] && ok || fail "contours table4 has $n images, wanted 4"
+# auction: six data sets; every run measured; both auctions per set and back end.
+n=$(($(wc -l <"$TMP/all/auction/table1-datasets.csv") - 1))
+[ "$n" -eq 6 ] && ok || fail "auction table1 has $n data sets, wanted 6"
+grep -q ',failed,' "$TMP/all/auction/runs/results.csv" && fail "auction.sh: a run failed" || ok
+n=$(awk -F, 'NR > 1 && ($2 == "seq" || $2 == "omp") && $5 + 0 > 0' "$TMP/all/auction/table3-speedup.csv" | wc -l)
+[ "$n" -eq 12 ] && ok || fail "auction table3 has $n measured speed-ups, wanted 12 (6 sets x seq, omp)"
+grep -q "jacobi trend" "$TMP/all/auction/fig06-ms-over-time.csv" && grep -q "default trend" "$TMP/all/auction/fig06-ms-over-time.csv" &&
+    ok || fail "auction fig06 has no trend lines"
+if command -v gnuplot >/dev/null 2>&1; then
+    for f in $(for t in $CT; do echo contours/$t; done) $(for t in $AU fig05-ms-per-set fig06-ms-over-time; do echo auction/$t; done); do
+        if head -c 8 "$TMP/all/$f.png" 2>/dev/null | od -An -c | grep -q 'P   N   G' &&
+           grep -q '<svg' "$TMP/all/$f.svg" 2>/dev/null; then ok; else fail "$f: no PNG or SVG drawn"; fi
+    done
+fi
 # --draw-only redraws from the kept sweeps without running pupiltrack.
 rm -f "$TMP"/figs/*.png "$TMP"/figs/*.svg
-expect_exit 0 "figures.sh --draw-only" -- env PT=/nonexistent sh scripts/figures.sh --quick --draw-only /nonexistent /nonexistent.csv "$TMP/figs"
+expect_exit 0 "figures.sh --draw-only" -- env PT=/nonexistent sh scripts/figures.sh --quick --draw-only /nonexistent /nonexistent.csv "$TMP/all"
 if command -v gnuplot >/dev/null 2>&1; then
     [ -s "$TMP/figs/fig14-fixed.png" ] && ok || fail "--draw-only drew no fig14-fixed.png"
     [ -s "$TMP/figs/fig01-reflection-stages.png" ] && ok || fail "--draw-only drew no fig01-reflection-stages.png"

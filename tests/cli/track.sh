@@ -65,6 +65,12 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
     "$PT" track -a tl -b omp testdata/synth | cut -d, -f1,5-11 >"$TMP/tl-omp.csv"
     "$PT" track -a tl -b cuda testdata/synth | cut -d, -f1,5-11 >"$TMP/tl-cuda.csv"
     cmp -s "$TMP/tl-omp.csv" "$TMP/tl-cuda.csv" && ok || fail "-a tl: -b cuda differs from -b omp"
+    # --cuda-off changes the speed only: the same results with every optimisation off
+    for a in starburst tl hough; do
+        "$PT" track -a $a -b cuda testdata/synth | cut -d, -f1-12 >"$TMP/cuda-on.csv"
+        "$PT" track -a $a -b cuda --streams 1 --cuda-off all testdata/synth | cut -d, -f1-12 >"$TMP/cuda-off.csv"
+        cmp -s "$TMP/cuda-on.csv" "$TMP/cuda-off.csv" && ok || fail "-a $a: --cuda-off all changes the results"
+    done
 else
     expect_exit 3 "-b cuda without GPU" -- "$PT" track -b cuda testdata/synth/000000.png
     one_line "$TMP/err" "-b cuda without GPU"
@@ -72,6 +78,13 @@ else
     expect_exit 3 "-a tl -b cuda without GPU" -- "$PT" track -a tl -b cuda testdata/synth/000000.png
     one_line "$TMP/err" "-a tl -b cuda without GPU"
 fi
+
+# --cuda-off: names checked; with another back end a warning, the run goes on.
+expect_exit 2 "--cuda-off unknown name" -- "$PT" track --cuda-off pinned,fast -o /dev/null testdata/synth/000000.png
+one_line "$TMP/err" "--cuda-off unknown name"
+expect_grep "fast" "$TMP/err" "--cuda-off names the bad name"
+expect_exit 0 "--cuda-off with -b omp" -- "$PT" track --cuda-off all -o /dev/null testdata/synth/000000.png
+expect_grep "applies to -b cuda only" "$TMP/err" "--cuda-off with -b omp warns"
 
 # -j 1 and -j 2 give identical results (ms column aside).
 for a in starburst tl hough; do
