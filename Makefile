@@ -127,6 +127,8 @@ $(BUILD)/cuda/detect/tl.o $(BUILD)/cuda/detect/tl%.o: NVCCFLAGS += --fmad=false
 # Canny-Hough: filters, votes and fits round as omp/detect/canny.c and hough.c do.
 $(BUILD)/cuda/detect/canny.o $(BUILD)/cuda/detect/hough.o $(BUILD)/cuda/detect/hough_vote.o \
 $(BUILD)/cuda/detect/hough_refine.o: NVCCFLAGS += --fmad=false
+# And the reported confidence's (cuda/detect/pupil_score.cu).
+$(BUILD)/cuda/detect/pupil_score.o: NVCCFLAGS += --fmad=false
 
 $(BUILD)/%.o: %.cu
 	@mkdir -p $(dir $@)

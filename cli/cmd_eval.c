@@ -1,10 +1,13 @@
 /* pupiltrack eval: accuracy curves of a results CSV against ground truth. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/core/output_file.h"
+#include "eval/confidence_eval.h"
 #include "eval/curve.h"
 #include "eval/metrics.h"
+#include "lib/detect/confidence.h"
 #include "lib/io/gt.h"
 #include "lib/io/results.h"
 #include "cli/cli.h"
@@ -23,11 +26,18 @@ static void usage(FILE *out)
             "                     both sides have one, else circles; an ellipse counts as\n"
             "                     a circle of radius (a+b)/2, a circle as an ellipse a=b=r)\n"
             "  --config NAME      value of the curve's config column (default: RESULTS)\n"
-            "  -o FILE            curve CSV (default: stdout)\n\n"
+            "  -o FILE            curve CSV (default: stdout)\n"
+            "  --confidence-threshold C\n"
+            "                     summary: the detections with confidence >= C and\n"
+            "                     their share within 5 px (default %.2f)\n"
+            "  --confidence-table the same for C = 0, 0.05, ..., 0.95\n\n"
             "Curve thresholds: relative in percent of the true radius, 0..20 by 0.5;\n"
             "pixel in px, 0..20. A missing or failed detection fails at every threshold;\n"
             "ground truth without a result row counts as a failure; rows with blink=1\n"
-            "are left out; detections where the truth has no pupil are false positives.\n");
+            "are left out; detections where the truth has no pupil are false positives.\n"
+            "The summary gives the ROC AUC of the results' confidence for a centre\n"
+            "within 5 px and for a relative error within 10 %%.\n",
+            PT_CONFIDENCE_FILTER);
 }
 
 /* No result row matched: the curve would read 0 %, so it is an error with
@@ -64,6 +74,8 @@ int pt_cmd_eval(int argc, char **argv)
     const char *gt_path = NULL, *out_path = NULL, *results_path = NULL, *config = NULL;
     int metrics = PT_METRIC_BOTH;
     pt_eval_shape shape = PT_SHAPE_AUTO;
+    double threshold = PT_CONFIDENCE_FILTER;
+    int table = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -71,7 +83,8 @@ int pt_cmd_eval(int argc, char **argv)
             return PT_EXIT_OK;
         }
         int takes_value = !strcmp(a, "--gt") || !strcmp(a, "-o") || !strcmp(a, "--metric") ||
-                          !strcmp(a, "--shape") || !strcmp(a, "--config");
+                          !strcmp(a, "--shape") || !strcmp(a, "--config") ||
+                          !strcmp(a, "--confidence-threshold");
         if (takes_value && i + 1 >= argc) {
             pt_cli_fail("eval: option %s needs a value", a);
             return PT_EXIT_USAGE;
@@ -82,6 +95,16 @@ int pt_cmd_eval(int argc, char **argv)
             out_path = argv[++i];
         } else if (!strcmp(a, "--config")) {
             config = argv[++i];
+        } else if (!strcmp(a, "--confidence-threshold")) {
+            const char *v = argv[++i];
+            char *end;
+            threshold = strtod(v, &end);
+            if (end == v || *end || !(threshold >= 0.0 && threshold <= 1.0)) {
+                pt_cli_fail("eval: --confidence-threshold must be a number in [0,1], not '%s'", v);
+                return PT_EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--confidence-table")) {
+            table = 1;
         } else if (!strcmp(a, "--metric")) {
             const char *m = argv[++i];
             metrics = !strcmp(m, "relative") ? PT_METRIC_RELATIVE
@@ -133,7 +156,10 @@ int pt_cmd_eval(int argc, char **argv)
     }
     int rc = PT_EXIT_OK;
     pt_eval ev;
-    if (pt_eval_run(&gt, &res, shape, &ev, &err)) {
+    pt_eval_frames frames = {0, NULL};
+    pt_conf_summary conf;
+    if (pt_eval_run_frames(&gt, &res, shape, &ev, &frames, &err) ||
+        pt_conf_summarise(&frames, &conf, &err)) {
         pt_cli_report(&err);
         rc = PT_EXIT_INPUT;
         goto done;
@@ -157,7 +183,15 @@ int pt_cmd_eval(int argc, char **argv)
         goto done;
     }
     pt_eval_print_summary(stderr, config, &ev);
+    enum { TABLE = 20 };
+    pt_conf_cut cuts[TABLE + 1];
+    int ncuts = 0;
+    pt_conf_cut_at(&frames, threshold, &cuts[ncuts++]);
+    for (int k = 0; table && k < TABLE; k++)
+        pt_conf_cut_at(&frames, k * PT_CONF_TABLE_STEP, &cuts[ncuts++]);
+    pt_conf_print(stderr, &conf, cuts, ncuts);
 done:
+    pt_eval_frames_free(&frames);
     pt_results_free(&res);
     pt_gt_free(&gt);
     return rc;

@@ -98,12 +98,21 @@ static double pixel_error(const pt_gt_entry *t, const pt_result *f)
     return pt_metric_centre_error(x, y, t->cx, t->cy);
 }
 
-void pt_eval_add(pt_eval *ev, const pt_gt_entry *truth, const pt_result *found,
-                 pt_eval_shape shape)
+void pt_eval_frames_free(pt_eval_frames *f)
+{
+    free(f->frames);
+    f->frames = NULL;
+    f->count = 0;
+}
+
+/* pt_eval_add; frame (when not NULL) receives the scored frame. Returns 1
+ * when the row was a scored frame. */
+static int add_row(pt_eval *ev, const pt_gt_entry *truth, const pt_result *found,
+                   pt_eval_shape shape, pt_eval_frame *frame)
 {
     if (truth->blink) {
         ev->blinks++;
-        return;
+        return 0;
     }
     if (!truth->has_pupil) {
         if (found) {
@@ -112,7 +121,7 @@ void pt_eval_add(pt_eval *ev, const pt_gt_entry *truth, const pt_result *found,
         } else {
             ev->missing_no_pupil++;
         }
-        return;
+        return 0;
     }
     ev->frames++;
     if (!found) {
@@ -136,15 +145,48 @@ void pt_eval_add(pt_eval *ev, const pt_gt_entry *truth, const pt_result *found,
     ev->px_total++;
     for (int i = 0; i < PT_EVAL_PX_STEPS; i++)
         ev->px_detected[i] += px <= pt_eval_pixel_threshold(i) + EVAL_TOLERANCE;
+    if (frame) {
+        frame->detected = found && found->status == PT_DETECT_OK &&
+                          (found->has_circle || found->has_ellipse);
+        frame->confidence = found ? found->confidence : 0.0;
+        frame->px_error = px;
+        frame->rel_error = rel;
+        frame->rel_scored = scored;
+    }
+    return 1;
+}
+
+void pt_eval_add(pt_eval *ev, const pt_gt_entry *truth, const pt_result *found,
+                 pt_eval_shape shape)
+{
+    add_row(ev, truth, found, shape, NULL);
 }
 
 pt_status pt_eval_run(const pt_gt *gt, const pt_results *res, pt_eval_shape shape,
                       pt_eval *ev, pt_error *err)
 {
+    return pt_eval_run_frames(gt, res, shape, ev, NULL, err);
+}
+
+pt_status pt_eval_run_frames(const pt_gt *gt, const pt_results *res, pt_eval_shape shape,
+                             pt_eval *ev, pt_eval_frames *frames, pt_error *err)
+{
     pt_eval_init(ev);
+    pt_eval_frame *list = NULL;
+    if (frames) {
+        frames->count = 0;
+        frames->frames = NULL;
+        /* at most one scored frame per ground-truth row */
+        list = malloc(((size_t)gt->count + 1) * sizeof *list);
+        if (!list)
+            return pt_error_set(err, PT_ERR_NOMEM, gt->source, "out of memory");
+    }
     unsigned char *seen = calloc((size_t)gt->count + 1, 1);
-    if (!seen)
+    if (!seen) {
+        free(list);
         return pt_error_set(err, PT_ERR_NOMEM, gt->source, "out of memory");
+    }
+    long n = 0;
     for (int i = 0; i < res->count; i++) {
         const pt_results_row *row = &res->rows[i];
         const pt_gt_entry *truth = pt_gt_find(gt, row->image, row->result.eye);
@@ -160,12 +202,16 @@ pt_status pt_eval_run(const pt_gt *gt, const pt_results *res, pt_eval_shape shap
         }
         seen[k] = 1;
         ev->matched++;
-        pt_eval_add(ev, truth, &row->result, shape);
+        n += add_row(ev, truth, &row->result, shape, list ? &list[n] : NULL);
     }
     for (int k = 0; k < gt->count; k++)
         if (!seen[k])
-            pt_eval_add(ev, &gt->entries[k], NULL, shape);
+            n += add_row(ev, &gt->entries[k], NULL, shape, list ? &list[n] : NULL);
     free(seen);
+    if (frames) {
+        frames->frames = list;
+        frames->count = n;
+    }
     return PT_OK;
 }
 

@@ -51,12 +51,33 @@ double pt_metric_centre_error(double x, double y, double truth_x, double truth_y
 double pt_eval_relative_threshold(int i);
 double pt_eval_pixel_threshold(int i);
 
+/* One scored frame (a ground-truth row with a pupil, not a blink), for the
+ * confidence measures (eval/confidence_eval.h). */
+typedef struct {
+    double confidence; /* the result's confidence; meaningful when detected */
+    int detected;      /* status ok with a shape */
+    double px_error;   /* centre error in px; INFINITY when not detected */
+    double rel_error;  /* relative error; INFINITY when not detected or not scored */
+    int rel_scored;    /* the truth has a size */
+} pt_eval_frame;
+
+typedef struct {
+    long count;
+    pt_eval_frame *frames; /* malloc'd */
+} pt_eval_frames;
+
+void pt_eval_frames_free(pt_eval_frames *f);
+
 /* Score one ground-truth row against its result (NULL: no result row). */
 void pt_eval_add(pt_eval *ev, const pt_gt_entry *truth, const pt_result *found,
                  pt_eval_shape shape);
 /* Match every result row to the ground truth by (image, eye) and score all. */
 pt_status pt_eval_run(const pt_gt *gt, const pt_results *res, pt_eval_shape shape,
                       pt_eval *ev, pt_error *err);
+/* The same, and every scored frame into frames (freed with
+ * pt_eval_frames_free; empty on failure). */
+pt_status pt_eval_run_frames(const pt_gt *gt, const pt_results *res, pt_eval_shape shape,
+                             pt_eval *ev, pt_eval_frames *frames, pt_error *err);
 
 /* Detection rate at a relative threshold in percent (a multiple of 0.5) or a
  * pixel threshold (0..20); -1 when there is nothing to score. */

@@ -135,7 +135,8 @@ static cudaError_t enqueue_preprocess(const void *arg, cudaStream_t stream)
 static cudaError_t enqueue_starburst(const void *arg, cudaStream_t stream)
 {
     const chunk_stage *c = (const chunk_stage *)arg;
-    return pt_cuda_starburst_pipeline(c->p, c->dev, c->jobs, c->from, c->to, stream);
+    cudaError_t e = pt_cuda_starburst_pipeline(c->p, c->dev, c->jobs, c->from, c->to, stream);
+    return e != cudaSuccess ? e : pt_cuda_pupil_score(c->p, c->dev, c->jobs, stream);
 }
 
 /* The tl or hough detector's launches (no host synchronisation, so they
@@ -143,7 +144,9 @@ static cudaError_t enqueue_starburst(const void *arg, cudaStream_t stream)
 static cudaError_t enqueue_detector(const void *arg, cudaStream_t stream)
 {
     const chunk_stage *c = (const chunk_stage *)arg;
-    return c->detector->run(c->instance, c->p, c->dev, c->jobs, c->width, c->height, stream);
+    cudaError_t e = c->detector->run(c->instance, c->p, c->dev, c->jobs, c->width, c->height,
+                                     stream);
+    return e != cudaSuccess ? e : pt_cuda_pupil_score(c->p, c->dev, c->jobs, stream);
 }
 
 /* A stage replayed from the slot's graph for its shape, or, with --cuda-off
@@ -277,9 +280,10 @@ static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const 
     if (s->detector)
         CUDA_OR_FAIL(err, launch_stage(s, &slot->graph_det, shape, 6, enqueue_detector, &stage,
                                        slot->stream));
-    else if (s->opt.sequence)
+    else if (s->opt.sequence) {
         CUDA_OR_FAIL(err, pt_cuda_starburst(p, &slot->dev, jobs, s->previous, slot->stream));
-    else
+        CUDA_OR_FAIL(err, pt_cuda_pupil_score(p, &slot->dev, jobs, slot->stream));
+    } else
         CUDA_OR_FAIL(err, launch_stage(s, &slot->graph_sb, shape, 8, enqueue_starburst, &stage,
                                        slot->stream));
     CUDA_OR_FAIL(err, cudaEventRecord(slot->detected, slot->stream));

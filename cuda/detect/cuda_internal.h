@@ -202,6 +202,11 @@ cudaError_t pt_cuda_starburst_select(const pt_cuda_params *p, const pt_cuda_buff
 cudaError_t pt_cuda_starburst_finish(const pt_cuda_params *p, const pt_cuda_buffers *b,
                                      int jobs, cudaStream_t stream);
 
+/* pupil_score.cu: every job's reported confidence from its result's outline
+ * (lib/detect/pupil_score.h), after any detector's launches. */
+cudaError_t pt_cuda_pupil_score(const pt_cuda_params *p, const pt_cuda_buffers *b, int jobs,
+                                cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,6 +15,10 @@
 #define PT_CONFIDENCE_OFFSET 2.0   /* px inside / outside the outline */
 #define PT_CONFIDENCE_MARGIN 3     /* grey levels outside must exceed inside by */
 #define PT_CONFIDENCE_MIN 0.3      /* detectors report NOTFOUND below this */
+/* The reported confidence above which detections are documented to be
+ * within 5 px of the pupil centre in at least 95 % of frames (pupiltrack(1),
+ * METRICS: confidence); eval's default --confidence-threshold. */
+#define PT_CONFIDENCE_FILTER 0.4
 
 /* Defined here, inline, so that the CPU and every CUDA file compile the same
  * code (PT_HD). pt_confidence_circle and pt_confidence_ellipse: in [0,1];

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/detect/pupil_score.h"
 #include "lib/params/params_auto.h"
 #include "omp/detect/detect.h"
 #include "omp/preprocess/preprocess.h"
@@ -196,6 +197,10 @@ static void detect_eyes(omp_state *s, const pt_image *frame, prepared_frame *p,
             pt_error_format(&err, res[e].message, sizeof res[e].message);
         }
         res[e].eye = s->opt.binocular ? "LR"[e] : 0;
+        /* the reported confidence: lib/detect/pupil_score.h */
+        res[e].confidence = pt_pupil_confidence(&p->smoothed, res[e].status == PT_DETECT_OK,
+                                                res[e].has_circle, res[e].has_ellipse,
+                                                &res[e].circle, &res[e].ellipse);
         /* Only a found pupil seeds the next frame; otherwise it starts afresh. */
         have_prev[e] = res[e].status == PT_DETECT_OK;
         prev[e].x = (float)res[e].circle.cx;

@@ -1,0 +1,18 @@
+# Sourced by tests/run_cli.sh: -b cuda reports the confidence -b omp reports
+# (pupiltrack(1), METRICS: confidence), with each detector, in --sequence
+# and --ellipse mode: columns image, status .. confidence the same byte for
+# byte. Skipped without a usable GPU.
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 &&
+   "$PT" track -b cuda -o /dev/null testdata/synth/000000.png 2>/dev/null; then
+    for a in starburst tl hough; do
+        for mode in "" "--ellipse" "--sequence"; do
+            "$PT" track -a $a -b omp $mode testdata/synth 2>/dev/null | cut -d, -f1,5-12 >"$TMP/conf-omp.csv"
+            "$PT" track -a $a -b cuda $mode testdata/synth 2>/dev/null | cut -d, -f1,5-12 >"$TMP/conf-cuda.csv"
+            if [ -s "$TMP/conf-omp.csv" ] && cmp -s "$TMP/conf-omp.csv" "$TMP/conf-cuda.csv"; then ok; else
+                fail "-a $a $mode: -b cuda confidence or fit differs from -b omp"
+                diff "$TMP/conf-omp.csv" "$TMP/conf-cuda.csv" | head -4; fi
+        done
+    done
+else
+    echo "SKIP: -b cuda confidence agreement (no usable GPU)"
+fi
