@@ -261,7 +261,7 @@ static void print_figures(const bench_run *b, const pt_reader_stats *st, double 
         printf(", %.1f MB pinned (%.1f ms pinning and unpinning)", st->pinned_bytes / 1e6,
                1e3 * st->pin_seconds);
     else if (s->backend->pin_region && !o->decode_only)
-        printf(", none pinned%s", o->pin ? "" : " (--no-pin)");
+        printf(", none pinned%s", o->pin ? "" : " (copied through staging)");
     printf("\n");
     printf("end to end: %.1f fps (%.4f ms/frame; %ld frames in %.3f s)\n", b->frames / wall,
            1e3 * wall / n, b->frames, wall);

@@ -32,8 +32,8 @@ static void usage(FILE *out)
             "  --from-files     time files to results (see above)\n"
             "  --passes N       --from-files: read the inputs N times (default 1)\n"
             "  --decode-only    --from-files: read the frames only: the reading rate\n"
-            "  --no-pin         --from-files, -b cuda: copy mapped frames through staging\n"
-            "                   instead of pinning the mapping\n"
+            "  --pin            --from-files, -b cuda: pin each mapping (page-lock it for\n"
+            "                   the copies) instead of copying through staging\n"
             "  -o FILE          --from-files: write the results rows here (default: nowhere)\n",
             pt_detector_setup_help);
 }
@@ -93,7 +93,7 @@ int pt_cmd_bench(int argc, char **argv)
     pt_detector_setup_default(&s);
     pt_input_list inputs = {0};
     int batch = 256, total = 2000, rc = PT_EXIT_OK, total_given = 0;
-    pt_bench_files_options files = {.passes = 1, .pin = 1};
+    pt_bench_files_options files = {.passes = 1, .pin = 0};
     int from_files = 0;
     for (int i = 1; i < argc; i++) {
         int used = pt_detector_setup_option(&s, argc, argv, &i);
@@ -116,8 +116,8 @@ int pt_cmd_bench(int argc, char **argv)
             from_files = 1;
         } else if (!strcmp(a, "--decode-only")) {
             files.decode_only = 1;
-        } else if (!strcmp(a, "--no-pin")) {
-            files.pin = 0;
+        } else if (!strcmp(a, "--pin")) {
+            files.pin = 1;
         } else if (!strcmp(a, "--passes") && i + 1 < argc) {
             if (pt_option_int(a, argv[++i], 1, 1000000, &files.passes))
                 return PT_EXIT_USAGE;
@@ -136,8 +136,8 @@ int pt_cmd_bench(int argc, char **argv)
     }
     if (pt_detector_setup_check(&s))
         return PT_EXIT_USAGE;
-    if (!from_files && (files.decode_only || !files.pin || files.passes != 1 || files.out)) {
-        pt_cli_fail("bench: --decode-only, --no-pin, --passes and -o go with --from-files");
+    if (!from_files && (files.decode_only || files.pin || files.passes != 1 || files.out)) {
+        pt_cli_fail("bench: --decode-only, --pin, --passes and -o go with --from-files");
         return PT_EXIT_USAGE;
     }
     if (inputs.count == 0) {

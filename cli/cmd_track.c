@@ -257,26 +257,6 @@ static int add_frame(track_run *run, pt_read_frame *f)
     return run->count == TRACK_BATCH ? flush_batch(run) : 0;
 }
 
-/* A mapped file's frames are tracked where they lie: pinned for a back end
- * that copies them (cuda) when the mapping takes at most a quarter of the
- * memory, so that the copies go straight from it. */
-static int pin_mapping(void *ctx, const void *base, size_t bytes)
-{
-    track_run *run = ctx;
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    if (!run->setup.backend->pin_region || !run->state || pages <= 0 || page <= 0 ||
-        (double)bytes > 0.25 * (double)pages * (double)page)
-        return 0;
-    pt_error err;
-    pt_error_clear(&err);
-    return run->setup.backend->pin_region(run->state, base, bytes, &err) == PT_OK;
-}
-
-static void unpin_mapping(void *ctx, const void *base)
-{
-    track_run *run = ctx;
-    run->setup.backend->unpin_region(run->state, base);
-}
 
 int pt_cmd_track(int argc, char **argv)
 {
@@ -405,8 +385,6 @@ int pt_cmd_track(int argc, char **argv)
     run.setup.load.page_errors = 1; /* a bad TIFF page is a row of its own */
     pt_reader_options ro = {.threads = run.setup.track.threads,
                             .ahead = 2 * TRACK_BATCH,
-                            .pin = pin_mapping,
-                            .unpin = unpin_mapping,
                             .ctx = &run};
     if (pt_reader_open(inputs.paths, inputs.count, &run.setup.load, &ro, &run.reader, &err)) {
         pt_cli_report(&err);

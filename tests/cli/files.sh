@@ -26,7 +26,7 @@ cut -d, -f1-12 "$TMP/fs_bench.csv" | cmp -s - "$(cut -d, -f1-12 "$TMP/fs_tif.csv
 expect_exit 0 "bench --from-files --decode-only" -- "$PT" bench --from-files --decode-only -j 2 "$TMP/fs"
 expect_grep "^read: 0 in place .*, 0 converted from a mapping, 3 decoded" "$TMP/out" "--decode-only: PGM frames decoded"
 expect_grep "^end to end: [0-9.]+ fps" "$TMP/out" "--decode-only: the reading rate"
-expect_exit 2 "--no-pin without --from-files" -- "$PT" bench --no-pin "$TMP/fs"
+expect_exit 2 "--pin without --from-files" -- "$PT" bench --pin "$TMP/fs"
 
 # a page whose strips hold too few bytes: its own error row, the others tracked
 TIFF_SHORT_PAGE=1 sh tests/tiff_stack.sh 320 256 "$TMP/fs.raw" >"$TMP/short.tif"
