@@ -122,12 +122,13 @@ __global__ void __launch_bounds__(RANSAC_THREADS)
     int s = blockIdx.x * RANSAC_THREADS + threadIdx.x;
     pt_circle c = {0, 0, 0};
     pt_ellipse e = {0, 0, 0, 0, 0};
+    int ell = tl_task_ellipse(d, jobs, task);
     bool valid = s < p.ransac_rows &&
-                 sample_model(p, d.ellipse, pts, n, s, job.min_r, job.max_r, &c, &e);
+                 sample_model(p, ell, pts, n, s, job.min_r, job.max_r, &c, &e);
     int32_t *votes = d.votes + (size_t)slot * d.nblocks * RANSAC_THREADS;
     if (split == 0 && s < p.ransac_rows && !valid)
         votes[s] = -1;
-    vote_test k = vote_test_make(d.ellipse, c, e, band);
+    vote_test k = vote_test_make(ell, c, e, band);
     int count = 0;
     for (int ch = split; ch < chunks; ch += RANSAC_SPLITS) {
         int base = ch * RANSAC_CHUNK, m = n - base < RANSAC_CHUNK ? n - base : RANSAC_CHUNK;
@@ -228,6 +229,7 @@ __global__ void __launch_bounds__(32)
     const pt_cuda_eye_job job = b.jobs[j];
     const pt_point *pts = d.points + slot * d.cap;
     double band = fit->band;
+    int ell = tl_task_ellipse(d, jobs, task);
     /* the best row: most votes, ties to the lowest row */
     const int32_t *votes = d.votes + (size_t)slot * d.nblocks * RANSAC_THREADS;
     int best_v = -1, best_s = -1;
@@ -250,23 +252,23 @@ __global__ void __launch_bounds__(32)
         return;
     pt_circle c = {0, 0, 0};
     pt_ellipse e = {0, 0, 0, 0, 0};
-    sample_model(p, d.ellipse, pts, n, best_s, job.min_r, job.max_r, &c, &e);
+    sample_model(p, ell, pts, n, best_s, job.min_r, job.max_r, &c, &e);
     pt_ellipse_frame f;
-    if (d.ellipse)
+    if (ell)
         pt_ellipse_frame_init(&e, &f);
     /* the inliers of the best row, in point order */
     int *inl = d.labels + slot * d.cap;
     int count = 0;
     for (int base = 0; base < n; base += 32) {
         int k = base + lane;
-        bool in = k < n && inlier(d.ellipse, c, f, pts[k], band);
+        bool in = k < n && inlier(ell, c, f, pts[k], band);
         unsigned ballot = __ballot_sync(0xffffffffu, in);
         if (in)
             inl[count + __popc(ballot & ((1u << lane) - 1u))] = k;
         count += __popc(ballot);
     }
     __syncwarp();
-    if (!d.ellipse && count > TL_SERIAL_REFIT) {
+    if (!ell && count > TL_SERIAL_REFIT) {
         pt_circle refit;
         if (warp_fit_circle(pts, inl, count, &refit) &&
             pt_ransac_circle_in_range(&refit, job.min_r, job.max_r))
@@ -284,7 +286,7 @@ __global__ void __launch_bounds__(32)
             idx = NULL;
         }
         if (lane == 0)
-            pt_ransac_refit_inliers(d.ellipse, from, idx, count, job.min_r, job.max_r, &c, &e);
+            pt_ransac_refit_inliers(ell, from, idx, count, job.min_r, job.max_r, &c, &e);
     }
     __syncwarp();
     if (lane == 0) {
@@ -292,17 +294,22 @@ __global__ void __launch_bounds__(32)
         model_e = e;
     }
     __syncwarp();
-    if (d.ellipse || count <= TL_SERIAL_REFIT) {
+    if (ell || count <= TL_SERIAL_REFIT) {
         c = model_c;
         e = model_e;
     }
-    int final_votes = warp_votes(d.ellipse, c, e, pts, n, band);
+    int final_votes = warp_votes(ell, c, e, pts, n, band);
+    /* circle mode's shape check: the standing circle's border points in the band */
+    int circle_votes = 0;
+    if (task >= jobs * d.thresholds + jobs)
+        circle_votes = warp_votes(0, d.fits[d.settled[j]].circle, e, pts, n, band);
     if (lane != 0)
         return;
     const pt_cuda_frame_dims dims = b.dims[job.frame];
     pt_image view = {dims.width, dims.height, p.pitch, b.smoothed + job.frame * p.plane};
-    double conf = d.ellipse ? pt_confidence_ellipse(&view, &e) : pt_confidence_circle(&view, &c);
+    double conf = ell ? pt_confidence_ellipse(&view, &e) : pt_confidence_circle(&view, &c);
     fit->found = 1;
+    fit->circle_votes = circle_votes;
     fit->votes = final_votes;
     fit->circle = c;
     fit->ellipse = e;

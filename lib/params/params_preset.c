@@ -44,6 +44,7 @@ static const pt_preset_value paper_values[] = {
     {"tl_score", "votes", TL},
     {"tl_refine", "0", TL},
     {"tl_border", "pixels", TL},
+    {"tl_shape", "circle", TL},
     /* Canny-Hough: Canny thresholds 80 % / 40 %, votes every angle step over
      * the whole circle, the peak's circle */
     {"canny_high", "0.8", HO},

@@ -7,6 +7,7 @@
 #include "lib/detect/eye_levels.h"
 #include "lib/contours/contours.h"
 #include "lib/detect/fit.h"
+#include "lib/detect/tl_shape.h"
 #include "omp/detect/detect.h"
 #include "omp/detect/labeling.h"
 
@@ -112,6 +113,25 @@ static int blob_contour(const pt_labeling *lab, int32_t k, int x_off, int y_off,
         }
     }
     return n;
+}
+
+/* Circle mode with tl_shape=auto (lib/detect/tl_shape.h): the border
+ * points[0..n) of the chosen blob also fitted by an ellipse with the narrow
+ * band; *c becomes the ellipse's circle where the ellipse describes the
+ * border clearly better. */
+static void circle_or_ellipse(const pt_point *points, int n, const pt_eye_input *in,
+                              const pt_config *cfg, int *scratch_idx, pt_circle *c)
+{
+    double band = cfg->pre.ransac_inlier;
+    pt_ransac_fit fit;
+    if (n <= 0 || !pt_ransac_ellipse(points, n, in->ransac, cfg->pre.ransac_samples, band,
+                                     in->min_radius, in->max_radius, scratch_idx, &fit))
+        return;
+    int circle_votes = 0;
+    for (int i = 0; i < n; i++)
+        circle_votes += pt_circle_distance(c, points[i].x, points[i].y) <= band;
+    if (pt_tl_prefer_ellipse(c, circle_votes, &fit.ellipse, fit.votes))
+        *c = pt_tl_ellipse_circle(&fit.ellipse);
 }
 
 /* Pixels along the fitted outline (Ramanujan's perimeter for an ellipse). */
@@ -330,12 +350,14 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
             t_best = t_mid;
         }
     }
-    if (ov) {
+    if (ov || (!opt->ellipse && p->shape == PT_TL_SHAPE_AUTO)) {
         double blob_r;
         int n = threshold_border(img, &roi, t_best, in, p->border, mask, &lab, contours, border,
                                  &blob_r);
-        for (int i = 0; i < n; i++)
+        for (int i = 0; ov && i < n; i++)
             pt_overlay_add(ov, border[i].x, border[i].y);
+        if (!opt->ellipse && p->shape == PT_TL_SHAPE_AUTO)
+            circle_or_ellipse(border, n, in, cfg, scratch_idx, &best.circle);
     }
     /* Border pixels are the blob's outermost pixels: the dark region's
      * boundary lies half a pixel beyond their centres. */
