@@ -307,6 +307,43 @@ static void test_tl_lid_cut_ellipse(fixture *fx)
     pt_image_destroy(img);
 }
 
+/* A pupil in an iris nearly as dark (low pupil-iris contrast), the iris a
+ * sharp dark disc on the bright sclera, reflections on the pupil's border:
+ * tl reports the pupil inside the iris (lib/detect/tl_nest.h), not the
+ * iris, in circle and ellipse mode. */
+static void test_tl_pupil_in_iris(fixture *fx)
+{
+    shape s = {118.6, 99.3, 26.0, 26.0, 0.0};
+    pt_image *img = draw_eye(W, H, &s, 1, 23);
+    uint32_t seed = 31;
+    double iris = 1.45 * s.a;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            double d = hypot(x - s.cx, y - s.cy);
+            uint8_t *px = &img->buf[(size_t)y * img->stride + x];
+            if (d > s.a + 3.0 && d <= iris)
+                *px = (uint8_t)(52 + rng_next(&seed) % 9);
+            /* reflections across the pupil's border */
+            for (int g = 0; g < 6; g++) {
+                double phi = 2.0 * M_PI * g / 6.0 + 0.3;
+                if (hypot(x - (s.cx + s.a * cos(phi)), y - (s.cy + s.a * sin(phi))) <= 3.5)
+                    *px = 245;
+            }
+        }
+    pt_roi full = {0, 0, W, H};
+    for (int ellipse = 0; ellipse <= 1; ellipse++) {
+        pt_result r = run(fx, pt_omp_tl, img, full, ellipse, 10, 80, NULL);
+        PT_CHECK(r.status == PT_DETECT_OK, "tl pupil in iris (%s): found",
+                 ellipse ? "ellipse" : "circle");
+        double dc = hypot(r.circle.cx - s.cx, r.circle.cy - s.cy);
+        PT_CHECK(dc <= 2.0 && fabs(r.circle.r - s.a) <= 0.1 * s.a,
+                 "tl pupil in iris (%s): (%.1f,%.1f) r %.1f, truth (%.1f,%.1f) r %.1f",
+                 ellipse ? "ellipse" : "circle", r.circle.cx, r.circle.cy, r.circle.r, s.cx,
+                 s.cy, s.a);
+    }
+    pt_image_destroy(img);
+}
+
 static void test_blank(fixture *fx, pt_omp_detector detect, const char *name)
 {
     shape s = {120, 100, 30, 30, 0};
@@ -425,6 +462,7 @@ int main(int argc, char **argv)
     }
     test_tl_border_modes(&fx);
     test_tl_lid_cut_ellipse(&fx);
+    test_tl_pupil_in_iris(&fx);
     fx.cfg.tl.score = PT_TL_SCORE_VOTES; /* the paper's rule */
     test_disc(&fx, pt_omp_tl, "tl most votes");
     test_ellipse(&fx, pt_omp_tl, "tl most votes");

@@ -2,7 +2,8 @@
  * as pt_omp_tl() after its loop over thresholds:
  *
  *   tl_choose  the winner (score votes / support / quality, ties to the lower
- *              threshold) and, with tl_refine, the mid-level threshold to refit
+ *              threshold; a credible fit it encloses instead, lib/detect/tl_nest.h)
+ *              and, with tl_refine, the mid-level threshold to refit
  *   tl_settle  the refit kept when as credible and describing the same pupil;
  *              in circle mode with tl_shape=auto, the shape check's threshold
  *   tl_finish  the shape check's ellipse circle where it describes the border
@@ -17,6 +18,7 @@
 #include "lib/io/pt_image.h"
 #include "lib/detect/pt_result.h"
 #include "lib/detect/starburst_ray.h"
+#include "lib/detect/tl_nest.h"
 #include "lib/detect/tl_shape.h"
 
 #include "lib/detect/confidence.h"
@@ -127,12 +129,32 @@ __global__ void tl_choose(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int job
         if (winner < 0 || (d.score != PT_TL_SCORE_QUALITY && fit->votes > fits[winner].votes))
             winner = i;
     }
-    d.winner[j] = winner;
     d.refine_t[j] = -1;
-    if (winner < 0 || !d.refine)
+    if (winner < 0) {
+        d.winner[j] = winner;
         return;
+    }
     const pt_cuda_eye_job job = b.jobs[j];
     pt_image view = frame_view(p, b, job);
+    /* the pupil inside the iris (lib/detect/tl_nest.h) */
+    int inner = -1;
+    for (int i = 0; i < d.thresholds; i++) {
+        const tl_fit *fit = &fits[i];
+        if (i == winner || !fit->found || !pt_tl_nested(&fits[winner].circle, &fit->circle) ||
+            fit->quality < PT_TL_NEST_QUALITY * best_quality)
+            continue;
+        double conf = d.ellipse ? pt_confidence_ellipse(&view, &fit->ellipse)
+                                : pt_confidence_circle(&view, &fit->circle);
+        if (conf < PT_CONFIDENCE_MIN)
+            continue;
+        if (inner < 0 || fit->quality > fits[inner].quality)
+            inner = i;
+    }
+    if (inner >= 0)
+        winner = inner;
+    d.winner[j] = winner;
+    if (!d.refine)
+        return;
     int t_mid = mid_level(&view, &fits[winner].circle);
     int t_best = tl_threshold(d, j, winner);
     if (t_mid >= 0 && t_mid != t_best)

@@ -7,6 +7,8 @@
 #include "lib/detect/eye_levels.h"
 #include "lib/contours/contours.h"
 #include "lib/detect/fit.h"
+#include "lib/detect/tl_blob.h"
+#include "lib/detect/tl_nest.h"
 #include "lib/detect/tl_shape.h"
 #include "omp/detect/detect.h"
 #include "omp/detect/labeling.h"
@@ -33,8 +35,23 @@ static double tl_inlier_band(const pt_config *cfg, double blob_r, int ellipse)
     return band;
 }
 
-/* The label of the blob to fit: the biggest one whose equivalent radius lies
- * in [min_r, max_r], preferring blobs that do not touch the roi border; 0 if none. */
+/* Whether blob k comes before blob `than` (0: none yet): compact first
+ * (lib/detect/tl_blob.h), then bigger; ties keep the earlier label. */
+static int blob_better(const pt_labeling *lab, int32_t k, int32_t than)
+{
+    if (!than)
+        return 1;
+    const pt_blob *b = &lab->blobs[k - 1], *o = &lab->blobs[than - 1];
+    int cb = pt_tl_blob_compact(b->size, b->y1 - b->y0 + 1);
+    int co = pt_tl_blob_compact(o->size, o->y1 - o->y0 + 1);
+    if (cb != co)
+        return cb > co;
+    return b->size > o->size;
+}
+
+/* The label of the blob to fit: of those whose equivalent radius lies in
+ * [min_r, max_r], preferring blobs that do not touch the roi border, the
+ * first by blob_better; 0 if none. */
 static int32_t pick_blob(const pt_labeling *lab, double min_r, double max_r)
 {
     int32_t best_inner = 0, best_any = 0;
@@ -43,9 +60,9 @@ static int32_t pick_blob(const pt_labeling *lab, double min_r, double max_r)
         double r = sqrt(b->size / M_PI);
         if (r < min_r || r > max_r)
             continue;
-        if (!best_any || b->size > lab->blobs[best_any - 1].size)
+        if (blob_better(lab, k, best_any))
             best_any = k;
-        if (!b->touches_border && (!best_inner || b->size > lab->blobs[best_inner - 1].size))
+        if (!b->touches_border && blob_better(lab, k, best_inner))
             best_inner = k;
     }
     return best_inner ? best_inner : best_any;
@@ -334,6 +351,21 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
     }
     if (winner < 0)
         return PT_OK;
+    /* The pupil inside the iris (lib/detect/tl_nest.h): the best enclosed
+     * fit that is a credible outline itself wins over the enclosing one. */
+    int inner = -1;
+    for (int i = 0; i < thresholds; i++) {
+        const pt_ransac_fit *fit = &fits[i];
+        if (i == winner || !fit->found ||
+            !pt_tl_nested(&fits[winner].circle, &fit->circle) ||
+            quality[i] < PT_TL_NEST_QUALITY * best_quality ||
+            fit_confidence(img, fit, opt->ellipse) < PT_CONFIDENCE_MIN)
+            continue;
+        if (inner < 0 || quality[i] > quality[inner])
+            inner = i;
+    }
+    if (inner >= 0)
+        winner = inner;
     pt_ransac_fit best = fits[winner];
     int t_best = levels[winner];
     if (p->refine) {
