@@ -61,6 +61,7 @@ static cudaError_t tl_create(const pt_config *cfg, int ellipse, const pt_cuda_pa
     d->refine = tl->refine;
     d->ellipse = ellipse;
     d->shape = tl->shape;
+    d->pupil_prior = tl->pupil_prior;
     d->circle_band = tl->circle_band;
     if (width < 1)
         width = 1;

@@ -49,7 +49,8 @@ __global__ void __launch_bounds__(PICK_THREADS)
         if (r < job.min_r || r > job.max_r)
             continue;
         int rows = (int)sizes[d.cap + root] - root / job.w + 1;
-        unsigned long long key = ((unsigned long long)pt_tl_blob_compact(size, rows) << 63) |
+        unsigned long long compact = d.pupil_prior && pt_tl_blob_compact(size, rows);
+        unsigned long long key = (compact << 63) |
                                  ((unsigned long long)size << 32) |
                                  (0xffffffffu - (uint32_t)root);
         any = key > any ? key : any;

@@ -138,7 +138,7 @@ __global__ void tl_choose(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int job
     pt_image view = frame_view(p, b, job);
     /* the pupil inside the iris (lib/detect/tl_nest.h) */
     int inner = -1;
-    for (int i = 0; i < d.thresholds; i++) {
+    for (int i = 0; d.pupil_prior && i < d.thresholds; i++) {
         const tl_fit *fit = &fits[i];
         if (i == winner || !fit->found || !pt_tl_nested(&fits[winner].circle, &fit->circle) ||
             fit->quality < PT_TL_NEST_QUALITY * best_quality)

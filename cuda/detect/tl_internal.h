@@ -53,6 +53,7 @@ typedef struct {
     int range;        /* PT_TL_RANGE_*: per-job thresholds from levels, or tmin + i tstep */
     int score, refine, ellipse;
     int shape;        /* PT_TL_SHAPE_*: circle mode's shape check */
+    int pupil_prior;  /* tl_pupil_prior: compact blobs first, the enclosed fit wins */
     double circle_band;
     /* capacities */
     size_t cap;       /* pixels per slot: label image, point list */

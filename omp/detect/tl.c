@@ -35,15 +35,16 @@ static double tl_inlier_band(const pt_config *cfg, double blob_r, int ellipse)
     return band;
 }
 
-/* Whether blob k comes before blob `than` (0: none yet): compact first
- * (lib/detect/tl_blob.h), then bigger; ties keep the earlier label. */
-static int blob_better(const pt_labeling *lab, int32_t k, int32_t than)
+/* Whether blob k comes before blob `than` (0: none yet): with prior,
+ * compact first (lib/detect/tl_blob.h); then bigger; ties keep the earlier
+ * label. */
+static int blob_better(const pt_labeling *lab, int32_t k, int32_t than, int prior)
 {
     if (!than)
         return 1;
     const pt_blob *b = &lab->blobs[k - 1], *o = &lab->blobs[than - 1];
-    int cb = pt_tl_blob_compact(b->size, b->y1 - b->y0 + 1);
-    int co = pt_tl_blob_compact(o->size, o->y1 - o->y0 + 1);
+    int cb = prior && pt_tl_blob_compact(b->size, b->y1 - b->y0 + 1);
+    int co = prior && pt_tl_blob_compact(o->size, o->y1 - o->y0 + 1);
     if (cb != co)
         return cb > co;
     return b->size > o->size;
@@ -52,7 +53,7 @@ static int blob_better(const pt_labeling *lab, int32_t k, int32_t than)
 /* The label of the blob to fit: of those whose equivalent radius lies in
  * [min_r, max_r], preferring blobs that do not touch the roi border, the
  * first by blob_better; 0 if none. */
-static int32_t pick_blob(const pt_labeling *lab, double min_r, double max_r)
+static int32_t pick_blob(const pt_labeling *lab, double min_r, double max_r, int prior)
 {
     int32_t best_inner = 0, best_any = 0;
     for (int32_t k = 1; k <= lab->count; k++) {
@@ -60,9 +61,9 @@ static int32_t pick_blob(const pt_labeling *lab, double min_r, double max_r)
         double r = sqrt(b->size / M_PI);
         if (r < min_r || r > max_r)
             continue;
-        if (blob_better(lab, k, best_any))
+        if (blob_better(lab, k, best_any, prior))
             best_any = k;
-        if (!b->touches_border && blob_better(lab, k, best_inner))
+        if (!b->touches_border && blob_better(lab, k, best_inner, prior))
             best_inner = k;
     }
     return best_inner ? best_inner : best_any;
@@ -170,7 +171,7 @@ static double fit_confidence(const pt_image *img, const pt_ransac_fit *fit, int 
  * (0 points when no blob is plausible); *blob_r receives the blob's
  * equivalent radius sqrt(size / pi). */
 static int threshold_border(const pt_image *img, const pt_roi *roi, int t,
-                            const pt_eye_input *in, int border_mode, uint8_t *mask,
+                            const pt_eye_input *in, int border_mode, int prior, uint8_t *mask,
                             pt_labeling *lab, pt_contours *contours, pt_point *border,
                             double *blob_r)
 {
@@ -181,7 +182,7 @@ static int threshold_border(const pt_image *img, const pt_roi *roi, int t,
             dst[x] = src[x] <= t;
     }
     pt_label_components(mask, roi->width, roi->width, roi->height, lab);
-    int32_t k = pick_blob(lab, in->min_radius, in->max_radius);
+    int32_t k = pick_blob(lab, in->min_radius, in->max_radius, prior);
     *blob_r = k ? sqrt(lab->blobs[k - 1].size / M_PI) : 0.0;
     if (!k)
         return 0;
@@ -207,7 +208,8 @@ typedef struct {
 static double fit_threshold(const tl_work *w, int t, pt_ransac_fit *fit)
 {
     double blob_r;
-    int n = threshold_border(w->img, w->roi, t, w->in, w->cfg->tl.border, w->mask, w->lab,
+    int n = threshold_border(w->img, w->roi, t, w->in, w->cfg->tl.border,
+                             w->cfg->tl.pupil_prior, w->mask, w->lab,
                              w->contours, w->border, &blob_r);
     double band = tl_inlier_band(w->cfg, blob_r, w->ellipse);
     const pt_preprocess_params *pre = &w->cfg->pre;
@@ -354,7 +356,7 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
     /* The pupil inside the iris (lib/detect/tl_nest.h): the best enclosed
      * fit that is a credible outline itself wins over the enclosing one. */
     int inner = -1;
-    for (int i = 0; i < thresholds; i++) {
+    for (int i = 0; p->pupil_prior && i < thresholds; i++) {
         const pt_ransac_fit *fit = &fits[i];
         if (i == winner || !fit->found ||
             !pt_tl_nested(&fits[winner].circle, &fit->circle) ||
@@ -384,7 +386,8 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
     }
     if (ov || (!opt->ellipse && p->shape == PT_TL_SHAPE_AUTO)) {
         double blob_r;
-        int n = threshold_border(img, &roi, t_best, in, p->border, mask, &lab, contours, border,
+        int n = threshold_border(img, &roi, t_best, in, p->border, p->pupil_prior, mask, &lab,
+                                 contours, border,
                                  &blob_r);
         for (int i = 0; ov && i < n; i++)
             pt_overlay_add(ov, border[i].x, border[i].y);
