@@ -1,29 +1,10 @@
-/* tl's shared rules (lib/detect/tl_blob.h, tl_nest.h, tl_shape.h): which
- * blob is compact, which fit encloses which, when circle mode takes the
- * ellipse's circle. */
+/* tl's shared rules (lib/detect/tl_nest.h, tl_shape.h): which fit encloses
+ * which, when circle mode takes the ellipse's circle. */
 #include <math.h>
 
-#include "lib/detect/tl_blob.h"
 #include "lib/detect/tl_nest.h"
 #include "lib/detect/tl_shape.h"
 #include "tests/pt_test.h"
-
-static void test_compact(void)
-{
-    /* a disc of radius 40 spans 81 rows and fills its own disc */
-    PT_CHECK(pt_tl_blob_compact(5027, 81), "a disc is compact");
-    /* the lower half of that disc (a lid-cut pupil): 41 rows, twice its disc */
-    PT_CHECK(pt_tl_blob_compact(2513, 41), "a half disc is compact");
-    /* an ellipse 60 x 30 lying down: 61 rows */
-    PT_CHECK(pt_tl_blob_compact((int)(M_PI * 60 * 30), 61), "a lying ellipse is compact");
-    /* standing up: 121 rows, half its disc */
-    PT_CHECK(pt_tl_blob_compact((int)(M_PI * 60 * 30), 121), "a standing ellipse is compact");
-    /* a ring of radius 120 and width 10 (a limbus): 241 rows */
-    PT_CHECK(!pt_tl_blob_compact((int)(M_PI * (120 * 120 - 110 * 110)), 241),
-             "a thin ring is not compact");
-    /* a lash 3 px wide and 80 rows long */
-    PT_CHECK(!pt_tl_blob_compact(240, 80), "a lash is not compact");
-}
 
 static void test_nested(void)
 {
@@ -54,7 +35,6 @@ static void test_prefer_ellipse(void)
 
 int main(void)
 {
-    test_compact();
     test_nested();
     test_prefer_ellipse();
     return PT_TEST_SUMMARY("tl_rules");

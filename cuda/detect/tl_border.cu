@@ -3,8 +3,7 @@
  *
  *   tl_pick     block per task: over the roots, the biggest blob whose
  *               equivalent radius lies in [min_r, max_r], preferring blobs
- *               not touching the roi border, then compact ones
- *               (lib/detect/tl_blob.h), ties to the first in raster order
+ *               not touching the roi border, ties to the first in raster order
  *   tl_rows     block per row: border pixels of the blob in the row
  *   tl_scan     block per task: exclusive scan of the row counts
  *   tl_scatter  block per row: the row's border pixels, in order, as points
@@ -14,7 +13,6 @@
 #include <math.h>
 
 #include "cuda/detect/tl_internal.h"
-#include "lib/detect/tl_blob.h"
 
 #define PICK_THREADS 256 /* = rows per RANSAC block (tl_fit.cu) */
 #define ROW_THREADS 256
@@ -38,8 +36,7 @@ __global__ void __launch_bounds__(PICK_THREADS)
     if (threadIdx.x == 0)
         best_inner = best_any = 0;
     __syncthreads();
-    /* key: compact (top bit), size, then the earlier root (0 = none: sizes
-     * are >= 1); a blob's rows run from its root's row to its last row */
+    /* key: size, then the earlier root (0 = none: sizes are >= 1) */
     unsigned long long inner = 0, any = 0;
     for (int k = threadIdx.x; k < count; k += PICK_THREADS) {
         int32_t root = roots[k];
@@ -48,11 +45,7 @@ __global__ void __launch_bounds__(PICK_THREADS)
         double r = sqrt(size / M_PI);
         if (r < job.min_r || r > job.max_r)
             continue;
-        int rows = (int)sizes[d.cap + root] - root / job.w + 1;
-        unsigned long long compact = d.pupil_prior && pt_tl_blob_compact(size, rows);
-        unsigned long long key = (compact << 63) |
-                                 ((unsigned long long)size << 32) |
-                                 (0xffffffffu - (uint32_t)root);
+        unsigned long long key = ((unsigned long long)size << 32) | (0xffffffffu - (uint32_t)root);
         any = key > any ? key : any;
         if (!(v & TOUCHES))
             inner = key > inner ? key : inner;
@@ -73,7 +66,7 @@ __global__ void __launch_bounds__(PICK_THREADS)
     fit->n = 0;
     fit->quality = 0.0;
     fit->root = key ? (int)(0xffffffffu - (uint32_t)(key & 0xffffffffu)) : -1;
-    fit->size = (int)((key >> 32) & 0x7fffffffu);
+    fit->size = (int)(key >> 32);
     fit->last_row = key ? (int)sizes[d.cap + fit->root] : -1;
     fit->blob_r = key ? sqrt(fit->size / M_PI) : 0.0;
     /* tl_inlier_band() */

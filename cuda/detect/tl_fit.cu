@@ -122,11 +122,11 @@ __global__ void __launch_bounds__(RANSAC_THREADS)
     int s = blockIdx.x * RANSAC_THREADS + threadIdx.x;
     pt_circle c = {0, 0, 0};
     pt_ellipse e = {0, 0, 0, 0, 0};
-    int ell = tl_task_ellipse(d, jobs, task);
-    bool valid = s < p.ransac_rows &&
+    int ell = tl_task_ellipse(d, jobs, task), rows = tl_task_rows(d, p.ransac_rows, jobs, task);
+    bool valid = s < rows &&
                  sample_model(p, ell, pts, n, s, job.min_r, job.max_r, &c, &e);
     int32_t *votes = d.votes + (size_t)slot * d.nblocks * RANSAC_THREADS;
-    if (split == 0 && s < p.ransac_rows && !valid)
+    if (split == 0 && s < rows && !valid)
         votes[s] = -1;
     vote_test k = vote_test_make(ell, c, e, band);
     int count = 0;
@@ -233,7 +233,8 @@ __global__ void __launch_bounds__(32)
     /* the best row: most votes, ties to the lowest row */
     const int32_t *votes = d.votes + (size_t)slot * d.nblocks * RANSAC_THREADS;
     int best_v = -1, best_s = -1;
-    for (int s = lane; s < p.ransac_rows; s += 32) {
+    int rows = tl_task_rows(d, p.ransac_rows, jobs, task);
+    for (int s = lane; s < rows; s += 32) {
         int v = votes[s];
         if (v > best_v) { /* rows rise with s: ties keep the lower */
             best_v = v;

@@ -28,6 +28,7 @@
 
 #include "cuda/detect/cuda_internal.h"
 #include "lib/detect/eye_levels.h"
+#include "lib/detect/tl_shape.h"
 #include "lib/params/params_tl.h"
 
 /* What one task found. */
@@ -53,7 +54,7 @@ typedef struct {
     int range;        /* PT_TL_RANGE_*: per-job thresholds from levels, or tmin + i tstep */
     int score, refine, ellipse;
     int shape;        /* PT_TL_SHAPE_*: circle mode's shape check */
-    int pupil_prior;  /* tl_pupil_prior: compact blobs first, the enclosed fit wins */
+    int pupil_prior;  /* tl_pupil_prior: the credible fit the winner encloses wins */
     double circle_band;
     /* capacities */
     size_t cap;       /* pixels per slot: label image, point list */
@@ -102,6 +103,14 @@ static __device__ __forceinline__ int tl_task_job(const tl_dev &d, int jobs, int
     j -= jobs; /* circle mode's shape check */
     *t = d.check_t[j];
     return j;
+}
+
+/* The RANSAC sample rows a task tries: circle mode's shape check fewer
+ * (lib/detect/tl_shape.h). */
+static __device__ __forceinline__ int tl_task_rows(const tl_dev &d, int ransac_rows, int jobs,
+                                                   int task)
+{
+    return task >= jobs * d.thresholds + jobs ? pt_tl_ellipse_rows(ransac_rows) : ransac_rows;
 }
 
 /* Whether a task fits ellipses: ellipse mode, or circle mode's shape check. */

@@ -20,6 +20,16 @@
 #define PT_TL_ELLIPSE_GAIN 1.4  /* ellipse votes over circle votes to take the ellipse */
 #define PT_TL_ELLIPSE_RATIO 1.5 /* a / b above this is not taken for a pupil */
 #define PT_TL_ELLIPSE_SHIFT 0.35 /* the ellipse centre within this x r of the circle's */
+/* rows of the RANSAC sample table the ellipse tries (at most ransac_samples):
+ * the border of the fit that stands is mostly the pupil's, so few samples
+ * find its ellipse, and the check stays cheap */
+#define PT_TL_ELLIPSE_SAMPLES 64
+
+/* The sample rows the shape check's ellipse RANSAC uses of ransac_rows. */
+static inline PT_HD int pt_tl_ellipse_rows(int ransac_rows)
+{
+    return ransac_rows < PT_TL_ELLIPSE_SAMPLES ? ransac_rows : PT_TL_ELLIPSE_SAMPLES;
+}
 
 /* Whether circle mode reports ellipse e (ellipse_votes border pixels within
  * ransac_inlier) instead of circle c (circle_votes within the same band);
@@ -31,6 +41,14 @@ static inline PT_HD int pt_tl_prefer_ellipse(const pt_circle *c, int circle_vote
     return e->b > 0.0 && e->a <= PT_TL_ELLIPSE_RATIO * e->b &&
            dx * dx + dy * dy <= shift * shift &&
            (double)ellipse_votes > PT_TL_ELLIPSE_GAIN * (double)circle_votes;
+}
+
+/* Whether an ellipse can be preferred at all to a circle with circle_votes
+ * of n border points: its votes are at most n. Where it cannot, the CPU
+ * skips the ellipse's RANSAC (the result is the same). */
+static inline PT_HD int pt_tl_ellipse_may_win(int circle_votes, int n)
+{
+    return PT_TL_ELLIPSE_GAIN * (double)circle_votes < (double)n;
 }
 
 /* The circle circle mode reports for ellipse e: its centre and mean radius. */

@@ -43,9 +43,8 @@ const pt_param_def pt_tl_param_defs[] = {
      "(reflections inside the pupil) add no points"},
     {"tl_pupil_prior", PT_PARAM_INT, offsetof(pt_config, tl.pupil_prior), 1, 0, 1, NULL,
      PT_ALG_TL,
-     "1: a compact blob comes before a thin ring (limbus, lid shadow) at each threshold, and "
-     "a credible fit enclosed by the winner (the pupil inside the iris) wins; 0: the biggest "
-     "blob and the best fit (the paper)"},
+     "1: a credible fit of another threshold that the winner encloses (the pupil inside the "
+     "iris) wins instead; 0: the best fit (the paper)"},
     {"tl_shape", PT_PARAM_CHOICE, offsetof(pt_config, tl.shape), PT_TL_SHAPE_AUTO, 0, 1,
      tl_shape_names, PT_ALG_TL,
      "circle mode: auto: the chosen border is also fitted by an ellipse (ransac_inlier band); "

@@ -27,8 +27,8 @@ typedef struct {
                           (holes included), or its outer border traced as
                           findContours does (holes such as reflections left out) */
     int shape;         /* PT_TL_SHAPE_*: circle mode's model */
-    int pupil_prior;   /* 1: compact blobs first (lib/detect/tl_blob.h) and the fit a
-                          winner encloses wins (lib/detect/tl_nest.h); 0: the paper's */
+    int pupil_prior;   /* 1: the credible fit a winner encloses wins (the pupil inside
+                          the iris, lib/detect/tl_nest.h); 0: the paper's best fit */
 } pt_tl_params;
 
 #endif

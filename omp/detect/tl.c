@@ -2,12 +2,12 @@
  * pixels are labeled, the biggest plausible blob is taken, its border is fitted
  * by RANSAC, and the fit with the most votes over all thresholds wins. */
 #include <math.h>
+#include <string.h>
 
 #include "lib/detect/confidence.h"
 #include "lib/detect/eye_levels.h"
 #include "lib/contours/contours.h"
 #include "lib/detect/fit.h"
-#include "lib/detect/tl_blob.h"
 #include "lib/detect/tl_nest.h"
 #include "lib/detect/tl_shape.h"
 #include "omp/detect/detect.h"
@@ -35,25 +35,9 @@ static double tl_inlier_band(const pt_config *cfg, double blob_r, int ellipse)
     return band;
 }
 
-/* Whether blob k comes before blob `than` (0: none yet): with prior,
- * compact first (lib/detect/tl_blob.h); then bigger; ties keep the earlier
- * label. */
-static int blob_better(const pt_labeling *lab, int32_t k, int32_t than, int prior)
-{
-    if (!than)
-        return 1;
-    const pt_blob *b = &lab->blobs[k - 1], *o = &lab->blobs[than - 1];
-    int cb = prior && pt_tl_blob_compact(b->size, b->y1 - b->y0 + 1);
-    int co = prior && pt_tl_blob_compact(o->size, o->y1 - o->y0 + 1);
-    if (cb != co)
-        return cb > co;
-    return b->size > o->size;
-}
-
-/* The label of the blob to fit: of those whose equivalent radius lies in
- * [min_r, max_r], preferring blobs that do not touch the roi border, the
- * first by blob_better; 0 if none. */
-static int32_t pick_blob(const pt_labeling *lab, double min_r, double max_r, int prior)
+/* The label of the blob to fit: the biggest one whose equivalent radius lies
+ * in [min_r, max_r], preferring blobs that do not touch the roi border; 0 if none. */
+static int32_t pick_blob(const pt_labeling *lab, double min_r, double max_r)
 {
     int32_t best_inner = 0, best_any = 0;
     for (int32_t k = 1; k <= lab->count; k++) {
@@ -61,9 +45,9 @@ static int32_t pick_blob(const pt_labeling *lab, double min_r, double max_r, int
         double r = sqrt(b->size / M_PI);
         if (r < min_r || r > max_r)
             continue;
-        if (blob_better(lab, k, best_any, prior))
+        if (!best_any || b->size > lab->blobs[best_any - 1].size)
             best_any = k;
-        if (!b->touches_border && blob_better(lab, k, best_inner, prior))
+        if (!b->touches_border && (!best_inner || b->size > lab->blobs[best_inner - 1].size))
             best_inner = k;
     }
     return best_inner ? best_inner : best_any;
@@ -141,13 +125,15 @@ static void circle_or_ellipse(const pt_point *points, int n, const pt_eye_input 
                               const pt_config *cfg, int *scratch_idx, pt_circle *c)
 {
     double band = cfg->pre.ransac_inlier;
-    pt_ransac_fit fit;
-    if (n <= 0 || !pt_ransac_ellipse(points, n, in->ransac, cfg->pre.ransac_samples, band,
-                                     in->min_radius, in->max_radius, scratch_idx, &fit))
-        return;
     int circle_votes = 0;
     for (int i = 0; i < n; i++)
         circle_votes += pt_circle_distance(c, points[i].x, points[i].y) <= band;
+    pt_ransac_fit fit;
+    if (n <= 0 || !pt_tl_ellipse_may_win(circle_votes, n) ||
+        !pt_ransac_ellipse(points, n, in->ransac, pt_tl_ellipse_rows(cfg->pre.ransac_samples),
+                           band,
+                           in->min_radius, in->max_radius, scratch_idx, &fit))
+        return;
     if (pt_tl_prefer_ellipse(c, circle_votes, &fit.ellipse, fit.votes))
         *c = pt_tl_ellipse_circle(&fit.ellipse);
 }
@@ -171,7 +157,7 @@ static double fit_confidence(const pt_image *img, const pt_ransac_fit *fit, int 
  * (0 points when no blob is plausible); *blob_r receives the blob's
  * equivalent radius sqrt(size / pi). */
 static int threshold_border(const pt_image *img, const pt_roi *roi, int t,
-                            const pt_eye_input *in, int border_mode, int prior, uint8_t *mask,
+                            const pt_eye_input *in, int border_mode, uint8_t *mask,
                             pt_labeling *lab, pt_contours *contours, pt_point *border,
                             double *blob_r)
 {
@@ -182,7 +168,7 @@ static int threshold_border(const pt_image *img, const pt_roi *roi, int t,
             dst[x] = src[x] <= t;
     }
     pt_label_components(mask, roi->width, roi->width, roi->height, lab);
-    int32_t k = pick_blob(lab, in->min_radius, in->max_radius, prior);
+    int32_t k = pick_blob(lab, in->min_radius, in->max_radius);
     *blob_r = k ? sqrt(lab->blobs[k - 1].size / M_PI) : 0.0;
     if (!k)
         return 0;
@@ -202,15 +188,25 @@ typedef struct {
     pt_contours *contours; /* tl_border=contour: reused for every threshold */
     pt_point *border;
     int *scratch_idx;
+    pt_arena *arena;   /* keep: copies of each fit's border points */
+    int keep;          /* 1: keep them (circle mode's shape check) */
 } tl_work;
 
-/* Fit of threshold t into *fit; returns its quality (0 when none). */
-static double fit_threshold(const tl_work *w, int t, pt_ransac_fit *fit)
+/* A fit's border points, kept for circle mode's shape check. */
+typedef struct {
+    pt_point *points;
+    int n;
+} tl_border_copy;
+
+/* Fit of threshold t into *fit; returns its quality (0 when none). With
+ * w->keep, *copy receives a copy of the border points (none when no fit). */
+static double fit_threshold(const tl_work *w, int t, pt_ransac_fit *fit, tl_border_copy *copy)
 {
     double blob_r;
-    int n = threshold_border(w->img, w->roi, t, w->in, w->cfg->tl.border,
-                             w->cfg->tl.pupil_prior, w->mask, w->lab,
+    int n = threshold_border(w->img, w->roi, t, w->in, w->cfg->tl.border, w->mask, w->lab,
                              w->contours, w->border, &blob_r);
+    copy->points = NULL;
+    copy->n = 0;
     double band = tl_inlier_band(w->cfg, blob_r, w->ellipse);
     const pt_preprocess_params *pre = &w->cfg->pre;
     fit->found = 0;
@@ -223,6 +219,13 @@ static double fit_threshold(const tl_work *w, int t, pt_ransac_fit *fit)
                                         fit))) {
         fit->found = 0;
         return 0.0;
+    }
+    if (w->keep) {
+        copy->points = pt_arena_alloc(w->arena, (size_t)n * sizeof *copy->points);
+        if (copy->points) {
+            memcpy(copy->points, w->border, (size_t)n * sizeof *copy->points);
+            copy->n = n;
+        }
     }
     return (double)fit->votes / n * fit_confidence(w->img, fit, w->ellipse);
 }
@@ -323,11 +326,16 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
 
     /* Per threshold: its fit, and the fit's quality = (share of the blob's
      * border on the fit) x (confidence: dark inside, bright outside). */
-    tl_work wk = {img, &roi, in, cfg, opt->ellipse, mask, &lab, contours, border, scratch_idx};
+    int check = !opt->ellipse && p->shape == PT_TL_SHAPE_AUTO;
+    tl_border_copy *copies = pt_arena_calloc(arena, (size_t)(thresholds + 1) * sizeof *copies);
+    if (!copies)
+        return pt_error_set(err, PT_ERR_NOMEM, "", "tl: out of memory");
+    tl_work wk = {img,  &roi,   in,          cfg,   opt->ellipse, mask,
+                  &lab, contours, border, scratch_idx, arena, check};
     double best_support = 0.0, best_quality = 0.0;
     for (int i = 0; i < thresholds; i++) {
         pt_ransac_fit *fit = &fits[i];
-        quality[i] = fit_threshold(&wk, levels[i], fit);
+        quality[i] = fit_threshold(&wk, levels[i], fit, &copies[i]);
         if (!fit->found)
             continue;
         best_support = fmax(best_support, fit->votes / outline_length(fit, opt->ellipse));
@@ -370,30 +378,34 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
         winner = inner;
     pt_ransac_fit best = fits[winner];
     int t_best = levels[winner];
+    const tl_border_copy *best_border = &copies[winner];
     if (p->refine) {
         /* The winner's threshold lies anywhere between the pupil's grey level
          * and its surround's; the boundary is mid-way. Refit there and keep
          * the refit when it is as credible and describes the same pupil. */
         int t_mid = mid_level(img, &best.circle);
         pt_ransac_fit *mid = &fits[thresholds];
-        if (t_mid >= 0 && t_mid != t_best && fit_threshold(&wk, t_mid, mid) >= TL_QUALITY_NEAR * quality[winner] &&
+        if (t_mid >= 0 && t_mid != t_best &&
+            fit_threshold(&wk, t_mid, mid, &copies[thresholds]) >=
+                TL_QUALITY_NEAR * quality[winner] &&
             mid->found &&
             hypot(mid->circle.cx - best.circle.cx, mid->circle.cy - best.circle.cy) <
                 0.25 * best.circle.r) {
             best = *mid;
             t_best = t_mid;
+            best_border = &copies[thresholds];
         }
     }
-    if (ov || (!opt->ellipse && p->shape == PT_TL_SHAPE_AUTO)) {
+    if (ov) {
         double blob_r;
-        int n = threshold_border(img, &roi, t_best, in, p->border, p->pupil_prior, mask, &lab,
-                                 contours, border,
+        int n = threshold_border(img, &roi, t_best, in, p->border, mask, &lab, contours, border,
                                  &blob_r);
-        for (int i = 0; ov && i < n; i++)
+        for (int i = 0; i < n; i++)
             pt_overlay_add(ov, border[i].x, border[i].y);
-        if (!opt->ellipse && p->shape == PT_TL_SHAPE_AUTO)
-            circle_or_ellipse(border, n, in, cfg, scratch_idx, &best.circle);
     }
+    if (check)
+        circle_or_ellipse(best_border->points, best_border->n, in, cfg, scratch_idx,
+                          &best.circle);
     /* Border pixels are the blob's outermost pixels: the dark region's
      * boundary lies half a pixel beyond their centres. */
     best.circle.r += TL_BORDER_OFFSET;
