@@ -276,6 +276,7 @@ static void test_tl_lid_cut_ellipse(fixture *fx)
             img->buf[(size_t)y * img->stride + x] = (uint8_t)(165 + rng_next(&seed) % 11);
     pt_roi full = {0, 0, W, H};
     double mean_r = 0.5 * (s.a + s.b), err[2];
+    int saved = fx->cfg.tl.shape;
     for (int shape_mode = PT_TL_SHAPE_AUTO; shape_mode <= PT_TL_SHAPE_CIRCLE; shape_mode++) {
         fx->cfg.tl.shape = shape_mode;
         pt_result r = run(fx, pt_omp_tl, img, full, 0, 10, 80, NULL);
@@ -284,7 +285,6 @@ static void test_tl_lid_cut_ellipse(fixture *fx)
                                      fabs(r.circle.r - mean_r))
                               : INFINITY;
     }
-    fx->cfg.tl.shape = PT_TL_SHAPE_AUTO;
     PT_CHECK(err[PT_TL_SHAPE_AUTO] <= 0.05 * mean_r,
              "tl lid-cut ellipse, tl_shape=auto: %.2f px off (centre or mean radius)",
              err[PT_TL_SHAPE_AUTO]);
@@ -296,10 +296,11 @@ static void test_tl_lid_cut_ellipse(fixture *fx)
     /* a round pupil keeps its circle: both modes agree */
     shape disc = {121.4, 98.7, 32.0, 32.0, 0.0};
     pt_image *round = draw_eye(W, H, &disc, 1, 7);
+    fx->cfg.tl.shape = PT_TL_SHAPE_AUTO;
     pt_result a = run(fx, pt_omp_tl, round, full, 0, 10, 80, NULL);
     fx->cfg.tl.shape = PT_TL_SHAPE_CIRCLE;
     pt_result c = run(fx, pt_omp_tl, round, full, 0, 10, 80, NULL);
-    fx->cfg.tl.shape = PT_TL_SHAPE_AUTO;
+    fx->cfg.tl.shape = saved;
     PT_CHECK(a.circle.cx == c.circle.cx && a.circle.cy == c.circle.cy && a.circle.r == c.circle.r,
              "tl round pupil: auto (%.3f,%.3f,%.3f) kept the circle (%.3f,%.3f,%.3f)",
              a.circle.cx, a.circle.cy, a.circle.r, c.circle.cx, c.circle.cy, c.circle.r);

@@ -20,10 +20,9 @@
 #define PT_TL_ELLIPSE_GAIN 1.4  /* ellipse votes over circle votes to take the ellipse */
 #define PT_TL_ELLIPSE_RATIO 1.5 /* a / b above this is not taken for a pupil */
 #define PT_TL_ELLIPSE_SHIFT 0.35 /* the ellipse centre within this x r of the circle's */
-/* rows of the RANSAC sample table the ellipse tries (at most ransac_samples):
- * the border of the fit that stands is mostly the pupil's, so few samples
- * find its ellipse, and the check stays cheap */
-#define PT_TL_ELLIPSE_SAMPLES 64
+/* rows of the RANSAC sample table the ellipse tries (at most ransac_samples;
+ * fewer find worse ellipses that still outvote the circle) */
+#define PT_TL_ELLIPSE_SAMPLES 1024
 
 /* The sample rows the shape check's ellipse RANSAC uses of ransac_rows. */
 static inline PT_HD int pt_tl_ellipse_rows(int ransac_rows)
