@@ -105,12 +105,12 @@ static __device__ __forceinline__ int tl_task_job(const tl_dev &d, int jobs, int
     return j;
 }
 
-/* The RANSAC sample rows a task tries: circle mode's shape check fewer
- * (lib/detect/tl_shape.h). */
-static __device__ __forceinline__ int tl_task_rows(const tl_dev &d, int ransac_rows, int jobs,
-                                                   int task)
+/* The step between the n border points a task's RANSAC samples and votes
+ * with: every k-th for circle mode's shape check (lib/detect/tl_shape.h),
+ * else every one. */
+static __device__ __forceinline__ int tl_task_step(const tl_dev &d, int jobs, int task, int n)
 {
-    return task >= jobs * d.thresholds + jobs ? pt_tl_ellipse_rows(ransac_rows) : ransac_rows;
+    return task >= jobs * d.thresholds + jobs ? pt_tl_ellipse_step(n) : 1;
 }
 
 /* Whether a task fits ellipses: ellipse mode, or circle mode's shape check. */

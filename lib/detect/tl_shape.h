@@ -20,14 +20,16 @@
 #define PT_TL_ELLIPSE_GAIN 1.4  /* ellipse votes over circle votes to take the ellipse */
 #define PT_TL_ELLIPSE_RATIO 1.5 /* a / b above this is not taken for a pupil */
 #define PT_TL_ELLIPSE_SHIFT 0.35 /* the ellipse centre within this x r of the circle's */
-/* rows of the RANSAC sample table the ellipse tries (at most ransac_samples;
- * fewer find worse ellipses that still outvote the circle) */
-#define PT_TL_ELLIPSE_SAMPLES 1024
+/* The ellipse's RANSAC samples and votes with every k-th border point, at
+ * most this many (its cost is rows x points; the outline needs no more to be
+ * found); its refit takes their inliers, and the vote that compares it with
+ * the circle counts every border point. */
+#define PT_TL_ELLIPSE_POINTS 256
 
-/* The sample rows the shape check's ellipse RANSAC uses of ransac_rows. */
-static inline PT_HD int pt_tl_ellipse_rows(int ransac_rows)
+/* k: the step between the border points the ellipse's RANSAC uses. */
+static inline PT_HD int pt_tl_ellipse_step(int n)
 {
-    return ransac_rows < PT_TL_ELLIPSE_SAMPLES ? ransac_rows : PT_TL_ELLIPSE_SAMPLES;
+    return n <= PT_TL_ELLIPSE_POINTS ? 1 : (n + PT_TL_ELLIPSE_POINTS - 1) / PT_TL_ELLIPSE_POINTS;
 }
 
 /* Whether circle mode reports ellipse e (ellipse_votes border pixels within

@@ -45,11 +45,10 @@ const pt_param_def pt_tl_param_defs[] = {
      PT_ALG_TL,
      "1: a credible fit of another threshold that the winner encloses (the pupil inside the "
      "iris) wins instead; 0: the best fit (the paper)"},
-    {"tl_shape", PT_PARAM_CHOICE, offsetof(pt_config, tl.shape), PT_TL_SHAPE_CIRCLE, 0, 1,
+    {"tl_shape", PT_PARAM_CHOICE, offsetof(pt_config, tl.shape), PT_TL_SHAPE_AUTO, 0, 1,
      tl_shape_names, PT_ALG_TL,
      "circle mode: auto: the chosen border is also fitted by an ellipse (ransac_inlier band); "
      "where it holds 1.4 times the circle's border pixels within that band, its centre and "
-     "mean radius are reported (elongated or lid-cut pupils; costs a third more CPU time at "
-     "1280x1024); circle: the circle (the paper)"},
+     "mean radius are reported (elongated or lid-cut pupils); circle: the circle (the paper)"},
 };
 const int pt_tl_param_count = (int)(sizeof pt_tl_param_defs / sizeof pt_tl_param_defs[0]);

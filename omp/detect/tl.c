@@ -119,22 +119,31 @@ static int blob_contour(const pt_labeling *lab, int32_t k, int x_off, int y_off,
 
 /* Circle mode with tl_shape=auto (lib/detect/tl_shape.h): the border
  * points[0..n) of the chosen blob also fitted by an ellipse with the narrow
- * band; *c becomes the ellipse's circle where the ellipse describes the
- * border clearly better. */
+ * band (RANSAC over every k-th point, thin[] receives them); *c becomes the
+ * ellipse's circle where the ellipse describes the border clearly better. */
 static void circle_or_ellipse(const pt_point *points, int n, const pt_eye_input *in,
-                              const pt_config *cfg, int *scratch_idx, pt_circle *c)
+                              const pt_config *cfg, pt_point *thin, int *scratch_idx,
+                              pt_circle *c)
 {
     double band = cfg->pre.ransac_inlier;
     int circle_votes = 0;
     for (int i = 0; i < n; i++)
         circle_votes += pt_circle_distance(c, points[i].x, points[i].y) <= band;
-    pt_ransac_fit fit;
-    if (n <= 0 || !pt_tl_ellipse_may_win(circle_votes, n) ||
-        !pt_ransac_ellipse(points, n, in->ransac, pt_tl_ellipse_rows(cfg->pre.ransac_samples),
-                           band,
-                           in->min_radius, in->max_radius, scratch_idx, &fit))
+    if (n <= 0 || !pt_tl_ellipse_may_win(circle_votes, n))
         return;
-    if (pt_tl_prefer_ellipse(c, circle_votes, &fit.ellipse, fit.votes))
+    int k = pt_tl_ellipse_step(n), m = 0;
+    for (int i = 0; i < n; i += k)
+        thin[m++] = points[i];
+    pt_ransac_fit fit;
+    if (!pt_ransac_ellipse(thin, m, in->ransac, cfg->pre.ransac_samples, band, in->min_radius,
+                           in->max_radius, scratch_idx, &fit))
+        return;
+    pt_ellipse_frame f;
+    pt_ellipse_frame_init(&fit.ellipse, &f);
+    int ellipse_votes = 0;
+    for (int i = 0; i < n; i++)
+        ellipse_votes += pt_ellipse_frame_within(&f, points[i].x, points[i].y, band);
+    if (pt_tl_prefer_ellipse(c, circle_votes, &fit.ellipse, ellipse_votes))
         *c = pt_tl_ellipse_circle(&fit.ellipse);
 }
 
@@ -404,7 +413,7 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
             pt_overlay_add(ov, border[i].x, border[i].y);
     }
     if (check)
-        circle_or_ellipse(best_border->points, best_border->n, in, cfg, scratch_idx,
+        circle_or_ellipse(best_border->points, best_border->n, in, cfg, border, scratch_idx,
                           &best.circle);
     /* Border pixels are the blob's outermost pixels: the dark region's
      * boundary lies half a pixel beyond their centres. */
