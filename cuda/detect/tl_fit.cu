@@ -261,15 +261,16 @@ __global__ void __launch_bounds__(32)
     pt_ellipse_frame f;
     if (ell)
         pt_ellipse_frame_init(&e, &f);
-    /* the inliers of the best row, in point order */
+    /* the inliers of the best row among all the points (the shape check's
+     * RANSAC saw every step-th), in point order */
     int *inl = d.labels + slot * d.cap;
     int count = 0;
-    for (int base = 0; base < n; base += 32) {
+    for (int base = 0; base < n_all; base += 32) {
         int k = base + lane;
-        bool in = k < n && inlier(ell, c, f, pts[k * step], band);
+        bool in = k < n_all && inlier(ell, c, f, pts[k], band);
         unsigned ballot = __ballot_sync(0xffffffffu, in);
         if (in)
-            inl[count + __popc(ballot & ((1u << lane) - 1u))] = k * step;
+            inl[count + __popc(ballot & ((1u << lane) - 1u))] = k;
         count += __popc(ballot);
     }
     __syncwarp();

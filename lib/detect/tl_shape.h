@@ -22,8 +22,9 @@
 #define PT_TL_ELLIPSE_SHIFT 0.35 /* the ellipse centre within this x r of the circle's */
 /* The ellipse's RANSAC samples and votes with every k-th border point, at
  * most this many (its cost is rows x points; the outline needs no more to be
- * found); its refit takes their inliers, and the vote that compares it with
- * the circle counts every border point. */
+ * found); the best sample's ellipse is refitted on its inliers among all the
+ * border points, and the vote that compares it with the circle counts every
+ * border point. */
 #define PT_TL_ELLIPSE_POINTS 256
 
 /* k: the step between the border points the ellipse's RANSAC uses. */

@@ -119,8 +119,9 @@ static int blob_contour(const pt_labeling *lab, int32_t k, int x_off, int y_off,
 
 /* Circle mode with tl_shape=auto (lib/detect/tl_shape.h): the border
  * points[0..n) of the chosen blob also fitted by an ellipse with the narrow
- * band (RANSAC over every k-th point, thin[] receives them); *c becomes the
- * ellipse's circle where the ellipse describes the border clearly better. */
+ * band (RANSAC over every k-th point, thin[] receives them; the best
+ * sample's ellipse refitted on its inliers among all the points); *c becomes
+ * the ellipse's circle where the ellipse describes the border clearly better. */
 static void circle_or_ellipse(const pt_point *points, int n, const pt_eye_input *in,
                               const pt_config *cfg, pt_point *thin, int *scratch_idx,
                               pt_circle *c)
@@ -138,13 +139,28 @@ static void circle_or_ellipse(const pt_point *points, int n, const pt_eye_input 
     if (!pt_ransac_ellipse(thin, m, in->ransac, cfg->pre.ransac_samples, band, in->min_radius,
                            in->max_radius, scratch_idx, &fit))
         return;
+    /* the best sample's ellipse refitted on its inliers among all the points */
+    int idx[PT_RANSAC_MAX_SAMPLE_SIZE];
+    pt_ellipse e;
+    if (!pt_ransac_sample_indices(in->ransac->values, in->ransac->sample_size, fit.sample, m,
+                                  idx) ||
+        !pt_fit_ellipse(thin, idx, in->ransac->sample_size, &e))
+        return;
     pt_ellipse_frame f;
-    pt_ellipse_frame_init(&fit.ellipse, &f);
+    pt_ellipse_frame_init(&e, &f);
+    int inliers = 0;
+    for (int i = 0; i < n; i++)
+        if (pt_ellipse_frame_within(&f, points[i].x, points[i].y, band))
+            scratch_idx[inliers++] = i;
+    pt_circle ec;
+    pt_ransac_refit_inliers(1, points, scratch_idx, inliers, in->min_radius, in->max_radius, &ec,
+                            &e);
+    pt_ellipse_frame_init(&e, &f);
     int ellipse_votes = 0;
     for (int i = 0; i < n; i++)
         ellipse_votes += pt_ellipse_frame_within(&f, points[i].x, points[i].y, band);
-    if (pt_tl_prefer_ellipse(c, circle_votes, &fit.ellipse, ellipse_votes))
-        *c = pt_tl_ellipse_circle(&fit.ellipse);
+    if (pt_tl_prefer_ellipse(c, circle_votes, &e, ellipse_votes))
+        *c = pt_tl_ellipse_circle(&e);
 }
 
 /* Pixels along the fitted outline (Ramanujan's perimeter for an ellipse). */
