@@ -45,7 +45,7 @@ const pt_param_def pt_tl_param_defs[] = {
      PT_ALG_TL,
      "1: a credible fit of another threshold that the winner encloses (the pupil inside the "
      "iris) wins instead; 0: the best fit (the paper)"},
-    {"tl_shape", PT_PARAM_CHOICE, offsetof(pt_config, tl.shape), PT_TL_SHAPE_AUTO, 0, 1,
+    {"tl_shape", PT_PARAM_CHOICE, offsetof(pt_config, tl.shape), PT_TL_SHAPE_CIRCLE, 0, 1,
      tl_shape_names, PT_ALG_TL,
      "circle mode: auto: the chosen border is also fitted by an ellipse (ransac_inlier band); "
      "where it holds 1.4 times the circle's border pixels within that band, its centre and "
