@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli/bench_files.h"
 #include "cli/cli.h"
 #include "cli/inputs.h"
 #include "lib/io/load_group.h"
@@ -14,14 +15,26 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: pupiltrack bench [OPTIONS] IMAGE|DIR...\n"
+            "       pupiltrack bench --from-files [OPTIONS] IMAGE|STACK|VIDEO|DIR...\n"
             "Time a detector on frames held in memory: throughput in batches, then\n"
             "latency with one frame per call. Prints one line per mode; a back end\n"
             "that can keep two calls in flight (cuda) is timed that way too\n"
-            "('throughput') and one call at a time.\n\n"
+            "('throughput') and one call at a time.\n"
+            "With --from-files: frames per second from the files to the results rows,\n"
+            "reading as track does (decoding ahead on -j threads, stacks mapped and\n"
+            "their frames used in place), and the time of each stage: read/decode,\n"
+            "upload, detect, results.\n\n"
             "%s"
             "  --batch N        frames per back-end call in throughput mode (default 256)\n"
-            "  --frames N       frames to process per mode (default 2000)\n"
-            "  --devices LIST   CUDA devices to split each batch across: all, or e.g. 0,1\n",
+            "  --frames N       frames to process per mode (default 2000; --from-files:\n"
+            "                   at most N frames a pass, default all)\n"
+            "  --devices LIST   CUDA devices to split each batch across: all, or e.g. 0,1\n"
+            "  --from-files     time files to results (see above)\n"
+            "  --passes N       --from-files: read the inputs N times (default 1)\n"
+            "  --decode-only    --from-files: read the frames only: the reading rate\n"
+            "  --no-pin         --from-files, -b cuda: copy mapped frames through staging\n"
+            "                   instead of pinning the mapping\n"
+            "  -o FILE          --from-files: write the results rows here (default: nowhere)\n",
             pt_detector_setup_help);
 }
 
@@ -79,7 +92,9 @@ int pt_cmd_bench(int argc, char **argv)
     pt_detector_setup s;
     pt_detector_setup_default(&s);
     pt_input_list inputs = {0};
-    int batch = 256, total = 2000, rc = PT_EXIT_OK;
+    int batch = 256, total = 2000, rc = PT_EXIT_OK, total_given = 0;
+    pt_bench_files_options files = {.passes = 1, .pin = 1};
+    int from_files = 0;
     for (int i = 1; i < argc; i++) {
         int used = pt_detector_setup_option(&s, argc, argv, &i);
         if (used < 0)
@@ -96,6 +111,18 @@ int pt_cmd_bench(int argc, char **argv)
         } else if (!strcmp(a, "--frames") && i + 1 < argc) {
             if (pt_option_int(a, argv[++i], 1, 100000000, &total))
                 return PT_EXIT_USAGE;
+            total_given = 1;
+        } else if (!strcmp(a, "--from-files")) {
+            from_files = 1;
+        } else if (!strcmp(a, "--decode-only")) {
+            files.decode_only = 1;
+        } else if (!strcmp(a, "--no-pin")) {
+            files.pin = 0;
+        } else if (!strcmp(a, "--passes") && i + 1 < argc) {
+            if (pt_option_int(a, argv[++i], 1, 1000000, &files.passes))
+                return PT_EXIT_USAGE;
+        } else if (!strcmp(a, "-o") && i + 1 < argc) {
+            files.out = argv[++i];
         } else if (!strcmp(a, "--devices") && i + 1 < argc) {
             if (pt_option_devices(argv[++i], &s.track))
                 return PT_EXIT_USAGE;
@@ -109,10 +136,21 @@ int pt_cmd_bench(int argc, char **argv)
     }
     if (pt_detector_setup_check(&s))
         return PT_EXIT_USAGE;
+    if (!from_files && (files.decode_only || !files.pin || files.passes != 1 || files.out)) {
+        pt_cli_fail("bench: --decode-only, --no-pin, --passes and -o go with --from-files");
+        return PT_EXIT_USAGE;
+    }
     if (inputs.count == 0) {
         if (!inputs.empty_folders)
             pt_cli_fail("bench: no images given (try --help)");
         return inputs.empty_folders ? PT_EXIT_INPUT : PT_EXIT_USAGE;
+    }
+    if (from_files) {
+        files.batch = batch;
+        files.frames = total_given ? total : 0;
+        rc = pt_bench_files(&s, &inputs, &files);
+        pt_inputs_free(&inputs);
+        return rc;
     }
     /* Load every frame first: the benchmark reads frames from host memory.
      * Files are decoded up to 32 at a time, side by side. */

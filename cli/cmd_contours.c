@@ -31,17 +31,19 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* --repeat: run N more times and print median/min times (and CUDA stages) on
- * stderr, one line: the benchmark script reads it. */
+/* --repeat: run N more times and print median/min times (and, for cuda, the
+ * median of each phase: upload, tracing, connection, assembly, download,
+ * host) on stderr, one line: the benchmark script reads it. */
 static pt_status time_runs(const char *name, const pt_contours_backend *be, void *state,
                            const pt_image *img,
                            int threshold, int mode, int approx, int threads, int tile,
                            int repeat, pt_contours *c, pt_error *err)
 {
-    double *v = malloc((size_t)repeat * 5 * sizeof *v);
+    double *v = malloc((size_t)repeat * 7 * sizeof *v);
     if (!v)
         return pt_error_set(err, PT_ERR_NOMEM, "", "cannot allocate timings");
-    double *up = v + repeat, *tr = v + 2 * repeat, *dn = v + 3 * repeat, *as = v + 4 * repeat;
+    double *up = v + repeat, *tr = v + 2 * repeat, *cn = v + 3 * repeat, *as = v + 4 * repeat;
+    double *dn = v + 5 * repeat, *ho = v + 6 * repeat;
     pt_status st = PT_OK;
     for (int r = 0; r < repeat && !st; r++) {
         double t0 = now_ms();
@@ -52,8 +54,10 @@ static pt_status time_runs(const char *name, const pt_contours_backend *be, void
             be->last_times(state, &t);
             up[r] = t.upload_ms;
             tr[r] = t.trace_ms;
-            dn[r] = t.download_ms;
+            cn[r] = t.connect_ms;
             as[r] = t.assemble_ms;
+            dn[r] = t.download_ms;
+            ho[r] = t.host_ms;
         }
     }
     if (!st) {
@@ -65,9 +69,10 @@ static pt_status time_runs(const char *name, const pt_contours_backend *be, void
                 name, threads, tile, img->width, img->height, c->count,
                 (long long)c->point_count, repeat, median(v, repeat), mn);
         if (be->last_times)
-            fprintf(stderr, " upload_ms=%.3f trace_ms=%.3f download_ms=%.3f assemble_ms=%.3f",
-                    median(up, repeat), median(tr, repeat), median(dn, repeat),
-                    median(as, repeat));
+            fprintf(stderr, " upload_ms=%.3f trace_ms=%.3f connect_ms=%.3f assemble_ms=%.3f"
+                            " download_ms=%.3f host_ms=%.3f",
+                    median(up, repeat), median(tr, repeat), median(cn, repeat),
+                    median(as, repeat), median(dn, repeat), median(ho, repeat));
         fputc('\n', stderr);
     }
     free(v);
@@ -85,7 +90,7 @@ static void usage(FILE *f)
             "findContours (same points, order and hierarchy). Output: CSV\n"
             "border,type,parent,index,x,y (default), or JSON with the full hierarchy.\n"
             "  -b       back end: seq (sequential reference), omp (default), cuda\n"
-            "  -j N     OpenMP threads (default: all cores; cuda: of the host assembly)\n"
+            "  -j N     OpenMP threads (default: all cores; cuda: those writing points)\n"
             "  --mode   list (default), ccomp (two levels), tree (full nesting)\n"
             "  --approx none (every pixel, default) or simple (corner points only)\n"
             "  --count  print only the number of borders\n"
@@ -93,7 +98,8 @@ static void usage(FILE *f)
             "           start points yellow, over the dimmed image\n"
             "  --tile N omp/cuda rectangle side, a power of two (default: by image size)\n"
             "  --repeat N  time N more runs (after the first) and print one 'timing:'\n"
-            "           line on stderr: median and min ms (cuda: and its stages)\n"
+            "           line on stderr: median and min ms (cuda: and the median of each\n"
+            "           phase: upload, trace, connect, assemble, download, host)\n"
             "A multi-page TIFF uses its first page.\n");
 }
 

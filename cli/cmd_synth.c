@@ -21,7 +21,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: pupiltrack synth [-n N] [--binocular] [--sequence] [--size WxH] [--seed S]\n"
-            "                        [--difficulty easy|normal|hard] [--exposure E]\n"
+            "                        [--difficulty easy|normal|hard] [--hazard LIST]\n"
+            "                        [--exposure E]\n"
             "                        [--format png|pgm] -o DIR\n"
             "       pupiltrack synth --particles ...\n\n"
             "Writes N synthetic near-infrared eye images DIR/000000.png ... and\n"
@@ -34,7 +35,14 @@ static void usage(FILE *out)
             "                    (image,eye,glint,x,y: each visible corneal reflection)\n"
             "  --size WxH        frame size (default 320x256)\n"
             "  --seed S          seed (default 1)\n"
-            "  --difficulty D    easy, normal (default) or hard\n"
+            "  --difficulty D    easy, normal (default) or hard (normal plus one or two\n"
+            "                    failure classes drawn per frame from the six below)\n"
+            "  --hazard LIST     failure classes on every frame, comma-separated:\n"
+            "                    low-contrast (iris 8..18 grey levels above the pupil),\n"
+            "                    glint-ring (4..9 reflections on or just outside the\n"
+            "                    border), lid (lids hide 20..45 %% of the pupil's\n"
+            "                    diameter), small-pupil (radius = iris radius / 3..6.5),\n"
+            "                    motion-blur, defocus; also writes DIR/hazards.csv\n"
             "  --exposure E      every grey level times E (0.05..1, default 1): an\n"
             "                    under-exposed camera whose pupil border rises by a few\n"
             "                    grey levels\n"
@@ -106,8 +114,8 @@ int pt_cmd_synth(int argc, char **argv)
             pgm = !strcmp(val, "pgm");
             i++;
         } else if (!strcmp(arg, "-n") || !strcmp(arg, "--size") || !strcmp(arg, "--seed") ||
-                   !strcmp(arg, "--difficulty") || !strcmp(arg, "--exposure") ||
-                   !strcmp(arg, "-o")) {
+                   !strcmp(arg, "--difficulty") || !strcmp(arg, "--hazard") ||
+                   !strcmp(arg, "--exposure") || !strcmp(arg, "-o")) {
             if (!val) {
                 pt_cli_fail("synth: %s needs a value", arg);
                 return PT_EXIT_USAGE;
@@ -147,6 +155,13 @@ int pt_cmd_synth(int argc, char **argv)
                     return PT_EXIT_USAGE;
                 }
                 params.exposure = (float)e;
+            } else if (!strcmp(arg, "--hazard")) {
+                unsigned set;
+                if (pt_synth_parse_hazards(val, &set, &err) != PT_OK) {
+                    pt_cli_report(&err);
+                    return PT_EXIT_USAGE;
+                }
+                params.hazards |= set;
             } else if (!strcmp(arg, "--difficulty")) {
                 if (pt_synth_parse_difficulty(val, &params.difficulty, &err) != PT_OK) {
                     pt_cli_report(&err);
@@ -178,8 +193,9 @@ int pt_cmd_synth(int argc, char **argv)
 
     char path[4200];
     snprintf(path, sizeof path, "%s/groundtruth.csv", out_dir);
-    pt_output csv_out, glints_out;
+    pt_output csv_out, glints_out, hazards_out;
     memset(&glints_out, 0, sizeof glints_out);
+    memset(&hazards_out, 0, sizeof hazards_out);
     if (pt_output_open(&csv_out, path, 0, &err)) {
         pt_cli_report(&err);
         return PT_EXIT_INPUT;
@@ -195,6 +211,18 @@ int pt_cmd_synth(int argc, char **argv)
         }
         glints = glints_out.fp;
         fprintf(glints, "image,eye,glint,x,y\n");
+    }
+    FILE *hazards = NULL;
+    if (params.hazards || params.difficulty == PT_SYNTH_HARD) {
+        snprintf(path, sizeof path, "%s/hazards.csv", out_dir);
+        if (pt_output_open(&hazards_out, path, 0, &err)) {
+            pt_cli_report(&err);
+            pt_output_discard(&glints_out);
+            pt_output_discard(&csv_out);
+            return PT_EXIT_INPUT;
+        }
+        hazards = hazards_out.fp;
+        fprintf(hazards, "image,hazards\n");
     }
 
     /* Every frame has its own seed (pt_synth_frame_seed), so frames are
@@ -245,6 +273,11 @@ int pt_cmd_synth(int argc, char **argv)
             char name[32];
             snprintf(name, sizeof name, "%06ld.%s", first + k, pgm ? "pgm" : "png");
             const pt_synth_frame_truth *truth = &truths[k];
+            if (hazards) {
+                char names[128];
+                pt_synth_hazard_format(truth->hazards, names, sizeof names);
+                fprintf(hazards, "%s,%s\n", name, names);
+            }
             for (int e = 0; e < truth->count; e++) {
                 const pt_synth_truth *t = &truth->eyes[e];
                 write_truth_row(csv, name, t);
@@ -259,10 +292,12 @@ int pt_cmd_synth(int argc, char **argv)
     for (int k = 0; k < SYNTH_GROUP_MAX; k++)
         pt_image_destroy(imgs[k]);
     if (rc == PT_EXIT_OK && ((glints && pt_output_close(&glints_out, &err)) ||
+                             (hazards && pt_output_close(&hazards_out, &err)) ||
                              pt_output_close(&csv_out, &err))) {
         pt_cli_report(&err);
         rc = PT_EXIT_INPUT;
     }
+    pt_output_discard(&hazards_out);
     pt_output_discard(&glints_out);
     pt_output_discard(&csv_out);
     return rc;

@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "lib/core/output_file.h"
 #include "lib/io/gt.h"
 #include "lib/params/params_auto.h"
-#include "lib/io/pt_stack.h"
-#include "lib/io/pt_video.h"
+#include "lib/io/reader.h"
 #include "lib/io/results.h"
 #include "lib/api/registry.h"
 #include "cli/cli.h"
@@ -17,7 +17,6 @@
 #include "cli/draw.h"
 #include "cli/draw_stages.h"
 #include "cli/inputs.h"
-#include "lib/io/load_group.h"
 #include "cli/track_options.h"
 
 #define TRACK_BATCH 32
@@ -54,13 +53,11 @@ typedef struct {
     pt_output out;
     void *state;
     int state_width, state_height;
-    /* the batch being filled, in input order: a frame, or (frames[i] NULL)
-     * a file that could not be decoded and why, written in its place */
-    pt_image *frames[TRACK_BATCH];
-    char *names[TRACK_BATCH];
-    char *errors[TRACK_BATCH];
-    int ends_file[TRACK_BATCH]; /* 1: the last frame of its input file */
-    double seconds[TRACK_BATCH]; /* a video frame's presentation time, else NAN */
+    /* the batch being filled, in input order: a frame, or (image NULL) a
+     * file or page that could not be read and why, written in its place;
+     * each goes back to the reader once its rows are written */
+    pt_reader *reader;
+    pt_read_frame read[TRACK_BATCH];
     int count;
     pt_result *results;
     pt_overlay *overlays;
@@ -157,13 +154,14 @@ static int flush_batch(track_run *run)
     int maxw = 0, maxh = 0, tracked = 0;
     pt_image *frames[TRACK_BATCH];
     for (int i = 0; i < run->count; i++) {
-        if (!run->frames[i])
+        pt_image *f = run->read[i].image;
+        if (!f)
             continue;
-        frames[tracked++] = run->frames[i];
-        if (run->frames[i]->width > maxw)
-            maxw = run->frames[i]->width;
-        if (run->frames[i]->height > maxh)
-            maxh = run->frames[i]->height;
+        frames[tracked++] = f;
+        if (f->width > maxw)
+            maxw = f->width;
+        if (f->height > maxh)
+            maxh = f->height;
     }
     pt_error err;
     pt_error_clear(&err);
@@ -180,29 +178,30 @@ static int flush_batch(track_run *run)
         }
     }
     for (int i = 0, k = 0; i < run->count; i++) {
-        run->done += run->ends_file[i];
-        if (!run->frames[i]) {
-            write_error_rows(run, run->names[i], run->errors[i]);
-            free(run->names[i]);
-            free(run->errors[i]);
-            run->names[i] = run->errors[i] = NULL;
+        pt_read_frame *rf = &run->read[i];
+        const char *name = rf->name;
+        pt_image *frame = rf->image;
+        run->done += rf->ends_input;
+        if (!frame) {
+            write_error_rows(run, name, rf->error.what);
+            pt_reader_release(run->reader, rf);
             continue;
         }
         pt_result *res = run->results + (size_t)k * run->eyes;
         const pt_overlay *ov = run->overlays ? run->overlays + (size_t)k * run->eyes : NULL;
         k++;
-        pt_explain_notfound(res, run->eyes, run->frames[i], run->setup.track.algorithm);
+        pt_explain_notfound(res, run->eyes, frame, run->setup.track.algorithm);
         for (int e = 0; e < run->eyes; e++) {
-            pt_results_write_row_at(run->out.fp, run->names[i],
+            pt_results_write_row_at(run->out.fp, name,
                                     pt_algorithm_name(run->setup.track.algorithm),
-                                    run->setup.backend->name, &res[e], run->seconds[i]);
+                                    run->setup.backend->name, &res[e], rf->seconds);
             if (res[e].status == PT_DETECT_ERROR) {
-                pt_cli_fail("%s: %s", run->names[i], res[e].message);
+                pt_cli_fail("%s: %s", name, res[e].message);
                 run->failures++;
             }
         }
         if (run->glints_out.fp && res[0].status != PT_DETECT_ERROR) {
-            int grc = write_glints(run, run->names[i], run->frames[i], res);
+            int grc = write_glints(run, name, frame, res);
             if (grc)
                 return grc;
         }
@@ -210,30 +209,27 @@ static int flush_batch(track_run *run)
             pt_result truth[2];
             for (int e = 0; e < run->eyes && run->have_gt; e++) {
                 const pt_gt_entry *g =
-                    pt_gt_find(&run->gt, run->names[i], run->setup.track.binocular ? "LR"[e] : 0);
+                    pt_gt_find(&run->gt, name, run->setup.track.binocular ? "LR"[e] : 0);
                 memset(&truth[e], 0, sizeof truth[e]);
                 truth[e].status = PT_DETECT_NOTFOUND;
                 if (g)
                     pt_gt_entry_to_result(g, &truth[e]);
             }
-            if (pt_draw_frame(run->draw_dir, run->names[i], run->frames[i], res, ov,
+            if (pt_draw_frame(run->draw_dir, name, frame, res, ov,
                               run->have_gt ? truth : NULL, run->eyes, &err) &&
                 ++run->draw_failures <= DRAW_FAILURES_SHOWN)
                 pt_cli_report(&err);
         }
         if (run->stages_dir) {
-            int region = run->setup.track.binocular ? run->frames[i]->width / 2
-                                                    : run->frames[i]->width;
-            if (pt_draw_stages(run->stages_dir, run->names[i], run->frames[i],
+            int region = run->setup.track.binocular ? frame->width / 2
+                                                    : frame->width;
+            if (pt_draw_stages(run->stages_dir, name, frame,
                                &run->setup.config, region, &err))
                 pt_cli_report(&err);
         }
-        /* written: gone (a failure after this entry leaves the rest to the
-         * caller's clean-up, which must not free these again) */
-        pt_image_destroy(run->frames[i]);
-        free(run->names[i]);
-        run->frames[i] = NULL;
-        run->names[i] = NULL;
+        /* written: back to the reader (a failure after this entry leaves
+         * the rest to the caller's clean-up, which releases those left) */
+        pt_reader_release(run->reader, rf);
     }
     run->count = 0;
     /* a full disk or a closed pipe is found here, not after the last frame */
@@ -246,121 +242,39 @@ static int flush_batch(track_run *run)
     return 0;
 }
 
-/* Queue a frame (or, with frame NULL, a file's error message) in the batch;
- * ends_file: the last frame of its input file. */
-static int add_frame(track_run *run, pt_image *frame, const char *name, const char *error,
-                     int ends_file, double seconds)
+/* Queue a frame from the reader (or a file's or page's error, written in
+ * its place) in the batch; the batch takes it over. */
+static int add_frame(track_run *run, pt_read_frame *f)
 {
-    run->frames[run->count] = frame;
-    run->seconds[run->count] = seconds;
-    run->names[run->count] = strdup(name);
-    run->errors[run->count] = error ? strdup(error) : NULL;
-    run->ends_file[run->count] = ends_file;
-    run->count++;
+    if (!f->image) {
+        if (f->whole_file)
+            pt_cli_report(&f->error);
+        else
+            pt_cli_fail("%s: %s", f->name, f->error.what);
+    }
+    run->read[run->count++] = *f;
     return run->count == TRACK_BATCH ? flush_batch(run) : 0;
 }
 
-/* One decoded input's frames into the batch (pt_load_group); a file that
- * could not be decoded gets its error rows. Takes the frames over. */
-static int track_loaded(track_run *run, const char *path, pt_loaded_input *in)
+/* A mapped file's frames are tracked where they lie: pinned for a back end
+ * that copies them (cuda) when the mapping takes at most a quarter of the
+ * memory, so that the copies go straight from it. */
+static int pin_mapping(void *ctx, const void *base, size_t bytes)
 {
-    if (in->status) {
-        pt_cli_report(&in->err);
-        return add_frame(run, NULL, path, in->err.what, 1, NAN);
-    }
-    pt_frames frames = in->frames;
-    memset(&in->frames, 0, sizeof in->frames);
-    for (int p = 0; p < frames.count; p++) {
-        char name[4200];
-        if (frames.count > 1)
-            snprintf(name, sizeof name, "%s#%d", path, p);
-        else
-            snprintf(name, sizeof name, "%s", path);
-        pt_image *frame = frames.frames[p];
-        frames.frames[p] = NULL;
-        const char *page_error = NULL;
-        if (!frame) {
-            page_error = frames.page_errors[p].what;
-            pt_cli_fail("%s: %s", name, page_error);
-        }
-        int rc = add_frame(run, frame, name, page_error, p == frames.count - 1, NAN);
-        if (rc) {
-            pt_frames_free(&frames);
-            return rc;
-        }
-    }
-    pt_frames_free(&frames);
-    return 0;
-}
-
-/* A .npy or .raw stack, frame after frame from its mapping (pt_stack.h), so
- * that a long recording is never in memory whole. */
-static int track_stack(track_run *run, const char *path)
-{
-    pt_stack stack;
+    track_run *run = ctx;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (!run->setup.backend->pin_region || !run->state || pages <= 0 || page <= 0 ||
+        (double)bytes > 0.25 * (double)pages * (double)page)
+        return 0;
     pt_error err;
     pt_error_clear(&err);
-    if (pt_stack_open(path, &run->setup.load, &stack, &err)) {
-        pt_cli_report(&err);
-        return add_frame(run, NULL, path, err.what, 1, NAN);
-    }
-    int rc = 0;
-    for (long i = 0; i < stack.count && !rc; i++) {
-        char name[4200];
-        if (stack.count > 1)
-            snprintf(name, sizeof name, "%s#%ld", path, i);
-        else
-            snprintf(name, sizeof name, "%s", path);
-        pt_image *frame = pt_stack_frame(&stack, i, run->setup.load.significant_bits);
-        if (!frame)
-            pt_cli_fail("%s: out of memory for a frame", name);
-        rc = add_frame(run, frame, name, frame ? NULL : "out of memory for a frame",
-                       i == stack.count - 1, NAN);
-    }
-    pt_stack_close(&stack);
-    return rc;
+    return run->setup.backend->pin_region(run->state, base, bytes, &err) == PT_OK;
 }
 
-/* A video, frame after frame, decoded on its own thread two batches ahead
- * of the detector (pt_video.h); a file that cannot be read further ends with
- * one error row after its good frames. */
-static int track_video(track_run *run, const char *path)
+static void unpin_mapping(void *ctx, const void *base)
 {
-    pt_video *video;
-    pt_video_ahead *ahead = NULL;
-    pt_error err;
-    pt_error_clear(&err);
-    if (pt_video_open(path, 0, &video, &err) ||
-        pt_video_ahead_start(video, 2 * TRACK_BATCH, run->setup.load.significant_bits, &ahead,
-                             &err)) {
-        pt_video_close(video);
-        pt_cli_report(&err);
-        return add_frame(run, NULL, path, err.what, 1, NAN);
-    }
-    int rc = 0;
-    for (long i = 0; !rc; i++) {
-        pt_image *frame;
-        double seconds;
-        char name[4200];
-        snprintf(name, sizeof name, "%s#%ld", path, i);
-        if (pt_video_ahead_next(ahead, &frame, &seconds, &err)) {
-            pt_cli_report(&err);
-            rc = add_frame(run, NULL, name, err.what, 1, NAN);
-            break;
-        }
-        if (!frame) {
-            /* the end is known only now: the last frame queued ends the file */
-            if (run->count)
-                run->ends_file[run->count - 1] = 1;
-            else
-                run->done++;
-            break;
-        }
-        rc = add_frame(run, frame, name, NULL, 0, seconds);
-    }
-    pt_video_ahead_stop(ahead);
-    pt_video_close(video);
-    return rc;
+    track_run *run = ctx;
+    run->setup.backend->unpin_region(run->state, base);
 }
 
 int pt_cmd_track(int argc, char **argv)
@@ -485,26 +399,22 @@ int pt_cmd_track(int argc, char **argv)
     pt_results_write_header(run.out.fp);
     run.total = inputs.count;
     run.started = pt_cli_seconds();
-    /* Files are decoded a batch at a time, side by side (-j threads), and
-     * tracked in their order. */
-    pt_loaded_input group[TRACK_BATCH];
+    /* Files are read ahead on -j threads, side by side, and tracked in their
+     * order; stacks are mapped and their frames tracked where they lie. */
     run.setup.load.page_errors = 1; /* a bad TIFF page is a row of its own */
-    for (int i = 0; i < inputs.count && !rc;) {
-        if (pt_stack_path_kind(inputs.paths[i]) || pt_video_path_is_video(inputs.paths[i])) {
-            rc = pt_stack_path_kind(inputs.paths[i]) ? track_stack(&run, inputs.paths[i])
-                                                     : track_video(&run, inputs.paths[i]);
-            i++;
-            continue;
-        }
-        int k = pt_load_group_size(inputs.paths + i, inputs.count - i, TRACK_BATCH);
-        pt_load_group(inputs.paths + i, k, &run.setup.load, run.setup.track.threads, group);
-        for (int j = 0; j < k; j++) {
-            if (!rc)
-                rc = track_loaded(&run, inputs.paths[i + j], &group[j]);
-            pt_frames_free(&group[j].frames);
-        }
-        i += k;
+    pt_reader_options ro = {.threads = run.setup.track.threads,
+                            .ahead = 2 * TRACK_BATCH,
+                            .pin = pin_mapping,
+                            .unpin = unpin_mapping,
+                            .ctx = &run};
+    if (pt_reader_open(inputs.paths, inputs.count, &run.setup.load, &ro, &run.reader, &err)) {
+        pt_cli_report(&err);
+        rc = PT_EXIT_INPUT;
+        goto done;
     }
+    pt_read_frame f;
+    while (!rc && pt_reader_next(run.reader, &f))
+        rc = add_frame(&run, &f);
     if (!rc)
         rc = flush_batch(&run);
     /* the outputs are complete (error rows included): put them in place */
@@ -526,11 +436,11 @@ done:
     /* after a failure: nothing half written under the final names */
     pt_output_discard(&run.out);
     pt_output_discard(&run.glints_out);
-    for (int i = 0; i < run.count; i++) {
-        pt_image_destroy(run.frames[i]);
-        free(run.names[i]);
-        free(run.errors[i]);
-    }
+    for (int i = 0; i < run.count; i++)
+        if (run.read[i].name || run.read[i].image)
+            pt_reader_release(run.reader, &run.read[i]);
+    /* the mappings go (and are unpinned) before the back end */
+    pt_reader_close(run.reader);
     if (run.state)
         run.setup.backend->destroy(run.state);
     if (run.overlays)

@@ -15,9 +15,11 @@
 #
 # Times are medians of REPEAT runs of one image held in host memory. seq/omp:
 # binarize + trace + order + hierarchy. cuda "with copies": the whole call
-# (staging, upload, device tracing, download of the pieces, host assembly);
-# "compute": device tracing + host assembly (no image upload, no piece
-# download). OpenCV: cv2.findContours on the 0/255 image, cv2.setNumThreads(1).
+# (staging, upload, tracing, connection, assembly, download of the chain
+# codes, host part); "compute": tracing + connection + assembly + host part
+# (no image upload, no download). A second table gives the median of each
+# cuda phase, as the border-tracking literature reports them. OpenCV:
+# cv2.findContours on the 0/255 image, cv2.setNumThreads(1).
 set -u
 PT=${1:-./pupiltrack}
 SIZES=${SIZES:-"1232x1028 2464x2056 4928x4112"}
@@ -91,6 +93,7 @@ ratio() { # a b -> a/b with one decimal, n/a if either is n/a
 }
 
 : >"$OUT/raw.txt"
+: >"$OUT/phases.md"
 echo "Contours, --mode $MODE, CHAIN_APPROX_NONE, median of $REPEAT_SMALL runs ($REPEAT_LARGE above 8 Mpixel), ms per image."
 GPU=$(nvidia-smi -L 2>/dev/null | head -n 1); [ -n "$GPU" ] || GPU="no GPU"
 echo "Host: $CORES cores, $(uname -m); $GPU; OpenCV: $([ "$HAVE_CV" = 1 ] && "$PYTHON" -c 'import cv2; print(cv2.__version__)' || echo none)."
@@ -111,8 +114,13 @@ for size in $SIZES; do
         if [ "$HAVE_CUDA" = 1 ]; then
             cu=$(EXTRA="${CUDA_TILE:+--tile $CUDA_TILE}" run_pt cuda 0 "$img")
             cu_ms=$(field median_ms "$cu")
-            cu_compute=$(awk -v t="$(field trace_ms "$cu")" -v a="$(field assemble_ms "$cu")" \
-                'BEGIN { if (t == "" || a == "") print "n/a"; else printf "%.3f", t + a }')
+            cu_compute=$(awk -v t="$(field trace_ms "$cu")" -v c="$(field connect_ms "$cu")" \
+                -v a="$(field assemble_ms "$cu")" -v h="$(field host_ms "$cu")" \
+                'BEGIN { if (t == "" || h == "") print "n/a"; else printf "%.3f", t + c + a + h }')
+            printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$size" "$kind" \
+                "$(field upload_ms "$cu")" "$(field trace_ms "$cu")" "$(field connect_ms "$cu")" \
+                "$(field assemble_ms "$cu")" "$(field download_ms "$cu")" "$(field host_ms "$cu")" \
+                "$(field median_ms "$cu")" >>"$OUT/phases.md"
             [ -n "$cu_ms" ] || cu_ms=n/a
             cu_n=$(field borders "$cu")
             [ "$cu_n" = "$borders" ] || echo "bench_contours: $img: cuda $cu_n borders, seq $borders" >&2
@@ -126,5 +134,11 @@ for size in $SIZES; do
 done
 if [ "$HAVE_CUDA" = 1 ]; then
     echo
-    echo "CUDA stages (median ms: upload, device trace, piece download, host assembly) are in $OUT/raw.txt."
+    echo "cuda by phase, median ms (upload: image to the device; tracing: pieces per tile;"
+    echo "connection: joins, borders kept; assembly: starts, order, chain codes on the GPU;"
+    echo "download: chain codes; host: points and hierarchy); raw lines in $OUT/raw.txt."
+    echo
+    echo "| size | image | upload | tracing | connection | assembly | download | host | whole call |"
+    echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+    cat "$OUT/phases.md"
 fi

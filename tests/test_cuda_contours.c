@@ -14,6 +14,7 @@
 #include "lib/contours/contours.h"
 #include "lib/contours/contours_pieces.h"
 #include "lib/io/pt_image.h"
+#include "omp/contours/contours_omp.h"
 #include "tests/pt_test.h"
 
 #define GOLDEN_DIR "testdata/contours"
@@ -220,6 +221,51 @@ static void test_errors(const char *who, tiled_fn fn, void *ctx)
     pt_contours_free(&c);
 }
 
+/* Pixel noise (half the pixels set): borders of every shape, most of them a
+ * few pixels long, so the assembly handles up to hundreds of thousands of
+ * borders. seq, omp (2 threads), the emulation and, when present, the GPU
+ * agree in each approximation, in every mode or (list_only) in LIST mode:
+ * OpenCV's parent search of CCOMP/TREE, which every back end replays, grows
+ * with the square of the borders on such images. */
+static void test_noise(pt_cuda_contours *gpu, int w, int h, int list_only)
+{
+    uint64_t rng = 0x853c49e6748fea9bULL + (uint64_t)w * 31 + (uint64_t)h;
+    pt_image *img = random_image(&rng, w, h, 50, 1);
+    PT_CHECK(img != NULL, "noise %dx%d image", w, h);
+    if (!img)
+        return;
+    pt_contours ref, got;
+    pt_contours_init(&ref);
+    pt_contours_init(&got);
+    static const int modes[3] = {PT_CONTOURS_LIST, PT_CONTOURS_CCOMP, PT_CONTOURS_TREE};
+    for (int m = 0; m < (list_only ? 1 : 3); m++)
+        for (int a = PT_CONTOURS_APPROX_NONE; a <= PT_CONTOURS_APPROX_SIMPLE; a++) {
+            pt_error err;
+            pt_error_clear(&err);
+            pt_status st = pt_contours_find_seq(img, 100, modes[m], a, &ref, &err);
+            PT_CHECK(!st && ref.count > w * h / 16, "noise %dx%d seq: %d borders (%s)", w, h,
+                     ref.count, err.what);
+            if (st)
+                continue;
+            st = pt_contours_find_omp(img, 100, modes[m], a, 2, &got, &err);
+            PT_CHECK(!st && same_contours(&ref, &got), "noise %dx%d mode %d approx %d: omp %s",
+                     w, h, modes[m], a, st ? err.what : "differs from seq");
+            st = pt_contours_find_emulated(img, 100, modes[m], a, 0, &got, &err);
+            PT_CHECK(!st && same_contours(&ref, &got),
+                     "noise %dx%d mode %d approx %d: emulated %s", w, h, modes[m], a,
+                     st ? err.what : "differs from seq");
+            if (gpu) {
+                st = pt_cuda_contours_find(gpu, img, 100, modes[m], a, 0, 0, &got, &err);
+                PT_CHECK(!st && same_contours(&ref, &got),
+                         "noise %dx%d mode %d approx %d: cuda %s", w, h, modes[m], a,
+                         st ? err.what : "differs from seq");
+            }
+        }
+    pt_contours_free(&ref);
+    pt_contours_free(&got);
+    pt_image_destroy(img);
+}
+
 static void test_directions(void)
 {
     static const int dx[8] = {1, 1, 0, -1, -1, -1, 0, 1};
@@ -238,6 +284,7 @@ int main(void)
     test_golden("emulated", emulated, NULL);
     test_random("emulated", emulated, NULL, 150, 150, 0x2545f4914f6cdd1dULL);
     test_large("emulated", emulated, NULL, 640, 512);
+    test_noise(NULL, 1000, 700, 0);
 
     pt_error err;
     pt_error_clear(&err);
@@ -251,6 +298,9 @@ int main(void)
     test_random("cuda", on_gpu, ctx, quick ? 40 : 300, quick ? 100 : 300,
                 0x9e3779b97f4a7c15ULL);
     test_large("cuda", on_gpu, ctx, 1280, 1024);
+    test_noise(ctx, quick ? 640 : 1000, quick ? 480 : 700, 0);
+    if (!quick)
+        test_noise(ctx, 2464, 2056, 1);
     if (!quick) {
         test_large("cuda", on_gpu, ctx, 1232, 1028);
         test_large("cuda", on_gpu, ctx, 2464, 2056);

@@ -172,6 +172,29 @@ static void cuda_stage_report(void *state, char *buf, int size)
     stage_report_one(m->dev[0], buf, size);
 }
 
+/* A mapped file's frames are copied from where they lie: read-only
+ * registration (the mapping is not writable), portable for a --devices split. */
+static pt_status cuda_pin_region(void *state, const void *base, size_t bytes, pt_error *err)
+{
+    (void)state;
+    CUDA_OR_FAIL(err, cudaHostRegister((void *)base, bytes,
+                                       cudaHostRegisterPortable | cudaHostRegisterReadOnly));
+    return PT_OK;
+}
+
+static void cuda_unpin_region(void *state, const void *base)
+{
+    (void)state;
+    cudaHostUnregister((void *)base);
+}
+
+static double cuda_upload_ms(void *state)
+{
+    const cuda_state *s = ((const cuda_multi *)state)->dev[0];
+    return s->stage_frames ? s->stage_ms[0] / s->stage_frames : 0.0;
+}
+
 extern "C" const pt_backend pt_backend_cuda = {
     "cuda",     cuda_create, cuda_track,        cuda_destroy, cuda_pin,
-    cuda_unpin, cuda_stage_report, cuda_submit, cuda_drain, 1};
+    cuda_unpin, cuda_stage_report, cuda_submit, cuda_drain, 1,
+    cuda_pin_region, cuda_unpin_region, cuda_upload_ms};

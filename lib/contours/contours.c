@@ -55,7 +55,7 @@ pt_status pt_contours_reserve_points(pt_contours *out, int64_t points, pt_error 
     return PT_OK;
 }
 
-static pt_status reserve_borders(pt_contours *out, int n, pt_error *err)
+pt_status pt_contours_reserve_borders(pt_contours *out, int n, pt_error *err)
 {
     if (n <= out->border_capacity)
         return PT_OK;
@@ -67,10 +67,23 @@ static pt_status reserve_borders(pt_contours *out, int n, pt_error *err)
     return PT_OK;
 }
 
+void pt_contours_list_border(pt_contours *out, int n, int r, int is_hole, int64_t first,
+                             int64_t count)
+{
+    pt_border *b = &out->borders[n - 1 - r];
+    b->is_hole = is_hole;
+    b->next = r > 0 ? n - r : -1;
+    b->prev = r < n - 1 ? n - 2 - r : -1;
+    b->first_child = -1;
+    b->parent = -1;
+    b->first = first;
+    b->count = count;
+}
+
 pt_status pt_contours_emit(pt_contours *out, const pt_contour_found *found, int n,
                            pt_error *err)
 {
-    pt_status st = reserve_borders(out, n, err);
+    pt_status st = pt_contours_reserve_borders(out, n, err);
     if (st)
         return st;
     out->count = n;

@@ -83,6 +83,16 @@ typedef struct {
 pt_status pt_contours_emit(pt_contours *out, const pt_contour_found *found,
                            int n, pt_error *err);
 
+/* Room for n borders in out->borders (contents not kept). */
+pt_status pt_contours_reserve_borders(pt_contours *out, int n, pt_error *err);
+
+/* LIST mode without pt_contours_emit: OpenCV returns the borders in reverse
+ * discovery order, siblings without parents, so border r of n (discovery
+ * order) is output n - 1 - r with its links; safe to call in parallel for
+ * different r once pt_contours_reserve_borders(out, n) succeeded. */
+void pt_contours_list_border(pt_contours *out, int n, int r, int is_hole, int64_t first,
+                             int64_t count);
+
 /* Argument checks shared by the back ends (empty, too large, bad mode). */
 pt_status pt_contours_check_args(const pt_image *img, int mode, int approx, pt_error *err);
 
@@ -103,13 +113,16 @@ pt_status pt_contours_scan(int8_t *lab, int width, int height, int mode, int app
                            pt_contours_trace_fn trace, void *trace_ctx, pt_contours *out,
                            pt_contour_found **found_out, int *count_out, pt_error *err);
 
-/* Milliseconds of a back end's last find, by stage (pupiltrack(1),
- * "contours --repeat"): back ends that time their stages fill it. */
+/* Milliseconds of a back end's last find, by phase as in the border-tracking
+ * literature (pupiltrack(1), "contours --repeat"): back ends that time their
+ * phases fill it. */
 typedef struct {
     double upload_ms;   /* image to the device (banded pinned staging, overlapped) */
-    double trace_ms;    /* binarize, count, write, join, jumping, compaction (device) */
-    double download_ms; /* pieces and direction bytes to the host */
-    double assemble_ms; /* host: start points, order, points, hierarchy */
+    double trace_ms;    /* binarize, count and write passes: pieces per tile (device) */
+    double connect_ms;  /* join pieces across tile sides, keep borders' cycles (device) */
+    double assemble_ms; /* starts, discovery order, chain codes (device) */
+    double download_ms; /* chain codes and border offsets to the host */
+    double host_ms;     /* host: points from the chains, order and hierarchy */
     double total_ms;    /* wall clock of the whole call */
     long long pieces, states; /* border pieces and direction bytes downloaded */
 } pt_contours_times;

@@ -63,7 +63,7 @@ typedef struct {
  * higher), so a least-significant-digit radix sort of (key, index) pairs,
  * 11 bits a pass, orders a million borders in a few passes where a
  * comparison sort of the whole records took most of the ordering time. */
-static pt_status sort_by_key(pt_cycle_border *borders, int nb, pt_error *err)
+static pt_status sort_by_key(pt_cycle_border *borders, int nb, int threads, pt_error *err)
 {
     enum { DIGIT = 11, BUCKETS = 1 << DIGIT };
     int64_t max_key = 0;
@@ -100,28 +100,18 @@ static pt_status sort_by_key(pt_cycle_border *borders, int nb, pt_error *err)
         from = to;
         to = t;
     }
-    for (int i = 0; i < nb; i++)
-        sorted[i] = borders[from[i].index];
-    memcpy(borders, sorted, (size_t)nb * sizeof *borders);
+#pragma omp parallel num_threads(threads) if (nb > 4096)
+    {
+#pragma omp for schedule(static)
+        for (int i = 0; i < nb; i++)
+            sorted[i] = borders[from[i].index];
+#pragma omp for schedule(static)
+        for (int i = 0; i < nb; i++)
+            borders[i] = sorted[i];
+    }
     free(a);
     free(sorted);
     free(count);
-    return PT_OK;
-}
-
-/* LIST mode: the borders as found, no parents. */
-static pt_status list_found(const pt_cycle_border *borders, int nb, pt_contour_found **found,
-                            pt_error *err)
-{
-    *found = malloc((size_t)(nb ? nb : 1) * sizeof **found);
-    if (!*found)
-        return pt_error_set(err, PT_ERR_NOMEM, "", "contours: cannot allocate borders");
-    for (int i = 0; i < nb; i++) {
-        (*found)[i].is_hole = borders[i].is_hole;
-        (*found)[i].parent = -1;
-        (*found)[i].first = borders[i].first;
-        (*found)[i].count = borders[i].points;
-    }
     return PT_OK;
 }
 
@@ -138,7 +128,7 @@ pt_status pt_contours_from_cycles(pt_cycle_border *borders, int nb, const pt_cyc
     if (broken)
         return pt_error_set(err, PT_ERR_INTERNAL, "", "contours: %d borders without a start",
                             broken);
-    pt_status st = nb > 1 ? sort_by_key(borders, nb, err) : PT_OK;
+    pt_status st = nb > 1 ? sort_by_key(borders, nb, threads, err) : PT_OK;
     if (st)
         return st;
     int64_t total = 0;
@@ -153,10 +143,18 @@ pt_status pt_contours_from_cycles(pt_cycle_border *borders, int nb, const pt_cyc
         src->write_points(src->ctx, &borders[i], approx, out->points + borders[i].first);
     out->point_count = total;
 
+    if (mode == PT_CONTOURS_LIST) { /* the links without a scan */
+        if ((st = pt_contours_reserve_borders(out, nb, err)))
+            return st;
+#pragma omp parallel for schedule(static) num_threads(threads) if (nb > 4096)
+        for (int i = 0; i < nb; i++)
+            pt_contours_list_border(out, nb, i, borders[i].is_hole, borders[i].first,
+                                    borders[i].points);
+        out->count = nb;
+        return PT_OK;
+    }
     pt_contour_found *found = NULL;
-    if (mode == PT_CONTOURS_LIST) {
-        st = list_found(borders, nb, &found, err);
-    } else if (!lab) {
+    if (!lab) {
         st = pt_error_set(err, PT_ERR_INTERNAL, "", "contours: no label image");
     } else {
         int scanned = 0;

@@ -1,278 +1,13 @@
-/* Joined border pieces to OpenCV-ordered contours (see contours_pieces.h), and
- * the CPU emulation of the CUDA contours kernels. */
+/* The CPU emulation of the CUDA contours kernels (see contours_pieces.h). */
 #include "lib/contours/contours_pieces.h"
 
-#include "lib/contours/contours_cycles.h"
+#include "lib/contours/contours_borders.h"
+#include "lib/contours/contours_chains.h"
 
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
-
-typedef struct {
-    const pt_contour_pieces *pc;
-    const pt_image *img;
-    int threshold, step;
-} assembler;
-
-/* A state walked from a piece's entry. */
-typedef struct {
-    int x, y, b, d;
-} walk;
-
-static void walk_start(const assembler *a, const pt_cpiece *p, walk *w)
-{
-    int64_t pix = p->entry_key >> 3;
-    w->x = (int)(pix % a->step);
-    w->y = (int)(pix / a->step);
-    w->b = (int)(p->entry_key & 7);
-    w->d = a->pc->dirs[p->first];
-}
-
-static void walk_step(const assembler *a, const pt_cpiece *p, int64_t i, walk *w)
-{
-    w->x += pt_cdir_dx(w->d);
-    w->y += pt_cdir_dy(w->d);
-    w->b = w->d ^ 4;
-    w->d = a->pc->dirs[p->first + i];
-}
-
-/* Foreground at padded (x, y), from the source image. */
-static int fg(const assembler *a, int x, int y)
-{
-    if (x < 1 || y < 1 || x > a->img->width || y > a->img->height)
-        return 0;
-    return a->img->buf[(size_t)(y - 1) * a->img->stride + (size_t)(x - 1)] > a->threshold;
-}
-
-/* OpenCV's first step: first foreground neighbour clockwise from 4 or 0. */
-static int start_dir(const assembler *a, int x, int y, int is_hole)
-{
-    int s_end = is_hole ? 0 : 4, s = s_end;
-    do
-        s = (s - 1) & 7;
-    while (!fg(a, x + pt_cdir_dx(s), y + pt_cdir_dy(s)) && s != s_end);
-    return s;
-}
-
-static int locate_start(const assembler *a, pt_cycle_border *b, int approx)
-{
-    const pt_cpiece *all = a->pc->pieces;
-    const pt_cpiece *p0 = &all[b->any_piece];
-    if (b->isolated) {
-        pt_cycle_border_isolated(b, p0->min_pixel, p0->min_x, p0->min_y);
-        return 0;
-    }
-    pt_cycle_extent e;
-    pt_cycle_extent_init(&e);
-    int32_t pc = b->any_piece;
-    do {
-        const pt_cpiece *p = &all[pc];
-        pt_cycle_extent_add(&e, p->min_pixel, p->min_right, p->min_x, p->max_x, p->min_y,
-                            p->max_y, p->area2, p->count);
-        pc = p->next;
-    } while (pc != b->any_piece);
-    if (pt_cycle_extent_apply(&e, b))
-        return 1;
-    int sx = (int)(b->start_pixel % a->step), sy = (int)(b->start_pixel / a->step);
-    b->start_b = start_dir(a, sx, sy, b->is_hole);
-    int64_t changes = 0;
-    b->start_piece = -1;
-    pc = b->any_piece;
-    do {
-        const pt_cpiece *p = &all[pc];
-        walk w;
-        walk_start(a, p, &w);
-        int prev_d = w.b ^ 4;
-        for (int64_t i = 0; i < p->count; i++) {
-            if (i)
-                walk_step(a, p, i, &w);
-            changes += w.d != prev_d;
-            prev_d = w.d;
-            if (w.x == sx && w.y == sy && w.b == b->start_b) {
-                b->start_piece = pc;
-                b->start_offset = i;
-            }
-        }
-        pc = p->next;
-    } while (pc != b->any_piece);
-    if (b->start_piece < 0)
-        return 1;
-    b->points = approx == PT_CONTOURS_APPROX_NONE ? b->states : changes;
-    return 0;
-}
-
-/* Calls visit(ctx, w) for the border's states in OpenCV's order. */
-typedef void (*visit_fn)(void *ctx, const walk *w);
-
-static void walk_border(const assembler *a, const pt_cycle_border *b, visit_fn visit, void *ctx)
-{
-    const pt_cpiece *all = a->pc->pieces;
-    int32_t pc = b->start_piece;
-    int64_t off = b->start_offset, left = b->states;
-    while (left > 0) {
-        const pt_cpiece *p = &all[pc];
-        walk w;
-        walk_start(a, p, &w);
-        for (int64_t i = 1; i <= off; i++)
-            walk_step(a, p, i, &w);
-        for (int64_t i = off; i < p->count && left > 0; i++, left--) {
-            if (i > off)
-                walk_step(a, p, i, &w);
-            visit(ctx, &w);
-        }
-        pc = p->next;
-        off = 0;
-    }
-}
-
-typedef struct {
-    pt_contour_point *dst;
-    int64_t n;
-    int prev_d, all;
-} point_writer;
-
-static void visit_point(void *ctx, const walk *w)
-{
-    point_writer *pw = ctx;
-    if (pw->all || w->d != pw->prev_d) {
-        pw->dst[pw->n].x = w->x - 1;
-        pw->dst[pw->n].y = w->y - 1;
-        pw->n++;
-    }
-    pw->prev_d = w->d;
-}
-
-typedef struct {
-    int8_t *lab;
-    int step, label;
-} labeller;
-
-static void visit_label(void *ctx, const walk *w)
-{
-    labeller *l = ctx;
-    int64_t q = (int64_t)w->y * l->step + w->x;
-    if ((unsigned)(w->d - 1) < (unsigned)w->b)
-        l->lab[q] = (int8_t)(l->label | 0x80);
-    else if (l->lab[q] == 1)
-        l->lab[q] = (int8_t)l->label;
-}
-
-typedef struct {
-    const assembler *a;
-    const pt_cycle_border *borders;
-    int count;
-} replay_ctx;
-
-static pt_status replay_border(void *ctx, int8_t *lab, ptrdiff_t i0, int index, int is_hole,
-                               int label, int rect[4], int64_t *first, int64_t *count,
-                               pt_error *err)
-{
-    replay_ctx *r = ctx;
-    if (index >= r->count || r->borders[index].start_pixel != i0 ||
-        r->borders[index].is_hole != is_hole)
-        return pt_error_set(err, PT_ERR_INTERNAL, "",
-                            "contours: traced borders disagree with the scan at border %d",
-                            index);
-    const pt_cycle_border *b = &r->borders[index];
-    memcpy(rect, b->rect, sizeof b->rect);
-    *first = b->first;
-    *count = b->points;
-    if (b->isolated) {
-        lab[i0] = (int8_t)(label | 0x80);
-        return PT_OK;
-    }
-    labeller l = {lab, r->a->step, label};
-    walk_border(r->a, b, visit_label, &l);
-    return PT_OK;
-}
-
-static int source_locate(void *ctx, pt_cycle_border *b, int approx)
-{
-    return locate_start(((const replay_ctx *)ctx)->a, b, approx);
-}
-
-static void source_write_points(void *ctx, const pt_cycle_border *b, int approx,
-                                pt_contour_point *dst)
-{
-    point_writer pw = {dst, 0, b->start_b ^ 4, approx == PT_CONTOURS_APPROX_NONE || b->isolated};
-    walk_border(((const replay_ctx *)ctx)->a, b, visit_point, &pw);
-}
-
-pt_status pt_contours_assemble(const pt_contour_pieces *pc, const pt_image *img,
-                               int threshold, int8_t *lab, int mode, int approx, int threads,
-                               pt_contours *out, pt_error *err)
-{
-    out->count = 0;
-    out->point_count = 0;
-    if (threads <= 0)
-        threads = omp_get_max_threads();
-    assembler a = {pc, img, threshold, pc->width + 2};
-    const pt_cpiece *all = pc->pieces;
-    int64_t n = pc->count;
-    pt_status st = PT_OK;
-    pt_cycle_border *borders = NULL;
-    int nb = 0, cap = 0;
-    if (n < 0 || n > INT32_MAX / 2)
-        return pt_error_set(err, PT_ERR_NOMEM, "", "contours: too many border pieces");
-    for (int64_t i = 0; i < n; i++)
-        if (all[i].next < 0 || all[i].next >= n)
-            return pt_error_set(err, PT_ERR_INTERNAL, "",
-                                "contours: border piece %lld unjoined", (long long)i);
-    uint8_t *seen = calloc(n ? (size_t)n : 1, 1);
-    if (!seen)
-        return pt_error_set(err, PT_ERR_NOMEM, "", "contours: cannot allocate pieces");
-    /* one border per closed cycle that examines a zero pixel */
-    for (int64_t i = 0; i < n; i++) {
-        if (seen[i])
-            continue;
-        int gap = 0;
-        int32_t k = (int32_t)i;
-        int64_t steps = 0;
-        do {
-            gap |= all[k].flags & PT_CPIECE_GAP;
-            seen[k] = 1;
-            k = all[k].next;
-        } while (k != (int32_t)i && ++steps <= n);
-        if (k != (int32_t)i) { /* joins that are not a permutation */
-            st = pt_error_set(err, PT_ERR_INTERNAL, "", "contours: border pieces do not close");
-            goto done;
-        }
-        if (!gap)
-            continue;
-        if (nb == cap) {
-            if (cap > INT32_MAX / 4) {
-                st = pt_error_set(err, PT_ERR_NOMEM, "", "contours: too many borders");
-                goto done;
-            }
-            cap = cap ? 2 * cap : 256;
-            pt_cycle_border *grown = realloc(borders, (size_t)cap * sizeof *grown);
-            if (!grown) {
-                st = pt_error_set(err, PT_ERR_NOMEM, "", "contours: cannot allocate borders");
-                goto done;
-            }
-            borders = grown;
-        }
-        memset(&borders[nb], 0, sizeof borders[nb]);
-        borders[nb].any_piece = (int32_t)i;
-        borders[nb].isolated = (all[i].flags & PT_CPIECE_ISOLATED) != 0;
-        nb++;
-    }
-
-    replay_ctx r = {&a, borders, nb};
-    pt_cycle_source src = {&r, source_locate, source_write_points, replay_border};
-    st = pt_contours_from_cycles(borders, nb, &src, img->width, img->height, lab, mode, approx,
-                                 threads, out, err);
-
-done:
-    if (st) {
-        out->count = 0;
-        out->point_count = 0;
-    }
-    free(borders);
-    free(seen);
-    return st;
-}
 
 int pt_contours_gpu_tile(int width, int height)
 {
@@ -284,6 +19,115 @@ int pt_contours_gpu_tile(int width, int height)
 }
 
 /* ---- CPU emulation of the CUDA kernels ---------------------------------- */
+
+static int compare_key(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Kernels 6-11 (contours_borders.h) over nk kept pieces of border cycles, one
+ * element after another, then the host's part (contours_chains.h). lab is
+ * the padded 0/1 image; the hierarchy replay labels it. */
+static pt_status emulate_borders(const pt_cpiece *kept, int64_t nk, const uint8_t *dirs,
+                                 int64_t nd, const int32_t *rep, int8_t *lab, int width,
+                                 int height, int mode, int approx, pt_contours *out,
+                                 pt_error *err)
+{
+    const int step = width + 2, simple = approx == PT_CONTOURS_APPROX_SIMPLE;
+    const size_t n1 = (size_t)nk + 1;
+    int64_t *bid = malloc(n1 * sizeof *bid);
+    pt_cborder *B = malloc(n1 * sizeof *B);
+    uint64_t *keys = malloc(3 * n1 * sizeof *keys); /* keys, then (key, border) pairs */
+    int32_t *order = malloc(n1 * sizeof *order), *rank_of = malloc(n1 * sizeof *rank_of);
+    int32_t *index = malloc(n1 * sizeof *index);
+    int64_t *start = malloc(n1 * sizeof *start), *states = malloc(n1 * sizeof *states);
+    int64_t *points = malloc(n1 * sizeof *points), *dfirst = malloc(n1 * sizeof *dfirst);
+    int64_t *pfirst = malloc(n1 * sizeof *pfirst);
+    uint8_t *flags = malloc(n1), *chain = malloc(nd ? (size_t)nd : 1);
+    int32_t *link = malloc(2 * n1 * sizeof *link);
+    int64_t *sum = malloc(2 * n1 * sizeof *sum);
+    pt_status st = PT_OK;
+    if (!bid || !B || !keys || !order || !rank_of || !index || !start || !states || !points ||
+        !dfirst || !pfirst || !flags || !chain || !link || !sum) {
+        st = pt_error_set(err, PT_ERR_NOMEM, "", "contours: cannot allocate borders");
+        goto done;
+    }
+    /* kernel 6: border numbers (prefix sum of the representatives) */
+    int64_t nb = 0;
+    for (int64_t i = 0; i < nk; i++) {
+        bid[i] = nb;
+        nb += pt_cborder_head(rep, i);
+    }
+    if (nb > INT32_MAX / 2) {
+        st = pt_error_set(err, PT_ERR_NOMEM, "", "contours: too many borders");
+        goto done;
+    }
+    /* kernels 7-9: extents, starts, start states */
+    int bad = 0;
+    for (int64_t b = 0; b < nb; b++)
+        pt_cborder_init(B, b);
+    for (int64_t i = 0; i < nk; i++)
+        bad |= pt_cborder_add(kept, dirs, rep, bid, i, simple, B);
+    for (int64_t b = 0; b < nb && !bad; b++)
+        bad |= pt_cborder_start(B, b, lab, step);
+    for (int64_t i = 0; i < nk && !bad; i++)
+        pt_cborder_locate(kept, dirs, rep, bid, i, step, B);
+    /* kernel 10: discovery order (a radix sort on the device) and layout */
+    uint64_t *pairs = keys + n1;
+    for (int64_t b = 0; b < nb; b++)
+        pt_cborder_key(B, b, keys, index);
+    for (int64_t b = 0; b < nb; b++) { /* (key, border) pairs, sorted by key */
+        pairs[2 * b] = keys[b];
+        pairs[2 * b + 1] = (uint64_t)index[b];
+    }
+    qsort(pairs, (size_t)nb, 2 * sizeof *pairs, compare_key);
+    for (int64_t r = 0; r < nb; r++)
+        order[r] = (int32_t)pairs[2 * r + 1];
+    for (int64_t r = 0; r < nb && !bad; r++)
+        bad |= pt_cborder_rank(B, order, r, simple, rank_of, start, flags, states, points);
+    if (bad) {
+        st = pt_error_set(err, PT_ERR_INTERNAL, "", "contours: border pieces do not close");
+        goto done;
+    }
+    dfirst[0] = pfirst[0] = 0;
+    for (int64_t r = 0; r < nb; r++) {
+        dfirst[r + 1] = dfirst[r] + states[r];
+        pfirst[r + 1] = pfirst[r] + points[r];
+    }
+    /* kernel 11: list ranking, then each piece's directions into its chain */
+    for (int64_t i = 0; i < nk; i++)
+        pt_crank_init(kept, rep, bid, B, i, link, sum);
+    int rounds = pt_cjump_rounds(nk);
+    for (int r = 0; r < rounds; r++) {
+        size_t in = (size_t)(r & 1) * n1, o = (size_t)((r + 1) & 1) * n1;
+        for (int64_t i = 0; i < nk; i++)
+            pt_crank_round(i, link + in, sum + in, link + o, sum + o);
+    }
+    const int64_t *sfinal = sum + (size_t)(rounds & 1) * n1;
+    for (int64_t i = 0; i < nk; i++)
+        pt_cborder_rotate(kept, dirs, rep, bid, B, rank_of, dfirst, sfinal, i, chain);
+    pt_contour_chains ch = {(int)nb, start, flags, dfirst, pfirst, chain, width, height};
+    /* lab is still the binarized image: tracing only reads it */
+    st = pt_contours_from_chains(&ch, lab, mode, approx, 1, out, err);
+done:
+    free(bid);
+    free(B);
+    free(keys);
+    free(order);
+    free(rank_of);
+    free(index);
+    free(start);
+    free(states);
+    free(points);
+    free(dfirst);
+    free(pfirst);
+    free(flags);
+    free(chain);
+    free(link);
+    free(sum);
+    return st;
+}
 
 pt_status pt_contours_find_emulated(const pt_image *img, int threshold, int mode, int approx,
                                     int tile, pt_contours *out, pt_error *err)
@@ -313,7 +157,7 @@ pt_status pt_contours_find_emulated(const pt_image *img, int threshold, int mode
     pt_ctile_info *info = calloc((size_t)ntiles, sizeof *info);
     pt_cpiece *pieces = NULL, *kept = NULL;
     uint8_t *dirs = NULL, *gap = NULL, *kept_dirs = NULL;
-    int32_t *jump = NULL;
+    int32_t *jump = NULL, *low = NULL, *rep = NULL;
     int64_t *sums = NULL;
     if (!lab || !visited || !info) {
         st = pt_error_set(err, PT_ERR_NOMEM, "", "contours: cannot allocate %dx%d image",
@@ -361,24 +205,26 @@ pt_status pt_contours_find_emulated(const pt_image *img, int threshold, int mode
         pieces[i].next = pt_cjoin_piece(&t, pieces, info, &pieces[i], (int32_t)i);
     /* pointer jumping (kernels 4), prefix sums, compaction (kernel 5) */
     jump = malloc(2 * (size_t)(np ? np : 1) * sizeof *jump);
+    low = malloc(2 * (size_t)(np ? np : 1) * sizeof *low);
     gap = malloc(2 * (size_t)(np ? np : 1));
     sums = malloc(4 * (size_t)(np ? np : 1) * sizeof *sums);
     kept = malloc((size_t)(np ? np : 1) * sizeof *kept);
+    rep = malloc((size_t)(np ? np : 1) * sizeof *rep);
     kept_dirs = malloc(ns ? (size_t)ns : 1);
-    if (!jump || !gap || !sums || !kept || !kept_dirs) {
+    if (!jump || !low || !gap || !sums || !kept || !rep || !kept_dirs) {
         st = pt_error_set(err, PT_ERR_NOMEM, "", "contours: cannot allocate border pieces");
         goto done;
     }
     for (int64_t i = 0; i < np; i++)
-        pt_cjump_init(pieces, i, jump, gap);
+        pt_cjump_init(pieces, i, jump, gap, low);
     int rounds = pt_cjump_rounds(np);
     for (int r = 0; r < rounds; r++) {
-        const int32_t *jin = jump + (r & 1) * np;
-        const uint8_t *gin = gap + (r & 1) * np;
+        size_t in = (size_t)(r & 1) * (size_t)np, o = (size_t)((r + 1) & 1) * (size_t)np;
         for (int64_t i = 0; i < np; i++)
-            pt_cjump_round(i, jin, gin, jump + ((r + 1) & 1) * np, gap + ((r + 1) & 1) * np);
+            pt_cjump_round(i, jump + in, gap + in, low + in, jump + o, gap + o, low + o);
     }
-    const uint8_t *gfinal = gap + (rounds & 1) * np;
+    const uint8_t *gfinal = gap + (size_t)(rounds & 1) * (size_t)np;
+    const int32_t *lfinal = low + (size_t)(rounds & 1) * (size_t)np;
     int64_t *keep = sums, *bytes = sums + np, *pidx = sums + 2 * np, *doff = sums + 3 * np;
     for (int64_t i = 0; i < np; i++)
         pt_ckeep(pieces, gfinal, i, keep, bytes);
@@ -390,13 +236,15 @@ pt_status pt_contours_find_emulated(const pt_image *img, int threshold, int mode
         nd += bytes[i];
     }
     for (int64_t i = 0; i < np; i++)
-        pt_ccompact(pieces, dirs, gfinal, pidx, doff, i, kept, kept_dirs);
-    pt_contour_pieces pc = {kept, nk, kept_dirs, img->width, img->height};
-    /* lab is still the binarized image: tracing only reads it */
-    st = pt_contours_assemble(&pc, img, threshold, lab, mode, approx, 1, out, err);
+        pt_ccompact(pieces, dirs, gfinal, lfinal, pidx, doff, i, kept, kept_dirs, rep);
+    /* border assembly (contours_borders.h), then the host's part */
+    st = emulate_borders(kept, nk, kept_dirs, nd, rep, lab, img->width, img->height, mode,
+                         approx, out, err);
 done:
     free(kept_dirs);
+    free(rep);
     free(kept);
+    free(low);
     free(sums);
     free(gap);
     free(jump);

@@ -263,29 +263,36 @@ PT_HD static inline int32_t pt_cjoin_piece(const pt_ctiles *t, const pt_cpiece *
 /* ---- keeping only borders: pointer jumping over the joined pieces --------
  * Round k (one thread per piece, double-buffered) gives each piece the OR of
  * the gap flags of the 2^k pieces starting with it along its cycle; after
- * ceil(log2(pieces)) rounds, that of its whole cycle. Pieces of cycles without
+ * ceil(log2(pieces)) rounds, that of its whole cycle (and the lowest piece
+ * index of the cycle, its representative). Pieces of cycles without
  * a gap (not borders, e.g. inside solid regions) are then dropped, the rest
  * compacted with their direction bytes, so only borders are downloaded. An
  * unjoined piece (next < 0, an internal error) is kept for the host to report. */
 
 PT_HD static inline void pt_cjump_init(const pt_cpiece *pieces, int64_t i, int32_t *jump,
-                                       uint8_t *gap)
+                                       uint8_t *gap, int32_t *low)
 {
     jump[i] = pieces[i].next;
     gap[i] = (uint8_t)((pieces[i].flags & PT_CPIECE_GAP) || pieces[i].next < 0);
+    low[i] = (int32_t)i;
 }
 
+/* low: the smallest piece index met, so after the last round that of the
+ * whole cycle, its representative. */
 PT_HD static inline void pt_cjump_round(int64_t i, const int32_t *jump_in, const uint8_t *gap_in,
-                                        int32_t *jump_out, uint8_t *gap_out)
+                                        const int32_t *low_in, int32_t *jump_out,
+                                        uint8_t *gap_out, int32_t *low_out)
 {
     int32_t j = jump_in[i];
     if (j < 0) {
         jump_out[i] = j;
         gap_out[i] = 1;
+        low_out[i] = low_in[i];
         return;
     }
     gap_out[i] = (uint8_t)(gap_in[i] | gap_in[j]);
     jump_out[i] = jump_in[j];
+    low_out[i] = low_in[j] < low_in[i] ? low_in[j] : low_in[i];
 }
 
 /* Rounds needed for cycles of up to n pieces. */
@@ -305,11 +312,13 @@ PT_HD static inline void pt_ckeep(const pt_cpiece *pieces, const uint8_t *gap, i
     bytes[i] = gap[i] ? pieces[i].count : 0;
 }
 
-/* Copy a kept piece to its compact place (pidx, doff: the prefix sums). */
+/* Copy a kept piece to its compact place (pidx, doff: the prefix sums) with
+ * its cycle's representative (kept pieces keep their relative order, so the
+ * lowest index stays the lowest). */
 PT_HD static inline void pt_ccompact(const pt_cpiece *pieces, const uint8_t *dirs,
-                                     const uint8_t *gap, const int64_t *pidx,
+                                     const uint8_t *gap, const int32_t *low, const int64_t *pidx,
                                      const int64_t *doff, int64_t i, pt_cpiece *out_pieces,
-                                     uint8_t *out_dirs)
+                                     uint8_t *out_dirs, int32_t *out_rep)
 {
     if (!gap[i])
         return;
@@ -321,6 +330,7 @@ PT_HD static inline void pt_ccompact(const pt_cpiece *pieces, const uint8_t *dir
     p.first = doff[i];
     p.next = p.next >= 0 ? (int32_t)pidx[p.next] : -1;
     out_pieces[pidx[i]] = p;
+    out_rep[pidx[i]] = (int32_t)pidx[low[i]];
 }
 
 #ifdef __cplusplus

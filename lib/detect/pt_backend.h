@@ -71,6 +71,14 @@ typedef struct pt_backend {
     /* 1 when it uses pt_track_options' devices and streams (--devices,
      * --streams); elsewhere those options are ignored with a warning. */
     int gpu_options;
+    /* Optional: make a read-only host region (a mapped file whose frames are
+     * tracked where they lie) fast to copy from (page-locked); on failure
+     * the caller goes on without. Unpin after the last call reading it. */
+    pt_status (*pin_region)(void *state, const void *base, size_t bytes, pt_error *err);
+    void (*unpin_region)(void *state, const void *base);
+    /* Optional: mean time per frame of the copies to the device since
+     * create, in ms (bench). */
+    double (*upload_ms)(void *state);
 } pt_backend;
 
 extern const pt_backend pt_backend_omp;

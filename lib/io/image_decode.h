@@ -16,6 +16,11 @@ pt_status pt_tiff_decode(const uint8_t *data, size_t size, const char *name,
                          const pt_load_options *opt, pt_frames *out, pt_error *err);
 pt_status pt_pgm_decode(const uint8_t *data, size_t size, const char *name,
                         const pt_load_options *opt, pt_frames *out, pt_error *err);
+/* One page of a TIFF, the one whose directory is at byte ifd (page: its
+ * number, for messages), as pt_tiff_decode decodes it. */
+pt_status pt_tiff_decode_page(const uint8_t *data, size_t size, const char *name, uint64_t ifd,
+                              int page, const pt_load_options *opt, pt_image **out,
+                              pt_error *err);
 /* A NumPy .npy stack in memory (stack_npy.c). */
 pt_status pt_npy_decode(const uint8_t *data, size_t size, const char *name,
                         const pt_load_options *opt, pt_frames *out, pt_error *err);

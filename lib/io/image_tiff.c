@@ -256,22 +256,59 @@ static pt_status decode_page(TIFF *tif, const char *name, tiff_source *src, int 
     return pt_frames_append(out, img, name, err);
 }
 
+/* libtiff over the bytes in src, its messages kept in src; NULL with err
+ * filled when the file cannot be opened. */
+static TIFF *open_tiff(tiff_source *src, const char *name, pt_error *err)
+{
+    TIFFOpenOptions *options = TIFFOpenOptionsAlloc();
+    if (!options) {
+        pt_error_set(err, PT_ERR_NOMEM, name, "cannot initialise libtiff");
+        return NULL;
+    }
+    TIFFOpenOptionsSetErrorHandlerExtR(options, on_error, src);
+    TIFFOpenOptionsSetWarningHandlerExtR(options, on_warning, src);
+    TIFFOpenOptionsSetMaxSingleMemAlloc(options, TIFF_MAX_ALLOC);
+    TIFF *tif = TIFFClientOpenExt(name, "r", src, src_read, src_write, src_seek, src_close,
+                                  src_size, src_map, src_unmap, options);
+    TIFFOpenOptionsFree(options);
+    if (!tif)
+        pt_error_set(err, PT_ERR_FORMAT, name, "invalid TIFF: %s",
+                     src->message[0] ? src->message : "cannot read header");
+    return tif;
+}
+
+pt_status pt_tiff_decode_page(const uint8_t *data, size_t size, const char *name, uint64_t ifd,
+                              int page, const pt_load_options *opt, pt_image **out,
+                              pt_error *err)
+{
+    *out = NULL;
+    tiff_source src = {.data = data, .size = size};
+    TIFF *tif = open_tiff(&src, name, err);
+    if (!tif)
+        return err->status;
+    pt_frames frames = {0};
+    pt_status st;
+    src.message[0] = '\0';
+    if (!TIFFSetSubDirectory(tif, ifd))
+        st = page_error(err, PT_ERR_FORMAT, name, &src, page, "cannot read its directory");
+    else
+        st = decode_page(tif, name, &src, page, opt, &frames, err);
+    if (st == PT_OK) {
+        *out = frames.frames[0];
+        frames.frames[0] = NULL;
+    }
+    pt_frames_free(&frames);
+    TIFFClose(tif);
+    return st;
+}
+
 pt_status pt_tiff_decode(const uint8_t *data, size_t size, const char *name,
                          const pt_load_options *opt, pt_frames *out, pt_error *err)
 {
     tiff_source src = {.data = data, .size = size};
-    TIFFOpenOptions *options = TIFFOpenOptionsAlloc();
-    if (!options)
-        return pt_error_set(err, PT_ERR_NOMEM, name, "cannot initialise libtiff");
-    TIFFOpenOptionsSetErrorHandlerExtR(options, on_error, &src);
-    TIFFOpenOptionsSetWarningHandlerExtR(options, on_warning, &src);
-    TIFFOpenOptionsSetMaxSingleMemAlloc(options, TIFF_MAX_ALLOC);
-    TIFF *tif = TIFFClientOpenExt(name, "r", &src, src_read, src_write, src_seek,
-                                  src_close, src_size, src_map, src_unmap, options);
-    TIFFOpenOptionsFree(options);
+    TIFF *tif = open_tiff(&src, name, err);
     if (!tif)
-        return pt_error_set(err, PT_ERR_FORMAT, name, "invalid TIFF: %s",
-                            src.message[0] ? src.message : "cannot read header");
+        return err->status;
 
     pt_status st = PT_OK;
     int page = 0;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -55,6 +56,8 @@ static pt_status map_file(const char *path, void **map, size_t *size, pt_error *
     close(fd);
     if (p == MAP_FAILED)
         return pt_error_set(err, PT_ERR_IO, path, "cannot map: %s", strerror(e));
+    /* frames are read in order: read ahead, drop behind */
+    madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
     *map = p;
     *size = (size_t)st.st_size;
     return PT_OK;
@@ -145,12 +148,124 @@ pt_status pt_stack_open(const char *path, const pt_load_options *opt, pt_stack *
     return pt_stack_open_npy(path, s, err);
 }
 
+static int is_tiff_data(const uint8_t *d, size_t size)
+{
+    return size >= 4 && ((d[0] == 'I' && d[1] == 'I' && (d[2] == 42 || d[2] == 43) && !d[3]) ||
+                         (d[0] == 'M' && d[1] == 'M' && !d[2] && (d[3] == 42 || d[3] == 43)));
+}
+
+pt_status pt_stack_open_file(const char *path, const pt_load_options *opt, pt_stack *s,
+                             int *tiff, pt_error *err)
+{
+    *tiff = 0;
+    if (pt_stack_path_kind(path))
+        return pt_stack_open(path, opt, s, err);
+    memset(s, 0, sizeof s[0]);
+    void *map;
+    size_t size;
+    pt_status st = map_file(path, &map, &size, err);
+    if (st)
+        return st;
+    if (!is_tiff_data(map, size)) {
+        munmap(map, size);
+        return pt_error_set(err, PT_ERR_FORMAT, path, "not a TIFF file");
+    }
+    if ((st = pt_stack_parse_tiff(map, size, path, s, err))) {
+        munmap(map, size);
+        return st;
+    }
+    *tiff = 1;
+    s->map = map;
+    s->map_size = size;
+    return PT_OK;
+}
+
 void pt_stack_close(pt_stack *s)
 {
     if (s && s->map)
         munmap(s->map, s->map_size);
-    if (s)
+    if (s) {
+        free(s->pages);
         memset(s, 0, sizeof s[0]);
+    }
+}
+
+int pt_stack_frame_in_place(const pt_stack *s, long index, pt_image *view)
+{
+    if (index < 0 || index >= s->count)
+        return 0;
+    const uint8_t *at;
+    if (s->pages) {
+        const pt_tiff_page *p = &s->pages[index];
+        if (p->read != PT_PAGE_IN_PLACE)
+            return 0;
+        view->width = p->width;
+        view->height = p->height;
+        at = s->data + p->offset;
+    } else {
+        if (s->depth != 8)
+            return 0;
+        view->width = s->width;
+        view->height = s->height;
+        at = s->data + s->frame_bytes * (size_t)index;
+    }
+    view->stride = view->width;
+    /* read-only: the back ends read frames, they never write them */
+    view->buf = (uint8_t *)(uintptr_t)at;
+    return 1;
+}
+
+/* A TIFF page stored uncompressed in one run, converted row by row as
+ * describe_page in image_tiff.c converts libtiff's rows. */
+static pt_status convert_page(const pt_stack *s, const pt_tiff_page *p,
+                              const pt_load_options *opt, const char *name, pt_image **out,
+                              pt_error *err)
+{
+    pt_row_format fmt = {.samples = p->samples,
+                         .bits = p->bits,
+                         .colour = p->colour,
+                         .big_endian = p->big_endian,
+                         .invert = p->invert,
+                         .shift = opt->significant_bits - 8};
+    if (p->bits == 16 && opt->bits_from_file && opt->significant_bits == 16 && p->has_max_sample)
+        fmt.shift = pt_bits_of_max(p->max_sample) - 8;
+    pt_image *img = pt_image_create(p->width, p->height);
+    if (!img)
+        return pt_error_set(err, PT_ERR_NOMEM, name, "out of memory for a %dx%d frame",
+                            p->width, p->height);
+    size_t row = (size_t)p->width * (size_t)p->samples * (size_t)(p->bits / 8);
+    const uint8_t *src = s->data + p->offset;
+    for (int y = 0; y < p->height; y++)
+        pt_row_to_grey(src + row * (size_t)y, &fmt, p->width,
+                       img->buf + (size_t)img->stride * (size_t)y);
+    *out = img;
+    return PT_OK;
+}
+
+pt_status pt_stack_read_frame(const pt_stack *s, long index, const pt_load_options *opt,
+                              const char *name, pt_image **out, pt_error *err)
+{
+    *out = NULL;
+    if (index < 0 || index >= s->count)
+        return pt_error_set(err, PT_ERR_PARAM, name, "frame %ld of %ld requested", index,
+                            s->count);
+    if (!s->pages) {
+        *out = pt_stack_frame(s, index, opt->significant_bits);
+        return *out ? PT_OK
+                    : pt_error_set(err, PT_ERR_NOMEM, name, "out of memory for frame %ld",
+                                   index);
+    }
+    const pt_tiff_page *p = &s->pages[index];
+    switch (p->read) {
+    case PT_PAGE_IN_PLACE:
+    case PT_PAGE_CONVERT:
+        return convert_page(s, p, opt, name, out, err);
+    case PT_PAGE_LIBTIFF:
+        return pt_tiff_decode_page(s->data, s->data_size, name, p->ifd,
+                                   index > INT_MAX ? INT_MAX : (int)index, opt, out, err);
+    default:
+        return pt_stack_tiff_page_error(s, index, name, err);
+    }
 }
 
 pt_image *pt_stack_frame(const pt_stack *s, long index, int significant_bits)

@@ -1,7 +1,8 @@
 /* Synthetic near-infrared eye images: skin, almond-shaped opening, sclera,
  * fibrous iris, slightly elliptical dark pupil, a half ring of corneal
  * reflections, eyelids and eyelashes that may cover the pupil, illumination
- * gradient, blur and sensor noise. All sizes scale with the eye's region so
+ * gradient, blur and sensor noise, and on request the failure classes of
+ * pupiltrack(1), synth --hazard. All sizes scale with the eye's region so
  * 128x128 crops and 1280x1024 frames look alike. */
 #include "lib/synth/synth.h"
 
@@ -9,10 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/synth/synth_filter.h"
 #include "lib/synth/synth_noise.h"
 
 #define FIBRE_N 1024
 #define MAX_GLINTS PT_SYNTH_MAX_GLINTS
+#define HALF_RING_MAX 8 /* reflections of the default illuminator */
 #define PI_F 3.14159265f
 
 /* What the difficulty changes; everything else is drawn from the same ranges. */
@@ -27,14 +30,38 @@ typedef struct {
     double glint_ring_lo, glint_ring_hi;          /* ring radius / pupil radius */
 } difficulty_knobs;
 
-static const difficulty_knobs knob_table[3] = {
+/* hard renders normal's scene and adds failure classes (apply_eye_hazards
+ * and the blurs at the end of pt_synth_render). */
+static const difficulty_knobs knob_table[2] = {
     /* easy */
     {0.0, 0.10, 0.25, 0.10, 90, 140, 8, 28, 60, 1.0, 3.0, 0.4, 0.9, 0.25, 0.9, 1.8},
-    /* normal */
+    /* normal (and hard's scene) */
     {0.05, 0.18, 0.40, 0.20, 65, 125, 12, 40, 30, 2.0, 6.0, 0.5, 1.4, 0.40, 0.5, 1.5},
-    /* hard */
-    {0.08, 0.45, 0.60, 0.55, 50, 100, 18, 50, 18, 4.0, 10.0, 0.7, 2.2, 0.55, 0.3, 1.3},
 };
+
+/* Failure-class severities (pupiltrack(1), synth --hazard); lengths are
+ * shares of the eye region's short side ("unit") or of the pupil radius. */
+#define HZ_CONTRAST_LO 8.0          /* iris minus pupil, grey levels */
+#define HZ_CONTRAST_HI 18.0
+#define HZ_SMALL_RATIO_LO 3.0       /* iris radius / pupil radius */
+#define HZ_SMALL_RATIO_HI 6.5
+#define HZ_LID_UP_LO 0.20           /* upper lid: share of the pupil diameter hidden */
+#define HZ_LID_UP_HI 0.45
+#define HZ_LID_LOWER_P 0.3          /* chance that the lower lid cuts it too */
+#define HZ_LID_LOWER_LO 0.05
+#define HZ_LID_LOWER_HI 0.15
+#define HZ_LID_TOTAL_MAX 0.45       /* most of the diameter both lids hide */
+#define HZ_RING_MIN 4               /* LED ring reflections */
+#define HZ_RING_MAX 9
+#define HZ_RING_SCALE_LO 0.9        /* ring radius / pupil radius */
+#define HZ_RING_SCALE_HI 1.15
+#define HZ_RING_OFFSET 0.12         /* ring centre off the pupil centre, / radius */
+#define HZ_RING_GLINT_LO 0.008      /* reflection radius / unit */
+#define HZ_RING_GLINT_HI 0.018
+#define HZ_MOTION_LO 0.012          /* motion blur length / unit */
+#define HZ_MOTION_HI 0.035
+#define HZ_DEFOCUS_LO 0.006         /* defocus disc radius / unit */
+#define HZ_DEFOCUS_HI 0.016
 
 typedef struct {
     float x, y, radius, peak;
@@ -90,6 +117,7 @@ void pt_synth_params_default(pt_synth_params *params)
     params->gaze_dx = params->gaze_dy = 0.0f;
     params->noise_salt = 0;
     params->exposure = 1.0f;
+    params->hazards = 0;
 }
 
 pt_status pt_synth_parse_difficulty(const char *name, pt_synth_difficulty *out,
@@ -239,7 +267,7 @@ static pt_status plan_eye(eye_scene *e, int x0, int x1, int height, int temporal
         return st;
 
     /* Half ring of reflections from the illuminator LEDs, around the pupil. */
-    e->n_glints = pt_synth_int(rng, 4, MAX_GLINTS);
+    e->n_glints = pt_synth_int(rng, 4, HALF_RING_MAX);
     float ring_cx = e->px + r * frand(rng, -0.3, 0.3);
     float ring_cy = e->py + r * frand(rng, -0.3, 0.3);
     float ring_r = r * frand(rng, k->glint_ring_lo, k->glint_ring_hi);
@@ -254,6 +282,83 @@ static pt_status plan_eye(eye_scene *e, int x0, int x1, int height, int temporal
     }
     e->pupil_pixels = e->pupil_visible_pixels = 0;
     return PT_OK;
+}
+
+/* Puts the eye-level failure classes in `classes` on a planned eye. Every
+ * severity is drawn whether its class is on or not, so that a class's draw
+ * is the same whichever others accompany it. */
+static void apply_eye_hazards(eye_scene *e, unsigned classes, pt_synth_rng *hz)
+{
+    float contrast = frand(hz, HZ_CONTRAST_LO, HZ_CONTRAST_HI);
+    float small_ratio = frand(hz, HZ_SMALL_RATIO_LO, HZ_SMALL_RATIO_HI);
+    float up_share = frand(hz, HZ_LID_UP_LO, HZ_LID_UP_HI);
+    int lower_too = pt_synth_chance(hz, HZ_LID_LOWER_P);
+    float lower_u = frand(hz, 0.0, 1.0);
+    int n_ring = pt_synth_int(hz, HZ_RING_MIN, HZ_RING_MAX);
+    float ring_dx = frand(hz, -HZ_RING_OFFSET, HZ_RING_OFFSET);
+    float ring_dy = frand(hz, -HZ_RING_OFFSET, HZ_RING_OFFSET);
+    float ring_scale = frand(hz, HZ_RING_SCALE_LO, HZ_RING_SCALE_HI);
+    float ring_start = frand(hz, 0.0, 2.0 * PI_F);
+    float jitter_ang[HZ_RING_MAX], jitter_rad[HZ_RING_MAX], size[HZ_RING_MAX], peak[HZ_RING_MAX];
+    for (int i = 0; i < HZ_RING_MAX; i++) {
+        jitter_ang[i] = frand(hz, -0.12, 0.12);
+        jitter_rad[i] = frand(hz, -0.04, 0.04);
+        size[i] = frand(hz, HZ_RING_GLINT_LO, HZ_RING_GLINT_HI);
+        peak[i] = frand(hz, 330.0, 520.0);
+    }
+
+    if (classes & PT_SYNTH_LOW_CONTRAST) {
+        /* A dark iris: its mean a few grey levels above the pupil, its
+         * texture and limbal ring fainter so it stays above the pupil. */
+        e->iris_level = e->pupil_level + contrast;
+        e->limbal_dark *= 0.3f;
+        e->fibre_amp *= 0.6f;
+        e->crypt_amp *= 0.6f;
+    }
+    if (classes & PT_SYNTH_SMALL_PUPIL) {
+        float s = e->iris_r / small_ratio / sqrtf(e->pa * e->pb);
+        if (s < 1.0f) {
+            e->pa *= s;
+            e->pb *= s;
+            e->collarette_r *= s;
+        }
+    }
+    float r = sqrtf(e->pa * e->pb);
+    float prof = lid_profile(e, e->px);
+    if ((classes & PT_SYNTH_LID) && prof > 0.05f) {
+        /* Lid edges a chosen share of the diameter inside the pupil's top
+         * (and bottom); a drooping upper lid may sag below the corners' line. */
+        float corners = e->ey + e->tilt * (e->px - e->ex);
+        float target = e->py - r + 2.0f * r * up_share;
+        e->h_up = fmaxf(-0.2f * e->iris_r, (corners - target) / prof);
+        float hi = fminf((float)HZ_LID_LOWER_HI, (float)HZ_LID_TOTAL_MAX - up_share);
+        if (lower_too && hi > (float)HZ_LID_LOWER_LO) {
+            float share = (float)HZ_LID_LOWER_LO + lower_u * (hi - (float)HZ_LID_LOWER_LO);
+            target = e->py + r - 2.0f * r * share;
+            e->h_lo = fmaxf(0.15f * e->iris_r, (target - corners) / prof);
+        } else {
+            /* Only the upper lid cuts: the lower one clears the pupil. */
+            target = e->py + r + e->edge + 1.0f;
+            e->h_lo = fmaxf(e->h_lo, (target - corners) / prof);
+        }
+        if (e->h_up + e->h_lo < 0.3f * e->iris_r)
+            e->h_lo = 0.3f * e->iris_r - e->h_up;
+    }
+    if (classes & PT_SYNTH_GLINT_RING) {
+        /* An LED ring around the lens: evenly spaced reflections on or just
+         * outside the pupil border, replacing the default half ring. */
+        float cx = e->px + ring_dx * r, cy = e->py + ring_dy * r, rad = ring_scale * r;
+        float step = 2.0f * PI_F / (float)n_ring;
+        e->n_glints = n_ring;
+        for (int i = 0; i < n_ring; i++) {
+            float ang = ring_start + step * ((float)i + jitter_ang[i]);
+            float rr = rad * (1.0f + jitter_rad[i]);
+            e->glints[i].x = cx + rr * cosf(ang);
+            e->glints[i].y = cy + rr * sinf(ang);
+            e->glints[i].radius = fmaxf(0.8f, e->unit * size[i]);
+            e->glints[i].peak = peak[i];
+        }
+    }
 }
 
 /* Signed distance (px, negative inside) from the pupil ellipse, first-order. */
@@ -497,7 +602,11 @@ pt_status pt_synth_render(const pt_synth_params *params, uint64_t seed, pt_image
                             height, PT_SYNTH_MIN_SIDE, PT_SYNTH_MIN_SIDE);
     if ((unsigned)params->difficulty > PT_SYNTH_HARD)
         return pt_error_set(err, PT_ERR_PARAM, "--difficulty", "synth: bad difficulty");
-    const difficulty_knobs *k = &knob_table[params->difficulty];
+    if (params->hazards & ~PT_SYNTH_HAZARD_ALL)
+        return pt_error_set(err, PT_ERR_PARAM, "--hazard", "synth: unknown hazard bits 0x%x",
+                            params->hazards);
+    const difficulty_knobs *k =
+        &knob_table[params->difficulty == PT_SYNTH_EASY ? PT_SYNTH_EASY : PT_SYNTH_NORMAL];
 
     size_t npix = (size_t)width * (size_t)height;
     float *base = malloc(npix * sizeof(float));
@@ -532,6 +641,19 @@ pt_status pt_synth_render(const pt_synth_params *params, uint64_t seed, pt_image
     }
     if (st != PT_OK)
         goto done;
+    /* Failure classes come from a stream of their own, so the scene under
+     * them is the one the same seed gives without them. */
+    pt_synth_rng hz;
+    pt_synth_rng_seed(&hz, seed ^ 0x68617a6172647321ULL);
+    unsigned classes = params->hazards;
+    uint64_t mix_bits = pt_synth_next(&hz);
+    if (params->difficulty == PT_SYNTH_HARD)
+        classes |= pt_synth_hazard_mix(mix_bits);
+    for (int i = 0; i < eyes; i++)
+        apply_eye_hazards(&scene[i], classes, &hz);
+    float motion_len = unit * frand(&hz, HZ_MOTION_LO, HZ_MOTION_HI);
+    float motion_angle = frand(&hz, 0.0, PI_F);
+    float defocus = unit * frand(&hz, HZ_DEFOCUS_LO, HZ_DEFOCUS_HI);
     /* Sequences: the eyeball turns, the corneal reflections follow half-way. */
     for (int i = 0; i < eyes; i++) {
         eye_scene *e = &scene[i];
@@ -568,6 +690,10 @@ pt_status pt_synth_render(const pt_synth_params *params, uint64_t seed, pt_image
     for (int i = 0; i < eyes; i++)
         paint_glints(&scene[i], base, width, height);
     st = pt_synth_blur(base, scratch, width, height, f.blur_sigma, err);
+    if (st == PT_OK && (classes & PT_SYNTH_MOTION_BLUR))
+        st = pt_synth_motion_blur(base, scratch, width, height, motion_len, motion_angle, err);
+    if (st == PT_OK && (classes & PT_SYNTH_DEFOCUS))
+        st = pt_synth_disc_blur(base, width, height, defocus, err);
     if (st != PT_OK)
         goto done;
     float exposure = params->exposure > 0.0f && params->exposure <= 1.0f ? params->exposure : 1.0f;
@@ -585,6 +711,7 @@ pt_status pt_synth_render(const pt_synth_params *params, uint64_t seed, pt_image
 
     memset(truth, 0, sizeof *truth);
     truth->count = eyes;
+    truth->hazards = classes;
     for (int i = 0; i < eyes; i++) {
         const eye_scene *e = &scene[i];
         pt_synth_truth *t = &truth->eyes[i];

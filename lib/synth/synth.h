@@ -9,7 +9,10 @@
 #include "lib/core/pt_error.h"
 #include "lib/core/pt_geom.h"
 #include "lib/io/pt_image.h"
+#include "lib/synth/synth_hazard.h"
 
+/* easy and normal draw every frame from fixed ranges; hard is normal plus one
+ * or two failure classes (synth_hazard.h) drawn per frame. */
 typedef enum { PT_SYNTH_EASY = 0, PT_SYNTH_NORMAL, PT_SYNTH_HARD } pt_synth_difficulty;
 
 typedef struct {
@@ -25,10 +28,13 @@ typedef struct {
      * under-exposed camera, whose pupil border rises by a few grey levels
      * (remote infrared cameras); 1 = as rendered. */
     float exposure;
+    /* Failure classes put on every frame (PT_SYNTH_LOW_CONTRAST | ...), on
+     * top of the difficulty; 0 = none. */
+    unsigned hazards;
 } pt_synth_params;
 
-/* Most corneal reflections per eye. */
-#define PT_SYNTH_MAX_GLINTS 8
+/* Most corneal reflections per eye (a glint ring has up to 9). */
+#define PT_SYNTH_MAX_GLINTS 9
 
 /* Smallest side of one eye's region. */
 #define PT_SYNTH_MIN_SIDE 32
@@ -48,6 +54,7 @@ typedef struct {
 typedef struct {
     int count; /* 1 (monocular) or 2 (binocular: eyes[0] = L, eyes[1] = R) */
     pt_synth_truth eyes[2];
+    unsigned hazards; /* failure classes on this frame (params' and hard's draw) */
 } pt_synth_frame_truth;
 
 /* 320x256, monocular, normal difficulty. */
