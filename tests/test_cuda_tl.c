@@ -140,6 +140,20 @@ int main(void)
     cfg.tl.refine = 0;
     compare("monocular circle 320x256 tl_refine=0", &cfg, &opt, 60, 320, 256, 222);
     pt_config_default(&cfg);
+    /* circle mode's shape check (lib/detect/tl_shape.h), with and without the refit */
+    cfg.tl.shape = PT_TL_SHAPE_AUTO;
+    compare("monocular circle 320x256 tl_shape=auto", &cfg, &opt, 100, 320, 256, 223);
+    compare("monocular circle 1280x1024 tl_shape=auto", &cfg, &opt, 30, 1280, 1024, 224);
+    opt.binocular = 1;
+    compare("binocular circle 640x256 tl_shape=auto", &cfg, &opt, 40, 640, 256, 225);
+    opt.binocular = 0;
+    cfg.tl.refine = 0;
+    compare("monocular circle 320x256 tl_shape=auto tl_refine=0", &cfg, &opt, 60, 320, 256, 226);
+    pt_config_default(&cfg);
+    /* the paper's choice: no enclosed-fit rule (lib/detect/tl_nest.h) */
+    cfg.tl.pupil_prior = 0;
+    compare("monocular circle 320x256 tl_pupil_prior=0", &cfg, &opt, 60, 320, 256, 227);
+    pt_config_default(&cfg);
     /* small frames through a back end prepared for larger ones (as track does) */
     prepare_w = 640;
     prepare_h = 480;

@@ -2,6 +2,7 @@
  * ellipses on bright noisy backgrounds with reflection dots and an eyelash. */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -259,6 +260,91 @@ static void test_ellipse(fixture *fx, pt_omp_detector detect, const char *name)
     pt_image_destroy(img);
 }
 
+/* An elongated pupil whose upper part a lid hides (bright from above a
+ * straight lid edge): circle mode reports the centre and mean radius of the
+ * border's ellipse with tl_shape=auto (lib/detect/tl_shape.h); a circle
+ * through the visible arc with the wide band takes in the lid edge and
+ * misses. */
+static void test_tl_lid_cut_ellipse(fixture *fx)
+{
+    shape s = {120.3, 104.6, 44.0, 32.0, 0.0};
+    pt_image *img = draw_eye(W, H, &s, 1, 17);
+    uint32_t seed = 29;
+    int lid = (int)lround(s.cy - 0.45 * s.b);
+    for (int y = 0; y < lid; y++)
+        for (int x = 0; x < W; x++)
+            img->buf[(size_t)y * img->stride + x] = (uint8_t)(165 + rng_next(&seed) % 11);
+    pt_roi full = {0, 0, W, H};
+    double mean_r = 0.5 * (s.a + s.b), err[2];
+    int saved = fx->cfg.tl.shape;
+    for (int shape_mode = PT_TL_SHAPE_AUTO; shape_mode <= PT_TL_SHAPE_CIRCLE; shape_mode++) {
+        fx->cfg.tl.shape = shape_mode;
+        pt_result r = run(fx, pt_omp_tl, img, full, 0, 10, 80, NULL);
+        err[shape_mode] = r.status == PT_DETECT_OK
+                              ? fmax(hypot(r.circle.cx - s.cx, r.circle.cy - s.cy),
+                                     fabs(r.circle.r - mean_r))
+                              : INFINITY;
+    }
+    PT_CHECK(err[PT_TL_SHAPE_AUTO] <= 0.05 * mean_r,
+             "tl lid-cut ellipse, tl_shape=auto: %.2f px off (centre or mean radius)",
+             err[PT_TL_SHAPE_AUTO]);
+    PT_CHECK(err[PT_TL_SHAPE_CIRCLE] > err[PT_TL_SHAPE_AUTO],
+             "tl lid-cut ellipse: the circle (%.2f px off) is not better than auto (%.2f)",
+             err[PT_TL_SHAPE_CIRCLE], err[PT_TL_SHAPE_AUTO]);
+    printf("tl lid-cut ellipse: auto %.2f px, circle %.2f px off\n", err[PT_TL_SHAPE_AUTO],
+           err[PT_TL_SHAPE_CIRCLE]);
+    /* a round pupil keeps its circle: both modes agree */
+    shape disc = {121.4, 98.7, 32.0, 32.0, 0.0};
+    pt_image *round = draw_eye(W, H, &disc, 1, 7);
+    fx->cfg.tl.shape = PT_TL_SHAPE_AUTO;
+    pt_result a = run(fx, pt_omp_tl, round, full, 0, 10, 80, NULL);
+    fx->cfg.tl.shape = PT_TL_SHAPE_CIRCLE;
+    pt_result c = run(fx, pt_omp_tl, round, full, 0, 10, 80, NULL);
+    fx->cfg.tl.shape = saved;
+    PT_CHECK(a.circle.cx == c.circle.cx && a.circle.cy == c.circle.cy && a.circle.r == c.circle.r,
+             "tl round pupil: auto (%.3f,%.3f,%.3f) kept the circle (%.3f,%.3f,%.3f)",
+             a.circle.cx, a.circle.cy, a.circle.r, c.circle.cx, c.circle.cy, c.circle.r);
+    pt_image_destroy(round);
+    pt_image_destroy(img);
+}
+
+/* A pupil in an iris nearly as dark (low pupil-iris contrast), the iris a
+ * sharp dark disc on the bright sclera, reflections on the pupil's border:
+ * tl reports the pupil inside the iris (lib/detect/tl_nest.h), not the
+ * iris, in circle and ellipse mode. */
+static void test_tl_pupil_in_iris(fixture *fx)
+{
+    shape s = {118.6, 99.3, 26.0, 26.0, 0.0};
+    pt_image *img = draw_eye(W, H, &s, 1, 23);
+    uint32_t seed = 31;
+    double iris = 1.45 * s.a;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            double d = hypot(x - s.cx, y - s.cy);
+            uint8_t *px = &img->buf[(size_t)y * img->stride + x];
+            if (d > s.a + 3.0 && d <= iris)
+                *px = (uint8_t)(52 + rng_next(&seed) % 9);
+            /* reflections across the pupil's border */
+            for (int g = 0; g < 6; g++) {
+                double phi = 2.0 * M_PI * g / 6.0 + 0.3;
+                if (hypot(x - (s.cx + s.a * cos(phi)), y - (s.cy + s.a * sin(phi))) <= 3.5)
+                    *px = 245;
+            }
+        }
+    pt_roi full = {0, 0, W, H};
+    for (int ellipse = 0; ellipse <= 1; ellipse++) {
+        pt_result r = run(fx, pt_omp_tl, img, full, ellipse, 10, 80, NULL);
+        PT_CHECK(r.status == PT_DETECT_OK, "tl pupil in iris (%s): found",
+                 ellipse ? "ellipse" : "circle");
+        double dc = hypot(r.circle.cx - s.cx, r.circle.cy - s.cy);
+        PT_CHECK(dc <= 2.0 && fabs(r.circle.r - s.a) <= 0.1 * s.a,
+                 "tl pupil in iris (%s): (%.1f,%.1f) r %.1f, truth (%.1f,%.1f) r %.1f",
+                 ellipse ? "ellipse" : "circle", r.circle.cx, r.circle.cy, r.circle.r, s.cx,
+                 s.cy, s.a);
+    }
+    pt_image_destroy(img);
+}
+
 static void test_blank(fixture *fx, pt_omp_detector detect, const char *name)
 {
     shape s = {120, 100, 30, 30, 0};
@@ -376,6 +462,8 @@ int main(int argc, char **argv)
         test_blank(&fx, detectors[d], names[d]);
     }
     test_tl_border_modes(&fx);
+    test_tl_lid_cut_ellipse(&fx);
+    test_tl_pupil_in_iris(&fx);
     fx.cfg.tl.score = PT_TL_SCORE_VOTES; /* the paper's rule */
     test_disc(&fx, pt_omp_tl, "tl most votes");
     test_ellipse(&fx, pt_omp_tl, "tl most votes");

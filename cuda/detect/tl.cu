@@ -2,6 +2,7 @@
  * buffers made once per stream slot, then per chunk, with no host
  * synchronisation: every (job, threshold) task in batches of slots (label,
  * border, RANSAC), the choice per job, the mid-level refits in batches, the
+ * fit that stands per job, circle mode's shape checks in batches, the
  * results. */
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,8 @@ static void tl_destroy(void *instance)
     cudaFree(in->d.fits);
     cudaFree(in->d.winner);
     cudaFree(in->d.refine_t);
+    cudaFree(in->d.settled);
+    cudaFree(in->d.check_t);
     cudaFree(in->d.levels);
     free(in);
 }
@@ -57,6 +60,8 @@ static cudaError_t tl_create(const pt_config *cfg, int ellipse, const pt_cuda_pa
     d->score = tl->score;
     d->refine = tl->refine;
     d->ellipse = ellipse;
+    d->shape = tl->shape;
+    d->pupil_prior = tl->pupil_prior;
     d->circle_band = tl->circle_band;
     if (width < 1)
         width = 1;
@@ -92,9 +97,11 @@ static cudaError_t tl_create(const pt_config *cfg, int ellipse, const pt_cuda_pa
     TL_ALLOC(d->root_count, batch);
     TL_ALLOC(d->row_offsets, batch * d->rows_cap);
     TL_ALLOC(d->votes, batch * d->nblocks * TL_RANSAC_THREADS);
-    TL_ALLOC(d->fits, jobs * (d->thresholds + 1));
+    TL_ALLOC(d->fits, jobs * (d->thresholds + 2));
     TL_ALLOC(d->winner, jobs);
     TL_ALLOC(d->refine_t, jobs);
+    TL_ALLOC(d->settled, jobs);
+    TL_ALLOC(d->check_t, jobs);
     TL_ALLOC(d->levels, jobs);
 #undef TL_ALLOC
     if (st != cudaSuccess) {
@@ -138,6 +145,13 @@ static cudaError_t tl_run(void *instance, const pt_cuda_params *p, const pt_cuda
         st = pt_tl_choose(p, b, &in->d, jobs, stream);
     if (st == cudaSuccess && in->d.refine && in->d.thresholds > 0)
         st = run_tasks(in, p, b, jobs, main_tasks, main_tasks + jobs, width, height, stream);
+    if (st == cudaSuccess)
+        st = pt_tl_settle(p, b, &in->d, jobs, stream);
+    /* circle mode's shape check (lib/detect/tl_shape.h), one task per job */
+    if (st == cudaSuccess && !in->d.ellipse && in->d.shape == PT_TL_SHAPE_AUTO &&
+        in->d.thresholds > 0)
+        st = run_tasks(in, p, b, jobs, main_tasks + jobs, main_tasks + 2 * jobs, width, height,
+                       stream);
     if (st == cudaSuccess)
         st = pt_tl_finish(p, b, &in->d, jobs, stream);
     return st;

@@ -71,7 +71,7 @@ __global__ void __launch_bounds__(PICK_THREADS)
     fit->blob_r = key ? sqrt(fit->size / M_PI) : 0.0;
     /* tl_inlier_band() */
     double band = p.inlier;
-    if (!d.ellipse && d.circle_band * fit->blob_r > band)
+    if (!tl_task_ellipse(d, jobs, task) && d.circle_band * fit->blob_r > band)
         band = d.circle_band * fit->blob_r;
     fit->band = band;
 }

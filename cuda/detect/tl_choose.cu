@@ -2,9 +2,13 @@
  * as pt_omp_tl() after its loop over thresholds:
  *
  *   tl_choose  the winner (score votes / support / quality, ties to the lower
- *              threshold) and, with tl_refine, the mid-level threshold to refit
- *   tl_finish  the refit kept when as credible and describing the same pupil,
- *              the half-pixel border offset, confidence and status */
+ *              threshold; a credible fit it encloses instead, lib/detect/tl_nest.h)
+ *              and, with tl_refine, the mid-level threshold to refit
+ *   tl_settle  the refit kept when as credible and describing the same pupil;
+ *              in circle mode with tl_shape=auto, the shape check's threshold
+ *   tl_finish  the shape check's ellipse circle where it describes the border
+ *              better (lib/detect/tl_shape.h), the half-pixel border offset,
+ *              confidence and status */
 #include <math.h>
 
 #include "cuda/detect/tl_internal.h"
@@ -14,6 +18,8 @@
 #include "lib/io/pt_image.h"
 #include "lib/detect/pt_result.h"
 #include "lib/detect/starburst_ray.h"
+#include "lib/detect/tl_nest.h"
+#include "lib/detect/tl_shape.h"
 
 #include "lib/detect/confidence.h"
 
@@ -123,16 +129,62 @@ __global__ void tl_choose(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int job
         if (winner < 0 || (d.score != PT_TL_SCORE_QUALITY && fit->votes > fits[winner].votes))
             winner = i;
     }
-    d.winner[j] = winner;
     d.refine_t[j] = -1;
-    if (winner < 0 || !d.refine)
+    if (winner < 0) {
+        d.winner[j] = winner;
         return;
+    }
     const pt_cuda_eye_job job = b.jobs[j];
     pt_image view = frame_view(p, b, job);
+    /* the pupil inside the iris (lib/detect/tl_nest.h) */
+    int inner = -1;
+    for (int i = 0; d.pupil_prior && i < d.thresholds; i++) {
+        const tl_fit *fit = &fits[i];
+        if (i == winner || !fit->found || !pt_tl_nested(&fits[winner].circle, &fit->circle) ||
+            fit->quality < PT_TL_NEST_QUALITY * best_quality)
+            continue;
+        double conf = d.ellipse ? pt_confidence_ellipse(&view, &fit->ellipse)
+                                : pt_confidence_circle(&view, &fit->circle);
+        if (conf < PT_CONFIDENCE_MIN)
+            continue;
+        if (inner < 0 || fit->quality > fits[inner].quality)
+            inner = i;
+    }
+    if (inner >= 0)
+        winner = inner;
+    d.winner[j] = winner;
+    if (!d.refine)
+        return;
     int t_mid = mid_level(&view, &fits[winner].circle);
     int t_best = tl_threshold(d, j, winner);
     if (t_mid >= 0 && t_mid != t_best)
         d.refine_t[j] = t_mid;
+}
+
+__global__ void tl_settle(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs)
+{
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= jobs)
+        return;
+    int winner = d.winner[j];
+    d.settled[j] = -1;
+    d.check_t[j] = -1;
+    if (winner < 0)
+        return;
+    int settled = j * d.thresholds + winner, t = tl_threshold(d, j, winner);
+    const tl_fit *won = d.fits + settled;
+    if (d.refine_t[j] >= 0) {
+        const tl_fit *mid = d.fits + (size_t)jobs * d.thresholds + j;
+        if (mid->quality >= TL_QUALITY_NEAR * won->quality && mid->found &&
+            hypot(mid->circle.cx - won->circle.cx, mid->circle.cy - won->circle.cy) <
+                0.25 * won->circle.r) {
+            settled = jobs * d.thresholds + j;
+            t = d.refine_t[j];
+        }
+    }
+    d.settled[j] = settled;
+    if (!d.ellipse && d.shape == PT_TL_SHAPE_AUTO)
+        d.check_t[j] = t;
 }
 
 __global__ void tl_finish(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs)
@@ -144,19 +196,16 @@ __global__ void tl_finish(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int job
     pt_cuda_eye_result r;
     memset(&r, 0, sizeof r);
     r.status = PT_DETECT_NOTFOUND;
-    int winner = d.winner[j];
-    if (winner >= 0) {
-        const tl_fit *won = d.fits + (size_t)j * d.thresholds + winner;
-        pt_circle circle = won->circle;
-        pt_ellipse ellipse = won->ellipse;
-        if (d.refine_t[j] >= 0) {
-            const tl_fit *mid = d.fits + (size_t)jobs * d.thresholds + j;
-            if (mid->quality >= TL_QUALITY_NEAR * won->quality && mid->found &&
-                hypot(mid->circle.cx - circle.cx, mid->circle.cy - circle.cy) <
-                    0.25 * circle.r) {
-                circle = mid->circle;
-                ellipse = mid->ellipse;
-            }
+    int settled = d.settled[j];
+    if (settled >= 0) {
+        pt_circle circle = d.fits[settled].circle;
+        pt_ellipse ellipse = d.fits[settled].ellipse;
+        if (d.check_t[j] >= 0) {
+            /* circle mode's shape check (lib/detect/tl_shape.h) */
+            const tl_fit *check = d.fits + (size_t)jobs * (d.thresholds + 1) + j;
+            if (check->found && pt_tl_prefer_ellipse(&circle, check->circle_votes,
+                                                     &check->ellipse, check->votes))
+                circle = pt_tl_ellipse_circle(&check->ellipse);
         }
         /* border pixels are the blob's outermost: its boundary lies half a pixel further */
         circle.r += TL_BORDER_OFFSET;
@@ -196,6 +245,14 @@ cudaError_t pt_tl_choose(const pt_cuda_params *p, const pt_cuda_buffers *b, cons
                          int jobs, cudaStream_t stream)
 {
     tl_choose<<<(jobs + CHOOSE_THREADS - 1) / CHOOSE_THREADS, CHOOSE_THREADS, 0, stream>>>(
+        *p, *b, *d, jobs);
+    return cudaGetLastError();
+}
+
+cudaError_t pt_tl_settle(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,
+                         int jobs, cudaStream_t stream)
+{
+    tl_settle<<<(jobs + CHOOSE_THREADS - 1) / CHOOSE_THREADS, CHOOSE_THREADS, 0, stream>>>(
         *p, *b, *d, jobs);
     return cudaGetLastError();
 }

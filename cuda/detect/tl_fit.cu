@@ -32,14 +32,17 @@
 #define RANSAC_SPLITS 32   /* blocks sharing the points of one row block */
 #define TL_SERIAL_REFIT 4096
 
-/* Model of table row s; 0 when its indices repeat, the fit fails or leaves the range. */
+/* Model of table row s over the n points pts[0], pts[step], ...; 0 when its
+ * indices repeat, the fit fails or leaves the range. */
 static __device__ int sample_model(const pt_cuda_params &p, int ellipse, const pt_point *pts,
-                                   int n, int s, double min_r, double max_r, pt_circle *c,
-                                   pt_ellipse *e)
+                                   int n, int step, int s, double min_r, double max_r,
+                                   pt_circle *c, pt_ellipse *e)
 {
     int idx[PT_RANSAC_MAX_SAMPLE_SIZE];
     if (!pt_ransac_sample_indices(p.ransac_values, p.sample_size, s, n, idx))
         return 0;
+    for (int k = 0; k < p.sample_size; k++)
+        idx[k] *= step;
     if (ellipse)
         return pt_fit_ellipse(pts, idx, p.sample_size, e) &&
                pt_ransac_ellipse_in_range(e, min_r, max_r);
@@ -112,7 +115,8 @@ __global__ void __launch_bounds__(RANSAC_THREADS)
     if (t < 0)
         return;
     const tl_fit *fit = d.fits + task;
-    int n = fit->n;
+    /* circle mode's shape check: every step-th point (lib/detect/tl_shape.h) */
+    int step = tl_task_step(d, jobs, task, fit->n), n = (fit->n + step - 1) / step;
     int chunks = (n + RANSAC_CHUNK - 1) / RANSAC_CHUNK;
     if (n < p.sample_size || split >= chunks)
         return;
@@ -122,18 +126,19 @@ __global__ void __launch_bounds__(RANSAC_THREADS)
     int s = blockIdx.x * RANSAC_THREADS + threadIdx.x;
     pt_circle c = {0, 0, 0};
     pt_ellipse e = {0, 0, 0, 0, 0};
-    bool valid = s < p.ransac_rows &&
-                 sample_model(p, d.ellipse, pts, n, s, job.min_r, job.max_r, &c, &e);
+    int ell = tl_task_ellipse(d, jobs, task), rows = p.ransac_rows;
+    bool valid = s < rows &&
+                 sample_model(p, ell, pts, n, step, s, job.min_r, job.max_r, &c, &e);
     int32_t *votes = d.votes + (size_t)slot * d.nblocks * RANSAC_THREADS;
-    if (split == 0 && s < p.ransac_rows && !valid)
+    if (split == 0 && s < rows && !valid)
         votes[s] = -1;
-    vote_test k = vote_test_make(d.ellipse, c, e, band);
+    vote_test k = vote_test_make(ell, c, e, band);
     int count = 0;
     for (int ch = split; ch < chunks; ch += RANSAC_SPLITS) {
         int base = ch * RANSAC_CHUNK, m = n - base < RANSAC_CHUNK ? n - base : RANSAC_CHUNK;
         __syncthreads();
         for (int i = threadIdx.x; i < m; i += RANSAC_THREADS)
-            chunk[i] = pts[base + i];
+            chunk[i] = pts[(base + i) * step];
         __syncthreads();
         if (valid)
             for (int i = 0; i < m; i++)
@@ -222,12 +227,14 @@ __global__ void __launch_bounds__(32)
     if (t < 0)
         return;
     tl_fit *fit = d.fits + task;
-    int n = fit->n;
+    /* the shape check's RANSAC sees every step-th of the n_all points */
+    int n_all = fit->n, step = tl_task_step(d, jobs, task, n_all), n = (n_all + step - 1) / step;
     if (n < p.sample_size)
         return; /* found = 0, quality 0 (tl_pick) */
     const pt_cuda_eye_job job = b.jobs[j];
     const pt_point *pts = d.points + slot * d.cap;
     double band = fit->band;
+    int ell = tl_task_ellipse(d, jobs, task);
     /* the best row: most votes, ties to the lowest row */
     const int32_t *votes = d.votes + (size_t)slot * d.nblocks * RANSAC_THREADS;
     int best_v = -1, best_s = -1;
@@ -250,23 +257,24 @@ __global__ void __launch_bounds__(32)
         return;
     pt_circle c = {0, 0, 0};
     pt_ellipse e = {0, 0, 0, 0, 0};
-    sample_model(p, d.ellipse, pts, n, best_s, job.min_r, job.max_r, &c, &e);
+    sample_model(p, ell, pts, n, step, best_s, job.min_r, job.max_r, &c, &e);
     pt_ellipse_frame f;
-    if (d.ellipse)
+    if (ell)
         pt_ellipse_frame_init(&e, &f);
-    /* the inliers of the best row, in point order */
+    /* the inliers of the best row among all the points (the shape check's
+     * RANSAC saw every step-th), in point order */
     int *inl = d.labels + slot * d.cap;
     int count = 0;
-    for (int base = 0; base < n; base += 32) {
+    for (int base = 0; base < n_all; base += 32) {
         int k = base + lane;
-        bool in = k < n && inlier(d.ellipse, c, f, pts[k], band);
+        bool in = k < n_all && inlier(ell, c, f, pts[k], band);
         unsigned ballot = __ballot_sync(0xffffffffu, in);
         if (in)
             inl[count + __popc(ballot & ((1u << lane) - 1u))] = k;
         count += __popc(ballot);
     }
     __syncwarp();
-    if (!d.ellipse && count > TL_SERIAL_REFIT) {
+    if (!ell && count > TL_SERIAL_REFIT) {
         pt_circle refit;
         if (warp_fit_circle(pts, inl, count, &refit) &&
             pt_ransac_circle_in_range(&refit, job.min_r, job.max_r))
@@ -284,7 +292,7 @@ __global__ void __launch_bounds__(32)
             idx = NULL;
         }
         if (lane == 0)
-            pt_ransac_refit_inliers(d.ellipse, from, idx, count, job.min_r, job.max_r, &c, &e);
+            pt_ransac_refit_inliers(ell, from, idx, count, job.min_r, job.max_r, &c, &e);
     }
     __syncwarp();
     if (lane == 0) {
@@ -292,21 +300,27 @@ __global__ void __launch_bounds__(32)
         model_e = e;
     }
     __syncwarp();
-    if (d.ellipse || count <= TL_SERIAL_REFIT) {
+    if (ell || count <= TL_SERIAL_REFIT) {
         c = model_c;
         e = model_e;
     }
-    int final_votes = warp_votes(d.ellipse, c, e, pts, n, band);
+    /* votes of every point (the shape check's too, whose RANSAC saw every step-th) */
+    int final_votes = warp_votes(ell, c, e, pts, n_all, band);
+    /* circle mode's shape check: the standing circle's border points in the band */
+    int circle_votes = 0;
+    if (task >= jobs * d.thresholds + jobs)
+        circle_votes = warp_votes(0, d.fits[d.settled[j]].circle, e, pts, n_all, band);
     if (lane != 0)
         return;
     const pt_cuda_frame_dims dims = b.dims[job.frame];
     pt_image view = {dims.width, dims.height, p.pitch, b.smoothed + job.frame * p.plane};
-    double conf = d.ellipse ? pt_confidence_ellipse(&view, &e) : pt_confidence_circle(&view, &c);
+    double conf = ell ? pt_confidence_ellipse(&view, &e) : pt_confidence_circle(&view, &c);
     fit->found = 1;
+    fit->circle_votes = circle_votes;
     fit->votes = final_votes;
     fit->circle = c;
     fit->ellipse = e;
-    fit->quality = (double)final_votes / n * conf;
+    fit->quality = (double)final_votes / n_all * conf;
 }
 
 cudaError_t pt_tl_fit(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,

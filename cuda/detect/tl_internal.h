@@ -14,7 +14,13 @@
  *                 points split over blocks, votes summed by atomics), the
  *                 best row, refit on the inliers, votes, quality
  *   tl_choose.cu  the best threshold per job, the mid-level refit's
- *                 threshold, and the result
+ *                 threshold, the fit that stands (winner or refit), and the
+ *                 result
+ *
+ * In circle mode with tl_shape=auto, one more task per job (task = jobs *
+ * thresholds + jobs + job) fits an ellipse to the border of the fit that
+ * stands, at its threshold, with the narrow band, and counts that border's
+ * pixels near the circle (lib/detect/tl_shape.h).
  *
  * Everything mirrors omp/detect/tl.c (the reference) step for step. */
 #ifndef PT_CUDA_TL_INTERNAL_H
@@ -22,6 +28,7 @@
 
 #include "cuda/detect/cuda_internal.h"
 #include "lib/detect/eye_levels.h"
+#include "lib/detect/tl_shape.h"
 #include "lib/params/params_tl.h"
 
 /* What one task found. */
@@ -35,6 +42,7 @@ typedef struct {
     double blob_r;    /* its equivalent radius sqrt(size / pi) */
     double band;      /* RANSAC inlier distance */
     double quality;   /* votes / n * confidence; 0 when not found */
+    int circle_votes; /* shape-check task: border points within the band of the standing circle */
     pt_circle circle;
     pt_ellipse ellipse;
 } tl_fit;
@@ -45,6 +53,8 @@ typedef struct {
     int thresholds, tmin, tstep;
     int range;        /* PT_TL_RANGE_*: per-job thresholds from levels, or tmin + i tstep */
     int score, refine, ellipse;
+    int shape;        /* PT_TL_SHAPE_*: circle mode's shape check */
+    int pupil_prior;  /* tl_pupil_prior: the credible fit the winner encloses wins */
     double circle_band;
     /* capacities */
     size_t cap;       /* pixels per slot: label image, point list */
@@ -60,9 +70,11 @@ typedef struct {
     int32_t *row_offsets; /* rows_cap: border pixels per row, then their exclusive scan */
     int32_t *votes;      /* nblocks * 256: votes per RANSAC row (-1: no model) */
     /* per task / job */
-    tl_fit *fits;        /* max_jobs * (thresholds + 1) */
+    tl_fit *fits;        /* max_jobs * (thresholds + 2) */
     int *winner;         /* max_jobs: index of the winning threshold, -1: none */
     int *refine_t;       /* max_jobs: refit threshold, -1: no refit */
+    int *settled;        /* max_jobs: index in fits of the fit that stands, -1: none */
+    int *check_t;        /* max_jobs: shape-check threshold, -1: no check */
     int2 *levels;        /* max_jobs: (dark, surround) grey levels (range=eye) */
 } tl_dev;
 
@@ -84,8 +96,27 @@ static __device__ __forceinline__ int tl_task_job(const tl_dev &d, int jobs, int
         return task / d.thresholds;
     }
     int j = task - refits;
-    *t = d.refine_t[j];
+    if (j < jobs) {
+        *t = d.refine_t[j];
+        return j;
+    }
+    j -= jobs; /* circle mode's shape check */
+    *t = d.check_t[j];
     return j;
+}
+
+/* The step between the n border points a task's RANSAC samples and votes
+ * with: every k-th for circle mode's shape check (lib/detect/tl_shape.h),
+ * else every one. */
+static __device__ __forceinline__ int tl_task_step(const tl_dev &d, int jobs, int task, int n)
+{
+    return task >= jobs * d.thresholds + jobs ? pt_tl_ellipse_step(n) : 1;
+}
+
+/* Whether a task fits ellipses: ellipse mode, or circle mode's shape check. */
+static __device__ __forceinline__ int tl_task_ellipse(const tl_dev &d, int jobs, int task)
+{
+    return d.ellipse || task >= jobs * d.thresholds + jobs;
 }
 
 /* Sum over the 32 lanes of a warp (every lane gets it; sm_75 has no __reduce_add_sync). */
@@ -112,6 +143,10 @@ cudaError_t pt_tl_levels(const pt_cuda_params *p, const pt_cuda_buffers *b, cons
                          int jobs, cudaStream_t stream);
 /* Per job: the winner over the thresholds and the refit's threshold. */
 cudaError_t pt_tl_choose(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,
+                         int jobs, cudaStream_t stream);
+/* Per job: the fit that stands (winner or mid-level refit) and, in circle
+ * mode with tl_shape=auto, the threshold of its shape check. */
+cudaError_t pt_tl_settle(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,
                          int jobs, cudaStream_t stream);
 /* Per job: the result (b->results). */
 cudaError_t pt_tl_finish(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,

@@ -6,6 +6,7 @@
 static const char *const tl_score_names[] = {"votes", "support", "quality", NULL};
 static const char *const tl_border_names[] = {"pixels", "contour", NULL};
 static const char *const tl_range_names[] = {"eye", "fixed", NULL};
+static const char *const tl_shape_names[] = {"auto", "circle", NULL};
 
 const pt_param_def pt_tl_param_defs[] = {
     {"tl_range", PT_PARAM_CHOICE, offsetof(pt_config, tl.range), PT_TL_RANGE_EYE, 0, 1,
@@ -40,5 +41,14 @@ const pt_param_def pt_tl_param_defs[] = {
      "pixels: fit every blob pixel with a 4-neighbour outside the blob (hole borders too); "
      "contour: fit the blob's outer border traced as OpenCV findContours does, so holes "
      "(reflections inside the pupil) add no points"},
+    {"tl_pupil_prior", PT_PARAM_INT, offsetof(pt_config, tl.pupil_prior), 1, 0, 1, NULL,
+     PT_ALG_TL,
+     "1: a credible fit of another threshold that the winner encloses (the pupil inside the "
+     "iris) wins instead; 0: the best fit (the paper)"},
+    {"tl_shape", PT_PARAM_CHOICE, offsetof(pt_config, tl.shape), PT_TL_SHAPE_CIRCLE, 0, 1,
+     tl_shape_names, PT_ALG_TL,
+     "circle mode: auto: the chosen border is also fitted by an ellipse (ransac_inlier band); "
+     "where it holds 1.4 times the circle's border pixels within that band, its centre and "
+     "mean radius are reported (elongated or lid-cut pupils); circle: the circle (the paper)"},
 };
 const int pt_tl_param_count = (int)(sizeof pt_tl_param_defs / sizeof pt_tl_param_defs[0]);

@@ -7,6 +7,9 @@ enum { PT_TL_BORDER_PIXELS = 0, PT_TL_BORDER_CONTOUR = 1 };
 /* Which thresholds are tried: tl_count between each eye's dark and surround
  * levels (lib/detect/eye_levels.h), or tl_min..tl_max by tl_step. */
 enum { PT_TL_RANGE_EYE = 0, PT_TL_RANGE_FIXED = 1 };
+/* Circle mode's model: the circle or, where the border is clearly not round,
+ * the centre and mean radius of its ellipse (lib/detect/tl_shape.h). */
+enum { PT_TL_SHAPE_AUTO = 0, PT_TL_SHAPE_CIRCLE = 1 };
 
 typedef struct {
     int threshold_min; /* first threshold */
@@ -23,6 +26,9 @@ typedef struct {
     int border;        /* PT_TL_BORDER_*: blob pixels with a 4-neighbour outside it
                           (holes included), or its outer border traced as
                           findContours does (holes such as reflections left out) */
+    int shape;         /* PT_TL_SHAPE_*: circle mode's model */
+    int pupil_prior;   /* 1: the credible fit a winner encloses wins (the pupil inside
+                          the iris, lib/detect/tl_nest.h); 0: the paper's best fit */
 } pt_tl_params;
 
 #endif

@@ -2,11 +2,14 @@
  * pixels are labeled, the biggest plausible blob is taken, its border is fitted
  * by RANSAC, and the fit with the most votes over all thresholds wins. */
 #include <math.h>
+#include <string.h>
 
 #include "lib/detect/confidence.h"
 #include "lib/detect/eye_levels.h"
 #include "lib/contours/contours.h"
 #include "lib/detect/fit.h"
+#include "lib/detect/tl_nest.h"
+#include "lib/detect/tl_shape.h"
 #include "omp/detect/detect.h"
 #include "omp/detect/labeling.h"
 
@@ -114,6 +117,52 @@ static int blob_contour(const pt_labeling *lab, int32_t k, int x_off, int y_off,
     return n;
 }
 
+/* Circle mode with tl_shape=auto (lib/detect/tl_shape.h): the border
+ * points[0..n) of the chosen blob also fitted by an ellipse with the narrow
+ * band (RANSAC over every k-th point, thin[] receives them; the best
+ * sample's ellipse refitted on its inliers among all the points); *c becomes
+ * the ellipse's circle where the ellipse describes the border clearly better. */
+static void circle_or_ellipse(const pt_point *points, int n, const pt_eye_input *in,
+                              const pt_config *cfg, pt_point *thin, int *scratch_idx,
+                              pt_circle *c)
+{
+    double band = cfg->pre.ransac_inlier;
+    int circle_votes = 0;
+    for (int i = 0; i < n; i++)
+        circle_votes += pt_circle_distance(c, points[i].x, points[i].y) <= band;
+    if (n <= 0 || !pt_tl_ellipse_may_win(circle_votes, n))
+        return;
+    int k = pt_tl_ellipse_step(n), m = 0;
+    for (int i = 0; i < n; i += k)
+        thin[m++] = points[i];
+    pt_ransac_fit fit;
+    if (!pt_ransac_ellipse(thin, m, in->ransac, cfg->pre.ransac_samples, band, in->min_radius,
+                           in->max_radius, scratch_idx, &fit))
+        return;
+    /* the best sample's ellipse refitted on its inliers among all the points */
+    int idx[PT_RANSAC_MAX_SAMPLE_SIZE];
+    pt_ellipse e;
+    if (!pt_ransac_sample_indices(in->ransac->values, in->ransac->sample_size, fit.sample, m,
+                                  idx) ||
+        !pt_fit_ellipse(thin, idx, in->ransac->sample_size, &e))
+        return;
+    pt_ellipse_frame f;
+    pt_ellipse_frame_init(&e, &f);
+    int inliers = 0;
+    for (int i = 0; i < n; i++)
+        if (pt_ellipse_frame_within(&f, points[i].x, points[i].y, band))
+            scratch_idx[inliers++] = i;
+    pt_circle ec;
+    pt_ransac_refit_inliers(1, points, scratch_idx, inliers, in->min_radius, in->max_radius, &ec,
+                            &e);
+    pt_ellipse_frame_init(&e, &f);
+    int ellipse_votes = 0;
+    for (int i = 0; i < n; i++)
+        ellipse_votes += pt_ellipse_frame_within(&f, points[i].x, points[i].y, band);
+    if (pt_tl_prefer_ellipse(c, circle_votes, &e, ellipse_votes))
+        *c = pt_tl_ellipse_circle(&e);
+}
+
 /* Pixels along the fitted outline (Ramanujan's perimeter for an ellipse). */
 static double outline_length(const pt_ransac_fit *fit, int ellipse)
 {
@@ -164,14 +213,25 @@ typedef struct {
     pt_contours *contours; /* tl_border=contour: reused for every threshold */
     pt_point *border;
     int *scratch_idx;
+    pt_arena *arena;   /* keep: copies of each fit's border points */
+    int keep;          /* 1: keep them (circle mode's shape check) */
 } tl_work;
 
-/* Fit of threshold t into *fit; returns its quality (0 when none). */
-static double fit_threshold(const tl_work *w, int t, pt_ransac_fit *fit)
+/* A fit's border points, kept for circle mode's shape check. */
+typedef struct {
+    pt_point *points;
+    int n;
+} tl_border_copy;
+
+/* Fit of threshold t into *fit; returns its quality (0 when none). With
+ * w->keep, *copy receives a copy of the border points (none when no fit). */
+static double fit_threshold(const tl_work *w, int t, pt_ransac_fit *fit, tl_border_copy *copy)
 {
     double blob_r;
     int n = threshold_border(w->img, w->roi, t, w->in, w->cfg->tl.border, w->mask, w->lab,
                              w->contours, w->border, &blob_r);
+    copy->points = NULL;
+    copy->n = 0;
     double band = tl_inlier_band(w->cfg, blob_r, w->ellipse);
     const pt_preprocess_params *pre = &w->cfg->pre;
     fit->found = 0;
@@ -184,6 +244,13 @@ static double fit_threshold(const tl_work *w, int t, pt_ransac_fit *fit)
                                         fit))) {
         fit->found = 0;
         return 0.0;
+    }
+    if (w->keep) {
+        copy->points = pt_arena_alloc(w->arena, (size_t)n * sizeof *copy->points);
+        if (copy->points) {
+            memcpy(copy->points, w->border, (size_t)n * sizeof *copy->points);
+            copy->n = n;
+        }
     }
     return (double)fit->votes / n * fit_confidence(w->img, fit, w->ellipse);
 }
@@ -284,11 +351,16 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
 
     /* Per threshold: its fit, and the fit's quality = (share of the blob's
      * border on the fit) x (confidence: dark inside, bright outside). */
-    tl_work wk = {img, &roi, in, cfg, opt->ellipse, mask, &lab, contours, border, scratch_idx};
+    int check = !opt->ellipse && p->shape == PT_TL_SHAPE_AUTO;
+    tl_border_copy *copies = pt_arena_calloc(arena, (size_t)(thresholds + 1) * sizeof *copies);
+    if (!copies)
+        return pt_error_set(err, PT_ERR_NOMEM, "", "tl: out of memory");
+    tl_work wk = {img,  &roi,   in,          cfg,   opt->ellipse, mask,
+                  &lab, contours, border, scratch_idx, arena, check};
     double best_support = 0.0, best_quality = 0.0;
     for (int i = 0; i < thresholds; i++) {
         pt_ransac_fit *fit = &fits[i];
-        quality[i] = fit_threshold(&wk, levels[i], fit);
+        quality[i] = fit_threshold(&wk, levels[i], fit, &copies[i]);
         if (!fit->found)
             continue;
         best_support = fmax(best_support, fit->votes / outline_length(fit, opt->ellipse));
@@ -314,20 +386,39 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
     }
     if (winner < 0)
         return PT_OK;
+    /* The pupil inside the iris (lib/detect/tl_nest.h): the best enclosed
+     * fit that is a credible outline itself wins over the enclosing one. */
+    int inner = -1;
+    for (int i = 0; p->pupil_prior && i < thresholds; i++) {
+        const pt_ransac_fit *fit = &fits[i];
+        if (i == winner || !fit->found ||
+            !pt_tl_nested(&fits[winner].circle, &fit->circle) ||
+            quality[i] < PT_TL_NEST_QUALITY * best_quality ||
+            fit_confidence(img, fit, opt->ellipse) < PT_CONFIDENCE_MIN)
+            continue;
+        if (inner < 0 || quality[i] > quality[inner])
+            inner = i;
+    }
+    if (inner >= 0)
+        winner = inner;
     pt_ransac_fit best = fits[winner];
     int t_best = levels[winner];
+    const tl_border_copy *best_border = &copies[winner];
     if (p->refine) {
         /* The winner's threshold lies anywhere between the pupil's grey level
          * and its surround's; the boundary is mid-way. Refit there and keep
          * the refit when it is as credible and describes the same pupil. */
         int t_mid = mid_level(img, &best.circle);
         pt_ransac_fit *mid = &fits[thresholds];
-        if (t_mid >= 0 && t_mid != t_best && fit_threshold(&wk, t_mid, mid) >= TL_QUALITY_NEAR * quality[winner] &&
+        if (t_mid >= 0 && t_mid != t_best &&
+            fit_threshold(&wk, t_mid, mid, &copies[thresholds]) >=
+                TL_QUALITY_NEAR * quality[winner] &&
             mid->found &&
             hypot(mid->circle.cx - best.circle.cx, mid->circle.cy - best.circle.cy) <
                 0.25 * best.circle.r) {
             best = *mid;
             t_best = t_mid;
+            best_border = &copies[thresholds];
         }
     }
     if (ov) {
@@ -337,6 +428,9 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
         for (int i = 0; i < n; i++)
             pt_overlay_add(ov, border[i].x, border[i].y);
     }
+    if (check)
+        circle_or_ellipse(best_border->points, best_border->n, in, cfg, border, scratch_idx,
+                          &best.circle);
     /* Border pixels are the blob's outermost pixels: the dark region's
      * boundary lies half a pixel beyond their centres. */
     best.circle.r += TL_BORDER_OFFSET;
