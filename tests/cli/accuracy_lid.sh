@@ -10,7 +10,7 @@ lid_rate() { # RESULTS -> the percentage eval printed within 10 %
         awk 'index($0, "relative error <= 10 %") { for (i = 1; i <= NF; i++) if ($(i+1) == "%") v = $i } END { print v + 0 }'
 }
 "$PT" synth -n 60 --size 320x256 --seed 41 --hazard lid -o "$TMP/lid" >/dev/null 2>&1
-"$PT" track -a starburst -o "$TMP/lid_reject.csv" "$TMP/lid" 2>/dev/null
+"$PT" track -a starburst -p flat_edges=reject -o "$TMP/lid_reject.csv" "$TMP/lid" 2>/dev/null
 "$PT" track -a starburst -p flat_edges=keep -o "$TMP/lid_keep.csv" "$TMP/lid" 2>/dev/null
 lr=$(lid_rate "$TMP/lid_reject.csv")
 lk=$(lid_rate "$TMP/lid_keep.csv")
