@@ -64,7 +64,7 @@ S3 200 500
 S4 200 1000
 S5 500 1000
 S6 200 2000"
-WHERE="$(uname -n 2>/dev/null || echo this machine), $(nproc 2>/dev/null || echo 1) cores, $(date -u +%Y-%m-%d)$([ $QUICK -eq 1 ] && echo ', --quick')"
+WHERE="$(uname -n 2>/dev/null || echo this machine), $(nproc 2>/dev/null || echo 1) cores, $(date -u +%Y-%m-%d)$([ $QUICK -eq 1 ] && echo ', --quick' || true)"
 
 # The back ends that run here.
 RUN_BACKENDS=""

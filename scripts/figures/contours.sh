@@ -50,7 +50,7 @@ fi
 
 if [ $QUICK -eq 1 ]; then REPEAT=${REPEAT:-3}; BASE_W=308; BASE_H=257; else REPEAT=${REPEAT:-10}; BASE_W=1232; BASE_H=1028; fi
 CORES=$(nproc 2>/dev/null || echo 1)
-WHERE="$(uname -n 2>/dev/null || echo this machine), $CORES cores, $(date -u +%Y-%m-%d)$([ $QUICK -eq 1 ] && echo ', --quick')"
+WHERE="$(uname -n 2>/dev/null || echo this machine), $CORES cores, $(date -u +%Y-%m-%d)$([ $QUICK -eq 1 ] && echo ', --quick' || true)"
 
 GEN=${CONTOUR_IMAGE:-$OUT/runs/contour_image}
 if [ ! -x "$GEN" ]; then

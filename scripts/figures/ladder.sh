@@ -39,7 +39,7 @@ if [ $DRAW_ONLY -eq 0 ]; then
     [ -d "$DATA" ] || { say "$DATA: not a folder"; exit 2; }
     FIRST=$(ls "$DATA" | grep -iE '\.(png|tif|tiff|pgm)$' | head -n 1 || true)
     [ -n "$FIRST" ] || { say "$DATA: no images"; exit 2; }
-    WHERE="$DATA (monocular) and synthetic binocular frames; run on $(uname -n 2>/dev/null || echo this machine), $CORES cores, $(date -u +%Y-%m-%d)$([ $QUICK -eq 1 ] && echo ', --quick')"
+    WHERE="$DATA (monocular) and synthetic binocular frames; run on $(uname -n 2>/dev/null || echo this machine), $CORES cores, $(date -u +%Y-%m-%d)$([ $QUICK -eq 1 ] && echo ', --quick' || true)"
 else
     WHERE="the measurements in $OUT/sweeps/ladder.csv (redrawn with --draw-only)"
 fi
