@@ -11,17 +11,6 @@
 #include "lib/io/image_decode.h"
 #include "lib/io/pt_stack.h"
 
-static int same_pixels(const pt_image *a, const pt_image *b)
-{
-    if (a->width != b->width || a->height != b->height)
-        return 0;
-    for (int y = 0; y < a->height; y++)
-        if (memcmp(a->buf + (size_t)y * a->stride, b->buf + (size_t)y * b->stride,
-                   (size_t)a->width))
-            return 0;
-    return 1;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     pt_stack s;
@@ -41,13 +30,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         pt_status st = pt_stack_read_frame(&s, i, &opt, "fuzz.tif", &img, &err);
         if (st != PT_OK && err.what[0] == '\0')
             abort();
-        if (in_place && (st != PT_OK || !same_pixels(&view, img)))
+        if (in_place && (st != PT_OK || !pt_image_same_pixels(&view, img)))
             abort(); /* in place and converted agree */
         pt_tiff_page *p = &s.pages[i];
         if (st == PT_OK && (p->read == PT_PAGE_IN_PLACE || p->read == PT_PAGE_CONVERT) &&
             pt_tiff_decode_page(data, size, "fuzz.tif", p->ifd, (int)i, &opt, &ref, &err) ==
                 PT_OK &&
-            !same_pixels(img, ref))
+            !pt_image_same_pixels(img, ref))
             abort(); /* the mapped reading is libtiff's */
         pt_image_destroy(ref);
         pt_image_destroy(img);

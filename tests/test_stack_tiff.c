@@ -94,17 +94,6 @@ static void write_tiff(const char *path, const char *mode, const page_kind *kind
     TIFFClose(tif);
 }
 
-static int same_pixels(const pt_image *a, const pt_image *b)
-{
-    if (a->width != b->width || a->height != b->height)
-        return 0;
-    for (int y = 0; y < a->height; y++)
-        if (memcmp(a->buf + (size_t)y * a->stride, b->buf + (size_t)y * b->stride,
-                   (size_t)a->width))
-            return 0;
-    return 1;
-}
-
 /* Each page through the mapping equals the libtiff reader's; returns how
  * many pages were handed on in place. */
 static int compare_with_libtiff(const char *path, const pt_load_options *opt, int pages)
@@ -122,11 +111,11 @@ static int compare_with_libtiff(const char *path, const pt_load_options *opt, in
         pt_image view, *img = NULL;
         if (pt_stack_frame_in_place(&s, i, &view)) {
             in_place++;
-            PT_CHECK(view.stride == view.width && same_pixels(&view, frames.frames[i]),
+            PT_CHECK(view.stride == view.width && pt_image_same_pixels(&view, frames.frames[i]),
                      "%s page %ld: in place differs", path, i);
         }
         PT_CHECK(pt_stack_read_frame(&s, i, opt, path, &img, &err) == PT_OK &&
-                     same_pixels(img, frames.frames[i]),
+                     pt_image_same_pixels(img, frames.frames[i]),
                  "%s page %ld: read differs (%s)", path, i, err.what);
         pt_image_destroy(img);
     }
@@ -135,7 +124,7 @@ static int compare_with_libtiff(const char *path, const pt_load_options *opt, in
     return in_place;
 }
 
-static void test_same_pixels(void)
+static void test_pt_image_same_pixels(void)
 {
     pt_load_options opt;
     pt_load_options_default(&opt);
@@ -302,7 +291,7 @@ int main(void)
         return 1;
     TIFFSetErrorHandler(silent);
     TIFFSetWarningHandler(silent);
-    test_same_pixels();
+    test_pt_image_same_pixels();
     test_bad_files();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);

@@ -21,16 +21,7 @@ static pt_image *render(const pt_synth_params *p, uint64_t seed, pt_synth_frame_
     return img;
 }
 
-static int same_pixels(const pt_image *a, const pt_image *b)
-{
-    for (int y = 0; y < a->height; y++)
-        if (memcmp(a->buf + (size_t)y * a->stride, b->buf + (size_t)y * b->stride,
-                   (size_t)a->width))
-            return 0;
-    return 1;
-}
-
-static void test_same_seed_same_pixels(void)
+static void test_same_seed_pt_image_same_pixels(void)
 {
     pt_synth_params p;
     pt_synth_params_default(&p);
@@ -38,8 +29,8 @@ static void test_same_seed_same_pixels(void)
     pt_image *a = render(&p, 42, &t1), *b = render(&p, 42, &t2), *c = render(&p, 43, &t2);
     PT_CHECK(a && b && c, "render failed");
     if (a && b && c) {
-        PT_CHECK(same_pixels(a, b), "same seed gave different pixels");
-        PT_CHECK(!same_pixels(a, c), "different seeds gave identical pixels");
+        PT_CHECK(pt_image_same_pixels(a, b), "same seed gave different pixels");
+        PT_CHECK(!pt_image_same_pixels(a, c), "different seeds gave identical pixels");
         pt_synth_frame_truth t3;
         pt_image *d = render(&p, 42, &t3);
         PT_CHECK(d && t1.count == t3.count && t1.eyes[0].visible == t3.eyes[0].visible &&
@@ -302,7 +293,7 @@ static void test_large_frame(void)
 
 int main(void)
 {
-    test_same_seed_same_pixels();
+    test_same_seed_pt_image_same_pixels();
     test_truth_is_consistent();
     test_binocular_halves();
     test_rejects_bad_sizes();

@@ -186,15 +186,6 @@ static pt_image *render(const pt_synth_params *p, uint64_t seed, pt_synth_frame_
     return img;
 }
 
-static int same_pixels(const pt_image *a, const pt_image *b)
-{
-    for (int y = 0; y < a->height; y++)
-        if (memcmp(a->buf + (size_t)y * a->stride, b->buf + (size_t)y * b->stride,
-                   (size_t)a->width))
-            return 0;
-    return 1;
-}
-
 static int same_pupil(const pt_synth_truth *a, const pt_synth_truth *b)
 {
     return a->visible == b->visible &&
@@ -261,8 +252,8 @@ static void test_classes_in_frames(void)
         pt_image *again = render(&q, seed, &t2);
         if (blurred && again) {
             blur_same_truth += same_pupil(e0, &t1.eyes[0]) && t1.hazards == q.hazards;
-            blur_differs += !same_pixels(plain, blurred);
-            PT_CHECK(same_pixels(blurred, again), "frame %d: same seed, different pixels", i);
+            blur_differs += !pt_image_same_pixels(plain, blurred);
+            PT_CHECK(pt_image_same_pixels(blurred, again), "frame %d: same seed, different pixels", i);
         }
         pt_image_destroy(blurred);
         pt_image_destroy(again);
@@ -367,7 +358,7 @@ static void test_hard_mix(void)
         } else {
             int k = bits_set(th.hazards);
             counts[k < 3 ? k : 0]++;
-            PT_CHECK(th.hazards == th2.hazards && same_pixels(b, c), "hard frame %d not repeatable",
+            PT_CHECK(th.hazards == th2.hazards && pt_image_same_pixels(b, c), "hard frame %d not repeatable",
                      i);
             if (!(th.hazards & PT_SYNTH_SMALL_PUPIL)) {
                 eligible++;

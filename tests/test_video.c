@@ -13,17 +13,6 @@
 #define VIDEO "testdata/video/frames.mkv"
 #define FRAMES 5
 
-static int same_pixels(const pt_image *a, const pt_image *b)
-{
-    if (a->width != b->width || a->height != b->height)
-        return 0;
-    for (int y = 0; y < a->height; y++)
-        if (memcmp(a->buf + (size_t)y * a->stride, b->buf + (size_t)y * b->stride,
-                   (size_t)a->width))
-            return 0;
-    return 1;
-}
-
 static pt_image *pgm(int i)
 {
     char path[64];
@@ -64,7 +53,7 @@ static pt_status read_all(const char *path, int ahead, int *good, int *total, pt
         if (*total < FRAMES) {
             pt_image *want = pgm(*total);
             /* Matroska keeps times in milliseconds */
-            *good += same_pixels(frame, want) && fabs(t - *total / 30.0) <= 0.001;
+            *good += pt_image_same_pixels(frame, want) && fabs(t - *total / 30.0) <= 0.001;
             pt_image_destroy(want);
         }
         (*total)++;

@@ -25,6 +25,17 @@ pt_image *pt_image_create(int width, int height)
     return img;
 }
 
+int pt_image_same_pixels(const pt_image *a, const pt_image *b)
+{
+    if (a->width != b->width || a->height != b->height)
+        return 0;
+    for (int y = 0; y < a->height; y++)
+        if (memcmp(a->buf + (size_t)y * a->stride, b->buf + (size_t)y * b->stride,
+                   (size_t)a->width))
+            return 0;
+    return 1;
+}
+
 pt_image *pt_image_copy(const pt_image *src)
 {
     if (!src)

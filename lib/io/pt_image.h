@@ -24,6 +24,8 @@ typedef struct {
 /* Zero-filled image, stride = width rounded up to 64 bytes; NULL on failure. */
 pt_image *pt_image_create(int width, int height);
 pt_image *pt_image_copy(const pt_image *src);
+/* 1 when a and b have the same size and the same grey levels, else 0. */
+int pt_image_same_pixels(const pt_image *a, const pt_image *b);
 void pt_image_destroy(pt_image *img);
 
 /* A file may hold several frames (multi-page TIFF). With
