@@ -24,9 +24,16 @@ int pt_sweep_timing_parse(const char *text, size_t len, pt_sweep_timing *t)
     size_t start = len - 1;
     while (start > 0 && text[start - 1] != '\n')
         start--;
-    const char *line = text + start;
+    /* text need not end in a NUL (sscanf would scan past it): the last line
+     * is copied into a bounded, terminated buffer first. */
+    char line[256];
+    size_t n = len - start;
+    if (n >= sizeof line)
+        return 0;
+    memcpy(line, text + start, n);
+    line[n] = '\0';
     size_t tag = strlen(PT_SWEEP_TIMING_TAG);
-    if (len - start <= tag || strncmp(line, PT_SWEEP_TIMING_TAG, tag))
+    if (n <= tag || strncmp(line, PT_SWEEP_TIMING_TAG, tag))
         return 0;
     char end;
     if (sscanf(line + tag, "frames=%ld track_s=%lf%c", &t->frames, &t->track_s, &end) != 3 ||
