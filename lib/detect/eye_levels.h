@@ -100,11 +100,11 @@ static inline PT_HD int pt_eye_clearly_dark(int dark, int surround)
  * missed and its level is the dark level; otherwise (the pupil covers more, or the
  * darkest patch is part of a wide dark area) the coarse dark level stays. */
 #define PT_EYE_FINE_GRID 128
-#define PT_EYE_FINE_SMALL 200
+#define PT_EYE_FINE_SMALL 100
 /* grey levels the patch lies at least below the coarse dark level: a pupil
  * standing clearly apart, not the darker core of a pupil the coarse grid
- * already found (6 % of the grey scale) */
-#define PT_EYE_FINE_GAP 16
+ * already found (5 % of the grey scale) */
+#define PT_EYE_FINE_GAP 12
 
 /* Sample (i, j) of the fine grid. */
 static inline PT_HD int pt_eye_fine_sample(const uint8_t *buf, int stride, int x0, int y0, int w,
