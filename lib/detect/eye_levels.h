@@ -86,24 +86,26 @@ static inline PT_HD int pt_eye_clearly_dark(int dark, int surround)
     return surround - dark >= PT_EYE_DARK_SHARE * surround;
 }
 
-/* tl_range=eye's dark level where the pupil covers less than 1 % of the
- * region (a small pupil in a wide view), which the 32x32 grid's dark level
- * (PT_EYE_DARK_RANK) then misses: a finer grid of PT_EYE_FINE_GRID x
- * PT_EYE_FINE_GRID samples laid out as pt_eye_grid_sample's, its darkest
- * patch (the least mean of 3 x 3 neighbouring samples, about 2 % of the
- * region's side across: a pupil of min_radius holds it, a lash or a thin
- * shadow does not, and the mean does not follow single noisy samples), and
- * the samples at most half-way from that patch's level up to the coarse
- * dark level. Where they are fewer than 1 in PT_EYE_FINE_SMALL of the
- * samples and the patch lies PT_EYE_FINE_GAP grey levels or more below the
- * coarse dark level, the patch is a small dark region the coarse grid
- * missed and its level is the dark level; otherwise (the pupil covers more, or the
- * darkest patch is part of a wide dark area) the coarse dark level stays. */
+/* tl_range=eye's dark level where the pupil covers too little of the
+ * region (a small pupil in a wide view) for the 32x32 grid's dark level
+ * (PT_EYE_DARK_RANK, 1 % of the samples) to reach it: a finer grid of
+ * PT_EYE_FINE_GRID x PT_EYE_FINE_GRID samples laid out as
+ * pt_eye_grid_sample's, and its darkest patch (the least mean of 3 x 3
+ * neighbouring samples, about 2 % of the region's side across: a pupil of
+ * min_radius holds it, a lash or a thin shadow does not, and the mean does
+ * not follow single noisy samples). Where the patch lies PT_EYE_FINE_GAP
+ * grey levels or more below the coarse dark level and fewer than 1 in
+ * PT_EYE_FINE_SMALL of the fine samples are at most half-way from the
+ * patch's level up to the coarse one, the patch is a small dark region the
+ * coarse grid missed: the dark level becomes that half-way level, so the
+ * thresholds start above the small pupil's core (which blur keeps darker
+ * than its border) and below the iris. Otherwise (the pupil covers more,
+ * or the patch is the darker core of a pupil the coarse grid found) the
+ * coarse dark level stays. */
 #define PT_EYE_FINE_GRID 128
-#define PT_EYE_FINE_SMALL 100
-/* grey levels the patch lies at least below the coarse dark level: a pupil
- * standing clearly apart, not the darker core of a pupil the coarse grid
- * already found (5 % of the grey scale) */
+#define PT_EYE_FINE_SMALL 200
+/* grey levels (5 % of the scale) the patch lies at least below the coarse
+ * dark level: a region standing clearly apart, not noise within a pupil */
 #define PT_EYE_FINE_GAP 12
 
 /* Sample (i, j) of the fine grid. */
@@ -137,7 +139,7 @@ static inline PT_HD int pt_eye_tl_dark(const uint8_t *buf, int stride, int x0, i
     for (int j = 0; j < PT_EYE_FINE_GRID; j++)
         for (int i = 0; i < PT_EYE_FINE_GRID; i++)
             below += pt_eye_fine_sample(buf, stride, x0, y0, w, h, i, j) <= mid;
-    return below * PT_EYE_FINE_SMALL < PT_EYE_FINE_GRID * PT_EYE_FINE_GRID ? patch : coarse_dark;
+    return below * PT_EYE_FINE_SMALL < PT_EYE_FINE_GRID * PT_EYE_FINE_GRID ? mid : coarse_dark;
 }
 
 /* Threshold i (0-based) of n for tl_range=eye: between the eye's dark and
