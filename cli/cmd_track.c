@@ -16,6 +16,7 @@
 #include "lib/detect/notfound_reason.h"
 #include "cli/draw.h"
 #include "cli/draw_stages.h"
+#include "cli/stage_trace.h"
 #include "cli/inputs.h"
 #include "cli/track_options.h"
 
@@ -43,6 +44,7 @@ typedef struct {
     pt_detector_setup setup;
     const char *out_path, *draw_dir, *gt_path;
     const char *stages_dir; /* --draw-stages */
+    pt_stage_tracer *tracer; /* --draw-stages -a tl|starburst: the omp detector's stages */
     pt_gt gt; /* --gt: drawn with --draw */
     int have_gt;
     /* --glints FILE (with --sequence): corneal reflections with stable ids */
@@ -224,8 +226,12 @@ static int flush_batch(track_run *run)
         if (run->stages_dir) {
             int region = run->setup.track.binocular ? frame->width / 2
                                                     : frame->width;
-            if (pt_draw_stages(run->stages_dir, name, frame,
-                               &run->setup.config, run->setup.track.algorithm, region, &err))
+            pt_stage_tracer *t = run->tracer;
+            if (t && pt_stage_tracer_run(t, frame, name, &err))
+                pt_cli_report(&err);
+            else if (pt_draw_stages(run->stages_dir, name, frame, &run->setup.config,
+                                    run->setup.track.algorithm, region, t ? t->traces : NULL,
+                                    t ? t->results : NULL, run->eyes, &err))
                 pt_cli_report(&err);
         }
         /* written: back to the reader (a failure after this entry leaves
@@ -361,6 +367,16 @@ int pt_cmd_track(int argc, char **argv)
         run.have_gt = 1;
     }
     run.setup.track.overlay = run.draw_dir != NULL;
+    if (run.stages_dir && (run.setup.track.algorithm == PT_ALG_TL ||
+                           run.setup.track.algorithm == PT_ALG_STARBURST)) {
+        run.tracer = malloc(sizeof *run.tracer);
+        if (!run.tracer) {
+            pt_cli_fail("track: out of memory");
+            rc = PT_EXIT_INPUT;
+            goto done;
+        }
+        pt_stage_tracer_init(run.tracer, &run.setup.config, &run.setup.track);
+    }
     run.eyes = run.setup.track.binocular ? 2 : 1;
     run.results = calloc((size_t)TRACK_BATCH * run.eyes, sizeof *run.results);
     if (run.setup.track.overlay)
@@ -427,6 +443,9 @@ done:
             pt_overlay_free(&run.overlays[i]);
     free(run.overlays);
     free(run.results);
+    if (run.tracer)
+        pt_stage_tracer_free(run.tracer);
+    free(run.tracer);
     if (run.have_gt)
         pt_gt_free(&run.gt);
     pt_arena_free(&run.glint_arena);
