@@ -81,3 +81,8 @@ cmp -s "$s-6-rays-1.png" "$TMP/stages-sb0/testdata_synth_000001-6-rays-1.png" &&
 "$PT" track -a starburst --preset paper -o "$TMP/sb-plain.csv" testdata/synth/000001.png 2>/dev/null
 cut -d, -f1-12 "$TMP/sb.csv" >"$TMP/sb.a"; cut -d, -f1-12 "$TMP/sb-plain.csv" >"$TMP/sb.b"
 cmp -s "$TMP/sb.a" "$TMP/sb.b" && ok || fail "-a starburst --draw-stages changed the detection"
+# two eyes: each iteration image holds both eyes' rays
+expect_exit 0 "track -a starburst --binocular --draw-stages" -- "$PT" track -a starburst --binocular --draw-stages "$TMP/stages-sb2" -o /dev/null testdata/synth-binocular/000002.png
+s="$TMP/stages-sb2/testdata_synth-binocular_000002"
+is_png "$s-6-rays-1.png" && is_png "$s-6-rays-2.png" && ok || fail "-a starburst --binocular --draw-stages wrote no rays PNGs"
+cmp -s "$s-6-rays-1.png" "$s-6-rays-2.png" && fail "-a starburst --binocular: iterations 1 and 2 look the same" || ok
