@@ -175,7 +175,9 @@ detector_panels() {
         k=1
         for f in $4; do echo "$k,${f#"$OUT"/}"; k=$((k + 1)); done
     } >"$OUT/$1.csv"
-    if [ $GNUPLOT -eq 1 ] && [ -n "$STEM" ]; then
+    if [ -z "$(echo $4)" ]; then
+        say "$1: no stage images in $OUT/detectors: not drawn"
+    elif [ $GNUPLOT -eq 1 ] && [ -n "$STEM" ]; then
         gnuplot -e "GPFILES='$HERE/figures/'; files='$4'; titles='$5'; out='$OUT/$1'; ttl='$3'; ${8-}" "$HERE/figures/panels.gp"
     fi
     caption "$1" "$2" "$6" "pupiltrack track -a $7 --preset paper --draw-stages DIR$([ "$7" = hough ] && echo ' --draw DIR') FRAME"
