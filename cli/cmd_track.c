@@ -228,12 +228,15 @@ static int flush_batch(track_run *run)
         if (run->stages_dir) {
             int region = run->setup.track.binocular ? frame->width / 2
                                                     : frame->width;
+            /* -a tl, starburst: the omp detector's stages (cli/stage_trace.h) */
             pt_stage_tracer *t = run->tracer;
-            if (t && pt_stage_tracer_run(t, frame, name, &err))
+            if (t && pt_stage_tracer_run(t, frame, name, &err)) {
                 pt_cli_report(&err);
-            else if (pt_draw_stages(run->stages_dir, name, frame, &run->setup.config,
-                                    run->setup.track.algorithm, region, t ? t->traces : NULL,
-                                    t ? t->results : NULL, run->eyes, &err))
+                t = NULL; /* the preprocessing stages still */
+            }
+            if (pt_draw_stages(run->stages_dir, name, frame, &run->setup.config,
+                               run->setup.track.algorithm, region, t ? t->traces : NULL,
+                               t ? t->results : NULL, run->eyes, &err))
                 pt_cli_report(&err);
         }
         /* written: back to the reader (a failure after this entry leaves
