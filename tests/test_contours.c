@@ -10,6 +10,7 @@
 #include "lib/contours/contours.h"
 #include "omp/contours/contours_omp.h"
 #include "lib/io/pt_image.h"
+#include "tests/pt_noise.h"
 #include "tests/pt_test.h"
 
 #define GOLDEN_DIR "testdata/contours"
@@ -334,12 +335,10 @@ static void check_times(const pt_contours_times *t, unsigned want, const char *w
 static void test_times(void)
 {
     pt_image *img = pt_image_create(300, 200);
-    uint32_t r = 12345;
+    pt_test_rng rng = {12345};
     for (int y = 0; y < img->height; y++)
-        for (int x = 0; x < img->width; x++) {
-            r = r * 1103515245u + 12345u;
-            img->buf[y * img->stride + x] = (r >> 16) % 3 ? 0 : 255;
-        }
+        for (int x = 0; x < img->width; x++)
+            img->buf[y * img->stride + x] = pt_test_uniform(&rng) < 0.35 ? 255 : 0;
     pt_contours a, b;
     pt_contours_init(&a);
     pt_contours_init(&b);
