@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 #include "lib/api/registry.h"
 #include "lib/core/output_file.h"
 #include "lib/contours/contours.h"

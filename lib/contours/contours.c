@@ -493,7 +493,7 @@ pt_status pt_contours_find_seq_timed(const pt_image *img, int threshold, int mod
     }
     free(found);
     free(lab);
-    if (times) {
+    if (times && !st) {
         t.preprocess_ms = t1 - t0;
         t.trace_ms = t2 - t1;
         t.assemble_ms = t3 - t2;

@@ -149,15 +149,15 @@ typedef struct {
 /* Monotonic clock in milliseconds, for the phase times. */
 double pt_contours_clock_ms(void);
 
-/* pt_contours_find_seq that also fills *times (NULL: not timed): phases
- * preprocess, trace and assemble, and the total. */
+/* pt_contours_find_seq that also fills *times when it succeeds (NULL: not
+ * timed): phases preprocess, trace and assemble, and the total. */
 pt_status pt_contours_find_seq_timed(const pt_image *img, int threshold, int mode, int approx,
                                      pt_contours *out, pt_contours_times *times,
                                      pt_error *err);
 
 /* A border-tracking back end (contours -b): open/close hold state between
- * repeated calls (NULL: none). find fills *times when times is not NULL
- * (phases 0 for a back end that does not time its stages); threads and tile
+ * repeated calls (NULL: none). A successful find fills *times when times is
+ * not NULL (phases 0 for a back end that does not time its stages); threads and tile
  * are ignored where they do not apply. */
 typedef struct {
     pt_status (*open)(void **state, pt_error *err);

@@ -578,7 +578,7 @@ done:
     free(borders);
     free(t.visited);
     free(lab);
-    if (times) {
+    if (times && !st) {
         memset(times, 0, sizeof *times);
         times->preprocess_ms = t1 - t0;
         times->trace_ms = t2 - t1;
