@@ -8,6 +8,7 @@
 #include "lib/detect/eye_levels.h"
 #include "lib/contours/contours.h"
 #include "lib/detect/fit.h"
+#include "lib/detect/pt_trace.h"
 #include "lib/detect/tl_nest.h"
 #include "lib/detect/tl_shape.h"
 #include "omp/detect/detect.h"
@@ -427,6 +428,8 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
                                  &blob_r);
         for (int i = 0; i < n; i++)
             pt_overlay_add(ov, border[i].x, border[i].y);
+        pt_trace_tl(ov->trace, t_best, lab.labels, lab.count, roi.x0, roi.y0, roi.width,
+                    roi.height, border, n);
     }
     if (check)
         circle_or_ellipse(best_border->points, best_border->n, in, cfg, border, scratch_idx,

@@ -14,6 +14,15 @@ for f in $FIGS; do
     grep -q "^Reproduces: " "$TMP/figs/$f.txt" 2>/dev/null && grep -q "^Command: " "$TMP/figs/$f.txt" &&
         ok || fail "figures.sh wrote no caption $f.txt"
 done
+# Figs. 2 and 3 from --draw-stages: the four tl stages, one Starburst panel
+# per iteration (more than one here), every panel a PNG written.
+n=$(grep -c -- '-[6-9]-[a-z]*\.png$' "$TMP/figs/fig02-tl-stages.csv")
+[ "$n" -eq 4 ] && ok || fail "fig02 has $n stage panels, wanted 4"
+n=$(grep -c -- '-6-rays-[0-9]*\.png$' "$TMP/figs/fig03-starburst-rays.csv")
+[ "$n" -ge 2 ] && ok || fail "fig03 has $n iteration panels, wanted 2 or more"
+for f in $(cut -d, -f2 "$TMP/figs/fig02-tl-stages.csv" "$TMP/figs/fig03-starburst-rays.csv" | grep -v '^file$'); do
+    head -c 8 "$TMP/figs/$f" 2>/dev/null | od -An -c | grep -q 'P   N   G' && ok || fail "figs 2-3: $f is no PNG"
+done
 # Fig. 7: the sequential run (speed-up 1) and OpenMP for one and two eyes;
 # the CUDA steps only where a GPU runs.
 for eyes in monocular binocular; do
