@@ -15,13 +15,13 @@
 
 #include "cuda/detect/hough_internal.h"
 #include "cuda/detect/hough_reject.cuh"
+#include "lib/detect/hough_radii.h"
 #include "lib/detect/hough_seed.h"
 
 #define THREADS 256
 #define VOTE_BLOCKS 32 /* blocks per job of the edge loops */
 #define AIM_COS 0.8660254
 #define RADIUS_BAND 0.1
-#define RADIUS_KEEP 0.15 /* omp/detect/hough.c HOUGH_RADIUS_KEEP */
 
 __device__ static inline int edge_x(int32_t xy) { return xy & 0xffff; }
 __device__ static inline int edge_y(int32_t xy) { return xy >> 16; }
@@ -109,8 +109,9 @@ typedef struct {
 
 /* Block per job (all threads call it): radius_candidates() of
  * omp/detect/hough.c for centre (px, py) (roi coordinates): the radius
- * histogram summed in edge order, the scores, up to max local maxima in
- * [lo, hi] appended (full frame) at cand[at..]. Returns their number (on
+ * histogram summed in edge order, the scores, up to max of their local
+ * maxima in [lo, hi] (pt_hough_radius_peaks) appended (full frame) at
+ * cand[at..]. Returns their number (on
  * every thread). */
 __device__ static int radius_candidates(const pt_hough_dev *d, int j, const pt_cuda_eye_job *job,
                                         double px, double py, int min_r, int max_r, int lo,
@@ -166,29 +167,23 @@ __device__ static int radius_candidates(const pt_hough_dev *d, int j, const pt_c
         __syncthreads();
     }
     if (threadIdx.x == 0) {
-        lo = lo < min_r ? min_r : lo;
-        hi = hi > max_r ? max_r : hi;
-        double best_score = 0.0;
         for (int r = min_r; r <= max_r; r++) {
             int band = (int)ceil(RADIUS_BAND * r);
             double sum = 0.0;
             for (int k = r - band; k <= r + band; k++)
                 sum += k >= 0 && k <= max_r ? hist[k] : 0.0f;
             score[r] = sum / (2.0 * M_PI * r);
-            if (r >= lo && r <= hi)
-                best_score = fmax(best_score, score[r]);
         }
-        int count = 0;
+        int radius[PT_HOUGH_CANDIDATES];
+        int count = pt_hough_radius_peaks(score, min_r, max_r, lo, hi,
+                                          max < PT_HOUGH_CANDIDATES ? max : PT_HOUGH_CANDIDATES,
+                                          radius);
         pt_circle *cand = d->cand + (size_t)j * PT_HOUGH_CANDIDATES + at;
-        for (int r = lo; r <= hi && count < max; r++)
-            if (score[r] > 0.0 && score[r] >= RADIUS_KEEP * best_score &&
-                (r == min_r || score[r] > score[r - 1]) &&
-                (r == max_r || score[r] >= score[r + 1])) {
-                cand[count].cx = px + job->x0;
-                cand[count].cy = py + job->y0;
-                cand[count].r = r;
-                count++;
-            }
+        for (int k = 0; k < count; k++) {
+            cand[k].cx = px + job->x0;
+            cand[k].cy = py + job->y0;
+            cand[k].r = radius[k];
+        }
         sh->count = count;
     }
     __syncthreads();
