@@ -501,7 +501,10 @@ __global__ void hough_finish(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d
             res.circle = task[best].circle;
             res.confidence = pt_confidence_ellipse(&img, &task[best].ellipse);
         }
-        if (res.confidence >= PT_CONFIDENCE_MIN) {
+        /* gradient voting also keeps a pupil-shaped outline whose border
+         * steps are small (omp/detect/hough.c) */
+        if (res.confidence >= PT_CONFIDENCE_MIN ||
+            (d.s.gradient && task[best].shape >= PT_CONFIDENCE_FILTER)) {
             /* gradient voting reports value (outline confidence x edge
              * support) x the darkness share (omp/detect/hough.c) */
             if (d.s.gradient)

@@ -7,9 +7,11 @@
  * as strong and as credible (confidence x edge support) as the pupil's.
  * What tells them apart is the inside: the pupil is the darkest region of
  * the eye, the inside of the iris circle is mostly iris. So the choice
- * first keeps the credible candidates (value at least PT_HOUGH_CHOICE_KEEP
- * of the best), then those whose inside is nearly as dark as the darkest of
- * them (at most 5/4 of its grey level + PT_HOUGH_DARK_MARGIN: the iris of
+ * first leaves out the candidates that hold a clearly darker pupil-like one
+ * (pt_hough_holds_darker), then keeps the credible ones (value at least
+ * PT_HOUGH_CHOICE_KEEP of the best left), then those whose inside is nearly
+ * as dark as the darkest of them (at most 5/4 of its grey level +
+ * PT_HOUGH_DARK_MARGIN: the iris of
  * the synthetic and meye-dev eyes is at least 1.5 times as bright as the
  * pupil; on dim remote-camera frames pupil and iris may lie only a few grey
  * levels apart, so the margin stays small), and of these takes the most

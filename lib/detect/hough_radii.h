@@ -4,8 +4,9 @@
  * score[r] is the edge support of radius r around the centre per px of
  * circumference (pupiltrack(1), hough_vote). Its local maxima of at least
  * PT_HOUGH_RADIUS_KEEP of the best are the candidates: the pupil lies inside
- * the iris, whose concentric outline may score as well, and a pupil whose
- * centre is off the voting's centre may score a fifth of the iris. When
+ * the iris, whose concentric outline may score far better (a pupil whose
+ * centre is off the voting's centre, or one barely darker than a dark
+ * iris, scores a fifth of the iris or less). When
  * there are more than the caller takes, the strongest are kept, each at
  * least a tenth of its radius from those kept before it: the dark inside
  * of a pupil holds noise and texture edges whose small circles make many

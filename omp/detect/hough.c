@@ -671,6 +671,7 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
     pt_circle peak = {0, 0, 0}, circle;
     pt_ellipse el;
     double reported = -1.0; /* gradient voting: the reported confidence (man page) */
+    double pupil_shape = -1.0; /* gradient voting: the chosen outline's pupil score */
     if (gradient) {
         float *acc = pt_arena_alloc(arena, (size_t)(w + 1) * (h + 1) * sizeof *acc);
         float *hist = pt_arena_alloc(arena, (size_t)(max_r + 2) * sizeof *hist);
@@ -726,6 +727,7 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
         el = fit_ellipse[chosen];
         /* value = the outline confidence of el x edge support */
         reported = value[chosen] * pt_hough_dark_share(seed_level, inside[chosen]);
+        pupil_shape = shape[chosen];
         if (nc == 0)
             return PT_OK;
     } else {
@@ -796,7 +798,9 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
         res->circle = circle;
         res->confidence = pt_confidence_ellipse(img, &el);
     }
-    if (res->confidence < PT_CONFIDENCE_MIN)
+    /* gradient voting also keeps a pupil-shaped outline whose border steps
+     * are small (a dark iris: pupiltrack(1), hough_vote) */
+    if (res->confidence < PT_CONFIDENCE_MIN && pupil_shape < PT_CONFIDENCE_FILTER)
         return PT_OK;
     if (reported >= 0.0)
         res->confidence = reported;
