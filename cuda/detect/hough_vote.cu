@@ -110,12 +110,13 @@ typedef struct {
 /* Block per job (all threads call it): radius_candidates() of
  * omp/detect/hough.c for centre (px, py) (roi coordinates): the radius
  * histogram summed in edge order, the scores, up to max of their local
- * maxima in [lo, hi] (pt_hough_radius_peaks) appended (full frame) at
- * cand[at..]. Returns their number (on
+ * maxima in [lo, hi] (pt_hough_radius_peaks: the `strong` strongest, then
+ * the smallest) appended (full frame) at cand[at..]. Returns their number (on
  * every thread). */
 __device__ static int radius_candidates(const pt_hough_dev *d, int j, const pt_cuda_eye_job *job,
                                         double px, double py, int min_r, int max_r, int lo,
-                                        int hi, int max, int at, candidates_shared *sh)
+                                        int hi, int strong, int max, int at,
+                                        candidates_shared *sh)
 {
     float *hist = d->rhist + (size_t)j * d->s.hist_len;
     double *score = d->score + (size_t)j * d->s.hist_len;
@@ -175,7 +176,7 @@ __device__ static int radius_candidates(const pt_hough_dev *d, int j, const pt_c
             score[r] = sum / (2.0 * M_PI * r);
         }
         int radius[PT_HOUGH_CANDIDATES];
-        int count = pt_hough_radius_peaks(score, min_r, max_r, lo, hi,
+        int count = pt_hough_radius_peaks(score, min_r, max_r, lo, hi, strong,
                                           max < PT_HOUGH_CANDIDATES ? max : PT_HOUGH_CANDIDATES,
                                           radius);
         pt_circle *cand = d->cand + (size_t)j * PT_HOUGH_CANDIDATES + at;
@@ -231,7 +232,7 @@ __global__ void gradient_candidates(pt_cuda_params p, pt_cuda_buffers b, pt_houg
     }
     __syncthreads();
     int count = radius_candidates(&d, j, &job, sh.centre[0], sh.centre[1], min_r, max_r, min_r,
-                                  max_r, PT_HOUGH_VOTE_CANDIDATES, 0, &sh);
+                                  max_r, PT_HOUGH_STRONG_RADII, PT_HOUGH_VOTE_CANDIDATES, 0, &sh);
     if (threadIdx.x == 0)
         d.nvote[j] = count;
     int seed_cell = pt_hough_seed_cell(min_r), gw = job.w / seed_cell, gh = job.h / seed_cell;
@@ -266,7 +267,7 @@ __global__ void gradient_candidates(pt_cuda_params p, pt_cuda_buffers b, pt_houg
             int lo = sh.count;
             __syncthreads();
             count += radius_candidates(&d, j, &job, sh.centre[0], sh.centre[1], min_r, max_r,
-                                       lo, max_r, PT_HOUGH_SEED_RADII, count, &sh);
+                                       lo, max_r, 0, PT_HOUGH_SEED_RADII, count, &sh);
         }
     }
     if (threadIdx.x == 0)

@@ -21,10 +21,15 @@
 
 #include "lib/core/pt_hd.h"
 
-/* radii scoring this share of the best are candidates */
+/* the strongest radii: from this share of the best score */
 #define PT_HOUGH_RADIUS_KEEP 0.05
+/* the smallest radii: from this share of the best score */
+#define PT_HOUGH_RADIUS_KEEP_SMALL 0.15
+/* gradient voting's centre: this many strongest radii, the rest the smallest
+ * (the coarse localisation's seed: the smallest only) */
+#define PT_HOUGH_STRONG_RADII 3
 /* candidates differ by more than 1 / this share of the larger radius */
-#define PT_HOUGH_RADIUS_APART_DIV 10
+#define PT_HOUGH_RADIUS_APART_DIV 5
 
 /* Whether radius r of score[min_r..max_r] is a local maximum (the first of
  * a plateau) of at least keep. */
@@ -43,42 +48,68 @@ static inline PT_HD int pt_hough_radius_near(int r, int p)
     return PT_HOUGH_RADIUS_APART_DIV * d <= big;
 }
 
+/* Whether radius r is near one of radius[0..n) (pt_hough_radius_near). */
+static inline PT_HD int pt_hough_radius_taken(const int *radius, int n, int r)
+{
+    for (int k = 0; k < n; k++)
+        if (pt_hough_radius_near(r, radius[k]))
+            return 1;
+    return 0;
+}
+
+/* The strongest local maxima of at least keep in [lo, hi] not near one of
+ * radius[0..n) appended to radius[] one by one (ties to the smaller
+ * radius) until there are upto; returns the new count. */
+static inline PT_HD int pt_hough_radius_strongest(const double *score, int min_r, int max_r,
+                                                  int lo, int hi, double keep, int upto,
+                                                  int *radius, int n)
+{
+    while (n < upto) {
+        int pick = -1;
+        for (int r = lo; r <= hi; r++)
+            if (pt_hough_radius_peak(score, min_r, max_r, r, keep) &&
+                (pick < 0 || score[r] > score[pick]) && !pt_hough_radius_taken(radius, n, r))
+                pick = r;
+        if (pick < 0)
+            break;
+        radius[n++] = pick;
+    }
+    return n;
+}
+
 /* The candidate radii of score[min_r..max_r] within [lo, hi] (clamped to
- * [min_r, max_r]): local maxima of at least PT_HOUGH_RADIUS_KEEP x the best
- * score in [lo, hi]; the strongest (ties to the smaller radius), then the
- * strongest not near it (pt_hough_radius_near), and so on, at most max of
- * them, written to radius[] smallest first. Returns their number. */
+ * [min_r, max_r]), at most max of them, written to radius[] smallest first;
+ * returns their number. First the `strong` strongest local maxima of at
+ * least PT_HOUGH_RADIUS_KEEP x the best score in [lo, hi], each not near
+ * one taken before (ties to the smaller radius); then the smallest local
+ * maxima of at least PT_HOUGH_RADIUS_KEEP_SMALL x the best not near one
+ * taken, until max; then, when strong > 0, more of the strongest until
+ * max. */
 static inline PT_HD int pt_hough_radius_peaks(const double *score, int min_r, int max_r, int lo,
-                                              int hi, int max, int *radius)
+                                              int hi, int strong, int max, int *radius)
 {
     lo = lo < min_r ? min_r : lo;
     hi = hi > max_r ? max_r : hi;
     double best = 0.0;
     for (int r = lo; r <= hi; r++)
         best = score[r] > best ? score[r] : best;
-    double keep = PT_HOUGH_RADIUS_KEEP * best;
-    int count = 0;
-    while (count < max) {
-        int pick = -1;
-        for (int r = lo; r <= hi; r++) {
-            if (!pt_hough_radius_peak(score, min_r, max_r, r, keep) ||
-                (pick >= 0 && score[r] <= score[pick]))
-                continue;
-            int taken = 0;
-            for (int k = 0; k < count && !taken; k++)
-                taken = pt_hough_radius_near(r, radius[k]);
-            if (!taken)
-                pick = r;
-        }
-        if (pick < 0)
-            break;
-        /* insertion: radius[0..count] stays in increasing order */
-        int j = count++;
-        while (j > 0 && radius[j - 1] > pick) {
+    double keep = PT_HOUGH_RADIUS_KEEP * best, keep_small = PT_HOUGH_RADIUS_KEEP_SMALL * best;
+    int count = pt_hough_radius_strongest(score, min_r, max_r, lo, hi, keep,
+                                          strong < max ? strong : max, radius, 0);
+    for (int r = lo; r <= hi && count < max; r++)
+        if (pt_hough_radius_peak(score, min_r, max_r, r, keep_small) &&
+            !pt_hough_radius_taken(radius, count, r))
+            radius[count++] = r;
+    if (strong > 0)
+        count = pt_hough_radius_strongest(score, min_r, max_r, lo, hi, keep, max, radius, count);
+    /* insertion sort: smallest first */
+    for (int k = 1; k < count; k++) {
+        int v = radius[k], j = k;
+        while (j > 0 && radius[j - 1] > v) {
             radius[j] = radius[j - 1];
             j--;
         }
-        radius[j] = pick;
+        radius[j] = v;
     }
     return count;
 }

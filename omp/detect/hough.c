@@ -263,13 +263,13 @@ static void vote_gradient(const edge_list *e, int r, int w, int h, uint16_t *acc
 /* The radius candidates of centre (px, py) (roi coordinates): of the edge
  * pixels whose dark direction points at the centre (within HOUGH_AIM_COS),
  * the distances whose +-HOUGH_RADIUS_BAND share holds most of them per px
- * of circumference; of its local maxima in [lo, hi] at least
- * PT_HOUGH_RADIUS_KEEP of the best there, the max strongest, smallest first
+ * of circumference; of its local maxima in [lo, hi], the `strong`
+ * strongest, then the smallest, at most max, smallest first
  * (pt_hough_radius_peaks; circles in peak). hist and score hold max_r + 2
  * entries. */
 static int radius_candidates(const edge_list *e, double px, double py, int min_r, int max_r,
                              int lo, int hi, float *hist, double *score, pt_circle *peak,
-                             int max)
+                             int strong, int max)
 {
     memset(hist, 0, (size_t)(max_r + 2) * sizeof *hist);
     for (int i = 0; i < e->count; i++) {
@@ -287,7 +287,7 @@ static int radius_candidates(const edge_list *e, double px, double py, int min_r
         score[r] = n / (2.0 * M_PI * r);
     }
     int radius[HOUGH_ALL_CANDIDATES];
-    int count = pt_hough_radius_peaks(score, min_r, max_r, lo, hi,
+    int count = pt_hough_radius_peaks(score, min_r, max_r, lo, hi, strong,
                                       max < HOUGH_ALL_CANDIDATES ? max : HOUGH_ALL_CANDIDATES,
                                       radius);
     for (int k = 0; k < count; k++) {
@@ -355,7 +355,7 @@ static int gradient_peak(const edge_list *e, int min_r, int max_r, int step, int
     *centre_x = sx / sw;
     *centre_y = sy / sw;
     return radius_candidates(e, sx / sw, sy / sw, min_r, max_r, min_r, max_r, hist, score,
-                             peak, HOUGH_CANDIDATES);
+                             peak, PT_HOUGH_STRONG_RADII, HOUGH_CANDIDATES);
 }
 
 /* Candidates around the coarse localisation's seed (lib/detect/hough_seed.h):
@@ -382,7 +382,7 @@ static int seed_candidates(const edge_list *e, const pt_image *img, const pt_roi
         return n;
     double px = (seed.gx + 0.5) * cell - 0.5, py = (seed.gy + 0.5) * cell - 0.5;
     int lo = (int)floor(0.5 * pt_hough_seed_radius(&seed, cell));
-    return n + radius_candidates(e, px, py, min_r, max_r, lo, max_r, hist, score, cand + n,
+    return n + radius_candidates(e, px, py, min_r, max_r, lo, max_r, hist, score, cand + n, 0,
                                  PT_HOUGH_SEED_RADII);
 }
 
