@@ -5,27 +5,13 @@
 #include <stdio.h>
 
 #include "lib/detect/fit.h"
+#include "tests/pt_noise.h"
 #include "tests/pt_test.h"
 
 #define MAX_POINTS 4096
 #define PI 3.14159265358979323846
 
-/* Deterministic noise for the tests (xorshift64* + Box-Muller). */
-static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
-static double uniform01(void)
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return ((rng_state * 0x2545F4914F6CDD1DULL) >> 11) * (1.0 / 9007199254740992.0);
-}
-static double gauss(double sigma)
-{
-    double u = uniform01(), v = uniform01();
-    if (u < 1e-300)
-        u = 1e-300;
-    return sigma * sqrt(-2.0 * log(u)) * cos(2.0 * PI * v);
-}
+static pt_test_rng rng = {0x9E3779B97F4A7C15ULL};
 
 static double angle_diff(double a, double b)
 {
@@ -262,9 +248,9 @@ static void test_noisy(void)
     for (int trial = 0; trial < 20; trial++) {
         double cx = 100 + 13.7 * trial, cy = 80 + 5.3 * trial, r = 15 + 4 * trial;
         for (int k = 0; k < 200; k++) {
-            double t = 2 * PI * uniform01();
-            p[k].x = (float)(cx + r * cos(t) + gauss(0.5));
-            p[k].y = (float)(cy + r * sin(t) + gauss(0.5));
+            double t = 2 * PI * pt_test_uniform(&rng);
+            p[k].x = (float)(cx + r * cos(t) + pt_test_gauss(&rng, 0.5));
+            p[k].y = (float)(cy + r * sin(t) + pt_test_gauss(&rng, 0.5));
         }
         pt_circle c;
         PT_CHECK(pt_fit_circle(p, NULL, 200, &c), "noisy circle fit");
@@ -274,10 +260,10 @@ static void test_noisy(void)
 
         double a = r * 1.3, b = r * 0.8, th = (trial * 37 % 180) * PI / 180;
         for (int k = 0; k < 200; k++) {
-            double t = 2 * PI * uniform01();
+            double t = 2 * PI * pt_test_uniform(&rng);
             double u = a * cos(t), v = b * sin(t);
-            p[k].x = (float)(cx + u * cos(th) - v * sin(th) + gauss(0.5));
-            p[k].y = (float)(cy + u * sin(th) + v * cos(th) + gauss(0.5));
+            p[k].x = (float)(cx + u * cos(th) - v * sin(th) + pt_test_gauss(&rng, 0.5));
+            p[k].y = (float)(cy + u * sin(th) + v * cos(th) + pt_test_gauss(&rng, 0.5));
         }
         pt_ellipse e;
         PT_CHECK(pt_fit_ellipse(p, NULL, 200, &e), "noisy ellipse fit");
@@ -373,7 +359,7 @@ static void test_distances(void)
         const pt_ellipse *e = &shapes[si];
         for (int k = 0; k < 300; k++) {
             /* points from the centre out to twice the size, all directions */
-            double t = 2 * PI * uniform01(), rr = 2.0 * uniform01();
+            double t = 2 * PI * pt_test_uniform(&rng), rr = 2.0 * pt_test_uniform(&rng);
             double th = e->theta * PI / 180.0;
             double u = rr * e->a * cos(t), v = rr * e->b * sin(t);
             if (k < 4) { /* on the axes, the hardest inside case */
@@ -409,15 +395,15 @@ static void test_within(void)
         for (unsigned bi = 0; bi < sizeof bands / sizeof bands[0]; bi++) {
             double d = bands[bi];
             for (int k = 0; k < 4000; k++) {
-                double t = 2 * PI * uniform01();
+                double t = 2 * PI * pt_test_uniform(&rng);
                 double ox = fabs(e->a) * cos(t), oy = fabs(e->b) * sin(t);
                 double nx = fabs(e->b) * cos(t), ny = fabs(e->a) * sin(t);
                 double nl = sqrt(nx * nx + ny * ny);
                 double off;
                 if (k % 4 == 0) /* anywhere out to twice the size */
-                    off = (2.0 * uniform01() - 1.0) * (fabs(e->a) + fabs(e->b) + d);
+                    off = (2.0 * pt_test_uniform(&rng) - 1.0) * (fabs(e->a) + fabs(e->b) + d);
                 else /* just inside or outside the band's two edges */
-                    off = (k % 2 ? d : -d) + (uniform01() - 0.5) * 1e-3 * (k % 3 ? 1.0 : 1e-6);
+                    off = (k % 2 ? d : -d) + (pt_test_uniform(&rng) - 0.5) * 1e-3 * (k % 3 ? 1.0 : 1e-6);
                 double u = ox + (nl > 0 ? off * nx / nl : off), v = oy + (nl > 0 ? off * ny / nl : 0);
                 double x = e->cx + u * cos(th) - v * sin(th), y = e->cy + u * sin(th) + v * cos(th);
                 int full = pt_ellipse_frame_distance(&f, x, y) <= d;
@@ -446,12 +432,12 @@ static void test_moments_by_term(void)
         pt_point p[300];
         int idx[300];
         int n = 5 + trial % 290;
-        double cx = 50 + 900 * uniform01(), cy = 50 + 700 * uniform01();
-        double a = 5 + 200 * uniform01(), b = a * (0.4 + 0.6 * uniform01()), th = PI * uniform01();
+        double cx = 50 + 900 * pt_test_uniform(&rng), cy = 50 + 700 * pt_test_uniform(&rng);
+        double a = 5 + 200 * pt_test_uniform(&rng), b = a * (0.4 + 0.6 * pt_test_uniform(&rng)), th = PI * pt_test_uniform(&rng);
         for (int k = 0; k < n; k++) {
-            double t = 2 * PI * uniform01(), u = a * cos(t), v = b * sin(t);
-            p[k].x = (float)(cx + u * cos(th) - v * sin(th) + gauss(trial % 3));
-            p[k].y = (float)(cy + u * sin(th) + v * cos(th) + gauss(trial % 3));
+            double t = 2 * PI * pt_test_uniform(&rng), u = a * cos(t), v = b * sin(t);
+            p[k].x = (float)(cx + u * cos(th) - v * sin(th) + pt_test_gauss(&rng, trial % 3));
+            p[k].y = (float)(cy + u * sin(th) + v * cos(th) + pt_test_gauss(&rng, trial % 3));
             idx[k] = n - 1 - k;
         }
         const int *sel = (trial & 1) ? idx : NULL;

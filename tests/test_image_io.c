@@ -9,18 +9,8 @@
 #include <unistd.h>
 
 #include "lib/io/pt_image.h"
+#include "tests/pt_scratch.h"
 #include "tests/pt_test.h"
-
-static char tmpdir[64];
-
-static const char *tmp_path(const char *file)
-{
-    static char path[8][256];
-    static int slot;
-    char *p = path[slot++ % 8];
-    snprintf(p, 256, "%s/%s", tmpdir, file);
-    return p;
-}
 
 /* round(0.299 R + 0.587 G + 0.114 B) with halves rounded up, in exact integer
  * form: binary floating point misrounds exact halves such as 117.5. */
@@ -179,62 +169,62 @@ static unsigned exp_palette(int x, int y)
 static void test_png_variants(void)
 {
     png_spec s = {3, 7, PNG_COLOR_TYPE_GRAY, 8, PNG_INTERLACE_NONE, NULL, 0, NULL, 0};
-    write_test_png(tmp_path("g8.png"), &s, grey8);
-    check_single(tmp_path("g8.png"), 16, 3, 7, exp_grey8, "png grey 8-bit 3x7");
+    write_test_png(pt_scratch_path("g8.png"), &s, grey8);
+    check_single(pt_scratch_path("g8.png"), 16, 3, 7, exp_grey8, "png grey 8-bit 3x7");
 
     s = (png_spec){1, 1, PNG_COLOR_TYPE_GRAY, 8, PNG_INTERLACE_NONE, NULL, 0, NULL, 0};
-    write_test_png(tmp_path("one.png"), &s, grey8);
-    check_single(tmp_path("one.png"), 16, 1, 1, exp_grey8, "png 1x1");
+    write_test_png(pt_scratch_path("one.png"), &s, grey8);
+    check_single(pt_scratch_path("one.png"), 16, 1, 1, exp_grey8, "png 1x1");
 
     s = (png_spec){129, 65, PNG_COLOR_TYPE_GRAY, 16, PNG_INTERLACE_NONE, NULL, 0, NULL, 0};
-    write_test_png(tmp_path("g16.png"), &s, grey16);
-    check_single(tmp_path("g16.png"), 16, 129, 65, exp_grey16, "png grey 16-bit keeps top byte");
-    check_single(tmp_path("g16.png"), 12, 129, 65, exp_grey16_as_12,
+    write_test_png(pt_scratch_path("g16.png"), &s, grey16);
+    check_single(pt_scratch_path("g16.png"), 16, 129, 65, exp_grey16, "png grey 16-bit keeps top byte");
+    check_single(pt_scratch_path("g16.png"), 12, 129, 65, exp_grey16_as_12,
                  "png grey 16-bit at 12 significant bits clamps to 255");
-    write_test_png(tmp_path("g12.png"), &s, grey16_12bit);
-    check_single(tmp_path("g12.png"), 12, 129, 65, exp_grey16_12,
+    write_test_png(pt_scratch_path("g12.png"), &s, grey16_12bit);
+    check_single(pt_scratch_path("g12.png"), 12, 129, 65, exp_grey16_12,
                  "png 12-bit data in 16-bit samples, significant_bits=12");
 
     s = (png_spec){129, 65, PNG_COLOR_TYPE_RGB, 8, PNG_INTERLACE_NONE, NULL, 0, NULL, 0};
-    write_test_png(tmp_path("rgb.png"), &s, rgb8);
-    check_single(tmp_path("rgb.png"), 16, 129, 65, exp_rgb8, "png RGB 8-bit -> Rec.601 luma");
+    write_test_png(pt_scratch_path("rgb.png"), &s, rgb8);
+    check_single(pt_scratch_path("rgb.png"), 16, 129, 65, exp_rgb8, "png RGB 8-bit -> Rec.601 luma");
 
     s.colour = PNG_COLOR_TYPE_RGB_ALPHA;
-    write_test_png(tmp_path("rgba.png"), &s, rgba8);
-    check_single(tmp_path("rgba.png"), 16, 129, 65, exp_rgb8, "png RGBA 8-bit ignores alpha");
+    write_test_png(pt_scratch_path("rgba.png"), &s, rgba8);
+    check_single(pt_scratch_path("rgba.png"), 16, 129, 65, exp_rgb8, "png RGBA 8-bit ignores alpha");
 
     s.colour = PNG_COLOR_TYPE_GRAY_ALPHA;
-    write_test_png(tmp_path("ga.png"), &s, grey_alpha8);
-    check_single(tmp_path("ga.png"), 16, 129, 65, exp_grey8, "png grey+alpha ignores alpha");
+    write_test_png(pt_scratch_path("ga.png"), &s, grey_alpha8);
+    check_single(pt_scratch_path("ga.png"), 16, 129, 65, exp_grey8, "png grey+alpha ignores alpha");
 
     s = (png_spec){3, 7, PNG_COLOR_TYPE_RGB, 16, PNG_INTERLACE_NONE, NULL, 0, NULL, 0};
-    write_test_png(tmp_path("rgb16.png"), &s, rgb16);
-    check_single(tmp_path("rgb16.png"), 16, 3, 7, exp_rgb16, "png RGB 16-bit");
+    write_test_png(pt_scratch_path("rgb16.png"), &s, rgb16);
+    check_single(pt_scratch_path("rgb16.png"), 16, 3, 7, exp_rgb16, "png RGB 16-bit");
 
     s = (png_spec){129, 65, PNG_COLOR_TYPE_GRAY, 1, PNG_INTERLACE_NONE, NULL, 0, NULL, 0};
-    write_test_png(tmp_path("b1.png"), &s, bits1);
-    check_single(tmp_path("b1.png"), 16, 129, 65, exp_bits1, "png 1-bit grey expands to 0/255");
+    write_test_png(pt_scratch_path("b1.png"), &s, bits1);
+    check_single(pt_scratch_path("b1.png"), 16, 129, 65, exp_bits1, "png 1-bit grey expands to 0/255");
 
     s.depth = 2;
-    write_test_png(tmp_path("b2.png"), &s, bits2);
-    check_single(tmp_path("b2.png"), 16, 129, 65, exp_bits2, "png 2-bit grey expands to 0/85/170/255");
+    write_test_png(pt_scratch_path("b2.png"), &s, bits2);
+    check_single(pt_scratch_path("b2.png"), 16, 129, 65, exp_bits2, "png 2-bit grey expands to 0/85/170/255");
 
     s = (png_spec){129, 65, PNG_COLOR_TYPE_PALETTE, 4, PNG_INTERLACE_NONE, test_palette, 5,
                    NULL, 0};
-    write_test_png(tmp_path("pal4.png"), &s, palette_index);
-    check_single(tmp_path("pal4.png"), 16, 129, 65, exp_palette, "png 4-bit palette");
+    write_test_png(pt_scratch_path("pal4.png"), &s, palette_index);
+    check_single(pt_scratch_path("pal4.png"), 16, 129, 65, exp_palette, "png 4-bit palette");
 
     static const png_byte trans[2] = {0, 128};
     s.depth = 8;
     s.trans = trans;
     s.trans_size = 2;
-    write_test_png(tmp_path("pal8t.png"), &s, palette_index);
-    check_single(tmp_path("pal8t.png"), 16, 129, 65, exp_palette,
+    write_test_png(pt_scratch_path("pal8t.png"), &s, palette_index);
+    check_single(pt_scratch_path("pal8t.png"), 16, 129, 65, exp_palette,
                  "png 8-bit palette with transparency");
 
     s = (png_spec){129, 65, PNG_COLOR_TYPE_GRAY, 8, PNG_INTERLACE_ADAM7, NULL, 0, NULL, 0};
-    write_test_png(tmp_path("adam7.png"), &s, grey8);
-    check_single(tmp_path("adam7.png"), 16, 129, 65, exp_grey8, "png interlaced (Adam7)");
+    write_test_png(pt_scratch_path("adam7.png"), &s, grey8);
+    check_single(pt_scratch_path("adam7.png"), 16, 129, 65, exp_grey8, "png interlaced (Adam7)");
 }
 
 /* ---- TIFF writer with libtiff directly ---- */
@@ -244,13 +234,6 @@ typedef struct {
     int rows_per_strip;
     int compression;
 } tiff_spec;
-
-static void silent(const char *module, const char *fmt, va_list ap)
-{
-    (void)module;
-    (void)fmt;
-    (void)ap;
-}
 
 /* Writes one directory; value(x, y, c, page) gives each sample. */
 static int write_tiff_page(TIFF *tif, const tiff_spec *s, int page,
@@ -335,44 +318,44 @@ static unsigned exp_inverted(int x, int y) { return 255 - pattern8(x, y, 0); }
 static void test_tiff_variants(void)
 {
     tiff_spec s = {129, 65, 8, 1, PHOTOMETRIC_MINISBLACK, 0, 3, COMPRESSION_NONE};
-    write_test_tiff(tmp_path("strips.tif"), &s, 1, tv_grey8);
-    check_single(tmp_path("strips.tif"), 16, 129, 65, exp_grey8, "tiff 8-bit strips");
+    write_test_tiff(pt_scratch_path("strips.tif"), &s, 1, tv_grey8);
+    check_single(pt_scratch_path("strips.tif"), 16, 129, 65, exp_grey8, "tiff 8-bit strips");
 
     s.compression = COMPRESSION_LZW;
     s.rows_per_strip = 65;
-    write_test_tiff(tmp_path("lzw.tif"), &s, 1, tv_grey8);
-    check_single(tmp_path("lzw.tif"), 16, 129, 65, exp_grey8, "tiff 8-bit LZW single strip");
+    write_test_tiff(pt_scratch_path("lzw.tif"), &s, 1, tv_grey8);
+    check_single(pt_scratch_path("lzw.tif"), 16, 129, 65, exp_grey8, "tiff 8-bit LZW single strip");
 
     s = (tiff_spec){129, 65, 8, 1, PHOTOMETRIC_MINISBLACK, 16, 0, COMPRESSION_ADOBE_DEFLATE};
-    write_test_tiff(tmp_path("tiles.tif"), &s, 1, tv_grey8);
-    check_single(tmp_path("tiles.tif"), 16, 129, 65, exp_grey8, "tiff 8-bit tiles with edge overhang");
+    write_test_tiff(pt_scratch_path("tiles.tif"), &s, 1, tv_grey8);
+    check_single(pt_scratch_path("tiles.tif"), 16, 129, 65, exp_grey8, "tiff 8-bit tiles with edge overhang");
 
     s = (tiff_spec){3, 7, 8, 1, PHOTOMETRIC_MINISWHITE, 0, 2, COMPRESSION_NONE};
-    write_test_tiff(tmp_path("white.tif"), &s, 1, tv_grey8);
-    check_single(tmp_path("white.tif"), 16, 3, 7, exp_inverted, "tiff min-is-white is inverted");
+    write_test_tiff(pt_scratch_path("white.tif"), &s, 1, tv_grey8);
+    check_single(pt_scratch_path("white.tif"), 16, 3, 7, exp_inverted, "tiff min-is-white is inverted");
 
     s = (tiff_spec){129, 65, 16, 1, PHOTOMETRIC_MINISBLACK, 0, 8, COMPRESSION_NONE};
-    write_test_tiff(tmp_path("g16.tif"), &s, 1, tv_grey16);
-    check_single(tmp_path("g16.tif"), 16, 129, 65, exp_grey16, "tiff 16-bit strips");
-    write_test_tiff(tmp_path("g12.tif"), &s, 1, tv_grey12);
-    check_single(tmp_path("g12.tif"), 12, 129, 65, exp_grey16_12,
+    write_test_tiff(pt_scratch_path("g16.tif"), &s, 1, tv_grey16);
+    check_single(pt_scratch_path("g16.tif"), 16, 129, 65, exp_grey16, "tiff 16-bit strips");
+    write_test_tiff(pt_scratch_path("g12.tif"), &s, 1, tv_grey12);
+    check_single(pt_scratch_path("g12.tif"), 12, 129, 65, exp_grey16_12,
                  "tiff 12-bit data, significant_bits=12");
 
     s = (tiff_spec){129, 65, 16, 1, PHOTOMETRIC_MINISBLACK, 32, 0, COMPRESSION_NONE};
-    write_test_tiff(tmp_path("g16t.tif"), &s, 1, tv_grey16);
-    check_single(tmp_path("g16t.tif"), 16, 129, 65, exp_grey16, "tiff 16-bit tiles");
+    write_test_tiff(pt_scratch_path("g16t.tif"), &s, 1, tv_grey16);
+    check_single(pt_scratch_path("g16t.tif"), 16, 129, 65, exp_grey16, "tiff 16-bit tiles");
 
     s = (tiff_spec){129, 65, 8, 3, PHOTOMETRIC_RGB, 0, 5, COMPRESSION_NONE};
-    write_test_tiff(tmp_path("rgb.tif"), &s, 1, tv_rgb8);
-    check_single(tmp_path("rgb.tif"), 16, 129, 65, exp_rgb8, "tiff RGB 8-bit -> luma");
+    write_test_tiff(pt_scratch_path("rgb.tif"), &s, 1, tv_rgb8);
+    check_single(pt_scratch_path("rgb.tif"), 16, 129, 65, exp_rgb8, "tiff RGB 8-bit -> luma");
 
     s = (tiff_spec){1, 1, 8, 1, PHOTOMETRIC_MINISBLACK, 0, 1, COMPRESSION_NONE};
-    write_test_tiff(tmp_path("one.tif"), &s, 1, tv_grey8);
-    check_single(tmp_path("one.tif"), 16, 1, 1, exp_grey8, "tiff 1x1");
+    write_test_tiff(pt_scratch_path("one.tif"), &s, 1, tv_grey8);
+    check_single(pt_scratch_path("one.tif"), 16, 1, 1, exp_grey8, "tiff 1x1");
 
     /* three pages with different content: all frames, then one page */
     s = (tiff_spec){3, 7, 8, 1, PHOTOMETRIC_MINISBLACK, 0, 7, COMPRESSION_NONE};
-    const char *multi = tmp_path("multi.tif");
+    const char *multi = pt_scratch_path("multi.tif");
     write_test_tiff(multi, &s, 3, tv_grey8);
     pt_frames frames;
     pt_error err = {0};
@@ -426,8 +409,8 @@ static void test_pgm_variants(void)
     for (int y = 0; y < 7; y++)
         for (int x = 0; x < 3; x++)
             buf[n++] = (uint8_t)pattern8(x, y, 0);
-    write_bytes(tmp_path("g8.pgm"), buf, (size_t)n);
-    check_single(tmp_path("g8.pgm"), 16, 3, 7, exp_grey8, "pgm 8-bit with comments");
+    write_bytes(pt_scratch_path("g8.pgm"), buf, (size_t)n);
+    check_single(pt_scratch_path("g8.pgm"), 16, 3, 7, exp_grey8, "pgm 8-bit with comments");
 
     n = snprintf((char *)buf, sizeof buf, "P5 3 7 65535\n");
     for (int y = 0; y < 7; y++)
@@ -435,8 +418,8 @@ static void test_pgm_variants(void)
             buf[n++] = (uint8_t)(pattern16(x, y) >> 8);
             buf[n++] = (uint8_t)pattern16(x, y);
         }
-    write_bytes(tmp_path("g16.pgm"), buf, (size_t)n);
-    check_single(tmp_path("g16.pgm"), 16, 3, 7, exp_grey16, "pgm 16-bit big-endian");
+    write_bytes(pt_scratch_path("g16.pgm"), buf, (size_t)n);
+    check_single(pt_scratch_path("g16.pgm"), 16, 3, 7, exp_grey16, "pgm 16-bit big-endian");
 
     n = snprintf((char *)buf, sizeof buf, "P5 3 7 4095\n");
     for (int y = 0; y < 7; y++)
@@ -444,15 +427,15 @@ static void test_pgm_variants(void)
             buf[n++] = (uint8_t)((pattern16(x, y) & 0xfff) >> 8);
             buf[n++] = (uint8_t)pattern16(x, y);
         }
-    write_bytes(tmp_path("g12.pgm"), buf, (size_t)n);
-    check_single(tmp_path("g12.pgm"), 12, 3, 7, exp_grey16_12, "pgm 12-bit, significant_bits=12");
+    write_bytes(pt_scratch_path("g12.pgm"), buf, (size_t)n);
+    check_single(pt_scratch_path("g12.pgm"), 12, 3, 7, exp_grey16_12, "pgm 12-bit, significant_bits=12");
 
     n = snprintf((char *)buf, sizeof buf, "P5 3 7 15\n");
     for (int y = 0; y < 7; y++)
         for (int x = 0; x < 3; x++)
             buf[n++] = (uint8_t)(pattern8(x, y, 0) % 16);
-    write_bytes(tmp_path("g4.pgm"), buf, (size_t)n);
-    check_single(tmp_path("g4.pgm"), 16, 3, 7, exp_scaled15, "pgm maxval 15 stretched to 0..255");
+    write_bytes(pt_scratch_path("g4.pgm"), buf, (size_t)n);
+    check_single(pt_scratch_path("g4.pgm"), 16, 3, 7, exp_scaled15, "pgm maxval 15 stretched to 0..255");
 }
 
 /* ---- writers round-trip ---- */
@@ -472,19 +455,19 @@ static void test_round_trip(void)
     pt_image_destroy(copy);
 
     pt_error err = {0};
-    PT_CHECK(pt_png_write_grey(tmp_path("rt.png"), img, &err) == PT_OK, "png write: %s", err.what);
-    check_single(tmp_path("rt.png"), 16, 129, 65, exp_odd, "png grey write/load round trip");
-    PT_CHECK(pt_pgm_write(tmp_path("rt.pgm"), img, &err) == PT_OK, "pgm write: %s", err.what);
-    check_single(tmp_path("rt.pgm"), 16, 129, 65, exp_odd, "pgm write/load round trip");
+    PT_CHECK(pt_png_write_grey(pt_scratch_path("rt.png"), img, &err) == PT_OK, "png write: %s", err.what);
+    check_single(pt_scratch_path("rt.png"), 16, 129, 65, exp_odd, "png grey write/load round trip");
+    PT_CHECK(pt_pgm_write(pt_scratch_path("rt.pgm"), img, &err) == PT_OK, "pgm write: %s", err.what);
+    check_single(pt_scratch_path("rt.pgm"), 16, 129, 65, exp_odd, "pgm write/load round trip");
 
     uint8_t *rgb = malloc(129 * 65 * 3);
     for (int y = 0; y < 65; y++)
         for (int x = 0; x < 129; x++)
             for (int c = 0; c < 3; c++)
                 rgb[((size_t)y * 129 + x) * 3 + c] = (uint8_t)rgb8(x, y, c);
-    PT_CHECK(pt_png_write_rgb(tmp_path("rt_rgb.png"), 129, 65, rgb, &err) == PT_OK,
+    PT_CHECK(pt_png_write_rgb(pt_scratch_path("rt_rgb.png"), 129, 65, rgb, &err) == PT_OK,
              "png rgb write: %s", err.what);
-    check_single(tmp_path("rt_rgb.png"), 16, 129, 65, exp_rgb8, "png rgb write/load as luma");
+    check_single(pt_scratch_path("rt_rgb.png"), 16, 129, 65, exp_rgb8, "png rgb write/load as luma");
     free(rgb);
 
     const char *bad_dir = "/nonexistent-dir/x.png";
@@ -555,70 +538,70 @@ static void test_bad_inputs(void)
 {
     /* truncated PNG: a valid noisy image cut in the middle of its data */
     png_spec s = {129, 65, PNG_COLOR_TYPE_RGB, 8, PNG_INTERLACE_NONE, NULL, 0, NULL, 0};
-    write_test_png(tmp_path("full.png"), &s, rgb8);
-    FILE *f = fopen(tmp_path("full.png"), "rb");
+    write_test_png(pt_scratch_path("full.png"), &s, rgb8);
+    FILE *f = fopen(pt_scratch_path("full.png"), "rb");
     static uint8_t buf[1 << 16];
     size_t n = f ? fread(buf, 1, sizeof buf, f) : 0;
     if (f)
         fclose(f);
     PT_CHECK(n > 300, "test PNG written (%zu bytes)", n);
-    write_bytes(tmp_path("trunc.png"), buf, n / 2);
-    expect_failure(tmp_path("trunc.png"), PT_ERR_FORMAT, "truncated", "truncated PNG");
-    write_bytes(tmp_path("sig.png"), buf, 8);
-    expect_failure(tmp_path("sig.png"), PT_ERR_FORMAT, NULL, "PNG signature only");
+    write_bytes(pt_scratch_path("trunc.png"), buf, n / 2);
+    expect_failure(pt_scratch_path("trunc.png"), PT_ERR_FORMAT, "truncated", "truncated PNG");
+    write_bytes(pt_scratch_path("sig.png"), buf, 8);
+    expect_failure(pt_scratch_path("sig.png"), PT_ERR_FORMAT, NULL, "PNG signature only");
 
     n = png_header_only(buf, 100000, 100000);
-    write_bytes(tmp_path("huge.png"), buf, n);
-    expect_failure(tmp_path("huge.png"), PT_ERR_NOMEM, "exceeds", "PNG claiming 100000x100000");
+    write_bytes(pt_scratch_path("huge.png"), buf, n);
+    expect_failure(pt_scratch_path("huge.png"), PT_ERR_NOMEM, "exceeds", "PNG claiming 100000x100000");
     n = png_header_only(buf, 65536, 8192);
-    write_bytes(tmp_path("big.png"), buf, n);
-    expect_failure(tmp_path("big.png"), PT_ERR_FORMAT, "truncated",
+    write_bytes(pt_scratch_path("big.png"), buf, n);
+    expect_failure(pt_scratch_path("big.png"), PT_ERR_FORMAT, "truncated",
                    "PNG claiming 65536x8192 with no data");
     n = png_header_only(buf, 0, 10);
-    write_bytes(tmp_path("zero.png"), buf, n);
-    expect_failure(tmp_path("zero.png"), PT_ERR_FORMAT, NULL, "PNG with zero width");
+    write_bytes(pt_scratch_path("zero.png"), buf, n);
+    expect_failure(pt_scratch_path("zero.png"), PT_ERR_FORMAT, NULL, "PNG with zero width");
 
     /* TIFF header pointing at garbage */
     memcpy(buf, "II*\0\x08\0\0\0", 8);
     for (int i = 8; i < 200; i++)
         buf[i] = (uint8_t)(i * 37 + 11);
-    write_bytes(tmp_path("corrupt.tif"), buf, 200);
-    expect_failure(tmp_path("corrupt.tif"), PT_ERR_FORMAT, "TIFF", "corrupt TIFF");
+    write_bytes(pt_scratch_path("corrupt.tif"), buf, 200);
+    expect_failure(pt_scratch_path("corrupt.tif"), PT_ERR_FORMAT, "TIFF", "corrupt TIFF");
     memcpy(buf, "MM\0*\x7f\xff\xff\xf0", 8);
-    write_bytes(tmp_path("far.tif"), buf, 8);
-    expect_failure(tmp_path("far.tif"), PT_ERR_FORMAT, "TIFF", "TIFF directory past end");
+    write_bytes(pt_scratch_path("far.tif"), buf, 8);
+    expect_failure(pt_scratch_path("far.tif"), PT_ERR_FORMAT, "TIFF", "TIFF directory past end");
 
     /* a valid LZW TIFF whose compressed pixels are garbled, directory intact */
     tiff_spec ts = {129, 65, 16, 1, PHOTOMETRIC_MINISBLACK, 0, 65, COMPRESSION_LZW};
-    write_test_tiff(tmp_path("lzw16.tif"), &ts, 1, tv_grey16);
-    f = fopen(tmp_path("lzw16.tif"), "rb");
+    write_test_tiff(pt_scratch_path("lzw16.tif"), &ts, 1, tv_grey16);
+    f = fopen(pt_scratch_path("lzw16.tif"), "rb");
     n = f ? fread(buf, 1, sizeof buf, f) : 0;
     if (f)
         fclose(f);
     for (size_t i = 8; i < n / 2; i++)
         buf[i] ^= 0x5a; /* corrupt LZW data, keep the directory */
-    write_bytes(tmp_path("badlzw.tif"), buf, n);
-    expect_failure(tmp_path("badlzw.tif"), PT_ERR_FORMAT, "TIFF page 0", "corrupt LZW strip");
+    write_bytes(pt_scratch_path("badlzw.tif"), buf, n);
+    expect_failure(pt_scratch_path("badlzw.tif"), PT_ERR_FORMAT, "TIFF page 0", "corrupt LZW strip");
 
-    write_bytes(tmp_path("zero.pgm"), "P5\n0 0\n255\n", 11);
-    expect_failure(tmp_path("zero.pgm"), PT_ERR_FORMAT, "size", "zero-size PGM");
-    write_bytes(tmp_path("short.pgm"), "P5\n4 4\n255\nabc", 14);
-    expect_failure(tmp_path("short.pgm"), PT_ERR_FORMAT, "truncated", "truncated PGM");
-    write_bytes(tmp_path("nohdr.pgm"), "P5\n4", 4);
-    expect_failure(tmp_path("nohdr.pgm"), PT_ERR_FORMAT, "header", "PGM without maxval");
-    write_bytes(tmp_path("glued.pgm"), "P51 1 255\n\0", 12);
-    expect_failure(tmp_path("glued.pgm"), PT_ERR_FORMAT, "header", "PGM without space after P5");
-    write_bytes(tmp_path("max0.pgm"), "P5 1 1 0\n\0", 10);
-    expect_failure(tmp_path("max0.pgm"), PT_ERR_FORMAT, "maxval", "PGM maxval 0");
-    write_bytes(tmp_path("hugemax.pgm"), "P5 1 1 70000\n\0\0", 15);
-    expect_failure(tmp_path("hugemax.pgm"), PT_ERR_FORMAT, "header", "PGM maxval > 65535");
+    write_bytes(pt_scratch_path("zero.pgm"), "P5\n0 0\n255\n", 11);
+    expect_failure(pt_scratch_path("zero.pgm"), PT_ERR_FORMAT, "size", "zero-size PGM");
+    write_bytes(pt_scratch_path("short.pgm"), "P5\n4 4\n255\nabc", 14);
+    expect_failure(pt_scratch_path("short.pgm"), PT_ERR_FORMAT, "truncated", "truncated PGM");
+    write_bytes(pt_scratch_path("nohdr.pgm"), "P5\n4", 4);
+    expect_failure(pt_scratch_path("nohdr.pgm"), PT_ERR_FORMAT, "header", "PGM without maxval");
+    write_bytes(pt_scratch_path("glued.pgm"), "P51 1 255\n\0", 12);
+    expect_failure(pt_scratch_path("glued.pgm"), PT_ERR_FORMAT, "header", "PGM without space after P5");
+    write_bytes(pt_scratch_path("max0.pgm"), "P5 1 1 0\n\0", 10);
+    expect_failure(pt_scratch_path("max0.pgm"), PT_ERR_FORMAT, "maxval", "PGM maxval 0");
+    write_bytes(pt_scratch_path("hugemax.pgm"), "P5 1 1 70000\n\0\0", 15);
+    expect_failure(pt_scratch_path("hugemax.pgm"), PT_ERR_FORMAT, "header", "PGM maxval > 65535");
 
-    expect_failure(tmp_path("does-not-exist.png"), PT_ERR_IO, "cannot open", "missing file");
-    write_bytes(tmp_path("empty.png"), "", 0);
-    expect_failure(tmp_path("empty.png"), PT_ERR_FORMAT, "empty", "empty file");
-    write_bytes(tmp_path("text.png"), "hello, this is not an image\n", 28);
-    expect_failure(tmp_path("text.png"), PT_ERR_FORMAT, "unrecognised", "text file");
-    expect_failure(tmpdir, PT_OK, NULL, "a directory");
+    expect_failure(pt_scratch_path("does-not-exist.png"), PT_ERR_IO, "cannot open", "missing file");
+    write_bytes(pt_scratch_path("empty.png"), "", 0);
+    expect_failure(pt_scratch_path("empty.png"), PT_ERR_FORMAT, "empty", "empty file");
+    write_bytes(pt_scratch_path("text.png"), "hello, this is not an image\n", 28);
+    expect_failure(pt_scratch_path("text.png"), PT_ERR_FORMAT, "unrecognised", "text file");
+    expect_failure(pt_scratch_dir, PT_OK, NULL, "a directory");
 
     /* options are validated */
     pt_load_options opt;
@@ -627,7 +610,7 @@ static void test_bad_inputs(void)
     opt.significant_bits = 7;
     pt_frames frames;
     pt_error err = {0};
-    PT_CHECK(pt_image_load(tmp_path("g8.pgm"), &opt, &frames, &err) == PT_ERR_PARAM &&
+    PT_CHECK(pt_image_load(pt_scratch_path("g8.pgm"), &opt, &frames, &err) == PT_ERR_PARAM &&
                  strstr(err.what, "significant"),
              "significant_bits 7 rejected: '%s'", err.what);
 }
@@ -637,9 +620,9 @@ static void test_luma_rounding(void)
     /* 0.299*36 + 0.587*136 + 0.114*236 = 117.5 exactly: halves round up */
     static const uint8_t rgb[6] = {36, 136, 236, 255, 255, 255};
     pt_error err = {0};
-    PT_CHECK(pt_png_write_rgb(tmp_path("half.png"), 2, 1, rgb, &err) == PT_OK, "write");
+    PT_CHECK(pt_png_write_rgb(pt_scratch_path("half.png"), 2, 1, rgb, &err) == PT_OK, "write");
     pt_frames frames;
-    pt_status st = pt_image_load(tmp_path("half.png"), NULL, &frames, &err);
+    pt_status st = pt_image_load(pt_scratch_path("half.png"), NULL, &frames, &err);
     PT_CHECK(st == PT_OK && frames.frames[0]->buf[0] == 118 &&
                  frames.frames[0]->buf[1] == 255,
              "luma of (36,136,236) is 118 and of white is 255");
@@ -660,23 +643,12 @@ static void test_memory_load(void)
     PT_CHECK(st != PT_OK && strcmp(err.file, "mem") == 0, "memory name in error");
 }
 
-static void remove_tree(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", tmpdir);
-}
-
 int main(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/pt_image_io_XXXXXX");
-    if (!mkdtemp(tmpdir)) {
-        perror("mkdtemp");
+    if (!pt_scratch_make("pt_image_io"))
         return 1;
-    }
     /* the test's own libtiff writer must not chatter on stderr */
-    TIFFSetWarningHandler(silent);
+    TIFFSetWarningHandler(pt_scratch_quiet);
     test_png_variants();
     test_tiff_variants();
     test_pgm_variants();
@@ -684,10 +656,6 @@ int main(void)
     test_bad_inputs();
     test_luma_rounding();
     test_memory_load();
-    /* PT_TEST_KEEP leaves the generated files, e.g. to seed the fuzzer */
-    if (getenv("PT_TEST_KEEP"))
-        printf("files kept in %s\n", tmpdir);
-    else
-        remove_tree();
+    pt_scratch_remove();
     return PT_TEST_SUMMARY("image_io");
 }

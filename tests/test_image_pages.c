@@ -9,28 +9,11 @@
 #include <unistd.h>
 
 #include "lib/io/pt_image.h"
+#include "tests/pt_scratch.h"
 #include "tests/pt_test.h"
 
 #define W 37
 #define H 23
-
-static char tmpdir[64];
-
-static const char *tmp_path(const char *file)
-{
-    static char path[4][256];
-    static int slot;
-    char *p = path[slot++ % 4];
-    snprintf(p, 256, "%s/%s", tmpdir, file);
-    return p;
-}
-
-static void silent(const char *module, const char *fmt, va_list ap)
-{
-    (void)module;
-    (void)fmt;
-    (void)ap;
-}
 
 static unsigned pattern8(int x, int y, int page) { return (unsigned)(x * 31 + y * 7 + page * 77) & 255; }
 /* 12-bit values spanning the whole 0..4095 range */
@@ -100,7 +83,7 @@ static int frame_is_page(const pt_image *img, int page)
 
 static void test_bad_pages(void)
 {
-    const char *path = tmp_path("bad_pages.tif");
+    const char *path = pt_scratch_path("bad_pages.tif");
     write_bad_pages_tiff(path);
     pt_load_options opt;
     pt_load_options_default(&opt);
@@ -136,7 +119,7 @@ static void test_bad_pages(void)
     PT_CHECK(frames.count == 0 && !frames.frames && !frames.page_errors, "frames freed");
 
     /* a file whose only page is bad still fails as a whole */
-    const char *one = tmp_path("one_float.tif");
+    const char *one = pt_scratch_path("one_float.tif");
     TIFF *tif = TIFFOpen(one, "w");
     tiff_header(tif, 32, SAMPLEFORMAT_IEEEFP, COMPRESSION_NONE);
     float fline[W] = {0};
@@ -240,10 +223,10 @@ static void test_declared_bits(void)
     pt_load_options opt;
     pt_load_options_default(&opt);
     PT_CHECK(opt.bits_from_file == 1 && opt.page_errors == 0, "option defaults");
-    const char *png12 = tmp_path("sbit12.png");
+    const char *png12 = pt_scratch_path("sbit12.png");
     write_png16(png12, 12, 0);
     check_shift(png12, &opt, 4, "png sBIT 12, values 0..4095");
-    const char *scaled = tmp_path("sbit12_scaled.png");
+    const char *scaled = pt_scratch_path("sbit12_scaled.png");
     write_png16(scaled, 12, 4);
     pt_frames frames;
     pt_error err;
@@ -260,16 +243,16 @@ static void test_declared_bits(void)
     } else {
         PT_CHECK(0, "png sBIT 12 scaled: '%s'", err.what);
     }
-    const char *plain = tmp_path("plain16.png");
+    const char *plain = pt_scratch_path("plain16.png");
     write_png16(plain, 0, 0);
     check_shift(plain, &opt, 8, "png without sBIT keeps the top byte");
-    const char *tif12 = tmp_path("max4095.tif");
+    const char *tif12 = pt_scratch_path("max4095.tif");
     write_tiff16(tif12, 4095);
     check_shift(tif12, &opt, 4, "tiff MaxSampleValue 4095");
-    const char *tif16 = tmp_path("max_default.tif");
+    const char *tif16 = pt_scratch_path("max_default.tif");
     write_tiff16(tif16, 0);
     check_shift(tif16, &opt, 8, "tiff without MaxSampleValue keeps the top byte");
-    const char *pgm12 = tmp_path("max4095.pgm");
+    const char *pgm12 = pt_scratch_path("max4095.pgm");
     write_pgm16(pgm12, 4095);
     check_shift(pgm12, &opt, 4, "pgm maxval 4095");
     /* an explicit choice wins over the file's */
@@ -283,23 +266,12 @@ static void test_declared_bits(void)
 
 int main(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/pt_image_pages_XXXXXX");
-    if (!mkdtemp(tmpdir)) {
-        perror("mkdtemp");
+    if (!pt_scratch_make("pt_image_pages"))
         return 1;
-    }
-    TIFFSetWarningHandler(silent);
-    TIFFSetErrorHandler(silent);
+    TIFFSetWarningHandler(pt_scratch_quiet);
+    TIFFSetErrorHandler(pt_scratch_quiet);
     test_bad_pages();
     test_declared_bits();
-    if (getenv("PT_TEST_KEEP"))
-        printf("files kept in %s\n", tmpdir);
-    else {
-        const char *names[] = {"bad_pages.tif", "one_float.tif", "sbit12.png", "sbit12_scaled.png",
-                               "plain16.png", "max4095.tif", "max_default.tif", "max4095.pgm"};
-        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-            unlink(tmp_path(names[i]));
-        rmdir(tmpdir);
-    }
+    pt_scratch_remove();
     return PT_TEST_SUMMARY("image_pages");
 }

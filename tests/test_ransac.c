@@ -5,25 +5,12 @@
 #include <string.h>
 
 #include "lib/detect/ransac.h"
+#include "tests/pt_noise.h"
 #include "tests/pt_test.h"
 
 #define PI 3.14159265358979323846
 
-static uint64_t rng_state = 0x243F6A8885A308D3ULL;
-static double uniform01(void)
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return ((rng_state * 0x2545F4914F6CDD1DULL) >> 11) * (1.0 / 9007199254740992.0);
-}
-static double gauss(double sigma)
-{
-    double u = uniform01(), v = uniform01();
-    if (u < 1e-300)
-        u = 1e-300;
-    return sigma * sqrt(-2.0 * log(u)) * cos(2.0 * PI * v);
-}
+static pt_test_rng rng = {0x243F6A8885A308D3ULL};
 
 static void test_table_determinism(void)
 {
@@ -122,17 +109,17 @@ static void make_circle_data(pt_point *p, int n, int n_in, double cx, double cy,
 {
     for (int k = 0; k < n; k++) {
         if (k < n_in) {
-            double t = 2 * PI * uniform01();
-            p[k].x = (float)(cx + r * cos(t) + gauss(sigma));
-            p[k].y = (float)(cy + r * sin(t) + gauss(sigma));
+            double t = 2 * PI * pt_test_uniform(&rng);
+            p[k].x = (float)(cx + r * cos(t) + pt_test_gauss(&rng, sigma));
+            p[k].y = (float)(cy + r * sin(t) + pt_test_gauss(&rng, sigma));
         } else {
-            p[k].x = (float)(cx - 3 * r + 6 * r * uniform01());
-            p[k].y = (float)(cy - 3 * r + 6 * r * uniform01());
+            p[k].x = (float)(cx - 3 * r + 6 * r * pt_test_uniform(&rng));
+            p[k].y = (float)(cy - 3 * r + 6 * r * pt_test_uniform(&rng));
         }
     }
     /* interleave so inliers are not all at low indices */
     for (int k = n - 1; k > 0; k--) {
-        int j = (int)(uniform01() * (k + 1));
+        int j = (int)(pt_test_uniform(&rng) * (k + 1));
         pt_point tmp = p[k];
         p[k] = p[j];
         p[j] = tmp;
@@ -183,13 +170,13 @@ static void test_ransac_ellipse_outliers(void)
         double th = (20 + 23 * trial) % 180;
         for (int k = 0; k < 200; k++) {
             if (k < 120) {
-                double s = 2 * PI * uniform01(), u = a * cos(s), v = b * sin(s);
+                double s = 2 * PI * pt_test_uniform(&rng), u = a * cos(s), v = b * sin(s);
                 double c = cos(th * PI / 180), sn = sin(th * PI / 180);
-                p[k].x = (float)(cx + u * c - v * sn + gauss(0.5));
-                p[k].y = (float)(cy + u * sn + v * c + gauss(0.5));
+                p[k].x = (float)(cx + u * c - v * sn + pt_test_gauss(&rng, 0.5));
+                p[k].y = (float)(cy + u * sn + v * c + pt_test_gauss(&rng, 0.5));
             } else {
-                p[k].x = (float)(cx - 2 * a + 4 * a * uniform01());
-                p[k].y = (float)(cy - 2 * a + 4 * a * uniform01());
+                p[k].x = (float)(cx - 2 * a + 4 * a * pt_test_uniform(&rng));
+                p[k].y = (float)(cy - 2 * a + 4 * a * pt_test_uniform(&rng));
             }
         }
         pt_ransac_fit fit;
@@ -298,12 +285,12 @@ static void test_ransac_pruned_equals_full(void)
         double share = 0.3 + 0.025 * trial; /* points on the outline */
         for (int k = 0; k < n; k++) {
             if (k < share * n) {
-                double s = 2 * PI * uniform01(), u = a * cos(s), v = b * sin(s);
-                p[k].x = (float)(cx + u * cos(th) - v * sin(th) + gauss(0.7));
-                p[k].y = (float)(cy + u * sin(th) + v * cos(th) + gauss(0.7));
+                double s = 2 * PI * pt_test_uniform(&rng), u = a * cos(s), v = b * sin(s);
+                p[k].x = (float)(cx + u * cos(th) - v * sin(th) + pt_test_gauss(&rng, 0.7));
+                p[k].y = (float)(cy + u * sin(th) + v * cos(th) + pt_test_gauss(&rng, 0.7));
             } else {
-                p[k].x = (float)(cx - 2 * a + 4 * a * uniform01());
-                p[k].y = (float)(cy - 2 * a + 4 * a * uniform01());
+                p[k].x = (float)(cx - 2 * a + 4 * a * pt_test_uniform(&rng));
+                p[k].y = (float)(cy - 2 * a + 4 * a * pt_test_uniform(&rng));
             }
         }
         for (int ellipse = 0; ellipse < 2; ellipse++) {

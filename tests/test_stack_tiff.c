@@ -9,28 +9,11 @@
 #include <unistd.h>
 
 #include "lib/io/pt_stack.h"
+#include "tests/pt_scratch.h"
 #include "tests/pt_test.h"
 
 #define W 53
 #define H 37
-
-static char tmpdir[64];
-
-static const char *tmp_path(const char *file)
-{
-    static char path[4][256];
-    static int slot;
-    char *p = path[slot++ % 4];
-    snprintf(p, 256, "%s/%s", tmpdir, file);
-    return p;
-}
-
-static void silent(const char *module, const char *fmt, va_list ap)
-{
-    (void)module;
-    (void)fmt;
-    (void)ap;
-}
 
 static unsigned value(int x, int y, int page, int s) { return (unsigned)(x * 131 + y * 71 + page * 977 + s * 333); }
 
@@ -131,13 +114,13 @@ static void test_pt_image_same_pixels(void)
     const page_kind grey8 = {8, 1, PHOTOMETRIC_MINISBLACK, COMPRESSION_NONE, H, 0, 0};
     page_kind kinds[8] = {grey8, grey8, grey8};
     kinds[1].rows_per_strip = 5; /* strips one after the other */
-    write_tiff(tmp_path("grey8.tif"), "w", kinds, 3);
-    PT_CHECK(compare_with_libtiff(tmp_path("grey8.tif"), &opt, 3) == 3,
+    write_tiff(pt_scratch_path("grey8.tif"), "w", kinds, 3);
+    PT_CHECK(compare_with_libtiff(pt_scratch_path("grey8.tif"), &opt, 3) == 3,
              "8-bit grey pages not in place");
-    write_tiff(tmp_path("grey8-be.tif"), "wb", kinds, 3);
-    PT_CHECK(compare_with_libtiff(tmp_path("grey8-be.tif"), &opt, 3) == 3, "big-endian file");
-    write_tiff(tmp_path("grey8-big.tif"), "w8", kinds, 3);
-    PT_CHECK(compare_with_libtiff(tmp_path("grey8-big.tif"), &opt, 3) == 3, "BigTIFF file");
+    write_tiff(pt_scratch_path("grey8-be.tif"), "wb", kinds, 3);
+    PT_CHECK(compare_with_libtiff(pt_scratch_path("grey8-be.tif"), &opt, 3) == 3, "big-endian file");
+    write_tiff(pt_scratch_path("grey8-big.tif"), "w8", kinds, 3);
+    PT_CHECK(compare_with_libtiff(pt_scratch_path("grey8-big.tif"), &opt, 3) == 3, "BigTIFF file");
 
     /* converted from the mapping: 16-bit (with MaxSampleValue), min-is-white, RGB */
     kinds[0] = (page_kind){16, 1, PHOTOMETRIC_MINISBLACK, COMPRESSION_NONE, H, 0, 4095};
@@ -149,19 +132,19 @@ static void test_pt_image_same_pixels(void)
     kinds[5] = (page_kind){8, 1, PHOTOMETRIC_MINISBLACK, COMPRESSION_LZW, H, 0, 0};
     kinds[6] = (page_kind){8, 1, PHOTOMETRIC_MINISBLACK, COMPRESSION_ADOBE_DEFLATE, 4, 0, 0};
     kinds[7] = (page_kind){8, 1, PHOTOMETRIC_MINISBLACK, COMPRESSION_NONE, H, 1, 0};
-    write_tiff(tmp_path("mixed.tif"), "w", kinds, 8);
-    PT_CHECK(compare_with_libtiff(tmp_path("mixed.tif"), &opt, 8) == 0, "mixed pages in place");
-    write_tiff(tmp_path("mixed-be.tif"), "wb", kinds, 8);
-    compare_with_libtiff(tmp_path("mixed-be.tif"), &opt, 8);
+    write_tiff(pt_scratch_path("mixed.tif"), "w", kinds, 8);
+    PT_CHECK(compare_with_libtiff(pt_scratch_path("mixed.tif"), &opt, 8) == 0, "mixed pages in place");
+    write_tiff(pt_scratch_path("mixed-be.tif"), "wb", kinds, 8);
+    compare_with_libtiff(pt_scratch_path("mixed-be.tif"), &opt, 8);
     opt.significant_bits = 12;
     opt.bits_from_file = 0;
-    compare_with_libtiff(tmp_path("mixed.tif"), &opt, 8);
+    compare_with_libtiff(pt_scratch_path("mixed.tif"), &opt, 8);
 
     pt_stack s;
     pt_error err;
     int tiff;
     pt_load_options_default(&opt);
-    PT_CHECK(pt_stack_open_file(tmp_path("mixed.tif"), &opt, &s, &tiff, &err) == PT_OK &&
+    PT_CHECK(pt_stack_open_file(pt_scratch_path("mixed.tif"), &opt, &s, &tiff, &err) == PT_OK &&
                  s.pages[0].read == PT_PAGE_CONVERT && s.pages[5].read == PT_PAGE_LIBTIFF &&
                  s.pages[7].read == PT_PAGE_LIBTIFF,
              "page kinds");
@@ -200,7 +183,7 @@ static void test_bad_files(void)
     pt_load_options_default(&opt);
     const page_kind grey8 = {8, 1, PHOTOMETRIC_MINISBLACK, COMPRESSION_NONE, H, 0, 0};
     page_kind kinds[3] = {grey8, grey8, grey8};
-    const char *whole = tmp_path("whole.tif"), *cut = tmp_path("cut.tif");
+    const char *whole = pt_scratch_path("whole.tif"), *cut = pt_scratch_path("cut.tif");
     write_tiff(whole, "w", kinds, 3);
     pt_stack s;
     pt_error err;
@@ -280,22 +263,18 @@ static void test_bad_files(void)
     PT_CHECK(pt_stack_open_file(cut, &opt, &s, &tiff, &err) == PT_ERR_FORMAT &&
                  strstr(err.what, "first directory"),
              "header only: '%s'", err.what);
-    PT_CHECK(pt_stack_open_file(tmp_path("none.tif"), &opt, &s, &tiff, &err) == PT_ERR_IO,
+    PT_CHECK(pt_stack_open_file(pt_scratch_path("none.tif"), &opt, &s, &tiff, &err) == PT_ERR_IO,
              "missing file");
 }
 
 int main(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/pt-stack-tiff.XXXXXX");
-    if (!mkdtemp(tmpdir))
+    if (!pt_scratch_make("pt-stack-tiff"))
         return 1;
-    TIFFSetErrorHandler(silent);
-    TIFFSetWarningHandler(silent);
+    TIFFSetErrorHandler(pt_scratch_quiet);
+    TIFFSetWarningHandler(pt_scratch_quiet);
     test_pt_image_same_pixels();
     test_bad_files();
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-    if (system(cmd))
-        fprintf(stderr, "cannot remove %s\n", tmpdir);
+    pt_scratch_remove();
     return PT_TEST_SUMMARY("stack_tiff");
 }
