@@ -1,11 +1,11 @@
 # Sourced by tests/run_cli.sh: Canny-Hough on lid-cut pupils (synth --hazard
 # lid) and on pupils barely darker than the iris (--hazard low-contrast),
-# 60 frames 320x256 each, circle mode, defaults. The radius candidates are
-# the strongest maxima of the radius score, the inside level is dark along
-# whole radii, and a weaker pupil-shaped outline inside the iris wins
-# (pupiltrack(1), hough_vote). Measured: lid 67.2 %, low-contrast 82.8 %
-# within 10 % (the smallest radii first and the median inside level gave
-# 58.6 and 39.7 %); the floors fail when two of those pupils are lost.
+# 60 frames 320x256 each, circle mode, defaults. The radius candidates
+# include the strongest maxima of the radius score, the inside level is
+# dark along whole radii, and a weaker pupil-shaped outline inside the iris
+# wins (pupiltrack(1), hough_vote). Measured: lid 65.5 %, low-contrast
+# 86.2 % within 10 % (the smallest radii only and the median inside level
+# gave 58.6 and 39.7 %); the floors fail when two of those pupils are lost.
 
 hh_rate() { # GT RESULTS -> the percentage eval printed within 10 %
     "$PT" eval --gt "$1" -o /dev/null "$2" 2>&1 >/dev/null |
@@ -19,6 +19,6 @@ while read -r hh_class hh_floor; do
     if awk -v r="$hh_r" -v f="$hh_floor" 'BEGIN { exit !(r >= f) }'; then ok; else
         fail "$hh_class synth hough rel10: $hh_r % < floor $hh_floor %"; fi
 done <<HH
-lid 65
-low-contrast 80
+lid 63
+low-contrast 84
 HH

@@ -83,6 +83,6 @@ starburst circle 59 79
 starburst ellipse 59 79
 tl circle 59 76
 tl ellipse 51 66
-hough circle 71 91
-hough ellipse 73 88
+hough circle 73 88
+hough ellipse 75 87
 EOF
