@@ -35,6 +35,31 @@ static void test_inside_level(void)
              pt_hough_inside_level(img, &iris));
     pt_ellipse away = {-500, -500, 20, 20, 0};
     PT_CHECK(pt_hough_inside_level(img, &away) == 255, "outside the image: 255");
+    /* a lid (grey 200) over the pupil down to 2 px below its centre: more
+     * than half its inside, yet whole radii stay dark below it */
+    for (int y = 0; y < 102; y++)
+        for (int x = 0; x < 200; x++)
+            img->buf[(size_t)y * img->stride + x] = 200;
+    PT_CHECK(pt_hough_inside_level(img, &pupil) == 30, "lid-cut pupil inside: %d",
+             pt_hough_inside_level(img, &pupil));
+    pt_image_destroy(img);
+}
+
+/* A dilated pupil (radius 0.65 of the iris's): two of the three rings of
+ * the iris circle lie in the pupil, the outer one in the iris all round. */
+static void test_inside_dilated(void)
+{
+    pt_image *img = pt_image_create(200, 200);
+    for (int y = 0; y < 200; y++)
+        for (int x = 0; x < 200; x++) {
+            double d = hypot(x - 100.0, y - 100.0);
+            img->buf[(size_t)y * img->stride + x] = d < 39 ? 30 : d < 60 ? 120 : 200;
+        }
+    pt_ellipse pupil = {100, 100, 39, 39, 0}, iris = {100, 100, 60, 60, 0};
+    PT_CHECK(pt_hough_inside_level(img, &pupil) == 30, "dilated pupil inside: %d",
+             pt_hough_inside_level(img, &pupil));
+    PT_CHECK(pt_hough_inside_level(img, &iris) == 120, "iris around it: %d",
+             pt_hough_inside_level(img, &iris));
     pt_image_destroy(img);
 }
 
@@ -43,20 +68,27 @@ static void test_choose(void)
     /* the iris outline more credible than the pupil's: the pupil still wins */
     int ok[3] = {1, 1, 1}, inside[3] = {30, 32, 120};
     double value[3] = {0.7, 0.8, 0.9};
-    /* concentric, as gradient voting offers them */
+    /* concentric, as gradient voting offers them; all shaped like pupils */
     pt_circle c[3] = {{100, 100, 18}, {100, 100, 20}, {100, 100, 50}};
-    PT_CHECK(pt_hough_choose(3, ok, value, inside, c) == 1, "the most credible dark one");
+    double shape[3] = {0.8, 0.8, 0.8};
+    PT_CHECK(pt_hough_choose(3, ok, value, inside, shape, c) == 1, "the most credible dark one");
     /* a dark candidate far less credible than the best is not eligible */
-    double weak[3] = {0.2, 0.3, 0.9};
-    PT_CHECK(pt_hough_choose(3, ok, weak, inside, c) == 2, "weak dark ones ignored");
+    double weak[3] = {0.1, 0.2, 0.9};
+    PT_CHECK(pt_hough_choose(3, ok, weak, inside, shape, c) == 2, "weak dark ones ignored");
+    /* a third of the iris's value: the iris holds it and is left out */
+    double third[3] = {0.2, 0.3, 0.9};
+    PT_CHECK(pt_hough_choose(3, ok, third, inside, shape, c) == 1, "a weaker pupil inside the iris");
+    /* ... unless it does not look like a pupil by itself */
+    double unlike[3] = {0.1, 0.3, 0.8};
+    PT_CHECK(pt_hough_choose(3, ok, third, inside, unlike, c) == 2, "a weak inner non-pupil");
     /* refinements that failed never win; none at all: -1 */
     int some[3] = {0, 0, 1};
-    PT_CHECK(pt_hough_choose(3, some, value, inside, c) == 2, "only ok candidates");
+    PT_CHECK(pt_hough_choose(3, some, value, inside, shape, c) == 2, "only ok candidates");
     int none[3] = {0, 0, 0};
-    PT_CHECK(pt_hough_choose(3, none, value, inside, c) == -1, "none ok");
+    PT_CHECK(pt_hough_choose(3, none, value, inside, shape, c) == -1, "none ok");
     /* ties go to the lower index (the smaller radius) */
     double tie[3] = {0.8, 0.8, 0.1};
-    PT_CHECK(pt_hough_choose(3, ok, tie, inside, c) == 0, "ties to the smaller");
+    PT_CHECK(pt_hough_choose(3, ok, tie, inside, shape, c) == 0, "ties to the smaller");
 }
 
 /* A dim frame: the pupil (inside 7) off the centre of the iris (inside 10),
@@ -67,20 +99,34 @@ static void test_nested(void)
     int ok[2] = {1, 1}, inside[2] = {10, 7};
     double value[2] = {0.49, 0.37};
     pt_circle c[2] = {{79, 100, 37}, {100.6, 100.2, 15}};
-    PT_CHECK(pt_hough_holds_darker(2, 0, ok, value, 0.2, inside, c), "the iris holds the pupil");
-    PT_CHECK(!pt_hough_holds_darker(2, 1, ok, value, 0.2, inside, c), "the pupil holds nothing");
-    PT_CHECK(pt_hough_choose(2, ok, value, inside, c) == 1, "the pupil inside the iris");
+    double shape[2] = {0.7, 0.6};
+    PT_CHECK(pt_hough_holds_darker(2, 0, ok, value, 0.2, 0.1, inside, shape, c),
+             "the iris holds the pupil");
+    PT_CHECK(!pt_hough_holds_darker(2, 1, ok, value, 0.2, 0.1, inside, shape, c),
+             "the pupil holds nothing");
+    PT_CHECK(pt_hough_choose(2, ok, value, inside, shape, c) == 1, "the pupil inside the iris");
     /* the same pupil outside the iris's disc: no nesting, the most credible */
     pt_circle apart[2] = {{79, 100, 37}, {140, 100, 15}};
-    PT_CHECK(pt_hough_choose(2, ok, value, inside, apart) == 0, "not nested: most credible");
+    PT_CHECK(pt_hough_choose(2, ok, value, inside, shape, apart) == 0, "not nested: most credible");
     /* a small circle within the pupil, as dark as it: the pupil stays */
     int same[2] = {30, 29};
     pt_circle inner[2] = {{100, 100, 20}, {102, 100, 8}};
     double v2[2] = {0.9, 0.6};
-    PT_CHECK(pt_hough_choose(2, ok, v2, same, inner) == 0, "as dark inside: the outer pupil");
-    /* the darker inner one must be credible itself */
+    PT_CHECK(pt_hough_choose(2, ok, v2, same, shape, inner) == 0, "as dark inside: the outer pupil");
+    /* the darker inner one must be credible itself: from a quarter of the
+     * best value (a weak pupil border in a dark iris) */
     double v3[2] = {0.9, 0.3};
-    PT_CHECK(pt_hough_choose(2, ok, v3, inside, c) == 0, "a weak inner candidate: ignored");
+    PT_CHECK(pt_hough_choose(2, ok, v3, inside, shape, c) == 1, "a third of the iris's value: the pupil");
+    double v4[2] = {0.9, 0.2};
+    PT_CHECK(pt_hough_choose(2, ok, v4, inside, shape, c) == 0, "a weak inner candidate: ignored");
+    /* a lid-cut pupil (inside 25) and a circle in its darker lower part
+     * (inside 17, clearly darker), a third as credible and no pupil by its
+     * shape: the pupil stays */
+    int lid_inside[2] = {25, 17};
+    double lid_value[2] = {0.86, 0.37}, lid_shape[2] = {0.45, 0.01};
+    pt_circle lid[2] = {{792, 647, 121}, {778, 655, 79}};
+    PT_CHECK(pt_hough_choose(2, ok, lid_value, lid_inside, lid_shape, lid) == 0,
+             "a dark part of a lid-cut pupil");
 }
 
 static void test_refit_credible(void)
@@ -122,6 +168,7 @@ static void test_thin_annulus(void)
 int main(void)
 {
     test_inside_level();
+    test_inside_dilated();
     test_choose();
     test_nested();
     test_refit_credible();

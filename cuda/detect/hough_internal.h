@@ -62,6 +62,7 @@ typedef struct {
     int ok;       /* refine succeeded */
     double value; /* confidence x support (gradient voting's choice) */
     int inside;   /* pt_hough_inside_level of its outline */
+    double shape; /* pt_pupil_score of its outline (gradient voting's choice) */
     pt_circle circle;
     pt_ellipse ellipse;
 } pt_hough_task;

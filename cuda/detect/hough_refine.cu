@@ -17,6 +17,7 @@
 #include "lib/detect/hough_refit.h"
 #include "lib/detect/hough_seed.h"
 #include "lib/detect/pt_result.h"
+#include "lib/detect/pupil_score.h"
 #include "lib/detect/ransac.h"
 
 #include "lib/detect/confidence.h"
@@ -338,14 +339,14 @@ __device__ static void ransac_pick(const pt_cuda_params *p, const pt_hough_dev *
 
 /* The candidate's task: ok, the circle it reports (out), its ellipse (el:
  * the circle as one when circle mode keeps the circle), and for the choice
- * its value (confidence of el x edge support of the RANSAC circle) and the
- * darkness inside el. */
+ * its value (confidence of el x edge support of the RANSAC circle), the
+ * darkness inside el and el's pupil score. */
 __device__ static void finish_task(const pt_cuda_params *p, const pt_cuda_buffers *b,
                                    const pt_hough_dev *d, int j, int k, const edge_view *e,
                                    int ok, const pt_circle *circle, const pt_circle *out,
                                    const pt_ellipse *el, refine_shared *sh)
 {
-    double value = 0.0;
+    double value = 0.0, shape = 0.0;
     int inside = 0;
     if (ok && d->s.gradient) {
         const pt_cuda_eye_job job = b->jobs[j];
@@ -354,6 +355,7 @@ __device__ static void finish_task(const pt_cuda_params *p, const pt_cuda_buffer
         if (threadIdx.x == 0) {
             value = pt_confidence_ellipse(&img, el) * s;
             inside = pt_hough_inside_level(&img, el);
+            shape = pt_pupil_score(&img, el);
         }
     }
     if (threadIdx.x == 0) {
@@ -361,6 +363,7 @@ __device__ static void finish_task(const pt_cuda_params *p, const pt_cuda_buffer
         t->ok = ok;
         t->value = value;
         t->inside = inside;
+        t->shape = shape;
         t->circle = *out;
         t->ellipse = *el;
     }
@@ -465,11 +468,12 @@ __global__ void hough_finish(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d
     const pt_hough_task *task = d.task + (size_t)j * PT_HOUGH_CANDIDATES;
     if (d.s.gradient) {
         int ok[PT_HOUGH_CANDIDATES], inside[PT_HOUGH_CANDIDATES];
-        double value[PT_HOUGH_CANDIDATES];
+        double value[PT_HOUGH_CANDIDATES], shape[PT_HOUGH_CANDIDATES];
         pt_circle out[PT_HOUGH_CANDIDATES];
         for (int k = 0; k < nc; k++) {
             ok[k] = task[k].ok;
             value[k] = task[k].value;
+            shape[k] = task[k].shape;
             inside[k] = task[k].inside;
             out[k] = task[k].circle;
         }
@@ -478,7 +482,7 @@ __global__ void hough_finish(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d
         for (int k = nvote; k < nc; k++)
             if (ok[k] && pt_hough_seed_repeats(&out[k], inside[k], nvote, ok, out, inside))
                 ok[k] = 0;
-        best = pt_hough_choose(nc, ok, value, inside, out);
+        best = pt_hough_choose(nc, ok, value, inside, shape, out);
     } else if (nc > 0 && task[0].ok) {
         best = 0;
     }
@@ -497,7 +501,10 @@ __global__ void hough_finish(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d
             res.circle = task[best].circle;
             res.confidence = pt_confidence_ellipse(&img, &task[best].ellipse);
         }
-        if (res.confidence >= PT_CONFIDENCE_MIN) {
+        /* gradient voting also keeps a pupil-shaped outline whose border
+         * steps are small (omp/detect/hough.c) */
+        if (res.confidence >= PT_CONFIDENCE_MIN ||
+            (d.s.gradient && task[best].shape >= PT_CONFIDENCE_FILTER)) {
             /* gradient voting reports value (outline confidence x edge
              * support) x the darkness share (omp/detect/hough.c) */
             if (d.s.gradient)

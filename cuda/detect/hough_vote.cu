@@ -15,13 +15,13 @@
 
 #include "cuda/detect/hough_internal.h"
 #include "cuda/detect/hough_reject.cuh"
+#include "lib/detect/hough_radii.h"
 #include "lib/detect/hough_seed.h"
 
 #define THREADS 256
 #define VOTE_BLOCKS 32 /* blocks per job of the edge loops */
 #define AIM_COS 0.8660254
 #define RADIUS_BAND 0.1
-#define RADIUS_KEEP 0.15 /* omp/detect/hough.c HOUGH_RADIUS_KEEP */
 
 __device__ static inline int edge_x(int32_t xy) { return xy & 0xffff; }
 __device__ static inline int edge_y(int32_t xy) { return xy >> 16; }
@@ -109,12 +109,14 @@ typedef struct {
 
 /* Block per job (all threads call it): radius_candidates() of
  * omp/detect/hough.c for centre (px, py) (roi coordinates): the radius
- * histogram summed in edge order, the scores, up to max local maxima in
- * [lo, hi] appended (full frame) at cand[at..]. Returns their number (on
+ * histogram summed in edge order, the scores, up to max of their local
+ * maxima in [lo, hi] (pt_hough_radius_peaks: the `strong` strongest, then
+ * the smallest) appended (full frame) at cand[at..]. Returns their number (on
  * every thread). */
 __device__ static int radius_candidates(const pt_hough_dev *d, int j, const pt_cuda_eye_job *job,
                                         double px, double py, int min_r, int max_r, int lo,
-                                        int hi, int max, int at, candidates_shared *sh)
+                                        int hi, int strong, int max, int at,
+                                        candidates_shared *sh)
 {
     float *hist = d->rhist + (size_t)j * d->s.hist_len;
     double *score = d->score + (size_t)j * d->s.hist_len;
@@ -166,29 +168,23 @@ __device__ static int radius_candidates(const pt_hough_dev *d, int j, const pt_c
         __syncthreads();
     }
     if (threadIdx.x == 0) {
-        lo = lo < min_r ? min_r : lo;
-        hi = hi > max_r ? max_r : hi;
-        double best_score = 0.0;
         for (int r = min_r; r <= max_r; r++) {
             int band = (int)ceil(RADIUS_BAND * r);
             double sum = 0.0;
             for (int k = r - band; k <= r + band; k++)
                 sum += k >= 0 && k <= max_r ? hist[k] : 0.0f;
             score[r] = sum / (2.0 * M_PI * r);
-            if (r >= lo && r <= hi)
-                best_score = fmax(best_score, score[r]);
         }
-        int count = 0;
+        int radius[PT_HOUGH_CANDIDATES];
+        int count = pt_hough_radius_peaks(score, min_r, max_r, lo, hi, strong,
+                                          max < PT_HOUGH_CANDIDATES ? max : PT_HOUGH_CANDIDATES,
+                                          radius);
         pt_circle *cand = d->cand + (size_t)j * PT_HOUGH_CANDIDATES + at;
-        for (int r = lo; r <= hi && count < max; r++)
-            if (score[r] > 0.0 && score[r] >= RADIUS_KEEP * best_score &&
-                (r == min_r || score[r] > score[r - 1]) &&
-                (r == max_r || score[r] >= score[r + 1])) {
-                cand[count].cx = px + job->x0;
-                cand[count].cy = py + job->y0;
-                cand[count].r = r;
-                count++;
-            }
+        for (int k = 0; k < count; k++) {
+            cand[k].cx = px + job->x0;
+            cand[k].cy = py + job->y0;
+            cand[k].r = radius[k];
+        }
         sh->count = count;
     }
     __syncthreads();
@@ -236,7 +232,7 @@ __global__ void gradient_candidates(pt_cuda_params p, pt_cuda_buffers b, pt_houg
     }
     __syncthreads();
     int count = radius_candidates(&d, j, &job, sh.centre[0], sh.centre[1], min_r, max_r, min_r,
-                                  max_r, PT_HOUGH_VOTE_CANDIDATES, 0, &sh);
+                                  max_r, PT_HOUGH_STRONG_RADII, PT_HOUGH_VOTE_CANDIDATES, 0, &sh);
     if (threadIdx.x == 0)
         d.nvote[j] = count;
     int seed_cell = pt_hough_seed_cell(min_r), gw = job.w / seed_cell, gh = job.h / seed_cell;
@@ -271,7 +267,7 @@ __global__ void gradient_candidates(pt_cuda_params p, pt_cuda_buffers b, pt_houg
             int lo = sh.count;
             __syncthreads();
             count += radius_candidates(&d, j, &job, sh.centre[0], sh.centre[1], min_r, max_r,
-                                       lo, max_r, PT_HOUGH_SEED_RADII, count, &sh);
+                                       lo, max_r, 0, PT_HOUGH_SEED_RADII, count, &sh);
         }
     }
     if (threadIdx.x == 0)

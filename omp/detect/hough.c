@@ -16,6 +16,8 @@
 #include "lib/detect/fit.h"
 #include "lib/detect/hough_choose.h"
 #include "lib/detect/hough_dark.h"
+#include "lib/detect/hough_radii.h"
+#include "lib/detect/pupil_score.h"
 #include "lib/detect/hough_refit.h"
 #include "lib/detect/hough_seed.h"
 #include "lib/detect/ransac.h"
@@ -34,10 +36,6 @@
 #define HOUGH_AIM_COS 0.8660254
 /* gradient voting: radius window, +- this share of the radius */
 #define HOUGH_RADIUS_BAND 0.1
-/* gradient voting: radii scoring this share of the best are candidates (the
- * pupil inside a strong iris outline, its centre off the iris's, may score
- * a fifth of the iris) */
-#define HOUGH_RADIUS_KEEP 0.15
 #define HOUGH_CANDIDATES 6
 /* with those of the coarse localisation's seed (lib/detect/hough_seed.h) */
 #define HOUGH_ALL_CANDIDATES (HOUGH_CANDIDATES + PT_HOUGH_SEEDS * PT_HOUGH_SEED_RADII)
@@ -265,12 +263,13 @@ static void vote_gradient(const edge_list *e, int r, int w, int h, uint16_t *acc
 /* The radius candidates of centre (px, py) (roi coordinates): of the edge
  * pixels whose dark direction points at the centre (within HOUGH_AIM_COS),
  * the distances whose +-HOUGH_RADIUS_BAND share holds most of them per px
- * of circumference; local maxima of that score in [lo, hi] at least
- * HOUGH_RADIUS_KEEP of the best there, smallest first, at most max of them
- * (circles in peak). hist and score hold max_r + 2 entries. */
+ * of circumference; of its local maxima in [lo, hi], the `strong`
+ * strongest, then the smallest, at most max, smallest first
+ * (pt_hough_radius_peaks; circles in peak). hist and score hold max_r + 2
+ * entries. */
 static int radius_candidates(const edge_list *e, double px, double py, int min_r, int max_r,
                              int lo, int hi, float *hist, double *score, pt_circle *peak,
-                             int max)
+                             int strong, int max)
 {
     memset(hist, 0, (size_t)(max_r + 2) * sizeof *hist);
     for (int i = 0; i < e->count; i++) {
@@ -280,29 +279,22 @@ static int radius_candidates(const edge_list *e, double px, double py, int min_r
             continue;
         hist[k] += e->mag[i];
     }
-    lo = lo < min_r ? min_r : lo;
-    hi = hi > max_r ? max_r : hi;
-    double best_score = 0.0;
     for (int r = min_r; r <= max_r; r++) {
         int band = (int)ceil(HOUGH_RADIUS_BAND * r);
         double n = 0.0;
         for (int k = r - band; k <= r + band; k++)
             n += k >= 0 && k <= max_r ? hist[k] : 0.0f;
         score[r] = n / (2.0 * M_PI * r);
-        if (r >= lo && r <= hi)
-            best_score = fmax(best_score, score[r]);
     }
-    /* The pupil lies inside the iris, whose concentric outline may score as
-     * well: local maxima near the best, smallest first. */
-    int count = 0;
-    for (int r = lo; r <= hi && count < max; r++)
-        if (score[r] > 0.0 && score[r] >= HOUGH_RADIUS_KEEP * best_score &&
-            (r == min_r || score[r] > score[r - 1]) && (r == max_r || score[r] >= score[r + 1])) {
-            peak[count].cx = px;
-            peak[count].cy = py;
-            peak[count].r = r;
-            count++;
-        }
+    int radius[HOUGH_ALL_CANDIDATES];
+    int count = pt_hough_radius_peaks(score, min_r, max_r, lo, hi, strong,
+                                      max < HOUGH_ALL_CANDIDATES ? max : HOUGH_ALL_CANDIDATES,
+                                      radius);
+    for (int k = 0; k < count; k++) {
+        peak[k].cx = px;
+        peak[k].cy = py;
+        peak[k].r = radius[k];
+    }
     return count;
 }
 
@@ -363,7 +355,7 @@ static int gradient_peak(const edge_list *e, int min_r, int max_r, int step, int
     *centre_x = sx / sw;
     *centre_y = sy / sw;
     return radius_candidates(e, sx / sw, sy / sw, min_r, max_r, min_r, max_r, hist, score,
-                             peak, HOUGH_CANDIDATES);
+                             peak, PT_HOUGH_STRONG_RADII, HOUGH_CANDIDATES);
 }
 
 /* Candidates around the coarse localisation's seed (lib/detect/hough_seed.h):
@@ -390,7 +382,7 @@ static int seed_candidates(const edge_list *e, const pt_image *img, const pt_roi
         return n;
     double px = (seed.gx + 0.5) * cell - 0.5, py = (seed.gy + 0.5) * cell - 0.5;
     int lo = (int)floor(0.5 * pt_hough_seed_radius(&seed, cell));
-    return n + radius_candidates(e, px, py, min_r, max_r, lo, max_r, hist, score, cand + n,
+    return n + radius_candidates(e, px, py, min_r, max_r, lo, max_r, hist, score, cand + n, 0,
                                  PT_HOUGH_SEED_RADII);
 }
 
@@ -679,6 +671,7 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
     pt_circle peak = {0, 0, 0}, circle;
     pt_ellipse el;
     double reported = -1.0; /* gradient voting: the reported confidence (man page) */
+    double pupil_shape = -1.0; /* gradient voting: the chosen outline's pupil score */
     if (gradient) {
         float *acc = pt_arena_alloc(arena, (size_t)(w + 1) * (h + 1) * sizeof *acc);
         float *hist = pt_arena_alloc(arena, (size_t)(max_r + 2) * sizeof *hist);
@@ -705,7 +698,7 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
          * weighs how credible each outline is (confidence x edge support)
          * and how dark its inside (the pupil, not the iris around it). */
         int ok[HOUGH_ALL_CANDIDATES], inside[HOUGH_ALL_CANDIDATES];
-        double value[HOUGH_ALL_CANDIDATES];
+        double value[HOUGH_ALL_CANDIDATES], shape[HOUGH_ALL_CANDIDATES];
         pt_circle fit_circle[HOUGH_ALL_CANDIDATES], fit_out[HOUGH_ALL_CANDIDATES];
         pt_ellipse fit_ellipse[HOUGH_ALL_CANDIDATES];
         for (int k = 0; k < nc; k++) {
@@ -714,7 +707,7 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
             c.cy += roi.y0;
             ok[k] = refine(&edges, in, cfg, &c, opt->ellipse, cpts, cidx, &fit_circle[k],
                            &fit_ellipse[k], &fit_out[k]);
-            value[k] = inside[k] = 0;
+            value[k] = shape[k] = inside[k] = 0;
             if (!ok[k])
                 continue;
             const pt_circle *fc = &fit_circle[k];
@@ -722,17 +715,19 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
                        circle_support(&edges, roi.x0, roi.y0, fc,
                                       fmax(HOUGH_REFINE_PX, HOUGH_REFINE_SHARE * fc->r));
             inside[k] = pt_hough_inside_level(img, &fit_ellipse[k]);
+            shape[k] = pt_pupil_score(img, &fit_ellipse[k]);
         }
         for (int k = nvote; k < nc; k++)
             if (ok[k] && pt_hough_seed_repeats(&fit_out[k], inside[k], nvote, ok, fit_out, inside))
                 ok[k] = 0;
-        int chosen = pt_hough_choose(nc, ok, value, inside, fit_out);
+        int chosen = pt_hough_choose(nc, ok, value, inside, shape, fit_out);
         if (chosen < 0)
             return PT_OK;
         circle = fit_out[chosen];
         el = fit_ellipse[chosen];
         /* value = the outline confidence of el x edge support */
         reported = value[chosen] * pt_hough_dark_share(seed_level, inside[chosen]);
+        pupil_shape = shape[chosen];
         if (nc == 0)
             return PT_OK;
     } else {
@@ -803,7 +798,9 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
         res->circle = circle;
         res->confidence = pt_confidence_ellipse(img, &el);
     }
-    if (res->confidence < PT_CONFIDENCE_MIN)
+    /* gradient voting also keeps a pupil-shaped outline whose border steps
+     * are small (a dark iris: pupiltrack(1), hough_vote) */
+    if (res->confidence < PT_CONFIDENCE_MIN && pupil_shape < PT_CONFIDENCE_FILTER)
         return PT_OK;
     if (reported >= 0.0)
         res->confidence = reported;

@@ -86,6 +86,13 @@ awk -F, 'NR > 1 { if ($3 + 0 <= last) bad = 1; last = $3 + 0 } END { exit bad }'
     ok || fail "contours table1: borders do not grow with the image size"
 n=$(($(wc -l <"$TMP/all/contours/table4-images.csv") - 1))
 [ "$n" -eq 4 ] && ok || fail "contours table4 has $n images, wanted 4"
+# contours: Tables 1, 3 and 4 carry the CPU phases (seq, omp), measured in every row.
+for f in table1-cpu table3-rectangles table4-images; do
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /^(seq|omp).* (preprocessing|tracking|connection|assembly) ms$/) col[++n] = i; next }
+             { for (k = 1; k <= n; k++) if ($col[k] !~ /^[0-9]+\.[0-9]+$/) bad = 1 }
+             END { exit !(n >= 3 && !bad) }' "$TMP/all/contours/$f.csv" &&
+        ok || fail "contours $f: CPU phase columns missing or not measured"
+done
 # auction: six data sets; every run measured; both auctions per set and back end.
 n=$(($(wc -l <"$TMP/all/auction/table1-datasets.csv") - 1))
 [ "$n" -eq 6 ] && ok || fail "auction table1 has $n data sets, wanted 6"
