@@ -1,9 +1,8 @@
 /* pupiltrack contours: all borders of a binary image, as OpenCV findContours. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <time.h>
 
 #include "lib/api/registry.h"
 #include "lib/core/output_file.h"
@@ -12,70 +11,68 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
+/* One timed run of --repeat: the whole call as the CLI sees it, and the
+ * back end's phases. */
+typedef struct {
+    double ms;
+    pt_contours_times t;
+} timed_run;
 
-static int compare_double(const void *a, const void *b)
+static int compare_run(const void *a, const void *b)
 {
-    double x = *(const double *)a, y = *(const double *)b;
+    double x = ((const timed_run *)a)->ms, y = ((const timed_run *)b)->ms;
     return (x > y) - (x < y);
 }
 
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, compare_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+/* The phases of the timing line, in its order (pupiltrack(1), contours). */
+static const struct {
+    unsigned bit;
+    const char *key;
+    size_t offset;
+} phase_keys[] = {
+    {PT_CONTOURS_PHASE_PREPROCESS, "preprocess_ms", offsetof(pt_contours_times, preprocess_ms)},
+    {PT_CONTOURS_PHASE_UPLOAD, "upload_ms", offsetof(pt_contours_times, upload_ms)},
+    {PT_CONTOURS_PHASE_TRACE, "trace_ms", offsetof(pt_contours_times, trace_ms)},
+    {PT_CONTOURS_PHASE_CONNECT, "connect_ms", offsetof(pt_contours_times, connect_ms)},
+    {PT_CONTOURS_PHASE_ASSEMBLE, "assemble_ms", offsetof(pt_contours_times, assemble_ms)},
+    {PT_CONTOURS_PHASE_DOWNLOAD, "download_ms", offsetof(pt_contours_times, download_ms)},
+    {PT_CONTOURS_PHASE_HOST, "host_ms", offsetof(pt_contours_times, host_ms)},
+};
 
-/* --repeat: run N more times and print median/min times (and, for cuda, the
- * median of each phase: upload, tracing, connection, assembly, download,
- * host) on stderr, one line: the benchmark script reads it. */
+/* --repeat: run N more times and print, on stderr in one line that the
+ * benchmark scripts read, the median and min ms of the whole call and the
+ * phases the back end times, taken from the median run (the lower of the
+ * two middle runs when N is even) so that they add up to no more than it. */
 static pt_status time_runs(const char *name, const pt_contours_backend *be, void *state,
                            const pt_image *img,
                            int threshold, int mode, int approx, int threads, int tile,
                            int repeat, pt_contours *c, pt_error *err)
 {
-    double *v = malloc((size_t)repeat * 7 * sizeof *v);
-    if (!v)
+    timed_run *runs = calloc((size_t)repeat, sizeof *runs);
+    if (!runs)
         return pt_error_set(err, PT_ERR_NOMEM, "", "cannot allocate timings");
-    double *up = v + repeat, *tr = v + 2 * repeat, *cn = v + 3 * repeat, *as = v + 4 * repeat;
-    double *dn = v + 5 * repeat, *ho = v + 6 * repeat;
     pt_status st = PT_OK;
     for (int r = 0; r < repeat && !st; r++) {
-        double t0 = now_ms();
-        st = be->find(state, img, threshold, mode, approx, threads, tile, c, err);
-        v[r] = now_ms() - t0;
-        if (be->last_times) {
-            pt_contours_times t;
-            be->last_times(state, &t);
-            up[r] = t.upload_ms;
-            tr[r] = t.trace_ms;
-            cn[r] = t.connect_ms;
-            as[r] = t.assemble_ms;
-            dn[r] = t.download_ms;
-            ho[r] = t.host_ms;
-        }
+        double t0 = pt_contours_clock_ms();
+        st = be->find(state, img, threshold, mode, approx, threads, tile, c, &runs[r].t, err);
+        runs[r].ms = pt_contours_clock_ms() - t0;
     }
     if (!st) {
-        double mn = v[0];
-        for (int r = 1; r < repeat; r++)
-            mn = v[r] < mn ? v[r] : mn;
+        qsort(runs, (size_t)repeat, sizeof *runs, compare_run);
+        double med = repeat % 2 ? runs[repeat / 2].ms
+                                : 0.5 * (runs[repeat / 2 - 1].ms + runs[repeat / 2].ms);
+        const pt_contours_times *mid = &runs[(repeat - 1) / 2].t;
         fprintf(stderr, "timing: backend=%s threads=%d tile=%d size=%dx%d borders=%d "
                         "points=%lld runs=%d median_ms=%.3f min_ms=%.3f",
                 name, threads, tile, img->width, img->height, c->count,
-                (long long)c->point_count, repeat, median(v, repeat), mn);
-        if (be->last_times)
-            fprintf(stderr, " upload_ms=%.3f trace_ms=%.3f connect_ms=%.3f assemble_ms=%.3f"
-                            " download_ms=%.3f host_ms=%.3f",
-                    median(up, repeat), median(tr, repeat), median(cn, repeat),
-                    median(as, repeat), median(dn, repeat), median(ho, repeat));
+                (long long)c->point_count, repeat, med, runs[0].ms);
+        for (size_t k = 0; k < sizeof phase_keys / sizeof phase_keys[0]; k++)
+            if (mid->phases & phase_keys[k].bit)
+                fprintf(stderr, " %s=%.3f", phase_keys[k].key,
+                        *(const double *)((const char *)mid + phase_keys[k].offset));
         fputc('\n', stderr);
     }
-    free(v);
+    free(runs);
     return st;
 }
 
@@ -98,8 +95,10 @@ static void usage(FILE *f)
             "           start points yellow, over the dimmed image\n"
             "  --tile N omp/cuda rectangle side, a power of two (default: by image size)\n"
             "  --repeat N  time N more runs (after the first) and print one 'timing:'\n"
-            "           line on stderr: median and min ms (cuda: and the median of each\n"
-            "           phase: upload, trace, connect, assemble, download, host)\n"
+            "           line on stderr: median and min ms and the median run's phases\n"
+            "           (seq: preprocess, trace, assemble; omp: preprocess, trace,\n"
+            "           connect, assemble; cuda: upload, trace, connect, assemble,\n"
+            "           download, host)\n"
             "A multi-page TIFF uses its first page.\n");
 }
 
@@ -209,7 +208,7 @@ int pt_cmd_contours(int argc, char **argv)
     const pt_image *img = frames.frames[0];
     pt_contours c;
     pt_contours_init(&c);
-    pt_status st = be->find(state, img, threshold, mode, approx, threads, tile, &c, &err);
+    pt_status st = be->find(state, img, threshold, mode, approx, threads, tile, &c, NULL, &err);
     if (!st && repeat)
         st = time_runs(backend, be, state, img, threshold, mode, approx, threads, tile, repeat, &c, &err);
     if (be->close)

@@ -16,6 +16,7 @@
 #include "lib/detect/notfound_reason.h"
 #include "cli/draw.h"
 #include "cli/draw_stages.h"
+#include "cli/stage_trace.h"
 #include "cli/inputs.h"
 #include "cli/track_options.h"
 
@@ -30,8 +31,10 @@ static void usage(FILE *out)
             "  --gt GT.csv      ground truth, drawn with --draw\n"
             "  --draw DIR       write each frame as a PNG showing what the detector saw\n"
             "  --draw-stages DIR  write each frame's preprocessing stages as PNGs: image,\n"
-            "                   top-hat, reflection mask, reflections filled, smoothed\n"
-            "                   (and with -a hough the Canny edges)\n"
+            "                   top-hat, reflection mask, reflections filled, smoothed;\n"
+            "                   then -a hough: the Canny edges; -a tl: the threshold\n"
+            "                   fitted, its labels, the chosen blob, its border and fit;\n"
+            "                   -a starburst: the rays of each iteration\n"
             "  --glints FILE    with --sequence: corneal reflections with stable ids per eye,\n"
             "                   CSV image,eye,glint,x,y (ids from the multi-target tracker)\n"
             "  --devices LIST   -b cuda: split each batch across these GPUs (all, or e.g. 0,1)\n"
@@ -43,6 +46,7 @@ typedef struct {
     pt_detector_setup setup;
     const char *out_path, *draw_dir, *gt_path;
     const char *stages_dir; /* --draw-stages */
+    pt_stage_tracer *tracer; /* --draw-stages -a tl|starburst: the omp detector's stages */
     pt_gt gt; /* --gt: drawn with --draw */
     int have_gt;
     /* --glints FILE (with --sequence): corneal reflections with stable ids */
@@ -224,8 +228,15 @@ static int flush_batch(track_run *run)
         if (run->stages_dir) {
             int region = run->setup.track.binocular ? frame->width / 2
                                                     : frame->width;
-            if (pt_draw_stages(run->stages_dir, name, frame,
-                               &run->setup.config, run->setup.track.algorithm, region, &err))
+            /* -a tl, starburst: the omp detector's stages (cli/stage_trace.h) */
+            pt_stage_tracer *t = run->tracer;
+            if (t && pt_stage_tracer_run(t, frame, name, &err)) {
+                pt_cli_report(&err);
+                t = NULL; /* the preprocessing stages still */
+            }
+            if (pt_draw_stages(run->stages_dir, name, frame, &run->setup.config,
+                               run->setup.track.algorithm, region, t ? t->traces : NULL,
+                               t ? t->results : NULL, run->eyes, &err))
                 pt_cli_report(&err);
         }
         /* written: back to the reader (a failure after this entry leaves
@@ -361,6 +372,16 @@ int pt_cmd_track(int argc, char **argv)
         run.have_gt = 1;
     }
     run.setup.track.overlay = run.draw_dir != NULL;
+    if (run.stages_dir && (run.setup.track.algorithm == PT_ALG_TL ||
+                           run.setup.track.algorithm == PT_ALG_STARBURST)) {
+        run.tracer = malloc(sizeof *run.tracer);
+        if (!run.tracer) {
+            pt_cli_fail("track: out of memory");
+            rc = PT_EXIT_INPUT;
+            goto done;
+        }
+        pt_stage_tracer_init(run.tracer, &run.setup.config, &run.setup.track);
+    }
     run.eyes = run.setup.track.binocular ? 2 : 1;
     run.results = calloc((size_t)TRACK_BATCH * run.eyes, sizeof *run.results);
     if (run.setup.track.overlay)
@@ -427,6 +448,9 @@ done:
             pt_overlay_free(&run.overlays[i]);
     free(run.overlays);
     free(run.results);
+    if (run.tracer)
+        pt_stage_tracer_free(run.tracer);
+    free(run.tracer);
     if (run.have_gt)
         pt_gt_free(&run.gt);
     pt_arena_free(&run.glint_arena);

@@ -8,6 +8,8 @@
 #include "omp/detect/canny.h"
 #include "omp/preprocess/preprocess.h"
 #include "cli/draw.h"
+#include "cli/draw_rays.h"
+#include "cli/draw_tl_stages.h"
 
 static pt_status write_stage(const char *dir, const char *name, const char *suffix,
                              const pt_image *img, pt_error *err)
@@ -42,7 +44,9 @@ static pt_status canny_stage(const pt_image *smoothed, const pt_config *cfg, int
 }
 
 pt_status pt_draw_stages(const char *dir, const char *name, const pt_image *frame,
-                         const pt_config *cfg, pt_algorithm alg, int region_width, pt_error *err)
+                         const pt_config *cfg, pt_algorithm alg, int region_width,
+                         const pt_trace *traces, const pt_result *results, int eyes,
+                         pt_error *err)
 {
     int w = frame->width, h = frame->height;
     pt_auto_params autos;
@@ -109,6 +113,10 @@ pt_status pt_draw_stages(const char *dir, const char *name, const pt_image *fram
             st = write_stage(dir, name, "-6-canny", edges, err);
         pt_image_destroy(edges);
     }
+    if (alg == PT_ALG_TL && traces)
+        st = pt_draw_tl_stages(dir, name, frame, smoothed, traces, results, eyes, err);
+    if (alg == PT_ALG_STARBURST && traces)
+        st = pt_draw_rays(dir, name, frame, traces, eyes, err);
 done:
     pt_image_destroy(tophat);
     pt_image_destroy(mask);

@@ -18,7 +18,8 @@
 # (staging, upload, tracing, connection, assembly, download of the chain
 # codes, host part); "compute": tracing + connection + assembly + host part
 # (no image upload, no download). A second table gives the median of each
-# cuda phase, as the border-tracking literature reports them. OpenCV:
+# cuda phase, as the border-tracking literature reports them, and a third
+# the phases of seq and of omp on all cores (pupiltrack(1), contours). OpenCV:
 # cv2.findContours on the 0/255 image, cv2.setNumThreads(1).
 set -u
 PT=${1:-./pupiltrack}
@@ -94,6 +95,7 @@ ratio() { # a b -> a/b with one decimal, n/a if either is n/a
 
 : >"$OUT/raw.txt"
 : >"$OUT/phases.md"
+: >"$OUT/cpu-phases.md"
 echo "Contours, --mode $MODE, CHAIN_APPROX_NONE, median of $REPEAT_SMALL runs ($REPEAT_LARGE above 8 Mpixel), ms per image."
 GPU=$(nvidia-smi -L 2>/dev/null | head -n 1); [ -n "$GPU" ] || GPU="no GPU"
 echo "Host: $CORES cores, $(uname -m); $GPU; OpenCV: $([ "$HAVE_CV" = 1 ] && "$PYTHON" -c 'import cv2; print(cv2.__version__)' || echo none)."
@@ -110,6 +112,10 @@ for size in $SIZES; do
         omp1=$(run_pt omp 1 "$img")
         ompn=$(run_pt omp "$CORES" "$img")
         borders=$(field borders "$seq")
+        printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$size" "$kind" \
+            "$(field preprocess_ms "$seq")" "$(field trace_ms "$seq")" "$(field assemble_ms "$seq")" \
+            "$(field median_ms "$seq")" "$(field preprocess_ms "$ompn")" "$(field trace_ms "$ompn")" \
+            "$(field connect_ms "$ompn")" "$(field assemble_ms "$ompn")" >>"$OUT/cpu-phases.md"
         cv=$(opencv "$img"); cv_ms=${cv% *}; cv_n=${cv#* }
         if [ "$HAVE_CUDA" = 1 ]; then
             cu=$(EXTRA="${CUDA_TILE:+--tile $CUDA_TILE}" run_pt cuda 0 "$img")
@@ -132,6 +138,15 @@ for size in $SIZES; do
         echo "| $size | $kind | $borders | $cv_ms | $(field median_ms "$seq") | $(field median_ms "$omp1") | $(field median_ms "$ompn") | $cu_ms | $cu_compute | $(ratio "$cv_ms" "$cu_ms") | $(ratio "$cv_ms" "$cu_compute") |"
     done
 done
+echo
+echo "seq and omp -j $CORES by phase, ms of the median run (preprocessing: the padded 0/1"
+echo "image; tracking: seq's raster scan following each border, omp's pieces per"
+echo "rectangle; connection: omp's joins across rectangle sides; assembly: order,"
+echo "points, hierarchy)."
+echo
+echo "| size | image | seq preprocessing | seq tracking | seq assembly | seq whole call | omp preprocessing | omp tracking | omp connection | omp assembly |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+cat "$OUT/cpu-phases.md"
 if [ "$HAVE_CUDA" = 1 ]; then
     echo
     echo "cuda by phase, median ms (upload: image to the device; tracing: pieces per tile;"

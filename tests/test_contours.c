@@ -10,6 +10,7 @@
 #include "lib/contours/contours.h"
 #include "omp/contours/contours_omp.h"
 #include "lib/io/pt_image.h"
+#include "tests/pt_noise.h"
 #include "tests/pt_test.h"
 
 #define GOLDEN_DIR "testdata/contours"
@@ -312,9 +313,74 @@ static void test_bad_input(void)
     pt_contours_free(&c);
 }
 
+/* The timed finds give the untimed result, fill the phases they time
+ * (pupiltrack(1), contours --repeat) with non-negative times that add up to
+ * no more than the whole call, and time only what they say. */
+static void check_times(const pt_contours_times *t, unsigned want, const char *who)
+{
+    PT_CHECK(t->phases == want, "%s: phases 0x%x, wanted 0x%x", who, t->phases, want);
+    const double ph[7] = {t->preprocess_ms, t->upload_ms, t->trace_ms, t->connect_ms,
+                          t->assemble_ms, t->download_ms, t->host_ms};
+    double sum = 0;
+    for (int k = 0; k < 7; k++) {
+        PT_CHECK(ph[k] >= 0, "%s: phase %d negative (%g ms)", who, k, ph[k]);
+        PT_CHECK((t->phases >> k & 1) || ph[k] == 0, "%s: phase %d not timed but %g ms", who,
+                 k, ph[k]);
+        sum += ph[k];
+    }
+    PT_CHECK(t->total_ms > 0 && sum <= t->total_ms, "%s: phases %g ms, whole call %g ms", who,
+             sum, t->total_ms);
+}
+
+static void test_times(void)
+{
+    pt_image *img = pt_image_create(300, 200);
+    pt_test_rng rng = {12345};
+    for (int y = 0; y < img->height; y++)
+        for (int x = 0; x < img->width; x++)
+            img->buf[y * img->stride + x] = pt_test_uniform(&rng) < 0.35 ? 255 : 0;
+    pt_contours a, b;
+    pt_contours_init(&a);
+    pt_contours_init(&b);
+    pt_error err;
+    pt_contours_times t;
+    for (int mode = PT_CONTOURS_LIST; mode <= PT_CONTOURS_TREE; mode++) {
+        memset(&t, 0xff, sizeof t);
+        PT_CHECK(pt_contours_find_seq(img, 0, mode, PT_CONTOURS_APPROX_NONE, &a, &err) ==
+                         PT_OK &&
+                     pt_contours_find_seq_timed(img, 0, mode, PT_CONTOURS_APPROX_NONE, &b, &t,
+                                                &err) == PT_OK,
+                 "seq timed, mode %d", mode);
+        PT_CHECK(same_contours(&a, &b), "seq timed equals untimed, mode %d", mode);
+        check_times(&t, PT_CONTOURS_PHASE_PREPROCESS | PT_CONTOURS_PHASE_TRACE |
+                            PT_CONTOURS_PHASE_ASSEMBLE, "seq");
+        memset(&t, 0xff, sizeof t);
+        PT_CHECK(pt_contours_find_tiled_timed(img, 0, mode, PT_CONTOURS_APPROX_NONE, 2, 16, &b,
+                                              &t, &err) == PT_OK,
+                 "omp timed, mode %d", mode);
+        PT_CHECK(same_contours(&a, &b), "omp timed equals seq, mode %d", mode);
+        check_times(&t, PT_CONTOURS_PHASE_PREPROCESS | PT_CONTOURS_PHASE_TRACE |
+                            PT_CONTOURS_PHASE_CONNECT | PT_CONTOURS_PHASE_ASSEMBLE, "omp");
+    }
+    /* the back-end tables time through the same calls; NULL times is allowed */
+    memset(&t, 0xff, sizeof t);
+    PT_CHECK(pt_contours_seq.find(NULL, img, 0, PT_CONTOURS_LIST, PT_CONTOURS_APPROX_SIMPLE, 0,
+                                  0, &b, &t, &err) == PT_OK,
+             "seq table");
+    check_times(&t, PT_CONTOURS_PHASE_PREPROCESS | PT_CONTOURS_PHASE_TRACE |
+                        PT_CONTOURS_PHASE_ASSEMBLE, "seq table");
+    PT_CHECK(pt_contours_omp.find(NULL, img, 0, PT_CONTOURS_LIST, PT_CONTOURS_APPROX_SIMPLE, 2,
+                                  0, &a, NULL, &err) == PT_OK && same_contours(&a, &b),
+             "omp table without times equals seq");
+    pt_contours_free(&a);
+    pt_contours_free(&b);
+    pt_image_destroy(img);
+}
+
 int main(void)
 {
     test_known_shapes();
+    test_times();
     test_bad_input();
     test_golden();
     test_omp_equals_seq();

@@ -26,6 +26,8 @@ static int stage2_rays;
 static double edge_fraction;
 /* Starburst's size_fraction (0: the default, off). */
 static double size_fraction;
+/* Starburst's flat_edges (-1: the default, reject). */
+static int flat_edges = -1;
 /* Starburst starts at (10, 10) instead of the darkest window: the eyes
  * need more iterations to reach the pupil. */
 static int start_corner;
@@ -46,6 +48,8 @@ static void run(const pt_backend *b, const pt_track_options *opt, pt_image **fra
         cfg.starburst.stage2_rays = stage2_rays;
     cfg.starburst.edge_fraction = edge_fraction;
     cfg.starburst.size_fraction = size_fraction;
+    if (flat_edges >= 0)
+        cfg.starburst.flat_edges = flat_edges;
     if (start_corner)
         cfg.starburst.start_x = cfg.starburst.start_y = 10;
     run_backend_calls(b, &cfg, opt, prepare_w, prepare_h, frames, n, per_call ? per_call : n,
@@ -109,6 +113,30 @@ static void compare_exposed(const char *what, const pt_track_options *opt, int n
                             uint64_t seed, float exposure)
 {
     pt_image **frames = render_exposed(n, w, h, opt->binocular, seed, exposure);
+    compare_frames(what, opt, frames, n);
+    free_frames(frames, n);
+}
+
+/* Frames whose eyelids cut every pupil (synth --hazard lid): the points
+ * on the lids' edges are left out of the fit (flat_edges=reject), on both
+ * back ends the same points. */
+static void compare_lid(const char *what, const pt_track_options *opt, int n, int w, int h,
+                        uint64_t seed)
+{
+    pt_image **frames = calloc((size_t)n, sizeof *frames);
+    pt_synth_params sp;
+    pt_synth_params_default(&sp);
+    sp.width = w;
+    sp.height = h;
+    sp.binocular = opt->binocular;
+    sp.hazards = PT_SYNTH_LID;
+    for (int i = 0; i < n; i++) {
+        pt_synth_frame_truth truth;
+        pt_error err;
+        frames[i] = pt_image_create(w, h);
+        if (pt_synth_render(&sp, pt_synth_frame_seed(seed, i), frames[i], &truth, &err))
+            fprintf(stderr, "synth: %s\n", err.what);
+    }
     compare_frames(what, opt, frames, n);
     free_frames(frames, n);
 }
@@ -218,6 +246,32 @@ int main(void)
     compare("sequence circle 128x128, size_fraction 0.2", &opt, 60 / div, 128, 128, 114);
     opt.sequence = 0;
     size_fraction = 0.0;
+    /* lid-cut pupils: points on flat edges left out (the default), in the
+     * batch pipeline (its own launch per iteration), with more slots than a
+     * block has threads, one frame per call, and with every point kept */
+    compare_lid("lid-cut monocular circle 1280x1024", &opt, 40 / div, 1280, 1024, 126);
+    compare_lid("lid-cut monocular circle 320x256", &opt, 200 / div, 320, 256, 127);
+    opt.ellipse = 1;
+    compare_lid("lid-cut monocular ellipse 320x256", &opt, 100 / div, 320, 256, 128);
+    opt.ellipse = 0;
+    opt.binocular = 1;
+    compare_lid("lid-cut binocular circle 640x256", &opt, 100 / div, 640, 256, 129);
+    opt.binocular = 0;
+    stage2_rays = 110;
+    compare_lid("lid-cut monocular circle 320x256, 110 second-stage rays", &opt, 40 / div, 320,
+                256, 130);
+    stage2_rays = 0;
+    per_call = 1;
+    compare_lid("lid-cut monocular circle 320x256, one frame per call", &opt, 100 / div, 320, 256,
+                131);
+    per_call = 0;
+    opt.sequence = 1;
+    compare_lid("lid-cut sequence circle 320x256", &opt, 60 / div, 320, 256, 132);
+    opt.sequence = 0;
+    flat_edges = PT_SB_FLAT_KEEP;
+    compare_lid("lid-cut monocular circle 320x256, flat_edges=keep", &opt, 100 / div, 320, 256,
+                133);
+    flat_edges = -1;
     /* one frame per call: the early look at the results, then the rest of
      * the iterations for eyes still iterating (from a corner, a quarter of
      * these frames change after the third iteration on the OpenMP back end) */

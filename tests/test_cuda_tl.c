@@ -2,7 +2,8 @@
  * OpenMP one (the reference) on the same synthetic frames: same status per
  * frame and eye, centre and radius within 0.5 px, on at least 99 % of eyes,
  * for circles and ellipses, monocular and binocular, 320x256 to 1280x1024,
- * several threshold steps, every score mode and without the refit; also
+ * several threshold steps, every score mode and without the refit, small
+ * pupils (the fine grid's dark level); also
  * frames smaller than the back end was prepared for, and several chunks and
  * task batches. Skips (passing) when no usable GPU is present. */
 #include <math.h>
@@ -25,6 +26,31 @@ static int frames_div = 1; /* frames per case divided by this */
 static int prepare_w, prepare_h;
 /* Frames' grey levels times this (synth --exposure). */
 static float exposure = 1.0f;
+/* Failure classes on every frame (synth --hazard; 0: none). */
+static unsigned hazards;
+
+/* n frames as render_exposed (tests/pt_agree.h), with the hazards above. */
+static pt_image **render_case(int n, int w, int h, int binocular, uint64_t seed)
+{
+    if (!hazards)
+        return render_exposed(n, w, h, binocular, seed, exposure);
+    pt_image **frames = calloc((size_t)n, sizeof *frames);
+    pt_synth_params sp;
+    pt_synth_params_default(&sp);
+    sp.width = w;
+    sp.height = h;
+    sp.binocular = binocular;
+    sp.exposure = exposure;
+    sp.hazards = hazards;
+    for (int i = 0; i < n; i++) {
+        pt_synth_frame_truth truth;
+        pt_error err;
+        frames[i] = pt_image_create(w, h);
+        if (pt_synth_render(&sp, pt_synth_frame_seed(seed, i), frames[i], &truth, &err))
+            fprintf(stderr, "synth: %s\n", err.what);
+    }
+    return frames;
+}
 
 static void run(const pt_backend *b, const pt_config *cfg, const pt_track_options *opt,
                 pt_image **frames, int n, pt_result *res)
@@ -37,7 +63,7 @@ static void compare(const char *what, const pt_config *cfg, const pt_track_optio
 {
     int eyes = opt->binocular ? 2 : 1;
     n = n / frames_div > 0 ? n / frames_div : 1;
-    pt_image **frames = render_exposed(n, w, h, opt->binocular, seed, exposure);
+    pt_image **frames = render_case(n, w, h, opt->binocular, seed);
     pt_result *ref = calloc((size_t)n * eyes, sizeof *ref);
     pt_result *gpu = calloc((size_t)n * eyes, sizeof *gpu);
     run(&pt_backend_omp, cfg, opt, frames, n, ref);
@@ -115,6 +141,16 @@ int main(void)
     compare("monocular ellipse 320x256, exposure 0.2", &cfg, &opt, 30, 320, 256, 251);
     opt.ellipse = 0;
     exposure = 1.0f;
+    /* small pupils: the dark level from the fine grid (lib/detect/eye_levels.h) */
+    hazards = PT_SYNTH_SMALL_PUPIL;
+    compare("monocular circle 1280x1024, small pupils", &cfg, &opt, 30, 1280, 1024, 260);
+    opt.ellipse = 1;
+    compare("monocular ellipse 320x256, small pupils", &cfg, &opt, 60, 320, 256, 261);
+    opt.ellipse = 0;
+    opt.binocular = 1;
+    compare("binocular circle 640x256, small pupils", &cfg, &opt, 40, 640, 256, 262);
+    opt.binocular = 0;
+    hazards = 0;
     static const int counts[] = {1, 3, 12};
     for (int k = 0; k < 3; k++) {
         char what[64];

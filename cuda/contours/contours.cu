@@ -725,6 +725,9 @@ static pt_status find(pt_cuda_contours *c, const pt_image *img, int threshold, i
     double t2 = now_ms();
     c->times.host_ms = t2 - t1;
     c->times.total_ms = t2 - t0;
+    c->times.phases = PT_CONTOURS_PHASE_UPLOAD | PT_CONTOURS_PHASE_TRACE |
+                      PT_CONTOURS_PHASE_CONNECT | PT_CONTOURS_PHASE_ASSEMBLE |
+                      PT_CONTOURS_PHASE_DOWNLOAD | PT_CONTOURS_PHASE_HOST;
     return st;
 }
 

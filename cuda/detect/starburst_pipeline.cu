@@ -7,6 +7,9 @@
  *   per iteration (launched max_iterations times; finished jobs return at once):
  *     rays       block per first-stage ray: warp 0 casts it, the others
  *                its second-stage rays (pt_sb_cast_warp)
+ *     drop_flat_slots  (flat_edges=reject) block per job: each found edge
+ *                tested once against the job's others, the points on flat
+ *                edges marked not found when there are enough of them
  *     ransac     block per 128 rows (32 with a RANSAC ellipse) of the sample
  *                table per job, a row's votes split over its threads, each
  *                block compacting the found edges in ray order itself (a
@@ -242,11 +245,45 @@ __global__ void __launch_bounds__(32 * RAYS_MAX_WARPS, 2) rays(pt_cuda_params p,
     }
 }
 
+/* Block per job, flat_edges=reject: the points on flat edges
+ * (lib/detect/starburst_flat.h) leave the fit when there are enough of
+ * them, the same points as omp/detect/starburst.c's drop_flat leaves out.
+ * Each found slot is tested once against the job's found slots, a slot
+ * per thread: a flat one is marked 2 (still found for the others' tests),
+ * the flat ones are counted by __syncthreads_count, then the marks become
+ * 0 (left out) or 1 again. Once per job and iteration, before RANSAC, so
+ * the RANSAC blocks only compact the found slots. */
+__global__ void __launch_bounds__(PIPE_THREADS) drop_flat_slots(pt_cuda_params p, pt_cuda_buffers b)
+{
+    int j = blockIdx.x;
+    if (!b.state[j].active)
+        return;
+    int slots = p.rays * (1 + p.rays2);
+    size_t base = (size_t)j * p.points_per_eye;
+    uint8_t *found = b.slot_found + base;
+    const double reach = pt_sb_flat_reach(b.jobs[j].max_r);
+    int count = 0;
+    for (int tile = 0; tile < slots; tile += PIPE_THREADS) {
+        int s = tile + threadIdx.x;
+        int is_flat = s < slots && found[s] &&
+                      pt_sb_flat_point(b.slot_points + base, b.slot_normals + base, found, slots,
+                                       s, reach);
+        count += __syncthreads_count(is_flat);
+        /* marked after every thread of the tile has tested (the count's
+         * barrier): a mark keeps the slot found for later tiles' tests */
+        if (is_flat)
+            found[s] = 2;
+    }
+    __syncthreads();
+    int drop = pt_sb_flat_drops(count);
+    for (int s = threadIdx.x; s < slots; s += PIPE_THREADS)
+        if (found[s] == 2)
+            found[s] = drop ? 0 : 1;
+}
+
 /* Found edges of job j in slot order (first stage, then second stage by
- * first-stage ray), the order of the serial detector, without those on flat
- * edges with flat_edges=reject when there are enough of them (each slot
- * tested against the job's found slots, counted by __syncthreads_count: the
- * same points as omp/detect/starburst.c's drop_flat keeps): into
+ * first-stage ray), the order of the serial detector (with flat_edges=reject
+ * the flat kernel has already left the points on flat edges out): into
  * shared (when not NULL) and, with to_global, into the job's points.
  * Returns their number. Called by every thread of a PIPE_THREADS block. */
 static __device__ int compact_slots(const pt_cuda_params &p, const pt_cuda_buffers &b, int j,
@@ -256,25 +293,9 @@ static __device__ int compact_slots(const pt_cuda_params &p, const pt_cuda_buffe
     size_t base = (size_t)j * p.points_per_eye;
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     int n = 0;
-    const double reach = pt_sb_flat_reach(b.jobs[j].max_r);
-    int drop = 0;
-    if (p.sb.flat_edges == PT_SB_FLAT_REJECT) {
-        int flat = 0;
-        for (int tile = 0; tile < slots; tile += PIPE_THREADS) {
-            int s = tile + threadIdx.x;
-            flat += __syncthreads_count(
-                s < slots && b.slot_found[base + s] &&
-                pt_sb_flat_point(b.slot_points + base, b.slot_normals + base,
-                                 b.slot_found + base, slots, s, reach));
-        }
-        drop = pt_sb_flat_drops(flat);
-    }
     for (int tile = 0; tile < slots; tile += PIPE_THREADS) {
         int s = tile + threadIdx.x;
         int flag = s < slots && b.slot_found[base + s];
-        if (flag && drop)
-            flag = !pt_sb_flat_point(b.slot_points + base, b.slot_normals + base,
-                                     b.slot_found + base, slots, s, reach);
         unsigned ballot = __ballot_sync(0xffffffffu, flag);
         if (lane == 0)
             warp_counts[warp] = __popc(ballot);
@@ -402,13 +423,16 @@ extern "C" int pt_cuda_ransac_blocks(const pt_cuda_params *p)
     return (p->ransac_rows + rows_per_block - 1) / rows_per_block;
 }
 
-/* One iteration's launches: rays, RANSAC (compacting first when the edges
- * do not fit in its shared memory), select. */
+/* One iteration's launches: rays, the flat edges (flat_edges=reject),
+ * RANSAC (compacting first when the edges do not fit in its shared
+ * memory), select. */
 static cudaError_t enqueue_iteration(const pt_cuda_params *p, const pt_cuda_buffers *b, int jobs,
                                      int finish, cudaStream_t stream)
 {
     int nblocks = pt_cuda_ransac_blocks(p);
     rays<<<jobs * p->rays, 32 * rays_warps(p), 0, stream>>>(*p, *b);
+    if (p->sb.flat_edges == PT_SB_FLAT_REJECT)
+        drop_flat_slots<<<jobs, PIPE_THREADS, 0, stream>>>(*p, *b);
     if (p->rays * (1 + p->rays2) <= RANSAC_SHARED_POINTS) {
         ransac<true><<<dim3(nblocks, jobs), PIPE_THREADS, 0, stream>>>(*p, *b);
     } else {

@@ -93,12 +93,13 @@ __global__ void tl_levels(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int job
         return;
     const pt_cuda_eye_job job = b.jobs[j];
     const uint8_t *buf = b.smoothed + job.frame * p.plane;
-    int2 levels = {0, 0};
+    int3 levels = {0, 0, 0};
     if (job.w > 0 && job.h > 0) {
         unsigned hist[256];
         pt_eye_grid_histogram(buf, p.pitch, job.x0, job.y0, job.w, job.h, hist);
         levels.x = pt_eye_level_of_histogram(hist, PT_EYE_DARK_RANK);
-        levels.y = pt_eye_level_of_histogram(hist, PT_EYE_SURROUND_RANK);
+        levels.y = pt_eye_tl_dark(buf, p.pitch, job.x0, job.y0, job.w, job.h, levels.x);
+        levels.z = pt_eye_level_of_histogram(hist, PT_EYE_SURROUND_RANK);
     }
     d.levels[j] = levels;
 }

@@ -75,7 +75,7 @@ typedef struct {
     int *refine_t;       /* max_jobs: refit threshold, -1: no refit */
     int *settled;        /* max_jobs: index in fits of the fit that stands, -1: none */
     int *check_t;        /* max_jobs: shape-check threshold, -1: no check */
-    int2 *levels;        /* max_jobs: (dark, surround) grey levels (range=eye) */
+    int3 *levels;        /* max_jobs: (coarse dark, dark, surround) grey levels (range=eye) */
 } tl_dev;
 
 #ifdef __CUDACC__
@@ -83,7 +83,8 @@ typedef struct {
 static __device__ __forceinline__ int tl_threshold(const tl_dev &d, int j, int i)
 {
     if (d.range == PT_TL_RANGE_EYE)
-        return pt_eye_threshold(d.levels[j].x, d.levels[j].y, i, d.thresholds, d.tmin, d.tstep);
+        return pt_eye_threshold(d.levels[j].x, d.levels[j].y, d.levels[j].z, i, d.thresholds,
+                                d.tmin, d.tstep);
     return d.tmin + i * d.tstep;
 }
 

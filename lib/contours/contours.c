@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Freeman directions: 0 = +x, counterclockwise on screen (2 = up). */
 static const int dir_dx[8] = {1, 1, 0, -1, -1, -1, 0, 1};
@@ -449,9 +450,24 @@ pt_status pt_contours_scan(int8_t *lab, int width, int height, int mode, int app
     return st;
 }
 
-pt_status pt_contours_find_seq(const pt_image *img, int threshold, int mode, int approx,
-                               pt_contours *out, pt_error *err)
+double pt_contours_clock_ms(void)
 {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+/* Phases as the border-tracking literature times them (pupiltrack(1),
+ * "contours --repeat"): preprocess (arguments, padded 0/1 image), trace (the
+ * raster scan following each border, parent search included), assemble
+ * (OpenCV's order and hierarchy links). */
+pt_status pt_contours_find_seq_timed(const pt_image *img, int threshold, int mode, int approx,
+                                     pt_contours *out, pt_contours_times *times,
+                                     pt_error *err)
+{
+    double t0 = pt_contours_clock_ms();
+    pt_contours_times t;
+    memset(&t, 0, sizeof t);
     pt_status st = check_args(img, mode, approx, err);
     if (st)
         return st;
@@ -462,19 +478,37 @@ pt_status pt_contours_find_seq(const pt_image *img, int threshold, int mode, int
     if (!lab)
         return pt_error_set(err, PT_ERR_NOMEM, "", "contours: cannot allocate %dx%d labels",
                             img->width + 2, img->height + 2);
+    double t1 = pt_contours_clock_ms();
     pt_contour_found *found = NULL;
     int n = 0;
     st = pt_contours_scan(lab, img->width, img->height, mode, approx, NULL, NULL, out, &found,
                           &n, err);
+    double t2 = pt_contours_clock_ms();
     if (!st)
         st = pt_contours_emit(out, found, n, err);
+    double t3 = pt_contours_clock_ms();
     if (st) {
         out->count = 0;
         out->point_count = 0;
     }
     free(found);
     free(lab);
+    if (times && !st) {
+        t.preprocess_ms = t1 - t0;
+        t.trace_ms = t2 - t1;
+        t.assemble_ms = t3 - t2;
+        t.total_ms = pt_contours_clock_ms() - t0;
+        t.phases = PT_CONTOURS_PHASE_PREPROCESS | PT_CONTOURS_PHASE_TRACE |
+                   PT_CONTOURS_PHASE_ASSEMBLE;
+        *times = t;
+    }
     return st;
+}
+
+pt_status pt_contours_find_seq(const pt_image *img, int threshold, int mode, int approx,
+                               pt_contours *out, pt_error *err)
+{
+    return pt_contours_find_seq_timed(img, threshold, mode, approx, out, NULL, err);
 }
 
 /* ---- writers ------------------------------------------------------------ */
@@ -521,10 +555,11 @@ pt_status pt_contours_write_json(const pt_contours *c, FILE *f, const char *path
 }
 
 static pt_status find_backend(void *state, const pt_image *img, int threshold, int mode,
-                              int approx, int threads, int tile, pt_contours *out, pt_error *err)
+                              int approx, int threads, int tile, pt_contours *out,
+                              pt_contours_times *times, pt_error *err)
 {
     (void)state, (void)threads, (void)tile;
-    return pt_contours_find_seq(img, threshold, mode, approx, out, err);
+    return pt_contours_find_seq_timed(img, threshold, mode, approx, out, times, err);
 }
 
-const pt_contours_backend pt_contours_seq = {NULL, NULL, find_backend, NULL};
+const pt_contours_backend pt_contours_seq = {NULL, NULL, find_backend};

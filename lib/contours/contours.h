@@ -113,29 +113,58 @@ pt_status pt_contours_scan(int8_t *lab, int width, int height, int mode, int app
                            pt_contours_trace_fn trace, void *trace_ctx, pt_contours *out,
                            pt_contour_found **found_out, int *count_out, pt_error *err);
 
-/* Milliseconds of a back end's last find, by phase as in the border-tracking
- * literature (pupiltrack(1), "contours --repeat"): back ends that time their
- * phases fill it. */
+/* Phases a back end times (pt_contours_times.phases), in the order the
+ * timing line of `contours --repeat` prints them (pupiltrack(1)). */
+enum {
+    PT_CONTOURS_PHASE_PREPROCESS = 1 << 0,
+    PT_CONTOURS_PHASE_UPLOAD = 1 << 1,
+    PT_CONTOURS_PHASE_TRACE = 1 << 2,
+    PT_CONTOURS_PHASE_CONNECT = 1 << 3,
+    PT_CONTOURS_PHASE_ASSEMBLE = 1 << 4,
+    PT_CONTOURS_PHASE_DOWNLOAD = 1 << 5,
+    PT_CONTOURS_PHASE_HOST = 1 << 6
+};
+
+/* Milliseconds of one find, by phase as in the border-tracking literature
+ * (preprocessing, tracking, connection; pupiltrack(1), "contours --repeat"),
+ * on a monotonic clock. phases says which fields the back end filled; each
+ * back end's meaning of a phase is in pupiltrack(1). */
 typedef struct {
+    double preprocess_ms; /* seq, omp: arguments, padded 0/1 image, work buffers */
     double upload_ms;   /* image to the device (banded pinned staging, overlapped) */
-    double trace_ms;    /* binarize, count and write passes: pieces per tile (device) */
-    double connect_ms;  /* join pieces across tile sides, keep borders' cycles (device) */
-    double assemble_ms; /* starts, discovery order, chain codes (device) */
+    double trace_ms;    /* seq: raster scan following each border; omp: pieces per
+                         * rectangle; cuda: binarize, count and write passes (device) */
+    double connect_ms;  /* omp, cuda: join pieces across rectangle sides, keep the
+                         * cycles that are borders */
+    double assemble_ms; /* seq: OpenCV's order and hierarchy links; omp: starts,
+                         * order, points, hierarchy; cuda: starts, discovery order,
+                         * chain codes (device) */
     double download_ms; /* chain codes and border offsets to the host */
     double host_ms;     /* host: points from the chains, order and hierarchy */
     double total_ms;    /* wall clock of the whole call */
+    unsigned phases;    /* PT_CONTOURS_PHASE_* bits of the fields above filled */
     long long pieces, states; /* border pieces and direction bytes downloaded */
 } pt_contours_times;
 
+/* Monotonic clock in milliseconds, for the phase times. */
+double pt_contours_clock_ms(void);
+
+/* pt_contours_find_seq that also fills *times when it succeeds (NULL: not
+ * timed): phases preprocess, trace and assemble, and the total. */
+pt_status pt_contours_find_seq_timed(const pt_image *img, int threshold, int mode, int approx,
+                                     pt_contours *out, pt_contours_times *times,
+                                     pt_error *err);
+
 /* A border-tracking back end (contours -b): open/close hold state between
- * repeated calls (NULL: none); last_times is NULL for back ends that do not
- * time their stages. threads and tile are ignored where they do not apply. */
+ * repeated calls (NULL: none). A successful find fills *times when times is
+ * not NULL (phases 0 for a back end that does not time its stages); threads and tile
+ * are ignored where they do not apply. */
 typedef struct {
     pt_status (*open)(void **state, pt_error *err);
     void (*close)(void *state);
     pt_status (*find)(void *state, const pt_image *img, int threshold, int mode, int approx,
-                      int threads, int tile, pt_contours *out, pt_error *err);
-    void (*last_times)(const void *state, pt_contours_times *t);
+                      int threads, int tile, pt_contours *out, pt_contours_times *times,
+                      pt_error *err);
 } pt_contours_backend;
 
 /* The back ends' tables, each defined beside its code: the sequential

@@ -86,19 +86,80 @@ static inline PT_HD int pt_eye_clearly_dark(int dark, int surround)
     return surround - dark >= PT_EYE_DARK_SHARE * surround;
 }
 
-/* Threshold i (0-based) of n for tl_range=eye: between the eye's dark and
- * surround levels, dark + (surround - dark) (i + 1) / (n + 1), so the
- * thresholds fall between the pupil's grey level and the iris's however
- * the eye is exposed; where the eye is not clearly dark
- * (pt_eye_clearly_dark), the fixed tmin + i tstep (at most 255). */
-static inline PT_HD int pt_eye_threshold(int dark, int surround, int i, int n, int tmin,
-                                         int tstep)
+/* tl_range=eye's dark level where the pupil covers too little of the
+ * region (a small pupil in a wide view) for the 32x32 grid's dark level
+ * (PT_EYE_DARK_RANK, 1 % of the samples) to reach it: a finer grid of
+ * PT_EYE_FINE_GRID x PT_EYE_FINE_GRID samples laid out as
+ * pt_eye_grid_sample's, and its darkest patch (the least mean of 3 x 3
+ * neighbouring samples, about 2 % of the region's side across: a pupil of
+ * min_radius holds it, a lash or a thin shadow does not, and the mean does
+ * not follow single noisy samples). Where the patch lies PT_EYE_FINE_GAP
+ * grey levels or more below the coarse dark level and fewer than 1 in
+ * PT_EYE_FINE_SMALL of the fine samples are at most half-way from the
+ * patch's level up to the coarse one, the patch is a small dark region the
+ * coarse grid missed: the dark level becomes that half-way level, so the
+ * thresholds start above the small pupil's core (which blur keeps darker
+ * than its border) and below the iris. Otherwise (the pupil covers more,
+ * or the patch is the darker core of a pupil the coarse grid found) the
+ * coarse dark level stays. */
+#define PT_EYE_FINE_GRID 128
+#define PT_EYE_FINE_SMALL 200
+/* grey levels (5 % of the scale) the patch lies at least below the coarse
+ * dark level: a region standing clearly apart, not noise within a pupil */
+#define PT_EYE_FINE_GAP 12
+
+/* Sample (i, j) of the fine grid. */
+static inline PT_HD int pt_eye_fine_sample(const uint8_t *buf, int stride, int x0, int y0, int w,
+                                           int h, int i, int j)
 {
-    if (!pt_eye_clearly_dark(dark, surround)) {
+    const uint8_t *row =
+        buf + (long)(y0 + (int)(((long)(2 * j + 1) * h) / (2 * PT_EYE_FINE_GRID))) * stride + x0;
+    return row[(int)(((long)(2 * i + 1) * w) / (2 * PT_EYE_FINE_GRID))];
+}
+
+/* The dark level tl_range=eye spreads its thresholds from, given the
+ * coarse grid's dark level (see above). */
+static inline PT_HD int pt_eye_tl_dark(const uint8_t *buf, int stride, int x0, int y0, int w,
+                                       int h, int coarse_dark)
+{
+    int best = 9 * 255;
+    for (int j = 1; j + 1 < PT_EYE_FINE_GRID; j++)
+        for (int i = 1; i + 1 < PT_EYE_FINE_GRID; i++) {
+            int sum = 0;
+            for (int dj = -1; dj <= 1; dj++)
+                for (int di = -1; di <= 1; di++)
+                    sum += pt_eye_fine_sample(buf, stride, x0, y0, w, h, i + di, j + dj);
+            if (sum < best)
+                best = sum;
+        }
+    int patch = best / 9;
+    if (coarse_dark - patch < PT_EYE_FINE_GAP)
+        return coarse_dark;
+    int mid = (patch + coarse_dark) / 2, below = 0;
+    for (int j = 0; j < PT_EYE_FINE_GRID; j++)
+        for (int i = 0; i < PT_EYE_FINE_GRID; i++)
+            below += pt_eye_fine_sample(buf, stride, x0, y0, w, h, i, j) <= mid;
+    return below * PT_EYE_FINE_SMALL < PT_EYE_FINE_GRID * PT_EYE_FINE_GRID ? mid : coarse_dark;
+}
+
+/* Threshold i (0-based) of n for tl_range=eye: between the eye's dark and
+ * surround levels, dark + (surround - dark) ((i + 1) / (n + 1))^2, denser
+ * near the dark level, so that a pupil only a few grey levels darker than
+ * its iris (low contrast) still gets a threshold between the two, and the
+ * upper ones reach the iris's level on well-contrasted eyes; the
+ * thresholds fall between the pupil's grey level and the iris's however
+ * the eye is exposed. Where the eye is not clearly dark
+ * (pt_eye_clearly_dark, judged on the coarse grid's dark level), the fixed
+ * tmin + i tstep (at most 255). */
+static inline PT_HD int pt_eye_threshold(int coarse_dark, int dark, int surround, int i, int n,
+                                         int tmin, int tstep)
+{
+    if (!pt_eye_clearly_dark(coarse_dark, surround)) {
         long t = tmin + (long)i * tstep;
         return t < 255 ? (int)t : 255;
     }
-    return dark + (int)(((long)(surround - dark) * (i + 1)) / (n + 1));
+    long k = i + 1, m = n + 1;
+    return dark + (int)(((long)(surround - dark) * k) / m);
 }
 
 #endif

@@ -41,10 +41,15 @@ typedef struct {
     int devices[PT_MAX_DEVICES];
 } pt_track_options;
 
+struct pt_trace; /* lib/detect/pt_trace.h */
+
 /* What the detector saw, for --draw: candidate edge points, blob border, rays. */
 typedef struct {
     pt_point *points;
     int count, capacity;
+    /* --draw-stages: when set, the omp back end's detectors record their
+     * stages there (lib/detect/pt_trace.h); the caller owns it */
+    struct pt_trace *trace;
 } pt_overlay;
 
 /* Append a point; grows the array; silently stops at 1<<20 points. */

@@ -59,7 +59,7 @@ const pt_param_def pt_starburst_param_defs[] = {
     {"ellipse_fit", PT_PARAM_CHOICE, SB(ellipse_fit), PT_SB_ELLIPSE_VIA_CIRCLE, 0, 1,
      ellipse_fit_choices, PT_ALG_STARBURST,
      "--ellipse: fit a RANSAC circle as circle mode does, then the ellipse through the points near it (circle), or a RANSAC ellipse over all points (direct: lid edges and reflections more often pull it flat)"},
-    {"flat_edges", PT_PARAM_CHOICE, SB(flat_edges), PT_SB_FLAT_KEEP, 0, 1, flat_choices,
+    {"flat_edges", PT_PARAM_CHOICE, SB(flat_edges), PT_SB_FLAT_REJECT, 0, 1, flat_choices,
      PT_ALG_STARBURST,
      "reject: edge points on an edge flatter than a pupil of max_radius (two points with the gradient direction within 10 degrees of its own within 1 px of its tangent, farther along it than sqrt(2 max_radius): a lid, a crease; when at least 4 points are) are left out of the fit; keep: fit every edge point"},
 };

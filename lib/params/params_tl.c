@@ -12,7 +12,8 @@ const pt_param_def pt_tl_param_defs[] = {
     {"tl_range", PT_PARAM_CHOICE, offsetof(pt_config, tl.range), PT_TL_RANGE_EYE, 0, 1,
      tl_range_names, PT_ALG_TL,
      "eye: tl_count thresholds evenly between each eye's dark level (the 11th least of a 32x32 "
-     "grid of samples) and its surround level (their 10th percentile), or from tl_min by "
+     "grid of samples, or half-way down to a small darker patch of a 128x128 grid that it "
+     "misses) and its surround level (their 10th percentile), or from tl_min by "
      "tl_step where the dark level is not 20 % below the surround; fixed: tl_min..tl_max by "
      "tl_step (the paper)"},
     {"tl_count", PT_PARAM_INT, offsetof(pt_config, tl.count), 5, 1, 64, NULL, PT_ALG_TL,

@@ -472,9 +472,12 @@ static pt_status collect_cycles(piece **all, int64_t npieces, pt_cycle_border **
     return st;
 }
 
+/* Phases timed into *times as pt_contours_find_tiled_timed says. */
 static pt_status find_tiled(const pt_image *img, int threshold, int mode, int approx,
-                            int threads, int tile, pt_contours *out, pt_error *err)
+                            int threads, int tile, pt_contours *out, pt_contours_times *times,
+                            pt_error *err)
 {
+    double t0 = pt_contours_clock_ms(), t1 = t0, t2 = t0, t3 = t0, t4 = t0;
     pt_status st = pt_contours_check_args(img, mode, approx, err);
     if (st)
         return st;
@@ -512,10 +515,12 @@ static pt_status find_tiled(const pt_image *img, int threshold, int mode, int ap
                           t.step, img->height + 2);
         goto done;
     }
+    t1 = pt_contours_clock_ms();
 
 #pragma omp parallel for schedule(dynamic) num_threads(threads)
     for (int i = 0; i < ntiles; i++)
         tiles[i].status = trace_tile(&t, i, &tiles[i]);
+    t2 = pt_contours_clock_ms();
 
     tile_base = malloc((size_t)(ntiles + 1) * sizeof *tile_base);
     if (!tile_base) {
@@ -549,11 +554,13 @@ static pt_status find_tiled(const pt_image *img, int threshold, int mode, int ap
     if ((st = join_pieces(&t, tiles, tile_base, all, npieces, threads, err)) ||
         (st = collect_cycles(all, npieces, &borders, &nb, err)))
         goto done;
+    t3 = pt_contours_clock_ms();
 
     replay_ctx r = {&t, tiles, all, borders, nb};
     pt_cycle_source src = {&r, source_locate, source_write_points, replay_border};
     st = pt_contours_from_cycles(borders, nb, &src, img->width, img->height, lab, mode, approx,
                                  threads, out, err);
+    t4 = pt_contours_clock_ms();
 
 done:
     if (st) {
@@ -571,29 +578,49 @@ done:
     free(borders);
     free(t.visited);
     free(lab);
+    if (times && !st) {
+        memset(times, 0, sizeof *times);
+        times->preprocess_ms = t1 - t0;
+        times->trace_ms = t2 - t1;
+        times->connect_ms = t3 - t2;
+        times->assemble_ms = t4 - t3;
+        times->total_ms = pt_contours_clock_ms() - t0;
+        times->phases = PT_CONTOURS_PHASE_PREPROCESS | PT_CONTOURS_PHASE_TRACE |
+                        PT_CONTOURS_PHASE_CONNECT | PT_CONTOURS_PHASE_ASSEMBLE;
+    }
     return st;
+}
+
+pt_status pt_contours_find_tiled_timed(const pt_image *img, int threshold, int mode, int approx,
+                                       int threads, int tile, pt_contours *out,
+                                       pt_contours_times *times, pt_error *err)
+{
+    if (tile > 0 && (tile & (tile - 1)))
+        return pt_error_set(err, PT_ERR_PARAM, "", "contours: tile side %d not a power of two",
+                            tile);
+    return find_tiled(img, threshold, mode, approx, threads, tile, out, times, err);
 }
 
 pt_status pt_contours_find_tiled(const pt_image *img, int threshold, int mode, int approx,
                                  int threads, int tile, pt_contours *out, pt_error *err)
 {
-    if (tile > 0 && (tile & (tile - 1)))
-        return pt_error_set(err, PT_ERR_PARAM, "", "contours: tile side %d not a power of two",
-                            tile);
-    return find_tiled(img, threshold, mode, approx, threads, tile, out, err);
+    return pt_contours_find_tiled_timed(img, threshold, mode, approx, threads, tile, out, NULL,
+                                        err);
 }
 
 pt_status pt_contours_find_omp(const pt_image *img, int threshold, int mode, int approx,
                                int threads, pt_contours *out, pt_error *err)
 {
-    return find_tiled(img, threshold, mode, approx, threads, 0, out, err);
+    return find_tiled(img, threshold, mode, approx, threads, 0, out, NULL, err);
 }
 
 static pt_status find_backend(void *state, const pt_image *img, int threshold, int mode,
-                              int approx, int threads, int tile, pt_contours *out, pt_error *err)
+                              int approx, int threads, int tile, pt_contours *out,
+                              pt_contours_times *times, pt_error *err)
 {
     (void)state;
-    return pt_contours_find_tiled(img, threshold, mode, approx, threads, tile, out, err);
+    return pt_contours_find_tiled_timed(img, threshold, mode, approx, threads, tile, out, times,
+                                        err);
 }
 
-const pt_contours_backend pt_contours_omp = {NULL, NULL, find_backend, NULL};
+const pt_contours_backend pt_contours_omp = {NULL, NULL, find_backend};

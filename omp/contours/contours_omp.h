@@ -14,4 +14,14 @@ pt_status pt_contours_find_omp(const pt_image *img, int threshold, int mode, int
 pt_status pt_contours_find_tiled(const pt_image *img, int threshold, int mode, int approx,
                                  int threads, int tile, pt_contours *out, pt_error *err);
 
+/* pt_contours_find_tiled that also fills *times when it succeeds (NULL: not
+ * timed): phases preprocess (padded 0/1 image, work buffers), trace (pieces
+ * per rectangle, in parallel), connect (pieces joined across rectangle
+ * sides, the cycles that are borders kept) and assemble (start points,
+ * OpenCV's order, the points and, for CCOMP/TREE, the hierarchy), and the
+ * total. */
+pt_status pt_contours_find_tiled_timed(const pt_image *img, int threshold, int mode, int approx,
+                                       int threads, int tile, pt_contours *out,
+                                       pt_contours_times *times, pt_error *err);
+
 #endif

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "lib/detect/confidence.h"
+#include "lib/detect/pt_trace.h"
 #include "lib/params/params_auto.h"
 #include "lib/detect/starburst_config.h"
 #include "lib/detect/starburst_flat.h"
@@ -150,6 +151,7 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
                                       in->roi.height, start);
     pt_ransac_fit fit = {0}, best = {0};
     double best_conf = -1.0;
+    pt_trace *trace = ov ? ov->trace : NULL; /* --draw-stages */
     int n = 0;
 
     for (int iter = 0; iter < (sb->max_iterations > 0 ? sb->max_iterations : 1); iter++) {
@@ -161,7 +163,9 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
                 n++;
         }
         int first = n;
+        pt_trace_sb_stage1(trace, start, pts, first);
         for (int j = 0; j < first && rays2 > 0; j++) {
+            int from = n;
             for (int q = 0; q < rays2; q++) {
                 double dx, dy;
                 if (pt_sb_stage2_dir(start, pts[j], q, rays2, spread, &dx, &dy) &&
@@ -169,9 +173,11 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
                                pt_sb_stage2_len(start, pts[j], len2, c.gap), &pts[n]))
                     n++;
             }
+            pt_trace_sb_stage2(trace, pts[j], pts + from, n - from);
         }
         if (normals) /* edges flatter than any pupil leave the fit */
             n = drop_flat(&c, pts, normals, n, pt_sb_flat_reach(in->max_radius), scratch_idx);
+        pt_trace_sb_fitted(trace, pts, n);
         if (n < in->ransac->sample_size)
             break;
         int found = pt_sb_fits_ellipse(&k, opt->ellipse)
@@ -188,6 +194,7 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
          * pupil (highest confidence), the first of equals. */
         /* circle mode: fit.ellipse is the circle, or the refined ellipse it reports */
         double conf = pt_confidence_ellipse(in->smoothed, &fit.ellipse);
+        pt_trace_sb_fit(trace, &fit.ellipse, conf);
         if (conf > best_conf) {
             best_conf = conf;
             best = fit;

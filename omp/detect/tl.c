@@ -8,6 +8,7 @@
 #include "lib/detect/eye_levels.h"
 #include "lib/contours/contours.h"
 #include "lib/detect/fit.h"
+#include "lib/detect/pt_trace.h"
 #include "lib/detect/tl_nest.h"
 #include "lib/detect/tl_shape.h"
 #include "omp/detect/detect.h"
@@ -304,10 +305,13 @@ static void eye_thresholds(const pt_image *img, const pt_roi *roi, const pt_tl_p
     unsigned hist[256];
     pt_eye_grid_histogram(img->buf, img->stride, roi->x0, roi->y0, roi->width, roi->height,
                           hist);
-    int dark = pt_eye_level_of_histogram(hist, PT_EYE_DARK_RANK);
+    int coarse = pt_eye_level_of_histogram(hist, PT_EYE_DARK_RANK);
+    int dark = pt_eye_tl_dark(img->buf, img->stride, roi->x0, roi->y0, roi->width, roi->height,
+                              coarse);
     int surround = pt_eye_level_of_histogram(hist, PT_EYE_SURROUND_RANK);
     for (int i = 0; i < n; i++)
-        levels[i] = pt_eye_threshold(dark, surround, i, n, p->threshold_min, p->threshold_step);
+        levels[i] = pt_eye_threshold(coarse, dark, surround, i, n, p->threshold_min,
+                                     p->threshold_step);
 }
 
 static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
@@ -427,6 +431,8 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
                                  &blob_r);
         for (int i = 0; i < n; i++)
             pt_overlay_add(ov, border[i].x, border[i].y);
+        pt_trace_tl(ov->trace, t_best, lab.labels, lab.count, roi.x0, roi.y0, roi.width,
+                    roi.height, border, n);
     }
     if (check)
         circle_or_ellipse(best_border->points, best_border->n, in, cfg, border, scratch_idx,

@@ -14,9 +14,12 @@
 # (scripts/tools/contour_image.c: sparse rings, blobs, 8 x 8 blocks, pixel
 # noise) at its sizes, 1232 x 1028 and 2x, 4x that (--quick: a quarter of
 # the side). Times are medians of REPEAT runs of one image held in memory
-# (contours --repeat). Phases: the CUDA back end reports upload, tracing
-# (the paper's tracking), connection, assembly, download and the host's
-# share per call; seq and omp report the whole call only.
+# (contours --repeat). Phases (pupiltrack(1), contours), from the median
+# run: seq reports preprocessing, tracking (the raster scan following each
+# border) and assembly (order, hierarchy); omp preprocessing, tracking (per
+# rectangle), connection (pieces joined across rectangle sides) and assembly
+# (start points, order, points, hierarchy); CUDA upload, tracking,
+# connection, assembly, download and the host's share per call.
 #
 # Environment: PT (pupiltrack binary, default ./pupiltrack); REPEAT (default
 # 10; --quick 3); PYTHON (with cv2 for the OpenCV column; n/a without);
@@ -107,13 +110,18 @@ EOF
 SCALES="1 2 4"
 
 # --- Tables 1-2: ms per size, CPU (Table 1) and CUDA phases (Table 2) ---
-echo "scale,size,borders,OpenCV 1 core ms,seq ms,omp -j 1 ms,omp -j $CORES ms" >"$OUT/table1-cpu.csv"
+# seq_phases LINE / omp_phases LINE: the CPU phase columns of a timing line.
+seq_phases() { echo "$(field preprocess_ms "$1"),$(field trace_ms "$1"),$(field assemble_ms "$1")"; }
+omp_phases() { echo "$(field preprocess_ms "$1"),$(field trace_ms "$1"),$(field connect_ms "$1"),$(field assemble_ms "$1")"; }
+SEQ_COLS="seq preprocessing ms,seq tracking ms,seq assembly ms"
+OMP_COLS="omp -j $CORES preprocessing ms,omp -j $CORES tracking ms,omp -j $CORES connection ms,omp -j $CORES assembly ms"
+echo "scale,size,borders,OpenCV 1 core ms,seq ms,$SEQ_COLS,omp -j 1 ms,omp -j $CORES ms,$OMP_COLS" >"$OUT/table1-cpu.csv"
 echo "scale,size,borders,cuda ms (whole call),upload ms,tracking ms,connection ms,assembly ms,download ms,host ms" >"$OUT/table2-cuda-phases.csv"
 for k in $SCALES; do
     w=$((BASE_W * k)); h=$((BASE_H * k))
     img=$(image blobs $w $h)
     seq=$(timing seq "$img"); omp1=$(timing omp "$img" -j 1); ompn=$(timing omp "$img" -j "$CORES")
-    echo "${k}x,${w}x$h,$(field borders "$seq"),$(opencv "$img"),$(field median_ms "$seq"),$(field median_ms "$omp1"),$(field median_ms "$ompn")" >>"$OUT/table1-cpu.csv"
+    echo "${k}x,${w}x$h,$(field borders "$seq"),$(opencv "$img"),$(field median_ms "$seq"),$(seq_phases "$seq"),$(field median_ms "$omp1"),$(field median_ms "$ompn"),$(omp_phases "$ompn")" >>"$OUT/table1-cpu.csv"
     if [ $HAVE_CUDA -eq 1 ]; then
         cu=$(timing cuda "$img")
         echo "${k}x,${w}x$h,$(field borders "$cu"),$(field median_ms "$cu"),$(field upload_ms "$cu"),$(field trace_ms "$cu"),$(field connect_ms "$cu"),$(field assemble_ms "$cu"),$(field download_ms "$cu"),$(field host_ms "$cu")" >>"$OUT/table2-cuda-phases.csv"
@@ -121,9 +129,9 @@ for k in $SCALES; do
         echo "${k}x,${w}x$h,-,$NM,$NM,$NM,$NM,$NM,$NM,$NM" >>"$OUT/table2-cuda-phases.csv"
     fi
 done
-table table1-cpu "Border tracking on the CPU: ms per image size (blobs)"
+table table1-cpu "Border tracking on the CPU: ms per image size and phase (blobs)"
 caption table1-cpu "Tables 1-2 (CPU and OpenCV columns)" \
-    "milliseconds per image (median of $REPEAT runs) to find every border (--mode list, no approximation) of a generated 'blobs' image at 1x, 2x and 4x the side of $BASE_W x $BASE_H: OpenCV findContours on one core (n/a without cv2), pupiltrack's sequential reference, OpenMP on one and on $CORES cores. Partial: the CPU back ends report the whole call, not the paper's phases." \
+    "milliseconds per image (median of $REPEAT runs) to find every border (--mode list, no approximation) of a generated 'blobs' image at 1x, 2x and 4x the side of $BASE_W x $BASE_H: OpenCV findContours on one core (n/a without cv2); pupiltrack's sequential reference, whole call and the phases of its median run: preprocessing (the padded 0/1 image), tracking (the raster scan following each border) and assembly (OpenCV's order and hierarchy links; a sequential scan has no connection); OpenMP on one and on $CORES cores, whole calls, and on $CORES cores the phases of its median run: preprocessing (0/1 image, marks), tracking (pieces of borders per rectangle, in parallel), connection (pieces joined across rectangle sides, borders kept) and assembly (start points, order, points). Phases add up to a little less than the whole call (allocation between them)." \
     "pupiltrack contours -b seq|omp [-j N] --count --repeat $REPEAT IMAGE; cv2.findContours(RETR_LIST, CHAIN_APPROX_NONE)" \
     "generated images in $OUT/images (scripts/tools/contour_image.c, seed 7); run on $WHERE."
 table table2-cuda-phases "Border tracking on CUDA: ms per phase and image size"
@@ -134,7 +142,7 @@ caption table2-cuda-phases "Tables 1-2 (GPU phases)" \
 
 # --- Table 3: ms per number of rectangles (1x1 ... 64x64) ---
 img=$(image blobs $BASE_W $BASE_H)
-echo "rectangles,tile side,omp -j $CORES ms,cuda ms,cuda tracking ms,cuda connection ms" >"$OUT/table3-rectangles.csv"
+echo "rectangles,tile side,omp -j $CORES ms,omp tracking ms,omp connection ms,omp assembly ms,cuda ms,cuda tracking ms,cuda connection ms" >"$OUT/table3-rectangles.csv"
 for r in 1 2 4 8 16 32 64; do
     # the power-of-two side that cuts the longer side into r rectangles
     side=$(awk -v w=$BASE_W -v r=$r 'BEGIN { s = 1; while (s * r < w) s *= 2; print s }')
@@ -146,16 +154,16 @@ for r in 1 2 4 8 16 32 64; do
     else
         cols="$NM,$NM,$NM"
     fi
-    echo "${nx}x$ny,$side,$(field median_ms "$o"),$cols" >>"$OUT/table3-rectangles.csv"
+    echo "${nx}x$ny,$side,$(field median_ms "$o"),$(field trace_ms "$o"),$(field connect_ms "$o"),$(field assemble_ms "$o"),$cols" >>"$OUT/table3-rectangles.csv"
 done
 table table3-rectangles "Border tracking per number of rectangles ($BASE_W x $BASE_H blobs)"
 caption table3-rectangles "Table 3" \
-    "milliseconds (median of $REPEAT runs) per number of rectangles the image is cut into (tiles of a power-of-two side, --tile; 1x1 ... about 64 x 64), OpenMP on $CORES cores (whole call) and CUDA (whole call, tracking, connection). Partial: the OpenMP back end does not split tracking from connection.$([ $HAVE_CUDA -eq 1 ] || echo ' CUDA: not measured (no usable GPU here).')" \
+    "milliseconds (median of $REPEAT runs) per number of rectangles the image is cut into (tiles of a power-of-two side, --tile; 1x1 ... about 64 x 64), OpenMP on $CORES cores (whole call and, from the median run, tracking: pieces of borders per rectangle; connection: pieces joined across rectangle sides, borders kept; assembly: start points, order, points) and CUDA (whole call, tracking, connection).$([ $HAVE_CUDA -eq 1 ] || echo ' CUDA: not measured (no usable GPU here).')" \
     "pupiltrack contours -b omp|cuda --tile SIDE --count --repeat $REPEAT IMAGE" \
     "$img; run on $WHERE."
 
 # --- Table 4: per image: borders, non-zero pixels, phase times ---
-echo "image,size,borders,non-zero pixels,seq ms,omp -j $CORES ms,cuda upload ms,cuda tracking ms,cuda connection ms,cuda download ms" >"$OUT/table4-images.csv"
+echo "image,size,borders,non-zero pixels,seq ms,$SEQ_COLS,omp -j $CORES ms,$OMP_COLS,cuda upload ms,cuda tracking ms,cuda connection ms,cuda download ms" >"$OUT/table4-images.csv"
 for kind in sparse blobs blocks noise; do
     img=$(image $kind $BASE_W $BASE_H)
     nz=$(tail -c $((BASE_W * BASE_H)) "$img" | tr -d '\000' | wc -c | tr -d ' ')
@@ -166,11 +174,11 @@ for kind in sparse blobs blocks noise; do
     else
         cols="$NM,$NM,$NM,$NM"
     fi
-    echo "$kind,${BASE_W}x$BASE_H,$(field borders "$s"),$nz,$(field median_ms "$s"),$(field median_ms "$o"),$cols" >>"$OUT/table4-images.csv"
+    echo "$kind,${BASE_W}x$BASE_H,$(field borders "$s"),$nz,$(field median_ms "$s"),$(seq_phases "$s"),$(field median_ms "$o"),$(omp_phases "$o"),$cols" >>"$OUT/table4-images.csv"
 done
 table table4-images "Per image: borders, non-zero pixels, times"
 caption table4-images "Table 4" \
-    "per generated image ($BASE_W x $BASE_H): borders found, non-zero pixels, sequential and OpenMP ms (whole call) and the CUDA phases (upload, tracking, connection, download). Partial: generated images stand in for the paper's, and the CPU back ends report no phases.$([ $HAVE_CUDA -eq 1 ] || echo ' CUDA: not measured (no usable GPU here).')" \
+    "per generated image ($BASE_W x $BASE_H): borders found, non-zero pixels, sequential and OpenMP ms, each whole call followed by the phases of its median run as in table1-cpu (seq: preprocessing, tracking, assembly; OpenMP on $CORES cores: preprocessing, tracking, connection, assembly), and the CUDA phases (upload, tracking, connection, download). Partial: generated images stand in for the paper's.$([ $HAVE_CUDA -eq 1 ] || echo ' CUDA: not measured (no usable GPU here).')" \
     "pupiltrack contours -b seq|omp|cuda --count --repeat $REPEAT IMAGE" \
     "$OUT/images; run on $WHERE."
 

@@ -154,37 +154,69 @@ caption fig01-reflection-stages "Fig. 1" \
     "the first frame of the dataset, its top-hat (image minus its grey opening), the reflection mask after the threshold and the dilation, and the frame with the reflections filled in (the smoothed frame is fig01-stages/*-5-smoothed.png)." \
     "pupiltrack track --preset paper --draw-stages DIR FRAME"
 
-# --- Figs. 2-4: each detector on the first frame (paper preset): what --draw
-# shows (edge or border points green, fit red), and Canny-Hough's edges ---
+# --- Figs. 2-4: each detector on the first frame (paper preset): the stages
+# track --draw-stages writes (threshold and labeling: Fig. 2; Starburst's
+# rays per iteration: Fig. 3; Canny edges: Fig. 4) and what --draw shows ---
 if [ $DRAW_ONLY -eq 0 ]; then
     mkdir -p "$OUT/detectors"
     for det in tl starburst hough; do
-        rm -rf "$OUT/detectors/$det"
-        extra=""
-        [ $det = hough ] && extra="--draw-stages $OUT/detectors/hough-stages"
-        "$PT" track -a $det --preset paper --draw "$OUT/detectors/$det" $extra -o /dev/null "$DATA/$FIRST" ||
-            { say "figs 2-4: track -a $det --draw failed"; exit 1; }
+        rm -rf "$OUT/detectors/$det" "$OUT/detectors/$det-stages"
+        "$PT" track -a $det --preset paper --draw "$OUT/detectors/$det" --draw-stages "$OUT/detectors/$det-stages" \
+            -o "$OUT/detectors/$det.csv" "$DATA/$FIRST" ||
+            { say "figs 2-4: track -a $det --draw --draw-stages failed"; exit 1; }
     done
 fi
 IMG=$OUT/fig01-stages/$STEM-1-image.png
-# detector_panels NAME FIGURE TITLE FILES TITLES WHAT DETECTOR (TITLES: one "quoted" title per file)
+# detector_panels NAME FIGURE TITLE FILES TITLES WHAT DETECTOR [GNUPLOT_VARS]
+# (TITLES: one "quoted" title per file; GNUPLOT_VARS: rows=..., crop=... for panels.gp)
 detector_panels() {
     {
         echo "panel,file"
         k=1
         for f in $4; do echo "$k,${f#"$OUT"/}"; k=$((k + 1)); done
     } >"$OUT/$1.csv"
-    if [ $GNUPLOT -eq 1 ] && [ -n "$STEM" ]; then
-        gnuplot -e "GPFILES='$HERE/figures/'; files='$4'; titles='$5'; out='$OUT/$1'; ttl='$3'" "$HERE/figures/panels.gp"
+    if [ -z "$(echo $4)" ]; then
+        say "$1: no stage images in $OUT/detectors: not drawn"
+    elif [ $GNUPLOT -eq 1 ] && [ -n "$STEM" ]; then
+        gnuplot -e "GPFILES='$HERE/figures/'; files='$4'; titles='$5'; out='$OUT/$1'; ttl='$3'; ${8-}" "$HERE/figures/panels.gp"
     fi
-    caption "$1" "$2" "$6" "pupiltrack track -a $7 --preset paper --draw DIR$([ "$7" = hough ] && echo ' --draw-stages DIR') FRAME"
+    caption "$1" "$2" "$6" "pupiltrack track -a $7 --preset paper --draw-stages DIR$([ "$7" = hough ] && echo ' --draw DIR') FRAME"
 }
-detector_panels fig02-tl-stages "Fig. 2 (partial: the final stage only)" "Threshold and labeling (paper preset)" \
-    "$IMG $OUT/detectors/tl/$STEM.png" '"(a) image" "(b) border points of the chosen blob and the fit"' \
-    "the first frame and, from track --draw, the border pixels of the blob threshold and labeling chose (green) and the fitted circle (red). The paper's threshold, label and biggest-area images are not drawn." tl
-detector_panels fig03-starburst-rays "Fig. 3 (partial: all rays at once)" "Starburst (paper preset)" \
-    "$IMG $OUT/detectors/starburst/$STEM.png" '"(a) image" "(b) edge points of the rays and the fit"' \
-    "the first frame and, from track --draw, the edge points Starburst's rays found (green) and the fit (red). The rays of each stage and iteration are not told apart." starburst
+# pupil_crop DET: "X0 X1 Y0 Y1 H", a square around DET's pupil on the first
+# frame (three radii each side, at least 40 px), within the frame; empty when
+# no pupil was found there.
+pupil_crop() {
+    png=$OUT/detectors/$1-stages/$STEM-1-image.png
+    [ -f "$OUT/detectors/$1.csv" ] && [ -f "$png" ] || return 0
+    size=$(od -An -tu1 -j16 -N8 "$png" | awk '{ print $3 * 256 + $4, $7 * 256 + $8 }')
+    awk -F, -v size="$size" '
+        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        NR == 2 && $(col["status"]) == "ok" {
+            split(size, wh, " "); r = $(col["r"]); h = 3 * r < 40 ? 40 : 3 * r
+            x0 = int($(col["cx"]) - h); x1 = int($(col["cx"]) + h); y0 = int($(col["cy"]) - h); y1 = int($(col["cy"]) + h)
+            if (x0 < 0) x0 = 0; if (y0 < 0) y0 = 0
+            if (x1 > wh[1] - 1) x1 = wh[1] - 1; if (y1 > wh[2] - 1) y1 = wh[2] - 1
+            print x0, x1, y0, y1, wh[2] }' "$OUT/detectors/$1.csv"
+}
+TLS=$OUT/detectors/tl-stages/$STEM
+detector_panels fig02-tl-stages "Fig. 2" "Threshold and labeling, the threshold fitted (paper preset)" \
+    "$TLS-6-threshold.png $TLS-7-labels.png $TLS-8-blob.png $TLS-9-border.png" \
+    '"(a) threshold" "(b) labels" "(c) the blob chosen" "(d) its border and the fit"' \
+    "the first frame's threshold-and-labeling stages at the threshold whose fit the detector reported (track --draw-stages): (a) white where the smoothed frame is at or below it, (b) each 8-connected component of those pixels in a colour of its own, (c) the blob chosen (the biggest within the radius range, preferring blobs off the frame's edge), (d) its border points (green) and the reported fit (red) on the frame." \
+    tl "rows='2'"
+SBN=$(ls "$OUT/detectors/starburst-stages" 2>/dev/null | grep -c -- "^$STEM-6-rays-[0-9]*\.png$" || true)
+SBFILES=""; SBTITLES=""; k=1
+while [ "$k" -le "${SBN:-0}" ]; do
+    SBFILES="$SBFILES $OUT/detectors/starburst-stages/$STEM-6-rays-$k.png"
+    SBTITLES="$SBTITLES \"($(echo abcdefghijklmnopqrstuvwxyz | cut -c "$k")) iteration $k\""
+    k=$((k + 1))
+done
+SBROWS=1; [ "${SBN:-0}" -gt 4 ] && SBROWS=2
+CROP=$(pupil_crop starburst)
+detector_panels fig03-starburst-rays "Fig. 3" "Starburst rays per iteration (paper preset)" \
+    "$SBFILES" "$SBTITLES" \
+    "Starburst on the first frame, one panel per iteration (track --draw-stages, $SBN iterations): first-stage rays from the start point (magenta cross) to their edge points in yellow, second-stage rays cast back from each first-stage edge point to theirs in cyan, points left out of the fit as flat edges in white, the iteration's fit in red; each iteration starts at the previous fit's centre, and the reported fit is the most confident iteration's. Only rays that found an edge are drawn; panels show the frame around the reported pupil$([ -z "$CROP" ] && echo ' (no pupil found: the whole frame)')." \
+    starburst "rows='$SBROWS'; crop='$CROP'"
 detector_panels fig04-hough "Fig. 4" "Canny-Hough (paper preset)" \
     "$IMG $OUT/detectors/hough-stages/$STEM-6-canny.png $OUT/detectors/hough/$STEM.png" '"(a) image" "(b) Canny edges" "(c) edge pixels and the Hough circle"' \
     "the first frame, its Canny edges (track --draw-stages: each eye region of the smoothed frame, the detector's sigma and thresholds) and, from track --draw, the edge pixels (green) and the circle the votes chose (red)." hough

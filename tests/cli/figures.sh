@@ -14,6 +14,15 @@ for f in $FIGS; do
     grep -q "^Reproduces: " "$TMP/figs/$f.txt" 2>/dev/null && grep -q "^Command: " "$TMP/figs/$f.txt" &&
         ok || fail "figures.sh wrote no caption $f.txt"
 done
+# Figs. 2 and 3 from --draw-stages: the four tl stages, one Starburst panel
+# per iteration (more than one here), every panel a PNG written.
+n=$(grep -c -- '-[6-9]-[a-z]*\.png$' "$TMP/figs/fig02-tl-stages.csv")
+[ "$n" -eq 4 ] && ok || fail "fig02 has $n stage panels, wanted 4"
+n=$(grep -c -- '-6-rays-[0-9]*\.png$' "$TMP/figs/fig03-starburst-rays.csv")
+[ "$n" -ge 2 ] && ok || fail "fig03 has $n iteration panels, wanted 2 or more"
+for f in $(cut -d, -f2 "$TMP/figs/fig02-tl-stages.csv" "$TMP/figs/fig03-starburst-rays.csv" | grep -v '^file$'); do
+    head -c 8 "$TMP/figs/$f" 2>/dev/null | od -An -c | grep -q 'P   N   G' && ok || fail "figs 2-3: $f is no PNG"
+done
 # Fig. 7: the sequential run (speed-up 1) and OpenMP for one and two eyes;
 # the CUDA steps only where a GPU runs.
 for eyes in monocular binocular; do
@@ -77,6 +86,13 @@ awk -F, 'NR > 1 { if ($3 + 0 <= last) bad = 1; last = $3 + 0 } END { exit bad }'
     ok || fail "contours table1: borders do not grow with the image size"
 n=$(($(wc -l <"$TMP/all/contours/table4-images.csv") - 1))
 [ "$n" -eq 4 ] && ok || fail "contours table4 has $n images, wanted 4"
+# contours: Tables 1, 3 and 4 carry the CPU phases (seq, omp), measured in every row.
+for f in table1-cpu table3-rectangles table4-images; do
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /^(seq|omp).* (preprocessing|tracking|connection|assembly) ms$/) col[++n] = i; next }
+             { for (k = 1; k <= n; k++) if ($col[k] !~ /^[0-9]+\.[0-9]+$/) bad = 1 }
+             END { exit !(n >= 3 && !bad) }' "$TMP/all/contours/$f.csv" &&
+        ok || fail "contours $f: CPU phase columns missing or not measured"
+done
 # auction: six data sets; every run measured; both auctions per set and back end.
 n=$(($(wc -l <"$TMP/all/auction/table1-datasets.csv") - 1))
 [ "$n" -eq 6 ] && ok || fail "auction table1 has $n data sets, wanted 6"
