@@ -117,8 +117,25 @@ static inline PT_HD int pt_eye_fine_sample(const uint8_t *buf, int stride, int x
     return row[(int)(((long)(2 * i + 1) * w) / (2 * PT_EYE_FINE_GRID))];
 }
 
+/* The half-way level between the fine grid's darkest patch (best9: the
+ * least sum of 3 x 3 neighbouring samples) and the coarse dark level, or
+ * -1 where the patch is not PT_EYE_FINE_GAP or more below it. */
+static inline PT_HD int pt_eye_fine_mid(int coarse_dark, int best9)
+{
+    int patch = best9 / 9;
+    return coarse_dark - patch < PT_EYE_FINE_GAP ? -1 : (patch + coarse_dark) / 2;
+}
+
+/* Whether `below` fine samples at most half-way are few enough for the
+ * patch to be a small dark region. */
+static inline PT_HD int pt_eye_fine_small(int below)
+{
+    return below * PT_EYE_FINE_SMALL < PT_EYE_FINE_GRID * PT_EYE_FINE_GRID;
+}
+
 /* The dark level tl_range=eye spreads its thresholds from, given the
- * coarse grid's dark level (see above). */
+ * coarse grid's dark level (see above), in one thread's loops (the CUDA
+ * back end shares them out over a block: cuda/detect/tl_choose.cu). */
 static inline PT_HD int pt_eye_tl_dark(const uint8_t *buf, int stride, int x0, int y0, int w,
                                        int h, int coarse_dark)
 {
@@ -132,14 +149,13 @@ static inline PT_HD int pt_eye_tl_dark(const uint8_t *buf, int stride, int x0, i
             if (sum < best)
                 best = sum;
         }
-    int patch = best / 9;
-    if (coarse_dark - patch < PT_EYE_FINE_GAP)
+    int mid = pt_eye_fine_mid(coarse_dark, best), below = 0;
+    if (mid < 0)
         return coarse_dark;
-    int mid = (patch + coarse_dark) / 2, below = 0;
     for (int j = 0; j < PT_EYE_FINE_GRID; j++)
         for (int i = 0; i < PT_EYE_FINE_GRID; i++)
             below += pt_eye_fine_sample(buf, stride, x0, y0, w, h, i, j) <= mid;
-    return below * PT_EYE_FINE_SMALL < PT_EYE_FINE_GRID * PT_EYE_FINE_GRID ? mid : coarse_dark;
+    return pt_eye_fine_small(below) ? mid : coarse_dark;
 }
 
 /* Threshold i (0-based) of n for tl_range=eye: between the eye's dark and
