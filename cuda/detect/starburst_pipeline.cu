@@ -248,20 +248,20 @@ __global__ void __launch_bounds__(32 * RAYS_MAX_WARPS, 2) rays(pt_cuda_params p,
 /* Block per job, flat_edges=reject: the points on flat edges
  * (lib/detect/starburst_flat.h) leave the fit when there are enough of
  * them, the same points as omp/detect/starburst.c's drop_flat leaves out.
- * Each found slot is tested once against the job's found slots, a slot
- * per thread: a flat one is marked 2 (still found for the others' tests),
- * the flat ones are counted by __syncthreads_count, then the marks become
- * 0 (left out) or 1 again. Once per job and iteration, before RANSAC, so
- * the RANSAC blocks only compact the found slots. */
-__global__ void __launch_bounds__(PIPE_THREADS) drop_flat_slots(pt_cuda_params p, pt_cuda_buffers b)
+ * Once per job and iteration, before RANSAC, so the RANSAC blocks only
+ * compact the found slots. Up to FLAT_SHARED_POINTS slots, the found ones
+ * are gathered into shared memory (in any order: whether a point has
+ * PT_SB_FLAT_PARTNERS partners does not depend on the order they are
+ * counted in) and each is tested there by one thread; more slots are
+ * tested in place in global memory, a slot per thread, a flat one marked 2
+ * (still found for the others' tests) until the count is known. */
+#define FLAT_SHARED_POINTS 1024
+
+static __device__ void drop_flat_in_place(const pt_cuda_params &p, const pt_cuda_buffers &b,
+                                          int j, int slots, double reach)
 {
-    int j = blockIdx.x;
-    if (!b.state[j].active)
-        return;
-    int slots = p.rays * (1 + p.rays2);
     size_t base = (size_t)j * p.points_per_eye;
     uint8_t *found = b.slot_found + base;
-    const double reach = pt_sb_flat_reach(b.jobs[j].max_r);
     int count = 0;
     for (int tile = 0; tile < slots; tile += PIPE_THREADS) {
         int s = tile + threadIdx.x;
@@ -279,6 +279,47 @@ __global__ void __launch_bounds__(PIPE_THREADS) drop_flat_slots(pt_cuda_params p
     for (int s = threadIdx.x; s < slots; s += PIPE_THREADS)
         if (found[s] == 2)
             found[s] = drop ? 0 : 1;
+}
+
+__global__ void __launch_bounds__(PIPE_THREADS) drop_flat_slots(pt_cuda_params p, pt_cuda_buffers b)
+{
+    __shared__ pt_point pts[FLAT_SHARED_POINTS], nrm[FLAT_SHARED_POINTS];
+    __shared__ short slot_of[FLAT_SHARED_POINTS];
+    __shared__ uint8_t flat[FLAT_SHARED_POINTS];
+    __shared__ int gathered, flat_count;
+    int j = blockIdx.x;
+    if (!b.state[j].active)
+        return;
+    int slots = p.rays * (1 + p.rays2);
+    const double reach = pt_sb_flat_reach(b.jobs[j].max_r);
+    if (slots > FLAT_SHARED_POINTS) {
+        drop_flat_in_place(p, b, j, slots, reach);
+        return;
+    }
+    size_t base = (size_t)j * p.points_per_eye;
+    uint8_t *found = b.slot_found + base;
+    if (threadIdx.x == 0)
+        gathered = flat_count = 0;
+    __syncthreads();
+    for (int s = threadIdx.x; s < slots; s += PIPE_THREADS)
+        if (found[s]) {
+            int k = atomicAdd(&gathered, 1);
+            pts[k] = b.slot_points[base + s];
+            nrm[k] = b.slot_normals[base + s];
+            slot_of[k] = (short)s;
+        }
+    __syncthreads();
+    int n = gathered, mine = 0;
+    for (int k = threadIdx.x; k < n; k += PIPE_THREADS) {
+        flat[k] = (uint8_t)pt_sb_flat_point(pts, nrm, NULL, n, k, reach);
+        mine += flat[k];
+    }
+    atomicAdd(&flat_count, mine);
+    __syncthreads();
+    if (pt_sb_flat_drops(flat_count))
+        for (int k = threadIdx.x; k < n; k += PIPE_THREADS)
+            if (flat[k])
+                found[slot_of[k]] = 0;
 }
 
 /* Found edges of job j in slot order (first stage, then second stage by

@@ -86,22 +86,62 @@ static __device__ pt_image frame_view(const pt_cuda_params &p, const pt_cuda_buf
     return view;
 }
 
-__global__ void tl_levels(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs)
+/* Block per eye job (LEVELS_THREADS threads): the coarse grid's dark and
+ * surround levels (thread 0) and the fine grid's dark level
+ * (lib/detect/eye_levels.h, pt_eye_tl_dark), its samples held in shared
+ * memory and its darkest patch and count shared out over the block; the
+ * minimum and the count are exact, so the level is pt_eye_tl_dark's. */
+#define LEVELS_THREADS 256
+#define FINE_SAMPLES (PT_EYE_FINE_GRID * PT_EYE_FINE_GRID)
+
+__global__ void __launch_bounds__(LEVELS_THREADS) tl_levels(pt_cuda_params p, pt_cuda_buffers b,
+                                                            tl_dev d)
 {
-    int j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (j >= jobs)
-        return;
+    __shared__ uint8_t fine[FINE_SAMPLES];
+    __shared__ int coarse_dark, surround, best9, below;
+    const int j = blockIdx.x;
     const pt_cuda_eye_job job = b.jobs[j];
+    if (job.w <= 0 || job.h <= 0) {
+        if (threadIdx.x == 0)
+            d.levels[j] = make_int3(0, 0, 0);
+        return;
+    }
     const uint8_t *buf = b.smoothed + job.frame * p.plane;
-    int3 levels = {0, 0, 0};
-    if (job.w > 0 && job.h > 0) {
+    for (int s = threadIdx.x; s < FINE_SAMPLES; s += LEVELS_THREADS)
+        fine[s] = (uint8_t)pt_eye_fine_sample(buf, p.pitch, job.x0, job.y0, job.w, job.h,
+                                              s % PT_EYE_FINE_GRID, s / PT_EYE_FINE_GRID);
+    if (threadIdx.x == 0) {
         unsigned hist[256];
         pt_eye_grid_histogram(buf, p.pitch, job.x0, job.y0, job.w, job.h, hist);
-        levels.x = pt_eye_level_of_histogram(hist, PT_EYE_DARK_RANK);
-        levels.y = pt_eye_tl_dark(buf, p.pitch, job.x0, job.y0, job.w, job.h, levels.x);
-        levels.z = pt_eye_level_of_histogram(hist, PT_EYE_SURROUND_RANK);
+        coarse_dark = pt_eye_level_of_histogram(hist, PT_EYE_DARK_RANK);
+        surround = pt_eye_level_of_histogram(hist, PT_EYE_SURROUND_RANK);
+        best9 = 9 * 255;
+        below = 0;
     }
-    d.levels[j] = levels;
+    __syncthreads();
+    const int inner = PT_EYE_FINE_GRID - 2;
+    int least = 9 * 255;
+    for (int s = threadIdx.x; s < inner * inner; s += LEVELS_THREADS) {
+        int x = 1 + s % inner, y = 1 + s / inner, sum = 0;
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++)
+                sum += fine[(y + dy) * PT_EYE_FINE_GRID + x + dx];
+        least = min(least, sum);
+    }
+    atomicMin(&best9, least);
+    __syncthreads();
+    const int mid = pt_eye_fine_mid(coarse_dark, best9);
+    if (mid >= 0) { /* the same for every thread of the block */
+        int n = 0;
+        for (int s = threadIdx.x; s < FINE_SAMPLES; s += LEVELS_THREADS)
+            n += fine[s] <= mid;
+        atomicAdd(&below, n);
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        d.levels[j] = make_int3(coarse_dark,
+                                mid >= 0 && pt_eye_fine_small(below) ? mid : coarse_dark,
+                                surround);
 }
 
 __global__ void tl_choose(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs)
@@ -237,8 +277,8 @@ __global__ void tl_finish(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int job
 cudaError_t pt_tl_levels(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,
                          int jobs, cudaStream_t stream)
 {
-    tl_levels<<<(jobs + CHOOSE_THREADS - 1) / CHOOSE_THREADS, CHOOSE_THREADS, 0, stream>>>(
-        *p, *b, *d, jobs);
+    if (jobs > 0)
+        tl_levels<<<jobs, LEVELS_THREADS, 0, stream>>>(*p, *b, *d);
     return cudaGetLastError();
 }
 
