@@ -20,9 +20,10 @@ typedef struct {
 } agreement;
 
 /* n synthetic frames of w x h (two eyes when binocular) from seed, every
- * grey level times exposure (synth --exposure: 1 = as rendered). */
-static pt_image **render_exposed(int n, int w, int h, int binocular, uint64_t seed,
-                                 float exposure)
+ * grey level times exposure (synth --exposure: 1 = as rendered), with the
+ * failure classes `hazards` (synth --hazard; 0: none) on every frame. */
+static pt_image **render_hazards(int n, int w, int h, int binocular, uint64_t seed,
+                                 float exposure, unsigned hazards)
 {
     pt_image **frames = calloc((size_t)n, sizeof *frames);
     pt_synth_params sp;
@@ -31,6 +32,7 @@ static pt_image **render_exposed(int n, int w, int h, int binocular, uint64_t se
     sp.height = h;
     sp.binocular = binocular;
     sp.exposure = exposure;
+    sp.hazards = hazards;
     for (int i = 0; i < n; i++) {
         pt_synth_frame_truth truth;
         pt_error err;
@@ -39,6 +41,13 @@ static pt_image **render_exposed(int n, int w, int h, int binocular, uint64_t se
             fprintf(stderr, "synth: %s\n", err.what);
     }
     return frames;
+}
+
+/* The same without failure classes. */
+static inline pt_image **render_exposed(int n, int w, int h, int binocular, uint64_t seed,
+                                        float exposure)
+{
+    return render_hazards(n, w, h, binocular, seed, exposure, 0);
 }
 
 /* n synthetic frames of w x h (two eyes when binocular) from seed. */

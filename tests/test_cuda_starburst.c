@@ -123,20 +123,7 @@ static void compare_exposed(const char *what, const pt_track_options *opt, int n
 static void compare_lid(const char *what, const pt_track_options *opt, int n, int w, int h,
                         uint64_t seed)
 {
-    pt_image **frames = calloc((size_t)n, sizeof *frames);
-    pt_synth_params sp;
-    pt_synth_params_default(&sp);
-    sp.width = w;
-    sp.height = h;
-    sp.binocular = opt->binocular;
-    sp.hazards = PT_SYNTH_LID;
-    for (int i = 0; i < n; i++) {
-        pt_synth_frame_truth truth;
-        pt_error err;
-        frames[i] = pt_image_create(w, h);
-        if (pt_synth_render(&sp, pt_synth_frame_seed(seed, i), frames[i], &truth, &err))
-            fprintf(stderr, "synth: %s\n", err.what);
-    }
+    pt_image **frames = render_hazards(n, w, h, opt->binocular, seed, 1.0f, PT_SYNTH_LID);
     compare_frames(what, opt, frames, n);
     free_frames(frames, n);
 }

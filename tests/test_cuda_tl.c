@@ -29,27 +29,10 @@ static float exposure = 1.0f;
 /* Failure classes on every frame (synth --hazard; 0: none). */
 static unsigned hazards;
 
-/* n frames as render_exposed (tests/pt_agree.h), with the hazards above. */
+/* n frames as render_hazards (tests/pt_agree.h), with the hazards above. */
 static pt_image **render_case(int n, int w, int h, int binocular, uint64_t seed)
 {
-    if (!hazards)
-        return render_exposed(n, w, h, binocular, seed, exposure);
-    pt_image **frames = calloc((size_t)n, sizeof *frames);
-    pt_synth_params sp;
-    pt_synth_params_default(&sp);
-    sp.width = w;
-    sp.height = h;
-    sp.binocular = binocular;
-    sp.exposure = exposure;
-    sp.hazards = hazards;
-    for (int i = 0; i < n; i++) {
-        pt_synth_frame_truth truth;
-        pt_error err;
-        frames[i] = pt_image_create(w, h);
-        if (pt_synth_render(&sp, pt_synth_frame_seed(seed, i), frames[i], &truth, &err))
-            fprintf(stderr, "synth: %s\n", err.what);
-    }
-    return frames;
+    return render_hazards(n, w, h, binocular, seed, exposure, hazards);
 }
 
 static void run(const pt_backend *b, const pt_config *cfg, const pt_track_options *opt,
