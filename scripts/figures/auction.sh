@@ -32,26 +32,15 @@
 # 200; --quick: 20 frames and a tenth of the objects).
 set -eu
 
-usage() { echo "usage: scripts/figures/auction.sh [--quick] OUTDIR" >&2; exit 2; }
-QUICK=0
-while [ $# -gt 0 ]; do
-    case $1 in
-    --quick) QUICK=1; shift ;;
-    -*) usage ;;
-    *) break ;;
-    esac
-done
-[ $# -eq 1 ] || usage
-OUT=$1
 PT=${PT:-./pupiltrack}
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 SAY=auction.sh
 PAPER="Maier et al. 2018 (J. Real-Time Image Processing, GPU auction for sensor-based sorting)"
 . "$HERE/figures/common.sh"
-[ -x "$PT" ] || { say "$PT not found or not executable (build it with make, or set PT)"; exit 2; }
+quick_outdir "$@"
+need_pt
 mkdir -p "$OUT/data" "$OUT/runs"
-GNUPLOT=1
-command -v gnuplot >/dev/null 2>&1 || { GNUPLOT=0; say "gnuplot not found: CSV and Markdown only (install gnuplot-nox)"; }
+find_gnuplot "CSV and Markdown only"
 
 FRAMES=${FRAMES:-200}
 [ $QUICK -eq 0 ] || FRAMES=20

@@ -1,10 +1,40 @@
 # Shared by scripts/figures/pupil.sh, contours.sh and auction.sh (sourced,
 # not run): drawing tidy CSVs with gnuplot, "not measured" panels, tables as
-# Markdown, PNG and SVG, and captions. The sourcing script sets OUT (output
-# folder), HERE (scripts/), GNUPLOT (1 when gnuplot runs), PAPER (the
-# paper's reference) and SAY (its name in messages).
+# Markdown, PNG and SVG, and captions; the scripts' shared argument and tool
+# checks. The sourcing script sets HERE (scripts/), PAPER (the paper's
+# reference), SAY (its name in messages), PT (the binary) and, itself or by
+# quick_outdir, OUT (output folder); find_gnuplot sets GNUPLOT.
 
 say() { echo "$SAY: $*" >&2; }
+
+# quick_outdir ARGS: the arguments "[--quick] OUTDIR" of contours.sh and
+# auction.sh; sets QUICK and OUT, or prints the usage and exits 2.
+quick_outdir() {
+    QUICK=0
+    while [ $# -gt 0 ]; do
+        case $1 in
+        --quick) QUICK=1; shift ;;
+        -*) set -- ;;
+        *) break ;;
+        esac
+    done
+    [ $# -eq 1 ] || { echo "usage: scripts/figures/$SAY [--quick] OUTDIR" >&2; exit 2; }
+    OUT=$1
+}
+
+# need_pt: exits 2 unless $PT is an executable pupiltrack.
+need_pt() {
+    [ -x "$PT" ] || { say "$PT not found or not executable (build it with make, or set PT)"; exit 2; }
+}
+
+# find_gnuplot [WHAT]: GNUPLOT=1 where gnuplot runs, else 0 and, given WHAT
+# (what is written instead), a line saying so.
+find_gnuplot() {
+    GNUPLOT=1
+    command -v gnuplot >/dev/null 2>&1 && return 0
+    GNUPLOT=0
+    [ $# -eq 0 ] || say "gnuplot not found: $1 (install gnuplot-nox)"
+}
 
 # blocks CSV: the tidy "series,x,y" rows as gnuplot data blocks, one per series.
 blocks() {

@@ -27,26 +27,15 @@
 # with CC, default cc).
 set -eu
 
-usage() { echo "usage: scripts/figures/contours.sh [--quick] OUTDIR" >&2; exit 2; }
-QUICK=0
-while [ $# -gt 0 ]; do
-    case $1 in
-    --quick) QUICK=1; shift ;;
-    -*) usage ;;
-    *) break ;;
-    esac
-done
-[ $# -eq 1 ] || usage
-OUT=$1
 PT=${PT:-./pupiltrack}
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 SAY=contours.sh
 PAPER="García-Mollá et al. (parallel border tracking based on Suzuki's algorithm)"
 . "$HERE/figures/common.sh"
-[ -x "$PT" ] || { say "$PT not found or not executable (build it with make, or set PT)"; exit 2; }
+quick_outdir "$@"
+need_pt
 mkdir -p "$OUT/images" "$OUT/runs"
-GNUPLOT=1
-command -v gnuplot >/dev/null 2>&1 || { GNUPLOT=0; say "gnuplot not found: CSV and Markdown only (install gnuplot-nox)"; }
+find_gnuplot "CSV and Markdown only"
 if [ -z "${PYTHON:-}" ]; then
     if [ -x /usr/bin/python3 ]; then PYTHON=/usr/bin/python3; else PYTHON=python3; fi
 fi

@@ -30,12 +30,11 @@ HERE=$(cd "$(dirname "$0")/.." && pwd)
 SAY=ladder.sh
 PAPER="Mompean et al. 2018 (J. Supercomputing 74(5))"
 . "$HERE/figures/common.sh"
-GNUPLOT=1
-command -v gnuplot >/dev/null 2>&1 || GNUPLOT=0
+find_gnuplot
 mkdir -p "$OUT/sweeps"
 CORES=$(nproc 2>/dev/null || echo 1)
 if [ $DRAW_ONLY -eq 0 ]; then
-    [ -x "$PT" ] || { say "$PT not found or not executable (build it with make, or set PT)"; exit 2; }
+    need_pt
     [ -d "$DATA" ] || { say "$DATA: not a folder"; exit 2; }
     FIRST=$(ls "$DATA" | grep -iE '\.(png|tif|tiff|pgm)$' | head -n 1 || true)
     [ -n "$FIRST" ] || { say "$DATA: no images"; exit 2; }

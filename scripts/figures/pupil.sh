@@ -40,17 +40,13 @@ HERE=$(cd "$(dirname "$0")/.." && pwd)
 SAY=pupil.sh
 PAPER="Mompean et al. 2018 (J. Supercomputing 74(5))"
 . "$HERE/figures/common.sh"
-[ -x "$PT" ] || [ $DRAW_ONLY -eq 1 ] || { say "$PT not found or not executable (build it with make, or set PT)"; exit 2; }
+[ $DRAW_ONLY -eq 1 ] || need_pt
 if [ $DRAW_ONLY -eq 0 ]; then
     [ -d "$DATA" ] || { say "$DATA: not a folder"; exit 2; }
     [ -f "$GT" ] || { say "$GT: ground truth not found"; exit 2; }
 fi
 mkdir -p "$OUT/sweeps"
-GNUPLOT=1
-if ! command -v gnuplot >/dev/null 2>&1; then
-    GNUPLOT=0
-    say "gnuplot not found: writing the sweeps and figure CSVs only, no PNG/SVG (install gnuplot-nox)"
-fi
+find_gnuplot "writing the sweeps and figure CSVs only, no PNG/SVG"
 
 # The paper's grids (Figs. 10-13); --quick keeps each figure's extremes.
 if [ $QUICK -eq 1 ]; then
