@@ -6,9 +6,10 @@
 #include <string.h>
 
 #include "lib/detect/starburst_flat.h"
+#include "tests/pt_sb_disc.h"
 #include "tests/pt_test.h"
 
-#define W 128
+#define W PT_SB_DISC_W
 #define MAXN 256
 
 /* Points on a circle (cx, cy, r), every `step` degrees, with their outward
@@ -96,32 +97,10 @@ static void test_geometry(void)
              "flat points leave the fit from PT_SB_FLAT_MIN on");
 }
 
-/* A dark disc (40) of radius 20 at (64.3, 63.7) whose border ramps to 140
- * over 4 px; rows above lid_y are bright (150), as an eyelid would be. */
-static pt_sb_view disc_view(uint8_t *buf, int lid_y)
-{
-    for (int y = 0; y < W; y++)
-        for (int x = 0; x < W; x++) {
-            double rho = sqrt((x - 64.3) * (x - 64.3) + (y - 63.7) * (y - 63.7));
-            double v = rho < 18 ? 40 : (rho < 22 ? 40 + 25 * (rho - 18) : 140);
-            if (y < lid_y)
-                v = 150;
-            buf[y * W + x] = (uint8_t)lround(v);
-        }
-    pt_sb_view c;
-    memset(&c, 0, sizeof c);
-    c.buf = buf;
-    c.width = c.height = c.stride = W;
-    c.xmax = c.ymax = W - 1;
-    c.threshold = 10;
-    c.gap = 2;
-    return c;
-}
-
 static void test_normals(void)
 {
     static uint8_t buf[W * W];
-    pt_sb_view c = disc_view(buf, 54);
+    pt_sb_view c = pt_sb_disc_view(buf, 54);
     /* on the disc's border at 30 degrees below the x axis: radial */
     double a = 30 * M_PI / 180.0;
     pt_point e = {(float)(64.3 + 20 * cos(a)), (float)(63.7 + 20 * sin(a))};

@@ -5,33 +5,12 @@
 #include <string.h>
 
 #include "lib/detect/starburst_size.h"
+#include "tests/pt_sb_disc.h"
 #include "tests/pt_test.h"
 
-#define W 128
-#define CX 64.3
-#define CY 63.7
-
-/* A dark disc (40) whose border ramps linearly to 140 from radius 18 to 22
- * (midpoint 20); rows above lid_y are bright (150), as an eyelid would be. */
-static pt_sb_view disc_view(uint8_t *buf, int lid_y)
-{
-    for (int y = 0; y < W; y++)
-        for (int x = 0; x < W; x++) {
-            double rho = sqrt((x - CX) * (x - CX) + (y - CY) * (y - CY));
-            double v = rho < 18 ? 40 : (rho < 22 ? 40 + 25 * (rho - 18) : 140);
-            if (y < lid_y)
-                v = 150;
-            buf[y * W + x] = (uint8_t)lround(v);
-        }
-    pt_sb_view c;
-    memset(&c, 0, sizeof c);
-    c.buf = buf;
-    c.width = c.height = c.stride = W;
-    c.xmax = c.ymax = W - 1;
-    c.threshold = 10;
-    c.gap = 2;
-    return c;
-}
+#define W PT_SB_DISC_W
+#define CX PT_SB_DISC_CX
+#define CY PT_SB_DISC_CY
 
 /* The reported radius for a fitted circle of radius r at the disc's centre. */
 static double reported(const pt_sb_view *c, double fraction, double r, double *cx)
@@ -50,7 +29,7 @@ static double reported(const pt_sb_view *c, double fraction, double r, double *c
 static void test_disc(void)
 {
     static uint8_t buf[W * W];
-    pt_sb_view c = disc_view(buf, -1);
+    pt_sb_view c = pt_sb_disc_view(buf, -1);
     double cx;
     PT_CHECK(reported(&c, 0.0, 20.0, &cx) == 20.0, "size_fraction 0: radius unchanged");
     PT_CHECK_NEAR(reported(&c, 0.5, 20.0, &cx), 20.0, 0.15, "0.5 on the midpoint: unchanged");
@@ -75,14 +54,14 @@ static void test_lid_and_flat(void)
 {
     static uint8_t buf[W * W];
     /* the lid hides the top quarter of the outline: the median ignores it */
-    pt_sb_view c = disc_view(buf, (int)(CY - 14));
+    pt_sb_view c = pt_sb_disc_view(buf, (int)(CY - 14));
     double cx;
     PT_CHECK_NEAR(reported(&c, 0.25, 20.0, &cx), 19.0, 0.2, "lid over a quarter: still 19");
     /* no step anywhere: nothing to measure, the fit stays */
     memset(buf, 90, sizeof buf);
     PT_CHECK(reported(&c, 0.25, 20.0, &cx) == 20.0, "flat image: radius unchanged");
     /* an outline whose normals leave the roi: unchanged */
-    c = disc_view(buf, -1);
+    c = pt_sb_disc_view(buf, -1);
     c.xmax = CX - 3; /* the normals of more than half the outline reach past it */
     PT_CHECK(reported(&c, 0.25, 20.0, &cx) == 20.0, "half the normals outside the roi: unchanged");
 }
