@@ -63,6 +63,19 @@ static pt_status map_file(const char *path, void **map, size_t *size, pt_error *
     return PT_OK;
 }
 
+/* After a mapped file was parsed with status st: the stack keeps the
+ * mapping, or on an error it is unmapped. Returns st. */
+static pt_status keep_map(pt_stack *s, void *map, size_t size, pt_status st)
+{
+    if (st) {
+        munmap(map, size);
+        return st;
+    }
+    s->map = map;
+    s->map_size = size;
+    return PT_OK;
+}
+
 pt_status pt_stack_open_npy(const char *path, pt_stack *s, pt_error *err)
 {
     memset(s, 0, sizeof s[0]);
@@ -71,13 +84,7 @@ pt_status pt_stack_open_npy(const char *path, pt_stack *s, pt_error *err)
     pt_status st = map_file(path, &map, &size, err);
     if (st)
         return st;
-    if ((st = pt_stack_parse_npy(map, size, path, s, err))) {
-        munmap(map, size);
-        return st;
-    }
-    s->map = map;
-    s->map_size = size;
-    return PT_OK;
+    return keep_map(s, map, size, pt_stack_parse_npy(map, size, path, s, err));
 }
 
 /* The frame layout a .raw file is read with, before the file is touched. */
@@ -130,13 +137,8 @@ pt_status pt_stack_open_raw(const char *path, int width, int height, int depth, 
     size_t size;
     if ((st = map_file(path, &map, &size, err)))
         return st;
-    if ((st = pt_stack_parse_raw(map, size, path, width, height, depth, s, err))) {
-        munmap(map, size);
-        return st;
-    }
-    s->map = map;
-    s->map_size = size;
-    return PT_OK;
+    return keep_map(s, map, size,
+                    pt_stack_parse_raw(map, size, path, width, height, depth, s, err));
 }
 
 pt_status pt_stack_open(const char *path, const pt_load_options *opt, pt_stack *s,
@@ -166,17 +168,11 @@ pt_status pt_stack_open_file(const char *path, const pt_load_options *opt, pt_st
     pt_status st = map_file(path, &map, &size, err);
     if (st)
         return st;
-    if (!is_tiff_data(map, size)) {
-        munmap(map, size);
-        return pt_error_set(err, PT_ERR_FORMAT, path, "not a TIFF file");
-    }
-    if ((st = pt_stack_parse_tiff(map, size, path, s, err))) {
-        munmap(map, size);
+    st = is_tiff_data(map, size) ? pt_stack_parse_tiff(map, size, path, s, err)
+                                 : pt_error_set(err, PT_ERR_FORMAT, path, "not a TIFF file");
+    if ((st = keep_map(s, map, size, st)))
         return st;
-    }
     *tiff = 1;
-    s->map = map;
-    s->map_size = size;
     return PT_OK;
 }
 
