@@ -351,13 +351,7 @@ int pt_reader_next(pt_reader *r, pt_read_frame *f)
                 end_video(r);
                 r->head++;
             }
-            if (!f->image)
-                r->stats.errors++;
-            r->stats.frames++;
-            pthread_mutex_unlock(&r->lock);
-            return 1;
-        }
-        if (j->kind == JOB_FILE) {
+        } else if (j->kind == JOB_FILE) {
             if (j->status) {
                 f->name = frame_name(path, 0, 1);
                 fail_frame(f, &j->err, 1);
