@@ -88,9 +88,9 @@ static __device__ pt_image frame_view(const pt_cuda_params &p, const pt_cuda_buf
 
 /* Block per eye job (LEVELS_THREADS threads): the coarse grid's dark and
  * surround levels (thread 0) and the fine grid's dark level
- * (lib/detect/eye_levels.h, pt_eye_tl_dark), its samples held in shared
- * memory and its darkest patch and count shared out over the block; the
- * minimum and the count are exact, so the level is pt_eye_tl_dark's. */
+ * (lib/detect/eye_levels.h, pt_eye_tl_dark's steps), its samples held in
+ * shared memory and its darkest patch and count shared out over the block;
+ * the minimum and the count are exact, so the level is pt_eye_tl_dark's. */
 #define LEVELS_THREADS 256
 #define FINE_SAMPLES (PT_EYE_FINE_GRID * PT_EYE_FINE_GRID)
 
@@ -107,9 +107,8 @@ __global__ void __launch_bounds__(LEVELS_THREADS) tl_levels(pt_cuda_params p, pt
         return;
     }
     const uint8_t *buf = b.smoothed + job.frame * p.plane;
-    for (int s = threadIdx.x; s < FINE_SAMPLES; s += LEVELS_THREADS)
-        fine[s] = (uint8_t)pt_eye_fine_sample(buf, p.pitch, job.x0, job.y0, job.w, job.h,
-                                              s % PT_EYE_FINE_GRID, s / PT_EYE_FINE_GRID);
+    pt_eye_fine_gather(buf, p.pitch, job.x0, job.y0, job.w, job.h, fine, threadIdx.x,
+                       LEVELS_THREADS);
     if (threadIdx.x == 0) {
         unsigned hist[256];
         pt_eye_grid_histogram(buf, p.pitch, job.x0, job.y0, job.w, job.h, hist);
@@ -119,23 +118,11 @@ __global__ void __launch_bounds__(LEVELS_THREADS) tl_levels(pt_cuda_params p, pt
         below = 0;
     }
     __syncthreads();
-    const int inner = PT_EYE_FINE_GRID - 2;
-    int least = 9 * 255;
-    for (int s = threadIdx.x; s < inner * inner; s += LEVELS_THREADS) {
-        int x = 1 + s % inner, y = 1 + s / inner, sum = 0;
-        for (int dy = -1; dy <= 1; dy++)
-            for (int dx = -1; dx <= 1; dx++)
-                sum += fine[(y + dy) * PT_EYE_FINE_GRID + x + dx];
-        least = min(least, sum);
-    }
-    atomicMin(&best9, least);
+    atomicMin(&best9, pt_eye_fine_least9(fine, threadIdx.x, LEVELS_THREADS));
     __syncthreads();
     const int mid = pt_eye_fine_mid(coarse_dark, best9);
     if (mid >= 0) { /* the same for every thread of the block */
-        int n = 0;
-        for (int s = threadIdx.x; s < FINE_SAMPLES; s += LEVELS_THREADS)
-            n += fine[s] <= mid;
-        atomicAdd(&below, n);
+        atomicAdd(&below, pt_eye_fine_below(fine, mid, threadIdx.x, LEVELS_THREADS));
         __syncthreads();
     }
     if (threadIdx.x == 0)

@@ -133,29 +133,56 @@ static inline PT_HD int pt_eye_fine_small(int below)
     return below * PT_EYE_FINE_SMALL < PT_EYE_FINE_GRID * PT_EYE_FINE_GRID;
 }
 
-/* The dark level tl_range=eye spreads its thresholds from, given the
- * coarse grid's dark level (see above), in one thread's loops (the CUDA
- * back end shares them out over a block: cuda/detect/tl_choose.cu). */
-static inline PT_HD int pt_eye_tl_dark(const uint8_t *buf, int stride, int x0, int y0, int w,
-                                       int h, int coarse_dark)
+/* The fine grid's work, shared out as samples first, first + step, ...
+ * (one thread: 0, 1; a CUDA block: threadIdx.x, blockDim.x). */
+
+/* Gathers the region's fine samples, row by row, into fine
+ * (PT_EYE_FINE_GRID squared bytes). */
+static inline PT_HD void pt_eye_fine_gather(const uint8_t *buf, int stride, int x0, int y0, int w,
+                                            int h, uint8_t *fine, int first, int step)
 {
-    int best = 9 * 255;
-    for (int j = 1; j + 1 < PT_EYE_FINE_GRID; j++)
-        for (int i = 1; i + 1 < PT_EYE_FINE_GRID; i++) {
-            int sum = 0;
-            for (int dj = -1; dj <= 1; dj++)
-                for (int di = -1; di <= 1; di++)
-                    sum += pt_eye_fine_sample(buf, stride, x0, y0, w, h, i + di, j + dj);
-            if (sum < best)
-                best = sum;
-        }
-    int mid = pt_eye_fine_mid(coarse_dark, best), below = 0;
+    for (int s = first; s < PT_EYE_FINE_GRID * PT_EYE_FINE_GRID; s += step)
+        fine[s] = (uint8_t)pt_eye_fine_sample(buf, stride, x0, y0, w, h, s % PT_EYE_FINE_GRID,
+                                              s / PT_EYE_FINE_GRID);
+}
+
+/* The least sum of 3 x 3 neighbouring gathered samples (the darkest patch
+ * times 9) among this share of the inner samples. */
+static inline PT_HD int pt_eye_fine_least9(const uint8_t *fine, int first, int step)
+{
+    const int inner = PT_EYE_FINE_GRID - 2;
+    int least = 9 * 255;
+    for (int s = first; s < inner * inner; s += step) {
+        int x = 1 + s % inner, y = 1 + s / inner, sum = 0;
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++)
+                sum += fine[(y + dy) * PT_EYE_FINE_GRID + x + dx];
+        least = sum < least ? sum : least;
+    }
+    return least;
+}
+
+/* How many of this share of the gathered samples are at most level. */
+static inline PT_HD int pt_eye_fine_below(const uint8_t *fine, int level, int first, int step)
+{
+    int n = 0;
+    for (int s = first; s < PT_EYE_FINE_GRID * PT_EYE_FINE_GRID; s += step)
+        n += fine[s] <= level;
+    return n;
+}
+
+/* The dark level tl_range=eye spreads its thresholds from, given the
+ * coarse grid's dark level (see above), in one thread (the CUDA back end
+ * shares the same steps out over a block: cuda/detect/tl_choose.cu). */
+static inline int pt_eye_tl_dark(const uint8_t *buf, int stride, int x0, int y0, int w, int h,
+                                 int coarse_dark)
+{
+    uint8_t fine[PT_EYE_FINE_GRID * PT_EYE_FINE_GRID];
+    pt_eye_fine_gather(buf, stride, x0, y0, w, h, fine, 0, 1);
+    int mid = pt_eye_fine_mid(coarse_dark, pt_eye_fine_least9(fine, 0, 1));
     if (mid < 0)
         return coarse_dark;
-    for (int j = 0; j < PT_EYE_FINE_GRID; j++)
-        for (int i = 0; i < PT_EYE_FINE_GRID; i++)
-            below += pt_eye_fine_sample(buf, stride, x0, y0, w, h, i, j) <= mid;
-    return pt_eye_fine_small(below) ? mid : coarse_dark;
+    return pt_eye_fine_small(pt_eye_fine_below(fine, mid, 0, 1)) ? mid : coarse_dark;
 }
 
 /* Threshold i (0-based) of n for tl_range=eye: between the eye's dark and
