@@ -51,5 +51,8 @@ const pt_param_def pt_tl_param_defs[] = {
      "circle mode: auto: the chosen border is also fitted by an ellipse (ransac_inlier band); "
      "where it holds 1.4 times the circle's border pixels within that band, its centre and "
      "mean radius are reported (elongated or lid-cut pupils); circle: the circle (the paper)"},
+    {"tl_flat", PT_PARAM_INT, offsetof(pt_config, tl.flat), 1, 0, 1, NULL, PT_ALG_TL,
+     "1: border pixels on an edge flatter than a pupil of max_radius (a lid's chord, a straight "
+     "shadow) leave the fit (tl_border=pixels); 0: every border pixel (the paper)"},
 };
 const int pt_tl_param_count = (int)(sizeof pt_tl_param_defs / sizeof pt_tl_param_defs[0]);

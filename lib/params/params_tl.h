@@ -29,6 +29,8 @@ typedef struct {
     int shape;         /* PT_TL_SHAPE_*: circle mode's model */
     int pupil_prior;   /* 1: the credible fit a winner encloses wins (the pupil inside
                           the iris, lib/detect/tl_nest.h); 0: the paper's best fit */
+    int flat;          /* 1: border pixels on edges flatter than any pupil (a lid's chord)
+                          leave the fit (lib/detect/tl_flat.h); 0: every border pixel */
 } pt_tl_params;
 
 #endif

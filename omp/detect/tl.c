@@ -9,6 +9,7 @@
 #include "lib/contours/contours.h"
 #include "lib/detect/fit.h"
 #include "lib/detect/pt_trace.h"
+#include "lib/detect/tl_flat.h"
 #include "lib/detect/tl_nest.h"
 #include "lib/detect/tl_shape.h"
 #include "omp/detect/detect.h"
@@ -55,14 +56,16 @@ static int32_t pick_blob(const pt_labeling *lab, double min_r, double max_r)
 }
 
 /* Blob pixels with a 4-neighbour outside the blob (or outside the roi), in
- * full-frame coordinates; returns their number. */
+ * full-frame coordinates, in raster order; row_start[y - b->y0] receives
+ * the index of row y's first (row_start[rows] = n); returns their number. */
 static int blob_border(const pt_labeling *lab, int32_t k, int x_off, int y_off,
-                       pt_point *points)
+                       pt_point *points, int *row_start)
 {
     const pt_blob *b = &lab->blobs[k - 1];
     int w = lab->width, h = lab->height, n = 0;
     for (int y = b->y0; y <= b->y1; y++) {
         const int32_t *row = lab->labels + (size_t)y * w;
+        row_start[y - b->y0] = n;
         for (int x = b->x0; x <= b->x1; x++) {
             if (row[x] != k)
                 continue;
@@ -75,7 +78,31 @@ static int blob_border(const pt_labeling *lab, int32_t k, int x_off, int y_off,
             }
         }
     }
+    row_start[b->y1 - b->y0 + 1] = n;
     return n;
+}
+
+/* tl_flat (lib/detect/tl_flat.h): the border points[0..n) (raster order,
+ * rows from y0 with their first indices in row_start) less the pixels on
+ * edges flatter than a pupil of max_r, in order; flags: n bytes of
+ * scratch. Returns the number kept. */
+static int drop_flat(const pt_image *img, pt_point *points, int n, const int *row_start, int y0,
+                     int rows, double max_r, uint8_t *flags)
+{
+    double reach = pt_tl_flat_reach(max_r);
+    int flat = 0;
+    for (int i = 0; i < n; i++) {
+        flags[i] = (uint8_t)pt_tl_flat_point(points, row_start, y0, rows, n, img->buf,
+                                             img->stride, img->width, img->height, i, reach);
+        flat += flags[i];
+    }
+    if (!pt_tl_flat_drops(flat, n))
+        return n;
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (!flags[i])
+            points[m++] = points[i];
+    return m;
 }
 
 /* The outer border of blob k, traced as OpenCV findContours does (start at
@@ -183,9 +210,9 @@ static double fit_confidence(const pt_image *img, const pt_ransac_fit *fit, int 
  * (0 points when no blob is plausible); *blob_r receives the blob's
  * equivalent radius sqrt(size / pi). */
 static int threshold_border(const pt_image *img, const pt_roi *roi, int t,
-                            const pt_eye_input *in, int border_mode, uint8_t *mask,
-                            pt_labeling *lab, pt_contours *contours, pt_point *border,
-                            double *blob_r)
+                            const pt_eye_input *in, const pt_tl_params *p, uint8_t *mask,
+                            int *row_start, pt_labeling *lab, pt_contours *contours,
+                            pt_point *border, double *blob_r)
 {
     for (int y = 0; y < roi->height; y++) {
         const uint8_t *src = img->buf + (size_t)(roi->y0 + y) * img->stride + roi->x0;
@@ -198,9 +225,14 @@ static int threshold_border(const pt_image *img, const pt_roi *roi, int t,
     *blob_r = k ? sqrt(lab->blobs[k - 1].size / M_PI) : 0.0;
     if (!k)
         return 0;
-    if (border_mode == PT_TL_BORDER_CONTOUR) /* mask is free again: the canvas */
+    if (p->border == PT_TL_BORDER_CONTOUR) /* mask is free again: the canvas */
         return blob_contour(lab, k, roi->x0, roi->y0, mask, contours, border);
-    return blob_border(lab, k, roi->x0, roi->y0, border);
+    int n = blob_border(lab, k, roi->x0, roi->y0, border, row_start);
+    if (!p->flat)
+        return n;
+    const pt_blob *b = &lab->blobs[k - 1]; /* mask is free again: the flags */
+    return drop_flat(img, border, n, row_start, roi->y0 + b->y0, b->y1 - b->y0 + 1,
+                     in->max_radius, mask);
 }
 
 typedef struct {
@@ -210,6 +242,7 @@ typedef struct {
     const pt_config *cfg;
     int ellipse;
     uint8_t *mask;
+    int *row_start; /* roi height + 1: the border's rows (blob_border) */
     pt_labeling *lab;
     pt_contours *contours; /* tl_border=contour: reused for every threshold */
     pt_point *border;
@@ -229,8 +262,8 @@ typedef struct {
 static double fit_threshold(const tl_work *w, int t, pt_ransac_fit *fit, tl_border_copy *copy)
 {
     double blob_r;
-    int n = threshold_border(w->img, w->roi, t, w->in, w->cfg->tl.border, w->mask, w->lab,
-                             w->contours, w->border, &blob_r);
+    int n = threshold_border(w->img, w->roi, t, w->in, &w->cfg->tl, w->mask, w->row_start,
+                             w->lab, w->contours, w->border, &blob_r);
     copy->points = NULL;
     copy->n = 0;
     double band = tl_inlier_band(w->cfg, blob_r, w->ellipse);
@@ -343,11 +376,12 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
         return pt_error_set(err, PT_ERR_NOMEM, "", "tl: out of memory");
     eye_thresholds(img, &roi, p, thresholds, levels);
     uint8_t *mask = pt_arena_alloc(arena, pixels);
+    int *row_start = pt_arena_alloc(arena, ((size_t)roi.height + 1) * sizeof *row_start);
     pt_point *border = pt_arena_alloc(arena, pixels * sizeof *border);
     int *scratch_idx = pt_arena_alloc(arena, pixels * sizeof *scratch_idx);
     pt_ransac_fit *fits = pt_arena_calloc(arena, (size_t)(thresholds + 1) * sizeof *fits);
     double *quality = pt_arena_alloc(arena, (size_t)(thresholds + 1) * sizeof *quality);
-    if (!mask || !border || !scratch_idx || !fits || !quality)
+    if (!mask || !row_start || !border || !scratch_idx || !fits || !quality)
         return pt_error_set(err, PT_ERR_NOMEM, "", "tl: out of memory");
     pt_labeling lab;
     if (pt_labeling_reserve(&lab, roi.width, roi.height, arena, err))
@@ -359,8 +393,8 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
     tl_border_copy *copies = pt_arena_calloc(arena, (size_t)(thresholds + 1) * sizeof *copies);
     if (!copies)
         return pt_error_set(err, PT_ERR_NOMEM, "", "tl: out of memory");
-    tl_work wk = {img,  &roi,   in,          cfg,   opt->ellipse, mask,
-                  &lab, contours, border, scratch_idx, arena, check};
+    tl_work wk = {img,  &roi,     in,     cfg,         opt->ellipse, mask, row_start,
+                  &lab, contours, border, scratch_idx, arena,        check};
     double best_support = 0.0, best_quality = 0.0;
     for (int i = 0; i < thresholds; i++) {
         pt_ransac_fit *fit = &fits[i];
@@ -427,8 +461,8 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
     }
     if (ov) {
         double blob_r;
-        int n = threshold_border(img, &roi, t_best, in, p->border, mask, &lab, contours, border,
-                                 &blob_r);
+        int n = threshold_border(img, &roi, t_best, in, p, mask, row_start, &lab, contours,
+                                 border, &blob_r);
         for (int i = 0; i < n; i++)
             pt_overlay_add(ov, border[i].x, border[i].y);
         pt_trace_tl(ov->trace, t_best, lab.labels, lab.count, roi.x0, roi.y0, roi.width,
