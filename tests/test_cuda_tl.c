@@ -133,6 +133,19 @@ int main(void)
     opt.binocular = 1;
     compare("binocular circle 640x256, small pupils", &cfg, &opt, 40, 640, 256, 262);
     opt.binocular = 0;
+    /* lid-cut pupils: border pixels on the lid's chord leave the fit
+     * (lib/detect/tl_flat.h), and all of them stay with tl_flat=0 */
+    hazards = PT_SYNTH_LID;
+    compare("monocular circle 1280x1024, lids", &cfg, &opt, 30, 1280, 1024, 263);
+    opt.ellipse = 1;
+    compare("monocular ellipse 640x512, lids", &cfg, &opt, 40, 640, 512, 264);
+    opt.ellipse = 0;
+    opt.binocular = 1;
+    compare("binocular circle 640x256, lids", &cfg, &opt, 40, 640, 256, 265);
+    opt.binocular = 0;
+    cfg.tl.flat = 0;
+    compare("monocular circle 640x512, lids, tl_flat=0", &cfg, &opt, 40, 640, 512, 266);
+    cfg.tl.flat = 1;
     hazards = 0;
     static const int counts[] = {1, 3, 12};
     for (int k = 0; k < 3; k++) {

@@ -7,18 +7,24 @@
  *   tl_rows     block per row: border pixels of the blob in the row
  *   tl_scan     block per task: exclusive scan of the row counts
  *   tl_scatter  block per row: the row's border pixels, in order, as points
+ *   tl_flat     block per task (tl_flat): each pixel's flat-edge test
+ *               (lib/detect/tl_flat.h) over the rows within reach, then, where
+ *               the flat pixels leave, the others compacted in order
  *
  * so the point list is in raster order, the order RANSAC's sample indices
  * refer to on the CPU. */
 #include <math.h>
 
 #include "cuda/detect/tl_internal.h"
+#include "lib/detect/tl_flat.h"
 
 #define PICK_THREADS 256 /* = rows per RANSAC block (tl_fit.cu) */
 #define ROW_THREADS 256
 #define ROW_WARPS (ROW_THREADS / 32)
 #define SCAN_THREADS 1024
 #define SCAN_WARPS (SCAN_THREADS / 32)
+#define FLAT_THREADS 1024
+#define FLAT_WARPS (FLAT_THREADS / 32)
 #define TOUCHES 0x80000000u
 
 __global__ void __launch_bounds__(PICK_THREADS)
@@ -207,6 +213,63 @@ __global__ void __launch_bounds__(ROW_THREADS) tl_scatter(pt_cuda_buffers b, tl_
     }
 }
 
+__global__ void __launch_bounds__(FLAT_THREADS) tl_flat(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs, int first)
+{
+    __shared__ int warp_counts[FLAT_WARPS];
+    int slot = blockIdx.x;
+    pt_cuda_eye_job job;
+    int32_t k;
+    if (!task_blob(d, b, jobs, first, slot, &job, &k))
+        return;
+    tl_fit *fit = d.fits + first + slot;
+    int n = fit->n;
+    const int32_t *offsets = d.row_offsets + slot * d.rows_cap;
+    pt_point *points = d.points + slot * d.cap;
+    int32_t *flags = d.labels + slot * d.cap; /* the label image is read no more */
+    const pt_cuda_frame_dims dims = b.dims[job.frame];
+    const uint8_t *plane = b.smoothed + job.frame * p.plane;
+    double reach = pt_tl_flat_reach(job.max_r);
+    int flat = 0;
+    for (int i = threadIdx.x; i < n; i += FLAT_THREADS) {
+        flags[i] = pt_tl_flat_point(points, offsets, job.y0, job.h, n, plane, p.pitch,
+                                    dims.width, dims.height, i, reach);
+        flat += flags[i];
+    }
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    flat = tl_warp_sum(flat);
+    if (lane == 0)
+        warp_counts[warp] = flat;
+    __syncthreads(); /* every test done before the compaction moves a pixel */
+    flat = 0;
+    for (int w = 0; w < FLAT_WARPS; w++)
+        flat += warp_counts[w];
+    if (!pt_tl_flat_drops(flat, n))
+        return;
+    /* the kept pixels, in order, in place (a pixel moves to a lower index,
+     * read before any of this tile's writes) */
+    int at = 0;
+    for (int tile = 0; tile < n; tile += FLAT_THREADS) {
+        int i = tile + threadIdx.x;
+        bool keep = i < n && !flags[i];
+        pt_point q = keep ? points[i] : pt_point{0.0f, 0.0f};
+        unsigned ballot = __ballot_sync(0xffffffffu, keep);
+        __syncthreads(); /* warp_counts of the last tile read; every read of this tile done */
+        if (lane == 0)
+            warp_counts[warp] = __popc(ballot);
+        __syncthreads();
+        int before = 0, total = 0;
+        for (int w = 0; w < FLAT_WARPS; w++) {
+            before += w < warp ? warp_counts[w] : 0;
+            total += warp_counts[w];
+        }
+        if (keep)
+            points[at + before + __popc(ballot & ((1u << lane) - 1u))] = q;
+        at += total;
+    }
+    if (threadIdx.x == 0)
+        fit->n = at;
+}
+
 cudaError_t pt_tl_border(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,
                          int jobs, int first, int count, int width, int height,
                          cudaStream_t stream)
@@ -217,5 +280,7 @@ cudaError_t pt_tl_border(const pt_cuda_params *p, const pt_cuda_buffers *b, cons
     tl_rows<<<rows, ROW_THREADS, 0, stream>>>(*b, *d, jobs, first);
     tl_scan<<<count, SCAN_THREADS, 0, stream>>>(*b, *d, jobs, first);
     tl_scatter<<<rows, ROW_THREADS, 0, stream>>>(*b, *d, jobs, first);
+    if (d->flat)
+        tl_flat<<<count, FLAT_THREADS, 0, stream>>>(*p, *b, *d, jobs, first);
     return cudaGetLastError();
 }

@@ -9,7 +9,8 @@
  *                 shared memory, union across tile borders, flattening with
  *                 blob sizes (warp-aggregated atomics) and the list of roots
  *   tl_border.cu  the biggest plausible blob, its border pixels in raster
- *                 order (per-row counts, a scan, an ordered scatter)
+ *                 order (per-row counts, a scan, an ordered scatter), less
+ *                 those on flat edges (tl_flat)
  *   tl_fit.cu     RANSAC over the shared sample table (thread per row, the
  *                 points split over blocks, votes summed by atomics), the
  *                 best row, refit on the inliers, votes, quality
@@ -55,6 +56,7 @@ typedef struct {
     int score, refine, ellipse;
     int shape;        /* PT_TL_SHAPE_*: circle mode's shape check */
     int pupil_prior;  /* tl_pupil_prior: the credible fit the winner encloses wins */
+    int flat;         /* tl_flat: border pixels on flat edges leave (lib/detect/tl_flat.h) */
     double circle_band;
     /* capacities */
     size_t cap;       /* pixels per slot: label image, point list */
