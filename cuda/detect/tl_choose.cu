@@ -18,6 +18,7 @@
 #include "lib/io/pt_image.h"
 #include "lib/detect/pt_result.h"
 #include "lib/detect/starburst_ray.h"
+#include "lib/detect/tl_level.h"
 #include "lib/detect/tl_nest.h"
 #include "lib/detect/tl_shape.h"
 
@@ -26,8 +27,6 @@
 /* Constants of omp/detect/tl.c. */
 #define TL_SUPPORT_NEAR 0.9
 #define TL_QUALITY_NEAR 0.9
-#define TL_LEVEL_SAMPLES 64
-#define TL_LEVEL_SHARE 0.35
 #define TL_BORDER_OFFSET 0.5
 
 #define CHOOSE_THREADS 64
@@ -40,19 +39,19 @@ static __device__ double outline_length(const tl_fit *fit, int ellipse)
     return fmax(M_PI * (3.0 * (a + b) - sqrt((3.0 * a + b) * (a + 3.0 * b))), 1.0);
 }
 
-/* Median grey level of TL_LEVEL_SAMPLES points on a circle of radius r
+/* Median grey level of PT_TL_LEVEL_SAMPLES points on a circle of radius r
  * around c; -1 when fewer than half of them lie in the image. */
 static __device__ int ring_median(const pt_image *img, const pt_circle *c, double r)
 {
-    int v[TL_LEVEL_SAMPLES], n = 0;
-    for (int k = 0; k < TL_LEVEL_SAMPLES; k++) {
-        double phi = 2.0 * M_PI * k / TL_LEVEL_SAMPLES;
+    int v[PT_TL_LEVEL_SAMPLES], n = 0;
+    for (int k = 0; k < PT_TL_LEVEL_SAMPLES; k++) {
+        double phi = 2.0 * M_PI * k / PT_TL_LEVEL_SAMPLES;
         int x = (int)lround(c->cx + r * cos(phi)), y = (int)lround(c->cy + r * sin(phi));
         if (x < 0 || y < 0 || x >= img->width || y >= img->height)
             continue;
         v[n++] = img->buf[(size_t)y * img->stride + x];
     }
-    if (2 * n < TL_LEVEL_SAMPLES)
+    if (2 * n < PT_TL_LEVEL_SAMPLES)
         return -1;
     /* the smallest level with at least half the samples at or below it: what
      * the histogram walk of omp/detect/tl.c returns (bisection over 0..255) */
@@ -69,13 +68,13 @@ static __device__ int ring_median(const pt_image *img, const pt_circle *c, doubl
     return lo;
 }
 
-static __device__ int mid_level(const pt_image *img, const pt_circle *c)
+static __device__ int mid_level(const pt_image *img, const pt_circle *c, double share)
 {
     int inside = ring_median(img, c, 0.5 * c->r);
-    int outside = ring_median(img, c, c->r + fmax(2.0, 0.25 * c->r));
+    int outside = ring_median(img, c, pt_tl_level_outside(c->r));
     if (inside < 0 || outside <= inside)
         return -1;
-    return inside + (int)lround(TL_LEVEL_SHARE * (outside - inside));
+    return inside + (int)lround(share * (outside - inside));
 }
 
 static __device__ pt_image frame_view(const pt_cuda_params &p, const pt_cuda_buffers &b,
@@ -183,7 +182,7 @@ __global__ void tl_choose(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int job
     d.winner[j] = winner;
     if (!d.refine)
         return;
-    int t_mid = mid_level(&view, &fits[winner].circle);
+    int t_mid = mid_level(&view, &fits[winner].circle, d.level_share);
     int t_best = tl_threshold(d, j, winner);
     if (t_mid >= 0 && t_mid != t_best)
         d.refine_t[j] = t_mid;

@@ -57,6 +57,7 @@ typedef struct {
     int shape;        /* PT_TL_SHAPE_*: circle mode's shape check */
     int pupil_prior;  /* tl_pupil_prior: the credible fit the winner encloses wins */
     int flat;         /* tl_flat: border pixels on flat edges leave (lib/detect/tl_flat.h) */
+    double level_share; /* tl_level_share: the refit threshold (lib/detect/tl_level.h) */
     double circle_band;
     /* capacities */
     size_t cap;       /* pixels per slot: label image, point list */

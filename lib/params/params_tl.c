@@ -31,6 +31,11 @@ const pt_param_def pt_tl_param_defs[] = {
     {"tl_refine", PT_PARAM_INT, offsetof(pt_config, tl.refine), 1, 0, 1, NULL, PT_ALG_TL,
      "1: refit the winner at the grey level mid-way between the pupil (median at half its "
      "radius) and its surround, kept when as credible; 0: the paper's thresholds only"},
+    {"tl_level_share", PT_PARAM_DOUBLE, offsetof(pt_config, tl.level_share), 0.35, 0, 1, NULL,
+     PT_ALG_TL,
+     "tl_refine: the refit threshold lies this share of the way from the pupil's grey level "
+     "(0) to its surround's (1, read at least 8 px outside the fit); lower values fit the "
+     "dark side of a blurred border"},
     {"tl_score", PT_PARAM_CHOICE, offsetof(pt_config, tl.score), PT_TL_SCORE_QUALITY, 0, 2,
      tl_score_names, PT_ALG_TL,
      "votes: the fit with most RANSAC votes wins (the paper); "

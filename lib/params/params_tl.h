@@ -20,6 +20,8 @@ typedef struct {
     double circle_band; /* circle RANSAC inlier distance as a share of the blob's
                            equivalent radius (at least ransac_inlier); 0 = ransac_inlier */
     int refine;        /* 1: refit at the grey level mid-way between pupil and surround */
+    double level_share; /* refine: where between the pupil's (0) and the surround's (1)
+                           grey level the refit threshold lies (lib/detect/tl_level.h) */
     int score;         /* PT_TL_SCORE_*: which threshold's fit wins: most RANSAC votes
                           (the paper), or most votes among the fits whose votes per
                           outline pixel are near the best (support) */

@@ -10,6 +10,7 @@
 #include "lib/detect/fit.h"
 #include "lib/detect/pt_trace.h"
 #include "lib/detect/tl_flat.h"
+#include "lib/detect/tl_level.h"
 #include "lib/detect/tl_nest.h"
 #include "lib/detect/tl_shape.h"
 #include "omp/detect/detect.h"
@@ -19,10 +20,6 @@
 #define TL_SUPPORT_NEAR 0.9
 /* score=quality: fits within this share of the best quality compete on votes. */
 #define TL_QUALITY_NEAR 0.9
-/* points per ring when measuring the pupil's and the surround's grey level */
-#define TL_LEVEL_SAMPLES 64
-/* where between the pupil (0) and surround (1) grey levels the refit threshold lies */
-#define TL_LEVEL_SHARE 0.35
 /* px from a border pixel's centre to the blob's boundary */
 #define TL_BORDER_OFFSET 0.5
 
@@ -289,20 +286,20 @@ static double fit_threshold(const tl_work *w, int t, pt_ransac_fit *fit, tl_bord
     return (double)fit->votes / n * fit_confidence(w->img, fit, w->ellipse);
 }
 
-/* Median grey level of TL_LEVEL_SAMPLES points on a circle of radius r
+/* Median grey level of PT_TL_LEVEL_SAMPLES points on a circle of radius r
  * around c; -1 when fewer than half of them lie in the image. */
 static int ring_median(const pt_image *img, const pt_circle *c, double r)
 {
     int hist[256] = {0}, n = 0;
-    for (int k = 0; k < TL_LEVEL_SAMPLES; k++) {
-        double phi = 2.0 * M_PI * k / TL_LEVEL_SAMPLES;
+    for (int k = 0; k < PT_TL_LEVEL_SAMPLES; k++) {
+        double phi = 2.0 * M_PI * k / PT_TL_LEVEL_SAMPLES;
         int x = (int)lround(c->cx + r * cos(phi)), y = (int)lround(c->cy + r * sin(phi));
         if (x < 0 || y < 0 || x >= img->width || y >= img->height)
             continue;
         hist[img->buf[(size_t)y * img->stride + x]]++;
         n++;
     }
-    if (2 * n < TL_LEVEL_SAMPLES)
+    if (2 * n < PT_TL_LEVEL_SAMPLES)
         return -1;
     int half = (n + 1) / 2, sum = 0;
     for (int v = 0; v < 256; v++) {
@@ -313,15 +310,15 @@ static int ring_median(const pt_image *img, const pt_circle *c, double r)
     return 255;
 }
 
-/* Grey level mid-way between the pupil (median at half its radius) and the
- * surround (median a quarter radius, at least 2 px, outside); -1 if unknown. */
-static int mid_level(const pt_image *img, const pt_circle *c)
+/* The refit threshold for circle c (lib/detect/tl_level.h): share of the
+ * way from the pupil's grey level to the surround's; -1 if unknown. */
+static int mid_level(const pt_image *img, const pt_circle *c, double share)
 {
     int inside = ring_median(img, c, 0.5 * c->r);
-    int outside = ring_median(img, c, c->r + fmax(2.0, 0.25 * c->r));
+    int outside = ring_median(img, c, pt_tl_level_outside(c->r));
     if (inside < 0 || outside <= inside)
         return -1;
-    return inside + (int)lround(TL_LEVEL_SHARE * (outside - inside));
+    return inside + (int)lround(share * (outside - inside));
 }
 
 /* The thresholds tried on this eye (tl_range): between its dark and
@@ -446,7 +443,7 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
         /* The winner's threshold lies anywhere between the pupil's grey level
          * and its surround's; the boundary is mid-way. Refit there and keep
          * the refit when it is as credible and describes the same pupil. */
-        int t_mid = mid_level(img, &best.circle);
+        int t_mid = mid_level(img, &best.circle, p->level_share);
         pt_ransac_fit *mid = &fits[thresholds];
         if (t_mid >= 0 && t_mid != t_best &&
             fit_threshold(&wk, t_mid, mid, &copies[thresholds]) >=
