@@ -1,7 +1,13 @@
-/* tl's shared rules (lib/detect/tl_nest.h, tl_shape.h): which fit encloses
- * which, when circle mode takes the ellipse's circle. */
+/* tl's shared rules (lib/detect/tl_nest.h, tl_shape.h, tl_flat.h,
+ * tl_level.h): which fit encloses which, when circle mode takes the
+ * ellipse's circle, which border pixels lie on flat edges, where the refit
+ * level's outside ring lies. */
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 
+#include "lib/detect/tl_flat.h"
+#include "lib/detect/tl_level.h"
 #include "lib/detect/tl_nest.h"
 #include "lib/detect/tl_shape.h"
 #include "tests/pt_test.h"
@@ -33,9 +39,78 @@ static void test_prefer_ellipse(void)
     PT_CHECK(m.cx == 102.0 && m.cy == 104.0 && m.r == 40.0, "the ellipse's circle: mean radius");
 }
 
+#define FW 200
+#define FH 200
+
+/* A dark disc of radius 40 at (100, 100) on a bright frame, cut by a lid
+ * above row cut (cut < 60: the whole disc); its 4-neighbour border pixels in
+ * raster order into pts with their rows' first indices; returns their number. */
+static int lid_disc(uint8_t *img, int cut, pt_point *pts, int *row_start)
+{
+    for (int y = 0; y < FH; y++)
+        for (int x = 0; x < FW; x++) {
+            double dx = x - 100.0, dy = y - 100.0;
+            img[y * FW + x] = dx * dx + dy * dy <= 40.0 * 40.0 && y >= cut ? 20 : 200;
+        }
+    int n = 0;
+    for (int y = 0; y < FH; y++) {
+        row_start[y] = n;
+        for (int x = 1; x + 1 < FW; x++) {
+            if (y == 0 || y + 1 == FH || img[y * FW + x] != 20)
+                continue;
+            if (img[y * FW + x - 1] != 20 || img[y * FW + x + 1] != 20 ||
+                img[(y - 1) * FW + x] != 20 || img[(y + 1) * FW + x] != 20) {
+                pts[n].x = (float)x;
+                pts[n].y = (float)y;
+                n++;
+            }
+        }
+    }
+    return n;
+}
+
+static void test_flat(void)
+{
+    static uint8_t img[FW * FH];
+    static pt_point pts[FW * FH];
+    static int row_start[FH];
+    double reach = pt_tl_flat_reach(80.0); /* max_radius of a 200x200 region */
+    int n = lid_disc(img, 75, pts, row_start);
+    int chord = 0, chord_flat = 0, arc_flat = 0, flat = 0;
+    for (int i = 0; i < n; i++) {
+        int f = pt_tl_flat_point(pts, row_start, 0, FH, n, img, FW, FW, FH, i, reach);
+        flat += f;
+        if (pts[i].y == 75.0f && fabs(pts[i].x - 100.0) < 20.0) {
+            chord++;
+            chord_flat += f;
+        }
+        if (pts[i].y > 80.0f)
+            arc_flat += f;
+    }
+    PT_CHECK(chord > 30 && chord_flat == chord, "the middle of a lid's chord is flat");
+    PT_CHECK(arc_flat == 0, "no pixel of the disc's arc is flat");
+    PT_CHECK(pt_tl_flat_drops(flat, n), "the chord's pixels leave the border");
+    n = lid_disc(img, 0, pts, row_start);
+    flat = 0;
+    for (int i = 0; i < n; i++)
+        flat += pt_tl_flat_point(pts, row_start, 0, FH, n, img, FW, FW, FH, i, reach);
+    PT_CHECK(flat == 0, "no pixel of a whole disc is flat");
+    PT_CHECK(!pt_tl_flat_drops(PT_TL_FLAT_MIN - 1, 1000), "a few flat pixels stay");
+    PT_CHECK(!pt_tl_flat_drops(800, 1000), "a border mostly flat stays whole");
+}
+
+static void test_level(void)
+{
+    PT_CHECK(pt_tl_level_outside(10.0) == 10.0 + PT_TL_LEVEL_GAP,
+             "a small pupil's surround is read PT_TL_LEVEL_GAP px out");
+    PT_CHECK(pt_tl_level_outside(100.0) == 125.0, "a large pupil's a quarter radius out");
+}
+
 int main(void)
 {
     test_nested();
     test_prefer_ellipse();
+    test_flat();
+    test_level();
     return PT_TEST_SUMMARY("tl_rules");
 }

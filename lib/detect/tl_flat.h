@@ -18,7 +18,7 @@
  * PT_TL_FLAT_KEEP of the border stays, the flat pixels leave the border.
  *
  * The edge direction of a pixel is the unit grey-level gradient of the
- * smoothed frame by central differences PT_TL_FLAT_GAP px apart. The
+ * smoothed frame (Sobel's weights on samples PT_TL_FLAT_GAP px apart). The
  * border is in raster order with its rows' first indices, so a pixel's
  * partners are sought in the rows within PT_TL_FLAT_SPAN times the reach
  * only. */
@@ -49,7 +49,8 @@ static inline PT_HD double pt_tl_flat_reach(double max_r)
 }
 
 /* The unit gradient of the 8-bit plane buf (w x h, stride bytes per row) at
- * pixel (x, y); (0, 0) where it is flat or a sample leaves the plane. */
+ * pixel (x, y), by Sobel's weights on samples PT_TL_FLAT_GAP px apart; (0, 0)
+ * where it is flat or a sample leaves the plane. */
 static inline PT_HD pt_point pt_tl_flat_normal(const uint8_t *buf, int stride, int w, int h,
                                                int x, int y)
 {
@@ -57,9 +58,12 @@ static inline PT_HD pt_point pt_tl_flat_normal(const uint8_t *buf, int stride, i
     const int g = PT_TL_FLAT_GAP;
     if (x - g < 0 || y - g < 0 || x + g >= w || y + g >= h)
         return n;
-    const uint8_t *row = buf + (long)y * stride;
-    int gx = (int)row[x + g] - (int)row[x - g];
-    int gy = (int)buf[(long)(y + g) * stride + x] - (int)buf[(long)(y - g) * stride + x];
+    const uint8_t *up = buf + (long)(y - g) * stride, *mid = buf + (long)y * stride,
+                  *down = buf + (long)(y + g) * stride;
+    int gx = (int)up[x + g] + 2 * (int)mid[x + g] + (int)down[x + g] - (int)up[x - g] -
+             2 * (int)mid[x - g] - (int)down[x - g];
+    int gy = (int)down[x - g] + 2 * (int)down[x] + (int)down[x + g] - (int)up[x - g] -
+             2 * (int)up[x] - (int)up[x + g];
     if (gx == 0 && gy == 0)
         return n;
     double len = sqrt((double)(gx * gx + gy * gy));
