@@ -1,8 +1,8 @@
 # Sourced by tests/run_cli.sh: tl on two failure classes of synth --hazard,
 # 40 frames each, seed 43 (not a seed of the tables in ACCURACY.md).
 #  lid, 640x512: the border pixels on the lid's chord leave the fit
-#   (pupiltrack(1), tl_flat); --ellipse within 5 px 74.4 % (66.7 % with
-#   tl_flat=0).
+#   (pupiltrack(1), tl_flat); --ellipse within 5 px 82.1 % (66.7 % with
+#   every border pixel and the surround read 2 px outside the fit).
 #  small-pupil, 200x200: the refit level is read beyond the blurred border
 #   (tl_level_share), so the radius of these 5-17 px pupils is not ~15 %
 #   small; within 10 % relative error 76.9 %, --ellipse 69.2 % (51.3 % and
@@ -28,7 +28,7 @@ while read -r tlc_set tlc_mode tlc_what tlc_floor; do
     if awk -v r="$tlc_r" -v f="$tlc_floor" 'BEGIN { exit !(r >= f) }'; then ok; else
         fail "$tlc_set synth tl $tlc_mode $tlc_label: $tlc_r % < floor $tlc_floor %"; fi
 done <<TLC
-lid ellipse px5 69
+lid ellipse px5 76
 small circle rel10 71
 small ellipse rel10 64
 TLC
