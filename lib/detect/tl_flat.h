@@ -20,8 +20,8 @@
  * The edge direction of a pixel is the unit grey-level gradient of the
  * smoothed frame (Sobel's weights on samples PT_TL_FLAT_GAP px apart). The
  * border is in raster order with its rows' first indices, so a pixel's
- * partners are sought in the rows within PT_TL_FLAT_SPAN times the reach
- * only. */
+ * partners are sought only in the rows where its tangent band runs between
+ * the reach and PT_TL_FLAT_SPAN times it. */
 #ifndef PT_TL_FLAT_H
 #define PT_TL_FLAT_H
 
@@ -84,20 +84,34 @@ static inline PT_HD int pt_tl_flat_point(const pt_point *pts, const int *row_sta
     if (ni.x == 0.0f && ni.y == 0.0f)
         return 0;
     double far = PT_TL_FLAT_SPAN * reach;
-    int y = (int)pi.y - y0, span = (int)far + 1;
-    int ya = y - span < 0 ? 0 : y - span, yb = y + span >= rows ? rows - 1 : y + span;
+    /* A partner's row offset is off ny + along nx: at most band + far |nx|
+     * and at least reach |nx| - band away (one row of margin each). */
+    double ax = ni.x < 0.0f ? -(double)ni.x : (double)ni.x;
+    int y = (int)pi.y - y0, near = (int)(reach * ax - PT_TL_FLAT_BAND) - 1,
+        span = (int)(PT_TL_FLAT_BAND + far * ax) + 1;
+    if (near < 0)
+        near = 0;
     int partners = 0;
-    int end = yb + 1 < rows ? row_start[yb + 1] : n;
-    for (int k = row_start[ya]; k < end; k++) {
-        double dx = (double)pts[k].x - pi.x, dy = (double)pts[k].y - pi.y;
-        double off = dx * ni.x + dy * ni.y, along = dy * ni.x - dx * ni.y;
-        if (!(off <= PT_TL_FLAT_BAND && off >= -PT_TL_FLAT_BAND) ||
-            !((along >= reach && along <= far) || (along <= -reach && along >= -far)))
+    for (int side = near > 0 ? -1 : 1; side <= 1; side += 2) {
+        /* rows y - span .. y - near, then y + near .. y + span (one range when near is 0) */
+        int ya = side < 0 || near == 0 ? y - span : y + near;
+        int yb = side < 0 ? y - near : y + span;
+        ya = ya < 0 ? 0 : ya;
+        yb = yb >= rows ? rows - 1 : yb;
+        if (ya > yb)
             continue;
-        pt_point nk = pt_tl_flat_normal(buf, stride, w, h, (int)pts[k].x, (int)pts[k].y);
-        if ((double)ni.x * nk.x + (double)ni.y * nk.y >= PT_TL_FLAT_COS &&
-            ++partners >= PT_TL_FLAT_PARTNERS)
-            return 1;
+        int end = yb + 1 < rows ? row_start[yb + 1] : n;
+        for (int k = row_start[ya]; k < end; k++) {
+            double dx = (double)pts[k].x - pi.x, dy = (double)pts[k].y - pi.y;
+            double off = dx * ni.x + dy * ni.y, along = dy * ni.x - dx * ni.y;
+            if (!(off <= PT_TL_FLAT_BAND && off >= -PT_TL_FLAT_BAND) ||
+                !((along >= reach && along <= far) || (along <= -reach && along >= -far)))
+                continue;
+            pt_point nk = pt_tl_flat_normal(buf, stride, w, h, (int)pts[k].x, (int)pts[k].y);
+            if ((double)ni.x * nk.x + (double)ni.y * nk.y >= PT_TL_FLAT_COS &&
+                ++partners >= PT_TL_FLAT_PARTNERS)
+                return 1;
+        }
     }
     return 0;
 }
