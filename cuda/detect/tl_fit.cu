@@ -16,7 +16,8 @@
  *              serial, as on the CPU, up to TL_SERIAL_REFIT inliers; above
  *              that a circle is refitted by the warp (the same formulas,
  *              sums in another order: the result may differ in the last
- *              bits; such huge lists come from non-pupil blobs). */
+ *              bits; such huge lists come from non-pupil blobs). The
+ *              confidence's samples are shared out over the warp. */
 #include "cuda/detect/tl_internal.h"
 
 #include "lib/detect/fit.h"
@@ -310,11 +311,11 @@ __global__ void __launch_bounds__(32)
     int circle_votes = 0;
     if (task >= jobs * d.thresholds + jobs)
         circle_votes = warp_votes(0, d.fits[d.settled[j]].circle, e, pts, n_all, band);
-    if (lane != 0)
-        return;
     const pt_cuda_frame_dims dims = b.dims[job.frame];
     pt_image view = {dims.width, dims.height, p.pitch, b.smoothed + job.frame * p.plane};
-    double conf = ell ? pt_confidence_ellipse(&view, &e) : pt_confidence_circle(&view, &c);
+    double conf = ell ? tl_warp_confidence(&view, &e) : tl_warp_confidence_circle(&view, &c);
+    if (lane != 0)
+        return;
     fit->found = 1;
     fit->circle_votes = circle_votes;
     fit->votes = final_votes;
