@@ -189,8 +189,8 @@ __global__ void __launch_bounds__(32) tl_choose(pt_cuda_params p, pt_cuda_buffer
         if (i == winner || !fit->found || !pt_tl_nested(&fits[winner].circle, &fit->circle) ||
             fit->quality < PT_TL_NEST_QUALITY * best_quality)
             continue;
-        double conf = d.ellipse ? tl_warp_confidence(&view, &fit->ellipse)
-                                : tl_warp_confidence_circle(&view, &fit->circle);
+        double conf = d.ellipse ? warp_confidence(&view, &fit->ellipse)
+                                : warp_confidence_circle(&view, &fit->circle);
         if (conf < PT_CONFIDENCE_MIN)
             continue;
         if (inner < 0 || fit->quality > fits[inner].quality)
@@ -267,11 +267,11 @@ __global__ void __launch_bounds__(32) tl_finish(pt_cuda_params p, pt_cuda_buffer
             r.circle.cx = ellipse.cx;
             r.circle.cy = ellipse.cy;
             r.circle.r = 0.5 * (ellipse.a + ellipse.b);
-            r.confidence = tl_warp_confidence(&view, &ellipse);
+            r.confidence = warp_confidence(&view, &ellipse);
             r.has_ellipse = 1;
         } else {
             r.circle = circle;
-            r.confidence = tl_warp_confidence_circle(&view, &circle);
+            r.confidence = warp_confidence_circle(&view, &circle);
         }
         r.has_circle = 1;
         if (r.confidence < PT_CONFIDENCE_MIN)

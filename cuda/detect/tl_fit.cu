@@ -57,7 +57,7 @@ static __device__ int sample_model(const pt_cuda_params &p, int ellipse, const p
 static __device__ __forceinline__ bool inlier(int ellipse, const pt_circle &c,
                                               const pt_ellipse_frame &f, pt_point q, double band)
 {
-    return ellipse ? pt_ellipse_frame_distance(&f, q.x, q.y) <= band
+    return ellipse ? pt_ellipse_frame_within(&f, q.x, q.y, band)
                    : pt_circle_distance(&c, q.x, q.y) <= band;
 }
 
@@ -105,7 +105,7 @@ static __device__ __forceinline__ int vote(const vote_test &k, pt_point q)
         return 0;
     if (d2 >= k.in_lo2 && d2 <= k.in_hi2)
         return 1;
-    return k.ellipse ? pt_ellipse_frame_distance(&k.f, q.x, q.y) <= k.band
+    return k.ellipse ? pt_ellipse_frame_within(&k.f, q.x, q.y, k.band)
                      : pt_circle_distance(&k.c, q.x, q.y) <= k.band;
 }
 
@@ -237,96 +237,16 @@ static __device__ int warp_fit_circle(const pt_point *pts, const int *idx, int n
     return pt_fit_circle_from_moments(Mxx, Myy, Mxy, Mxz, Myz, Mzz, mx, my, scale, out);
 }
 
-/* Points per chunk of the warp's refit: the terms of a chunk are held in
- * shared memory, term-major. */
-#define REFIT_CHUNK 64
-
-/* Adds the terms of one chunk of cnt points to sum[0..terms): the warp
- * computes term(j, i) for every j < terms and point i of the chunk, then
- * lane j adds term j's values in point order, one dependent addition after
- * another, as the serial loop does. Every lane calls it. */
-template <typename Term>
-static __device__ void warp_fit_chunk(int terms, int cnt, Term term, double *sum, double *buf)
-{
-    const int lane = threadIdx.x & 31;
-    for (int q = lane; q < terms * cnt; q += 32) {
-        int j = q / cnt, i = q - j * cnt;
-        buf[j * REFIT_CHUNK + i] = term(j, i);
-    }
-    __syncwarp();
-    if (lane < terms) {
-        const double *t = buf + lane * REFIT_CHUNK;
-        double acc = sum[lane];
-#pragma unroll 8
-        for (int i = 0; i < cnt; i++)
-            acc += t[i];
-        sum[lane] = acc;
-    }
-    __syncwarp();
-}
-
 /* pt_ransac_refit_inliers (lib/detect/ransac.h) on pts[0..n) over a warp,
- * bit for bit: every per-point term of pt_fit_circle / pt_fit_ellipse (the
- * mean's x and y, the RMS's u^2 + v^2, the moments' pt_fit_*_term) is
- * computed by the warp and each sum is added in point order by one lane;
- * the rest of the fit on lane 0, which leaves the kept model in *c / *e
- * (lane 0 only). sum: PT_FIT_ELLIPSE_MOMENTS doubles of shared memory, buf:
- * PT_FIT_ELLIPSE_MOMENTS * REFIT_CHUNK. Every lane calls it. */
+ * bit for bit (cuda/detect/warp_fit.cuh); lane 0 leaves the kept model in
+ * *c / *e. Every lane calls it. */
 static __device__ void warp_refit(int ellipse, const pt_point *pts, int n, double min_r,
-                                  double max_r, double *sum, double *buf, pt_circle *c,
-                                  pt_ellipse *e)
+                                  double max_r, warp_fit_shared *S, pt_circle *c, pt_ellipse *e)
 {
-    const int lane = threadIdx.x & 31;
     pt_circle refit_c;
     pt_ellipse refit_e;
-    int fitted = 0;
-    if (n >= (ellipse ? 5 : 3)) {
-        if (lane < PT_FIT_ELLIPSE_MOMENTS)
-            sum[lane] = 0.0;
-        __syncwarp();
-        for (int base = 0; base < n; base += REFIT_CHUNK) {
-            const pt_point *q = pts + base;
-            warp_fit_chunk(2, min(REFIT_CHUNK, n - base),
-                           [&](int j, int i) { return j ? (double)q[i].y : (double)q[i].x; },
-                           sum, buf);
-        }
-        double mx = 0, my = 0, scale = 0, inv = 0;
-        int ok = pt_fit_mean_from_sums(sum[0], sum[1], n, &mx, &my);
-        __syncwarp();
-        if (ok) {
-            if (lane == 0)
-                sum[0] = 0.0;
-            __syncwarp();
-            for (int base = 0; base < n; base += REFIT_CHUNK) {
-                const pt_point *q = pts + base;
-                warp_fit_chunk(1, min(REFIT_CHUNK, n - base),
-                               [&](int, int i) { return pt_fit_square_term(q[i], mx, my); },
-                               sum, buf);
-            }
-            ok = pt_fit_scale_from_sum(sum[0], n, &scale, &inv);
-            __syncwarp();
-        }
-        if (ok) {
-            const int terms = ellipse ? PT_FIT_ELLIPSE_MOMENTS : PT_FIT_CIRCLE_MOMENTS;
-            if (lane < PT_FIT_ELLIPSE_MOMENTS)
-                sum[lane] = 0.0;
-            __syncwarp();
-            for (int base = 0; base < n; base += REFIT_CHUNK) {
-                const pt_point *q = pts + base;
-                warp_fit_chunk(terms, min(REFIT_CHUNK, n - base),
-                               [&](int j, int i) {
-                                   double x = (q[i].x - mx) * inv, y = (q[i].y - my) * inv;
-                                   return ellipse ? pt_fit_ellipse_term(j, x, y)
-                                                  : pt_fit_circle_term(j, x, y);
-                               },
-                               sum, buf);
-            }
-            if (lane == 0)
-                fitted = ellipse ? pt_fit_ellipse_from_sums(sum, n, mx, my, scale, &refit_e)
-                                 : pt_fit_circle_from_sums(sum, n, mx, my, scale, &refit_c);
-        }
-    }
-    if (lane == 0)
+    int fitted = warp_fit(ellipse, pts, NULL, n, S, &refit_c, &refit_e);
+    if ((threadIdx.x & 31) == 0)
         pt_ransac_refit_keep(ellipse, fitted, &refit_c, &refit_e, min_r, max_r, c, e);
 }
 
@@ -336,8 +256,7 @@ __global__ void __launch_bounds__(SELECT_THREADS)
     __shared__ pt_circle model_c;
     __shared__ pt_ellipse model_e;
     __shared__ pt_point refit_pts[TL_SERIAL_REFIT];
-    __shared__ double refit_sum[PT_FIT_ELLIPSE_MOMENTS];
-    __shared__ double refit_buf[PT_FIT_ELLIPSE_MOMENTS * REFIT_CHUNK];
+    __shared__ warp_fit_shared fit_s;
     __shared__ int part[SELECT_WARPS];
     int slot = blockIdx.x, task = first + slot, t;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -408,8 +327,7 @@ __global__ void __launch_bounds__(SELECT_THREADS)
             refit_pts[k] = pts[inl[k]];
         __syncthreads();
         if (warp == 0)
-            warp_refit(ell, refit_pts, count, job.min_r, job.max_r, refit_sum, refit_buf, &c,
-                       &e);
+            warp_refit(ell, refit_pts, count, job.min_r, job.max_r, &fit_s, &c, &e);
     } else if (!ell) {
         if (warp == 0) {
             pt_circle refit;
@@ -438,7 +356,7 @@ __global__ void __launch_bounds__(SELECT_THREADS)
         return;
     const pt_cuda_frame_dims dims = b.dims[job.frame];
     pt_image view = {dims.width, dims.height, p.pitch, b.smoothed + job.frame * p.plane};
-    double conf = ell ? tl_warp_confidence(&view, &e) : tl_warp_confidence_circle(&view, &c);
+    double conf = ell ? warp_confidence(&view, &e) : warp_confidence_circle(&view, &c);
     if (lane != 0)
         return;
     fit->found = 1;

@@ -27,7 +27,7 @@
 #define PT_CUDA_TL_INTERNAL_H
 
 #include "cuda/detect/cuda_internal.h"
-#include "lib/detect/confidence.h"
+#include "cuda/detect/warp_fit.cuh"
 #include "lib/detect/eye_levels.h"
 #include "lib/detect/tl_shape.h"
 #include "lib/params/params_tl.h"
@@ -127,34 +127,6 @@ static __device__ __forceinline__ int tl_warp_sum(int v)
     for (int o = 16; o > 0; o >>= 1)
         v += __shfl_xor_sync(0xffffffffu, v, o);
     return v;
-}
-
-/* pt_confidence_ellipse (lib/detect/confidence.h) over a warp: every lane
- * calls it with the same e and gets the confidence; the samples are shared
- * out over the lanes and the two counts summed (integers: any order gives
- * the serial counts, so the value is the CPU's). */
-static __device__ __forceinline__ double tl_warp_confidence(const pt_image *img,
-                                                            const pt_ellipse *e)
-{
-    double ct = 0, st = 0;
-    if (!pt_confidence_axes(e, &ct, &st))
-        return 0.0;
-    int valid = 0, dark_inside = 0;
-    for (int k = threadIdx.x & 31; k < PT_CONFIDENCE_SAMPLES; k += 32) {
-        int dark = 0;
-        if (pt_confidence_sample(img, e, ct, st, k, &dark)) {
-            valid++;
-            dark_inside += dark;
-        }
-    }
-    return pt_confidence_from_counts(tl_warp_sum(valid), tl_warp_sum(dark_inside));
-}
-
-static __device__ __forceinline__ double tl_warp_confidence_circle(const pt_image *img,
-                                                                   const pt_circle *c)
-{
-    pt_ellipse e = {c->cx, c->cy, c->r, c->r, 0.0};
-    return tl_warp_confidence(img, &e);
 }
 #endif
 
