@@ -89,21 +89,22 @@ static void test_flat(void)
     }
     PT_CHECK(chord > 30 && chord_flat == chord, "the middle of a lid's chord is flat");
     PT_CHECK(arc_flat == 0, "no pixel of the disc's arc is flat");
-    PT_CHECK(pt_tl_flat_drops(flat, n), "the chord's pixels leave the border");
+    PT_CHECK(pt_tl_flat_drops(flat, n, reach), "the chord's pixels leave the border");
     n = lid_disc(img, 0, pts, row_start);
     flat = 0;
     for (int i = 0; i < n; i++)
         flat += pt_tl_flat_point(pts, row_start, 0, FH, n, img, FW, FW, FH, i, reach);
     PT_CHECK(flat == 0, "no pixel of a whole disc is flat");
-    PT_CHECK(!pt_tl_flat_drops(PT_TL_FLAT_MIN - 1, 1000), "a few flat pixels stay");
-    PT_CHECK(!pt_tl_flat_drops(800, 1000), "a border mostly flat stays whole");
+    PT_CHECK(!pt_tl_flat_drops(PT_TL_FLAT_MIN - 1, 1000, 4.0), "a few flat pixels stay");
+    PT_CHECK(!pt_tl_flat_drops(20, 1000, 21.9), "fewer flat pixels than the reach stay");
+    PT_CHECK(!pt_tl_flat_drops(800, 1000, 21.9), "a border mostly flat stays whole");
 }
 
 static void test_level(void)
 {
-    PT_CHECK(pt_tl_level_outside(10.0) == 10.0 + PT_TL_LEVEL_GAP,
-             "a small pupil's surround is read PT_TL_LEVEL_GAP px out");
-    PT_CHECK(pt_tl_level_outside(100.0) == 125.0, "a large pupil's a quarter radius out");
+    PT_CHECK(pt_tl_level_outside(10.0, 8.0) == 18.0, "a small pupil's surround: the gap out");
+    PT_CHECK(pt_tl_level_outside(10.0, 2.0) == 12.5, "or a quarter radius out, if farther");
+    PT_CHECK(pt_tl_level_outside(100.0, 8.0) == 125.0, "a large pupil's a quarter radius out");
 }
 
 int main(void)

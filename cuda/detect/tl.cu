@@ -64,6 +64,7 @@ static cudaError_t tl_create(const pt_config *cfg, int ellipse, const pt_cuda_pa
     d->pupil_prior = tl->pupil_prior;
     d->flat = tl->flat;
     d->level_share = tl->level_share;
+    d->level_gap = tl->level_gap;
     d->circle_band = tl->circle_band;
     if (width < 1)
         width = 1;

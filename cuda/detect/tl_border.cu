@@ -243,7 +243,7 @@ __global__ void __launch_bounds__(FLAT_THREADS) tl_flat(pt_cuda_params p, pt_cud
     flat = 0;
     for (int w = 0; w < FLAT_WARPS; w++)
         flat += warp_counts[w];
-    if (!pt_tl_flat_drops(flat, n))
+    if (!pt_tl_flat_drops(flat, n, reach))
         return;
     /* the kept pixels, in order, in place (a pixel moves to a lower index,
      * read before any of this tile's writes) */

@@ -73,10 +73,11 @@ static __device__ int ring_median(const pt_image *img, const pt_circle *c, doubl
     return lo;
 }
 
-static __device__ int mid_level(const pt_image *img, const pt_circle *c, double share)
+static __device__ int mid_level(const pt_image *img, const pt_circle *c, double share,
+                               double gap)
 {
     int inside = ring_median(img, c, 0.5 * c->r);
-    int outside = ring_median(img, c, pt_tl_level_outside(c->r));
+    int outside = ring_median(img, c, pt_tl_level_outside(c->r, gap));
     if (inside < 0 || outside <= inside)
         return -1;
     return inside + (int)lround(share * (outside - inside));
@@ -201,7 +202,7 @@ __global__ void __launch_bounds__(32) tl_choose(pt_cuda_params p, pt_cuda_buffer
         d.winner[j] = winner;
     if (!d.refine)
         return;
-    int t_mid = mid_level(&view, &fits[winner].circle, d.level_share);
+    int t_mid = mid_level(&view, &fits[winner].circle, d.level_share, d.level_gap);
     int t_best = tl_threshold(d, j, winner);
     if (lane0 && t_mid >= 0 && t_mid != t_best)
         d.refine_t[j] = t_mid;

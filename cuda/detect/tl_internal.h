@@ -59,6 +59,7 @@ typedef struct {
     int pupil_prior;  /* tl_pupil_prior: the credible fit the winner encloses wins */
     int flat;         /* tl_flat: border pixels on flat edges leave (lib/detect/tl_flat.h) */
     double level_share; /* tl_level_share: the refit threshold (lib/detect/tl_level.h) */
+    double level_gap;   /* tl_level_gap: the surround's ring at least this far out */
     double circle_band;
     /* capacities */
     size_t cap;       /* pixels per slot: label image, point list */

@@ -116,10 +116,14 @@ static inline PT_HD int pt_tl_flat_point(const pt_point *pts, const int *row_sta
     return 0;
 }
 
-/* Whether `flat` flat pixels of a border of n leave it. */
-static inline PT_HD int pt_tl_flat_drops(int flat, int n)
+/* Whether `flat` flat pixels of a border of n leave it: at least
+ * PT_TL_FLAT_MIN and as many as the reach (a flat edge runs at least twice
+ * the reach, so its pixels are more), with PT_TL_FLAT_KEEP of the border
+ * left. */
+static inline PT_HD int pt_tl_flat_drops(int flat, int n, double reach)
 {
-    return flat >= PT_TL_FLAT_MIN && (double)(n - flat) >= PT_TL_FLAT_KEEP * (double)n;
+    return flat >= PT_TL_FLAT_MIN && (double)flat >= reach &&
+           (double)(n - flat) >= PT_TL_FLAT_KEEP * (double)n;
 }
 
 

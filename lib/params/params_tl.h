@@ -22,6 +22,7 @@ typedef struct {
     int refine;        /* 1: refit at the grey level mid-way between pupil and surround */
     double level_share; /* refine: where between the pupil's (0) and the surround's (1)
                            grey level the refit threshold lies (lib/detect/tl_level.h) */
+    double level_gap;  /* refine: px from the fit to the surround's ring, at least */
     int score;         /* PT_TL_SCORE_*: which threshold's fit wins: most RANSAC votes
                           (the paper), or most votes among the fits whose votes per
                           outline pixel are near the best (support) */

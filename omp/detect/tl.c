@@ -93,7 +93,7 @@ static int drop_flat(const pt_image *img, pt_point *points, int n, const int *ro
                                              img->stride, img->width, img->height, i, reach);
         flat += flags[i];
     }
-    if (!pt_tl_flat_drops(flat, n))
+    if (!pt_tl_flat_drops(flat, n, reach))
         return n;
     int m = 0;
     for (int i = 0; i < n; i++)
@@ -312,10 +312,10 @@ static int ring_median(const pt_image *img, const pt_circle *c, double r)
 
 /* The refit threshold for circle c (lib/detect/tl_level.h): share of the
  * way from the pupil's grey level to the surround's; -1 if unknown. */
-static int mid_level(const pt_image *img, const pt_circle *c, double share)
+static int mid_level(const pt_image *img, const pt_circle *c, double share, double gap)
 {
     int inside = ring_median(img, c, 0.5 * c->r);
-    int outside = ring_median(img, c, pt_tl_level_outside(c->r));
+    int outside = ring_median(img, c, pt_tl_level_outside(c->r, gap));
     if (inside < 0 || outside <= inside)
         return -1;
     return inside + (int)lround(share * (outside - inside));
@@ -443,7 +443,7 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
         /* The winner's threshold lies anywhere between the pupil's grey level
          * and its surround's; the boundary is mid-way. Refit there and keep
          * the refit when it is as credible and describes the same pupil. */
-        int t_mid = mid_level(img, &best.circle, p->level_share);
+        int t_mid = mid_level(img, &best.circle, p->level_share, p->level_gap);
         pt_ransac_fit *mid = &fits[thresholds];
         if (t_mid >= 0 && t_mid != t_best &&
             fit_threshold(&wk, t_mid, mid, &copies[thresholds]) >=
