@@ -1,7 +1,7 @@
 # Sourced by tests/run_cli.sh: tl on two failure classes of synth --hazard,
 # 40 frames each, seed 43 (not a seed of the tables in ACCURACY.md).
 #  lid, 640x512: the border pixels on the lid's chord leave the fit
-#   (pupiltrack(1), tl_flat); --ellipse within 5 px 82.1 % (66.7 % with
+#   (pupiltrack(1), tl_flat); --ellipse within 5 px 79.5 % (66.7 % with
 #   every border pixel).
 #  small-pupil, 200x200, -p tl_level_gap=8: the refit level's surround is
 #   read beyond the blurred border, so the radius of these 5-17 px pupils is

@@ -81,8 +81,8 @@ while read -r alg mode f10 f5; do
 done <<EOF
 starburst circle 69 87
 starburst ellipse 69 87
-tl circle 66 84
-tl ellipse 56 72
+tl circle 62 88
+tl ellipse 52 70
 hough circle 73 88
 hough ellipse 75 87
 EOF
