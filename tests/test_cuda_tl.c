@@ -146,6 +146,16 @@ int main(void)
     cfg.tl.flat = 0;
     compare("monocular circle 640x512, lids, tl_flat=0", &cfg, &opt, 40, 640, 512, 266);
     cfg.tl.flat = 1;
+    /* the refit level's surround read beyond the border (lib/detect/tl_level.h) */
+    hazards = PT_SYNTH_SMALL_PUPIL;
+    cfg.tl.level_gap = 8.0;
+    compare("monocular circle 200x200, small pupils, tl_level_gap=8", &cfg, &opt, 60, 200, 200,
+            267);
+    opt.ellipse = 1;
+    compare("monocular ellipse 200x200, small pupils, tl_level_gap=8", &cfg, &opt, 40, 200,
+            200, 268);
+    opt.ellipse = 0;
+    pt_config_default(&cfg);
     hazards = 0;
     static const int counts[] = {1, 3, 12};
     for (int k = 0; k < 3; k++) {
