@@ -353,16 +353,17 @@ static __device__ double select_confidence(const pt_image *view, const pt_ellips
  * NULL: fitted here, on thread 0).
  * On return (to every thread) *cc / *ee: the iteration's circle and ellipse
  * (in circle mode ee is the circle or the refined ellipse it reports), and
- * the confidence of ee. */
+ * the confidence of ee. max_r: the largest radius accepted (job->max_r, or
+ * less in the inner pass). */
 static __device__ double select_step(const pt_cuda_params *p, const pt_cuda_eye_job *job,
-                                     const pt_image *view, const pt_point *gpts, int n, int s,
-                                     const pt_cuda_sb_model *model, int *scratch,
+                                     double max_r, const pt_image *view, const pt_point *gpts,
+                                     int n, int s, const pt_cuda_sb_model *model, int *scratch,
                                      sb_select_shared *S, pt_circle *cc, pt_ellipse *ee)
 {
     int in_shared = n <= SELECT_SHARED_POINTS;
     const pt_point *pts = in_shared ? S->pts : gpts;
     int *idx = in_shared ? S->idx : scratch;
-    double min_r = job->min_r, max_r = job->max_r;
+    double min_r = job->min_r;
     if (in_shared)
         for (int k = threadIdx.x; k < n; k += blockDim.x)
             S->pts[k] = gpts[k];

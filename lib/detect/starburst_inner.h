@@ -94,6 +94,18 @@ static inline PT_HD int pt_sb_inner_kept(double conf, double inner_score, double
     return conf >= PT_CONFIDENCE_MIN && inner_score > outer_score;
 }
 
+/* Whether the inner pass's answer (confidence conf, < 0: none; ellipse e)
+ * replaces the first pass's (outer_conf, < 0: none; ellipse outer), by
+ * pt_sb_inner_kept on their pupil scores over img. */
+static inline PT_HD int pt_sb_inner_answer(const pt_image *img, double conf, const pt_ellipse *e,
+                                           double outer_conf, const pt_ellipse *outer)
+{
+    if (!(conf >= 0))
+        return 0;
+    return pt_sb_inner_kept(conf, pt_pupil_score(img, e),
+                            outer_conf >= 0 ? pt_pupil_score(img, outer) : -1.0);
+}
+
 /* The same, serially: the fit's medians read here. */
 static inline PT_HD int pt_sb_inner_of(const pt_image *img, const pt_ellipse *e, double threshold,
                                        pt_sb_inner *out)

@@ -231,11 +231,8 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
         if (moved < sb->converge_px)
             break;
     }
-    if (inner && !(best_conf >= 0 &&
-                   pt_sb_inner_kept(best_conf, pt_pupil_score(in->smoothed, &best.ellipse),
-                                    outer_conf >= 0
-                                        ? pt_pupil_score(in->smoothed, &outer.ellipse)
-                                        : -1.0))) {
+    if (inner &&
+        !pt_sb_inner_answer(in->smoothed, best_conf, &best.ellipse, outer_conf, &outer.ellipse)) {
         best = outer;
         best_conf = outer_conf;
         c.threshold = outer_threshold;
