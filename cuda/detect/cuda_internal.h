@@ -57,6 +57,7 @@ typedef struct {
     int found;       /* the last iteration gave a fit */
     int n;           /* edge points of the last iteration */
     double best_conf; /* the most confident fit over the iterations; < 0: none */
+    int best_dark;    /* it holds a darker disc (lib/detect/starburst_inner.h) */
     pt_circle circle;
     pt_ellipse ellipse;
     /* the inner pass (lib/detect/starburst_inner.h) */

@@ -171,6 +171,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
     __shared__ pt_circle fit_circle;
     __shared__ pt_ellipse fit_ellipse;
     __shared__ double best_conf;
+    __shared__ int best_dark;
     __shared__ double shared_threshold;
     /* the inner pass (lib/detect/starburst_inner.h) */
     __shared__ int shared_inner;
@@ -211,6 +212,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
         shared_found = 0;
         shared_n = 0;
         best_conf = -1.0;
+        best_dark = 0;
         shared_inner = 0;
         shared_max_r = job.max_r;
         outer_conf = -1.0;
@@ -334,12 +336,17 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
         pt_image view = {dims.width, dims.height, p.pitch, (uint8_t *)c.buf};
         double conf = select_step(&p, &job, max_r, &view, pts, n, s, NULL,
                                   b.scratch_idx + (size_t)j * p.points_per_eye, &work, &cc, &ee);
+        pt_sb_levels levels = {0, 0, 0};
+        if (p.sb.inner_pass == PT_SB_INNER_ON)
+            select_levels(&view, &ee, &work, &levels);
         if (threadIdx.x == 0) {
             shared_found = 1;
             /* the most pupil-like fit of all iterations, as on the CPU (in
              * circle mode ee is the circle or its refined ellipse) */
-            if (conf > best_conf) {
+            int dark = pt_sb_dark_core(&levels);
+            if (pt_sb_fit_better(conf, dark, best_conf, best_dark)) {
                 best_conf = conf;
+                best_dark = dark;
                 fit_circle = cc;
                 fit_ellipse = ee;
             }
@@ -353,7 +360,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
             shared_done = moved < p.converge_px;
             pt_sb_inner ip;
             if (shared_done && !inner && p.sb.inner_pass == PT_SB_INNER_ON &&
-                pt_sb_inner_of(&view, &ee, c.threshold, &ip)) {
+                pt_sb_inner_wanted(&ee, &levels, c.threshold, &ip)) {
                 /* the inner pass, as omp/detect/starburst.c */
                 shared_inner = 1;
                 outer_conf = best_conf;
@@ -504,10 +511,15 @@ starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks, int finish)
     pt_ellipse ee;
     double conf = select_step(&p, &job, st->max_r, &view, pts, n, s, &model,
                               b.scratch_idx + (size_t)j * p.points_per_eye, &work, &cc, &ee);
+    pt_sb_levels levels = {0, 0, 0};
+    if (p.sb.inner_pass == PT_SB_INNER_ON)
+        select_levels(&view, &ee, &work, &levels);
     if (threadIdx.x != 0)
         return;
-    if (conf > st->best_conf) {
+    int dark = pt_sb_dark_core(&levels);
+    if (pt_sb_fit_better(conf, dark, st->best_conf, st->best_dark)) {
         st->best_conf = conf;
+        st->best_dark = dark;
         st->circle = cc;
         st->ellipse = ee;
     }
@@ -525,7 +537,7 @@ starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks, int finish)
     int converged = moved < p.converge_px;
     pt_sb_inner ip;
     if (converged && !st->inner && p.sb.inner_pass == PT_SB_INNER_ON &&
-        pt_sb_inner_of(&view, &ee, st->threshold, &ip)) {
+        pt_sb_inner_wanted(&ee, &levels, st->threshold, &ip)) {
         /* the inner pass, as omp/detect/starburst.c */
         st->inner = 1;
         st->outer_conf = st->best_conf;

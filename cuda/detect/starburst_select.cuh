@@ -21,6 +21,7 @@
 #include "cuda/detect/starburst_device.cuh"
 
 #include "lib/detect/confidence.h"
+#include "lib/detect/starburst_inner.h"
 #include "lib/detect/starburst_refit.h"
 
 /* Points of a job that the select step keeps in shared memory (more: it
@@ -40,6 +41,9 @@ typedef struct {
     double fit_terms[PT_FIT_ELLIPSE_MOMENTS * SELECT_FIT_CHUNK];
     double fit_sum[PT_FIT_ELLIPSE_MOMENTS];
     double fit_norm[4]; /* mx, my, scale, 1 / scale */
+    /* select_levels: each angle's core and inner ring levels (-1: outside
+     * the image), then the two order statistics */
+    int level_core[PT_PUPIL_ANGLES], level_inner[PT_PUPIL_ANGLES], level_out[2];
 } sb_select_shared;
 
 /* Whether row (votes ov, ro) beats (mv, mr): most votes, the lowest of
@@ -343,6 +347,50 @@ static __device__ double select_confidence(const pt_image *view, const pt_ellips
     }
     select_sum2(&valid, &dark_inside, S);
     return axes ? pt_confidence_from_counts(valid, dark_inside) : 0.0;
+}
+
+/* pt_sb_levels_of of e over the block (blockDim.x >= PT_PUPIL_ANGLES):
+ * angle k on thread k, each order statistic the level of the thread whose
+ * rank (levels below its own, and equal ones at lower angles) is the
+ * statistic's: the value the serial sort puts there. Every thread calls it
+ * and gets the levels. */
+static __device__ void select_levels(const pt_image *view, const pt_ellipse *e,
+                                     sb_select_shared *S, pt_sb_levels *out)
+{
+    double ct = 0, st = 0;
+    int axes = pt_confidence_axes(e, &ct, &st);
+    int k = threadIdx.x, ok = 0, core = 0, inner = 0;
+    if (axes && k < PT_PUPIL_ANGLES)
+        ok = pt_sb_inner_angle(view, e, ct, st, k, &core, &inner);
+    if (k < PT_PUPIL_ANGLES) {
+        S->level_core[k] = ok ? core : -1;
+        S->level_inner[k] = ok ? inner : -1;
+    }
+    if (k < 2)
+        S->level_out[k] = 0;
+    __syncthreads();
+    int n = 0;
+    for (int u = 0; u < PT_PUPIL_ANGLES; u++)
+        n += S->level_core[u] >= 0;
+    if (ok) {
+        int rank_core = 0, rank_inner = 0;
+        for (int u = 0; u < PT_PUPIL_ANGLES; u++) {
+            int cu = S->level_core[u], iu = S->level_inner[u];
+            if (cu < 0)
+                continue;
+            rank_core += cu < core || (cu == core && u < k);
+            rank_inner += iu < inner || (iu == inner && u < k);
+        }
+        if (rank_core == (n - 1) / 2)
+            S->level_out[0] = core;
+        if (rank_inner == pt_sb_inner_rank(n))
+            S->level_out[1] = inner;
+    }
+    __syncthreads();
+    out->valid = n;
+    out->core = S->level_out[0];
+    out->inner = S->level_out[1];
+    __syncthreads();
 }
 
 /* The select step of one iteration for row s >= 0 of the RANSAC table (the

@@ -152,6 +152,7 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
                                       in->roi.height, start);
     pt_ransac_fit fit = {0}, best = {0};
     double best_conf = -1.0;
+    int best_dark = 0;
     pt_trace *trace = ov ? ov->trace : NULL; /* --draw-stages */
     int n = 0;
     /* the inner pass (lib/detect/starburst_inner.h): the first pass's answer
@@ -200,12 +201,18 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
             break;
         /* Iterations can wander off (a start in the iris finds the limbus):
          * the answer is the fit of all iterations that looks most like a
-         * pupil (highest confidence), the first of equals. */
+         * pupil: without a darker disc inside, then the highest confidence,
+         * the first of equals (lib/detect/starburst_inner.h). */
         /* circle mode: fit.ellipse is the circle, or the refined ellipse it reports */
         double conf = pt_confidence_ellipse(in->smoothed, &fit.ellipse);
+        pt_sb_levels levels = {0, 0, 0};
+        if (k.inner_pass == PT_SB_INNER_ON)
+            pt_sb_levels_of(in->smoothed, &fit.ellipse, &levels);
+        int dark = pt_sb_dark_core(&levels);
         pt_trace_sb_fit(trace, &fit.ellipse, conf);
-        if (conf > best_conf) {
+        if (pt_sb_fit_better(conf, dark, best_conf, best_dark)) {
             best_conf = conf;
+            best_dark = dark;
             best = fit;
         }
         pt_point centre = {(float)fit.circle.cx, (float)fit.circle.cy};
@@ -217,7 +224,7 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
         start = clamp_to_roi(&c, centre);
         pt_sb_inner ip;
         if (moved < sb->converge_px && !inner && k.inner_pass == PT_SB_INNER_ON &&
-            pt_sb_inner_of(in->smoothed, &fit.ellipse, c.threshold, &ip)) {
+            pt_sb_inner_wanted(&fit.ellipse, &levels, c.threshold, &ip)) {
             inner = 1;
             outer = best;
             outer_conf = best_conf;
