@@ -359,7 +359,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
             shared_start = clamp_point(&c, centre);
             shared_done = moved < p.converge_px;
             pt_sb_inner ip;
-            if (shared_done && !inner && p.sb.inner_pass == PT_SB_INNER_ON &&
+            if (!inner && p.sb.inner_pass == PT_SB_INNER_ON &&
                 pt_sb_inner_wanted(&ee, &levels, c.threshold, &ip)) {
                 /* the inner pass, as omp/detect/starburst.c */
                 shared_inner = 1;
@@ -536,7 +536,7 @@ starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks, int finish)
     st->start = clamp_point(&c, centre);
     int converged = moved < p.converge_px;
     pt_sb_inner ip;
-    if (converged && !st->inner && p.sb.inner_pass == PT_SB_INNER_ON &&
+    if (!st->inner && p.sb.inner_pass == PT_SB_INNER_ON &&
         pt_sb_inner_wanted(&ee, &levels, st->threshold, &ip)) {
         /* the inner pass, as omp/detect/starburst.c */
         st->inner = 1;

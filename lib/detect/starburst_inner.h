@@ -7,12 +7,13 @@
  * darker disc in its middle: the median level at a quarter of its axes
  * (the core) lies below the median level at 0.55 of them (the inner ring)
  * by about the pupil-to-iris contrast, while inside a pupil the two are
- * one level. Of the iterations' fits, one without such a darker disc beats
- * one with it (then the more confident wins). When the converged fit's
- * core is PT_SB_INNER_MIN or more grey levels darker than its inner ring's
- * lower quartile (a lid across part of a pupil's inner ring does not raise
- * it), Starburst iterates once more inside
- * it: from its centre, with the threshold lowered to PT_SB_INNER_SHARE of
+ * one level. A fit holds a darker disc when its core is PT_SB_INNER_MIN or
+ * more grey levels darker than its inner ring's lower quartile (a lid
+ * across part of a pupil's inner ring does not raise it). Of the
+ * iterations' fits, one without a darker disc beats one with it (then the
+ * more confident wins). At the first iteration whose fit holds a darker
+ * disc, Starburst goes on iterating inside it (within max_iterations):
+ * from its centre, with the threshold lowered to PT_SB_INNER_SHARE of
  * that contrast (not below PT_SB_THRESHOLD_FLOOR, never raised), its rays
  * and the radii RANSAC accepts held within PT_SB_INNER_REACH of its mean
  * radius, so the limbus is out of reach. The inner pass's most confident

@@ -223,7 +223,7 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
         double moved = pt_sb_dist(centre.x, centre.y, start.x, start.y);
         start = clamp_to_roi(&c, centre);
         pt_sb_inner ip;
-        if (moved < sb->converge_px && !inner && k.inner_pass == PT_SB_INNER_ON &&
+        if (!inner && k.inner_pass == PT_SB_INNER_ON &&
             pt_sb_inner_wanted(&fit.ellipse, &levels, c.threshold, &ip)) {
             inner = 1;
             outer = best;

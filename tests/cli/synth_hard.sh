@@ -79,8 +79,8 @@ while read -r alg mode f10 f5; do
     hz_check "$alg $mode rel10" "$(hz_rate "$TMP/hz_$alg$mode.csv" "relative error <= 10 %")" "$f10"
     hz_check "$alg $mode within 5 px" "$(hz_rate "$TMP/hz_$alg$mode.csv" "centre error <= 5 px")" "$f5"
 done <<EOF
-starburst circle 70 87
-starburst ellipse 70 87
+starburst circle 71 87
+starburst ellipse 71 87
 tl circle 59 76
 tl ellipse 51 66
 hough circle 73 88
