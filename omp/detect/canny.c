@@ -140,7 +140,7 @@ PT_VECTOR_CLONES static float filter_col(const float *const *sx, const float *co
 }
 
 /* The quantile of pt_canny_quantile with the values' maximum already known. */
-static float quantile_below_max(const float *values, int n, float vmax, double quantile,
+PT_VECTOR_CLONES static float quantile_below_max(const float *values, int n, float vmax, double quantile,
                                 int *hist, int bins)
 {
     if (vmax <= CANNY_ZERO)
@@ -148,12 +148,24 @@ static float quantile_below_max(const float *values, int n, float vmax, double q
     memset(hist, 0, (size_t)bins * sizeof *hist);
     float scale = (float)bins / vmax;
     long nonzero = 0;
-    for (int i = 0; i < n; i++) {
-        if (values[i] <= CANNY_ZERO)
-            continue;
-        int b = (int)(values[i] * scale);
-        hist[b < bins ? b : bins - 1]++;
-        nonzero++;
+    /* Bins of a block of values at a time (vectorised), then counted. */
+    enum { BLOCK = 256 };
+    int bin[BLOCK];
+    for (int i0 = 0; i0 < n; i0 += BLOCK) {
+        int len = n - i0 < BLOCK ? n - i0 : BLOCK;
+        const float *v = values + i0;
+#pragma omp simd
+        for (int i = 0; i < len; i++) {
+            int b = (int)(v[i] * scale);
+            b = b < bins ? b : bins - 1;
+            bin[i] = v[i] <= CANNY_ZERO ? -1 : b;
+        }
+        for (int i = 0; i < len; i++) {
+            if (bin[i] < 0)
+                continue;
+            hist[bin[i]]++;
+            nonzero++;
+        }
     }
     long target = (long)ceil(quantile * (double)nonzero);
     long cumulative = 0;
@@ -237,8 +249,12 @@ pt_status pt_canny_detect(const uint8_t *pix, int stride, int width, int height,
     float g[2 * CANNY_MAX_RADIUS + 1], dg[2 * CANNY_MAX_RADIUS + 1];
     int radius = make_kernels(sigma, g, dg);
 
-    float *smooth_x = pt_arena_alloc(arena, n * sizeof(float)); /* rows smoothed */
-    float *deriv_x = pt_arena_alloc(arena, n * sizeof(float));  /* rows differentiated */
+    /* The horizontal pass feeds a ring of 2*radius+1 rows, each filtered
+     * just before the first output row that needs it, so the vertical pass
+     * reads from cache. */
+    int taps = 2 * radius + 1;
+    float *smooth_x = pt_arena_alloc(arena, (size_t)taps * width * sizeof(float)); /* rows smoothed */
+    float *deriv_x = pt_arena_alloc(arena, (size_t)taps * width * sizeof(float));  /* rows differentiated */
     out->gx = pt_arena_alloc(arena, n * sizeof(float));
     out->gy = pt_arena_alloc(arena, n * sizeof(float));
     out->magnitude = pt_arena_alloc(arena, n * sizeof(float));
@@ -251,18 +267,22 @@ pt_status pt_canny_detect(const uint8_t *pix, int stride, int width, int height,
         !hist || !stack)
         return pt_error_set(err, PT_ERR_NOMEM, "", "canny: out of memory");
 
-    for (int y = 0; y < height; y++)
-        filter_row(pix + (size_t)y * (size_t)stride, width, g, dg, radius, padded,
-                   smooth_x + (size_t)y * width, deriv_x + (size_t)y * width);
-
     /* Vertical pass: rows are summed whole so the inner loop runs along x and vectorises. */
     float vmax = 0.0f;
+    int produced = 0; /* rows 0..produced-1 have been filtered into the ring */
     for (int y = 0; y < height; y++) {
+        int need = y + radius < height - 1 ? y + radius : height - 1;
+        for (; produced <= need; produced++) {
+            size_t slot = (size_t)(produced % taps) * width;
+            filter_row(pix + (size_t)produced * (size_t)stride, width, g, dg, radius, padded,
+                       smooth_x + slot, deriv_x + slot);
+        }
         const float *sx[2 * CANNY_MAX_RADIUS + 1], *dx[2 * CANNY_MAX_RADIUS + 1];
         for (int k = -radius; k <= radius; k++) {
             int yy = y + k < 0 ? 0 : y + k >= height ? height - 1 : y + k;
-            sx[k + radius] = smooth_x + (size_t)yy * width;
-            dx[k + radius] = deriv_x + (size_t)yy * width;
+            size_t slot = (size_t)(yy % taps) * width;
+            sx[k + radius] = smooth_x + slot;
+            dx[k + radius] = deriv_x + slot;
         }
         size_t row = (size_t)y * width;
         float m = filter_col(sx, dx, width, g, dg, radius, out->gx + row, out->gy + row,
