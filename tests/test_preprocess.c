@@ -168,8 +168,8 @@ static int brute_fill(const pt_image *img, const uint8_t *mask, int ms, int x, i
 
 static void test_reflection_fill_matches_brute_force(void)
 {
-    static const int sizes[][2] = {{1, 1}, {9, 3}, {37, 23}, {70, 41}};
-    static const int searches[] = {1, 4, 30};
+    static const int sizes[][2] = {{1, 1}, {9, 3}, {37, 23}, {70, 41}, {300, 9}, {5, 290}};
+    static const int searches[] = {1, 4, 30, 200};
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
         for (size_t q = 0; q < sizeof searches / sizeof searches[0]; q++)
             for (int density = 0; density < 3; density++) {
