@@ -7,13 +7,11 @@
 
 #include "omp/preprocess/preprocess.h"
 
-static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
-
 size_t pt_reflection_scratch_bytes(int width, int height, int kernel, int dilate)
 {
     return (size_t)width * height + 64 +
-           max_size(pt_morph_scratch_bytes(width, height, kernel),
-                    pt_morph_scratch_bytes(width, height, dilate > 1 ? dilate : 1));
+           pt_morph_scratch_bytes(width, height, kernel > dilate ? kernel : dilate) +
+           (size_t)height;
 }
 
 long pt_reflection_mask(const pt_image *img, int kernel, int threshold, int dilate,
@@ -24,24 +22,51 @@ long pt_reflection_mask(const pt_image *img, int kernel, int threshold, int dila
     void *morph = opened + (size_t)w * h + 64;
     pt_erode(img->buf, img->stride, opened, w, w, h, kernel, morph);
     pt_dilate(opened, w, opened, w, w, h, kernel, morph);
+    /* Threshold; rows with a set pixel are marked (the scratch after the morphology's). */
+    uint8_t *set = (uint8_t *)morph + pt_morph_scratch_bytes(w, h, kernel > dilate ? kernel : dilate);
+    long count = 0;
     for (int y = 0; y < h; y++) {
         const uint8_t *s = img->buf + (size_t)y * img->stride;
         const uint8_t *o = opened + (size_t)y * w;
         uint8_t *m = mask + (size_t)y * mask_stride;
-#pragma omp simd
-        for (int x = 0; x < w; x++)
-            m[x] = (int)s[x] - (int)o[x] > threshold;
-    }
-    if (dilate > 1)
-        pt_dilate(mask, mask_stride, mask, mask_stride, w, h, dilate, morph);
-    long count = 0;
-    for (int y = 0; y < h; y++) {
-        const uint8_t *m = mask + (size_t)y * mask_stride;
         int row = 0;
 #pragma omp simd reduction(+ : row)
-        for (int x = 0; x < w; x++)
+        for (int x = 0; x < w; x++) {
+            m[x] = (int)s[x] - (int)o[x] > threshold;
             row += m[x];
+        }
+        set[y] = row > 0;
         count += row;
+    }
+    if (dilate <= 1 || count == 0)
+        return count;
+    /* The dilation changes only rows within dilate/2 of a set row: it runs
+     * on each band of such rows (the rows beside a band are clear, so its
+     * edges see the same zeros as the whole image would give them). */
+    int r = dilate / 2;
+    count = 0;
+    for (int y = 0; y < h;) {
+        if (!set[y]) {
+            y++;
+            continue;
+        }
+        int first = y - r > 0 ? y - r : 0, last = y;
+        /* Extend while another set row lies within 2r + 1 rows of the last one. */
+        for (int k = y + 1; k < h && k <= last + 2 * r + 1; k++)
+            if (set[k])
+                last = k;
+        int end = last + r < h - 1 ? last + r : h - 1;
+        uint8_t *band = mask + (size_t)first * mask_stride;
+        pt_dilate(band, mask_stride, band, mask_stride, w, end - first + 1, dilate, morph);
+        for (int yy = first; yy <= end; yy++) {
+            const uint8_t *m = mask + (size_t)yy * mask_stride;
+            int row = 0;
+#pragma omp simd reduction(+ : row)
+            for (int x = 0; x < w; x++)
+                row += m[x];
+            count += row;
+        }
+        y = end + 1;
     }
     return count;
 }
