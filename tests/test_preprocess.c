@@ -114,6 +114,69 @@ static void test_gaussian_matches_direct_convolution(void)
     }
 }
 
+/* The Gaussian's fixed-point arithmetic (smooth.c): 15-bit weights summing
+ * to 32768, rows rounded to 8 fractional bits, columns to whole grey levels;
+ * pt_gaussian and pt_gaussian_rows give exactly this for every size. */
+static void test_gaussian_fixed_point_exact(void)
+{
+    static const struct { int w, h, size; double sigma; } cases[] = {
+        {41, 23, 3, 0.8}, {64, 30, 5, 2.0}, {37, 19, 7, 1.5}, {29, 31, 9, 2.5},
+        {70, 12, 11, 3.0}, {33, 40, 15, 4.0}, {5, 3, 21, 6.0}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        int w = cases[c].w, h = cases[c].h, size = cases[c].size, r = size / 2;
+        double sigma = cases[c].sigma, g[64], total = 0;
+        for (int i = 0; i < size; i++) {
+            double d = i - r;
+            g[i] = exp(-d * d / (2 * sigma * sigma));
+            total += g[i];
+        }
+        long wt[64], sum = 0;
+        for (int i = 0; i < size; i++) {
+            wt[i] = lround(32768.0 * g[i] / total);
+            sum += wt[i];
+        }
+        wt[r] += 32768 - sum;
+        pt_image src = make_image(w, h, 5);
+        uint16_t *rowf = malloc((size_t)w * h * sizeof *rowf);
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                unsigned long a = 0;
+                for (int i = 0; i < size; i++)
+                    a += (unsigned long)wt[i] *
+                         src.buf[y * src.stride + clampi(x + i - r, 0, w - 1)];
+                rowf[y * w + x] = (uint16_t)((a + 64) >> 7);
+            }
+        pt_image dst = {w, h, w + 3, malloc((size_t)(w + 3) * h)};
+        pt_image dst_rows = {w, h, w, malloc((size_t)w * h)};
+        void *scratch = malloc(pt_gaussian_scratch_bytes(w, h, size));
+        const uint8_t **rows = malloc((size_t)h * sizeof *rows);
+        for (int y = 0; y < h; y++)
+            rows[y] = src.buf + (size_t)(h - 1 - y) * src.stride; /* upside down */
+        pt_gaussian(&src, &dst, size, sigma, scratch);
+        pt_gaussian_rows(rows, w, h, &dst_rows, size, sigma, scratch);
+        int bad = 0, bad_rows = 0;
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                unsigned long a = 0, b = 0;
+                for (int j = 0; j < size; j++) {
+                    a += (unsigned long)wt[j] * rowf[clampi(y + j - r, 0, h - 1) * w + x];
+                    b += (unsigned long)wt[j] * rowf[(h - 1 - clampi(y + j - r, 0, h - 1)) * w + x];
+                }
+                bad += dst.buf[y * dst.stride + x] != (uint8_t)((a + (1ul << 22)) >> 23);
+                bad_rows += dst_rows.buf[y * w + x] != (uint8_t)((b + (1ul << 22)) >> 23);
+            }
+        PT_CHECK(bad == 0 && bad_rows == 0,
+                 "gaussian fixed point %dx%d size %d: %d pixels differ (%d from rows)", w, h,
+                 size, bad, bad_rows);
+        free(rows);
+        free(scratch);
+        free(dst_rows.buf);
+        free(dst.buf);
+        free(rowf);
+        free(src.buf);
+    }
+}
+
 static int cmp_u8(const void *a, const void *b) { return *(const uint8_t *)a - *(const uint8_t *)b; }
 
 static void test_median_matches_brute_force(void)
@@ -195,6 +258,18 @@ static void test_reflection_fill_matches_brute_force(void)
                     }
                 PT_CHECK(bad == 0, "reflection fill %dx%d search %d density %d: %d pixels differ",
                          w, h, searches[q], density, bad);
+                /* Out of place: rows point at filled copies or at the untouched source. */
+                uint8_t *work = malloc((size_t)ms * h);
+                const uint8_t **rows = malloc((size_t)h * sizeof *rows);
+                pt_reflection_fill_rows(&img, mask, ms, searches[q], work, ms, rows, scratch);
+                bad = 0;
+                for (int y = 0; y < h; y++)
+                    for (int x = 0; x < w; x++)
+                        bad += rows[y][x] != out.buf[y * out.stride + x];
+                PT_CHECK(bad == 0, "reflection fill rows %dx%d search %d density %d: %d differ",
+                         w, h, searches[q], density, bad);
+                free(rows);
+                free(work);
                 free(scratch);
                 free(out.buf);
                 free(mask);
@@ -326,6 +401,7 @@ int main(void)
 {
     test_morphology_matches_brute_force();
     test_gaussian_matches_direct_convolution();
+    test_gaussian_fixed_point_exact();
     test_median_matches_brute_force();
     test_reflection_fill_matches_brute_force();
     test_reflection_mask_matches_brute_force();

@@ -57,6 +57,18 @@ PT_VECTOR_CLONES static void gaussian_row(const uint8_t *s, int w, int size, int
     }
     const uint8_t *restrict centre = line + r;
     uint16_t wc = weights[r];
+    if (r == 2) { /* the default 5-tap kernel in one pass */
+        const uint8_t *restrict l = line, *restrict h = line + 4;
+        uint16_t w0 = weights[0], w1 = weights[1];
+#pragma omp simd
+        for (int x = 0; x < w; x++) {
+            uint32_t a = (uint32_t)wc * (uint16_t)centre[x] +
+                         (uint32_t)w0 * (uint16_t)(l[x] + h[x]) +
+                         (uint32_t)w1 * (uint16_t)(l[x + 1] + h[x - 1]);
+            out[x] = (uint16_t)((a + 64u) >> 7);
+        }
+        return;
+    }
 #pragma omp simd
     for (int x = 0; x < w; x++)
         acc[x] = (uint32_t)wc * (uint16_t)centre[x];
@@ -94,6 +106,19 @@ PT_VECTOR_CLONES static void gaussian_col(const uint16_t *const *p, int w, int s
                                           const uint16_t *weights, uint32_t *restrict acc,
                                           uint8_t *restrict d)
 {
+    if (size == 5) { /* the default 5-tap kernel in one pass */
+        const uint16_t *restrict p0 = p[0], *restrict p1 = p[1], *restrict p2 = p[2],
+                                 *restrict p3 = p[3], *restrict p4 = p[4];
+        uint16_t w0 = weights[0], w1 = weights[1], w2 = weights[2], w3 = weights[3],
+                 w4 = weights[4];
+#pragma omp simd
+        for (int x = 0; x < w; x++) {
+            uint32_t a = (uint32_t)w0 * p0[x] + (uint32_t)w1 * p1[x] + (uint32_t)w2 * p2[x] +
+                         (uint32_t)w3 * p3[x] + (uint32_t)w4 * p4[x];
+            d[x] = (uint8_t)((a + (1u << 22)) >> 23);
+        }
+        return;
+    }
 #pragma omp simd
     for (int x = 0; x < w; x++)
         acc[x] = 0;
