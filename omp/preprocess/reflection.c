@@ -2,7 +2,6 @@
  * spot, so the white top-hat (image - opening) isolates it; the mask is grown
  * to cover the reflection's halo, and masked pixels are refilled from the
  * surrounding unmasked pixels so no artificial edge remains. */
-#include <limits.h>
 #include <string.h>
 
 #include "omp/preprocess/preprocess.h"
@@ -71,10 +70,17 @@ long pt_reflection_mask(const pt_image *img, int kernel, int threshold, int dila
     return count;
 }
 
-/* The fill's distances down, rounded up so the column trackers after them are aligned. */
+/* The fill's distances down, one per masked pixel in raster order. */
 static size_t fill_down_bytes(int width, int height)
 {
     return ((size_t)width * height * sizeof(uint16_t) + 15) & ~(size_t)15;
+}
+
+/* The runs of masked pixels: start and end per run, first run per row. */
+static size_t fill_runs_bytes(int width, int height)
+{
+    size_t runs = (size_t)((width + 1) / 2) * (size_t)height;
+    return 2 * runs * sizeof(int32_t) + ((size_t)height + 1) * sizeof(int32_t);
 }
 
 /* Distances up to FILL_TABLE_MAX take their quotients from tables. */
@@ -88,24 +94,14 @@ static size_t fill_table_bytes(void)
 size_t pt_reflection_fill_scratch_bytes(int width, int height)
 {
     return fill_down_bytes(width, height) + fill_table_bytes() +
-           ((size_t)width * sizeof(int) + (size_t)height + 15);
+           2 * (size_t)width * sizeof(int) + fill_runs_bytes(width, height);
 }
 
-/* Whether any pixel of the mask row is set. */
-static inline int row_masked(const uint8_t *m, int w)
-{
-    int any = 0;
-#pragma omp simd reduction(| : any)
-    for (int x = 0; x < w; x++)
-        any |= m[x];
-    return any;
-}
-
-static inline void set_row(int *col, int w, int y)
+static inline void set_row(int *v, int w, int value)
 {
 #pragma omp simd
     for (int x = 0; x < w; x++)
-        col[x] = y;
+        v[x] = value;
 }
 
 /* First masked pixel at or after x (w if none), 8 mask bytes at a time. */
@@ -119,6 +115,14 @@ static inline int next_masked(const uint8_t *m, int x, int w)
         x += 8;
     }
     while (x < w && !m[x])
+        x++;
+    return x;
+}
+
+/* End of the run of masked pixels starting at x. */
+static inline int run_end(const uint8_t *m, int x, int w)
+{
+    while (x < w && m[x])
         x++;
     return x;
 }
@@ -140,86 +144,73 @@ PT_VECTOR_CLONES static void make_tables(double *recip, double *quot, int max_se
     }
 }
 
-/* One run [x0, x1) of masked pixels of row y, bounded by the unmasked
- * pixels left (x0 - 1, or none) and right (x1, or none). up[x]: the last
- * unmasked row above (-1: none); dn[x]: the distance down to the next one
- * (0: none or out of reach). Each direction's quotient and weight come from
- * the tables, 0.0 when it has no pixel in reach, added in the order left,
- * right, up, down. */
-static void fill_run(const uint8_t *src, int src_stride, int y, int x0, int x1, int w,
-                     const int *up, int clear_up, const uint16_t *dn, int max_search,
-                     const double *recip, const double *quot, uint8_t *row)
+/* Column trackers: a masked pixel's nearest unmasked pixel in its column
+ * on one side is the neighbouring pixel on that side when that one is
+ * unmasked, else the one recorded for the neighbour. last[x] is the row of
+ * column x's most recent masked pixel, near[x] that pixel's nearest
+ * unmasked row; so only masked pixels touch the trackers. */
+static inline int nearest_in_column(int *last, int *near, int x, int y, int step)
 {
-    const uint8_t *s = src + (size_t)y * src_stride;
-    int left = x0 - 1, right = x1 < w ? x1 : -1;
-    int vl = left >= 0 ? s[left] : 0, vr = right >= 0 ? s[right] : 0;
-    for (int x = x0; x < x1; x++) {
-        int dl = left >= 0 && x - left <= max_search ? x - left : 0;
-        int dr = right >= 0 && right - x <= max_search ? right - x : 0;
-        int cu = up[x] > clear_up ? up[x] : clear_up;
-        int du = cu >= 0 && y - cu <= max_search ? y - cu : 0;
-        int dd = dn[x];
-        int vu = src[(size_t)(du ? cu : y) * src_stride + x];
-        int vd = src[(size_t)(y + dd) * src_stride + x];
-        double sum = 0, weight = 0;
-        sum += quot[(size_t)dl * 256 + vl];
-        weight += recip[dl];
-        sum += quot[(size_t)dr * 256 + vr];
-        weight += recip[dr];
-        sum += quot[(size_t)du * 256 + vu];
-        weight += recip[du];
-        sum += quot[(size_t)dd * 256 + vd];
-        weight += recip[dd];
-        if (weight > 0)
-            row[x] = (uint8_t)(sum / weight + 0.5);
-    }
+    int n = last[x] == y - step ? near[x] : y - step;
+    last[x] = y;
+    near[x] = n;
+    return n;
 }
 
-/* fill_run for reaches beyond the tables: larger distances divide directly. */
-#define QUOT(d, v) ((d) <= FILL_TABLE_MAX ? quot[(size_t)(d) * 256 + (v)] : (v) / (double)(d))
-#define RECIP(d) ((d) <= FILL_TABLE_MAX ? recip[d] : 1.0 / (d))
-static void fill_run_far(const uint8_t *src, int src_stride, int y, int x0, int x1, int w,
-                     const int *up, int clear_up, const uint16_t *dn, int max_search,
-                     const double *recip, const double *quot, uint8_t *row)
-{
-    const uint8_t *s = src + (size_t)y * src_stride;
-    int left = x0 - 1, right = x1 < w ? x1 : -1;
-    int vl = left >= 0 ? s[left] : 0, vr = right >= 0 ? s[right] : 0;
-    for (int x = x0; x < x1; x++) {
-        int dl = left >= 0 && x - left <= max_search ? x - left : 0;
-        int dr = right >= 0 && right - x <= max_search ? right - x : 0;
-        int cu = up[x] > clear_up ? up[x] : clear_up;
-        int du = cu >= 0 && y - cu <= max_search ? y - cu : 0;
-        int dd = dn[x];
-        int vu = src[(size_t)(du ? cu : y) * src_stride + x];
-        int vd = src[(size_t)(y + dd) * src_stride + x];
-        double sum = 0, weight = 0;
-        sum += QUOT(dl, vl);
-        weight += RECIP(dl);
-        sum += QUOT(dr, vr);
-        weight += RECIP(dr);
-        sum += QUOT(du, vu);
-        weight += RECIP(du);
-        sum += QUOT(dd, vd);
-        weight += RECIP(dd);
-        if (weight > 0)
-            row[x] = (uint8_t)(sum / weight + 0.5);
+/* One run [x0, x1) of masked pixels of row y, bounded by the unmasked
+ * pixels left (x0 - 1, or none) and right (x1, or none); the nearest
+ * unmasked row above from the trackers (row -1: none), dn[x - x0] the
+ * distance down (0: none or out of reach). Each direction's quotient and weight come
+ * from the tables, 0.0 when it has no pixel in reach, added in the order
+ * left, right, up, down. */
+#define FILL_RUN(NAME, QUOT, RECIP)                                                          \
+    static void NAME(const uint8_t *src, int src_stride, int y, int x0, int x1, int w,      \
+                     int *last, int *near, const uint16_t *dn, int max_search,             \
+                     const double *recip, const double *quot, uint8_t *row)                \
+    {                                                                                      \
+        const uint8_t *s = src + (size_t)y * src_stride;                                   \
+        int left = x0 - 1, right = x1 < w ? x1 : -1;                                       \
+        int vl = left >= 0 ? s[left] : 0, vr = right >= 0 ? s[right] : 0;                  \
+        for (int x = x0; x < x1; x++) {                                                    \
+            int dl = left >= 0 && x - left <= max_search ? x - left : 0;                   \
+            int dr = right >= 0 && right - x <= max_search ? right - x : 0;                \
+            int cu = nearest_in_column(last, near, x, y, 1);                               \
+            int du = cu >= 0 && y - cu <= max_search ? y - cu : 0;                         \
+            int dd = dn[x - x0];                                                           \
+            int vu = src[(size_t)(du ? cu : y) * src_stride + x];                          \
+            int vd = src[(size_t)(y + dd) * src_stride + x];                               \
+            double sum = 0, weight = 0;                                                    \
+            sum += QUOT(dl, vl);                                                           \
+            weight += RECIP(dl);                                                           \
+            sum += QUOT(dr, vr);                                                           \
+            weight += RECIP(dr);                                                           \
+            sum += QUOT(du, vu);                                                           \
+            weight += RECIP(du);                                                           \
+            sum += QUOT(dd, vd);                                                           \
+            weight += RECIP(dd);                                                           \
+            if (weight > 0)                                                                \
+                row[x] = (uint8_t)(sum / weight + 0.5);                                    \
+        }                                                                                  \
     }
-}
-#undef QUOT
-#undef RECIP
+
+#define QUOT_TABLE(d, v) quot[(size_t)(d) * 256 + (v)]
+#define RECIP_TABLE(d) recip[d]
+FILL_RUN(fill_run, QUOT_TABLE, RECIP_TABLE)
+/* Reaches beyond the tables: larger distances divide directly. */
+#define QUOT_FAR(d, v) ((d) <= FILL_TABLE_MAX ? QUOT_TABLE(d, v) : (v) / (double)(d))
+#define RECIP_FAR(d) ((d) <= FILL_TABLE_MAX ? RECIP_TABLE(d) : 1.0 / (d))
+FILL_RUN(fill_run_far, QUOT_FAR, RECIP_FAR)
 
 /* Same result as searching left, right, up and down from every masked pixel
  * for the nearest unmasked one (at most max_search px, not past the border),
- * in O(1) per pixel: a bottom-up pass records the distance down, the
- * top-down pass tracks the last unmasked row per column and, per row, fills
- * each run of masked pixels from the unmasked pixels that bound it. A row
- * without a masked pixel only moves one tracker shared by all columns (the
- * last such row); a column's last unmasked row is the later of the two.
- * Only unmasked pixels are read, and they are read from src, so src and the
- * output may be the same image. A row with masked pixels is written to out
- * (src's row with its masked pixels filled) and rows[y] points at it; other
- * rows point at src. */
+ * in O(1) per masked pixel: the mask is read once into runs of masked
+ * pixels, a bottom-up pass over the runs records each masked pixel's
+ * distance down, the top-down pass fills each run from the unmasked pixels
+ * that bound it and the column trackers. Only unmasked
+ * pixels are read, and they are read from src, so src and the output may be
+ * the same image. A row with masked pixels is written to out (src's row with
+ * its masked pixels filled) and rows[y] points at it (when rows is given);
+ * other rows point at src. */
 PT_VECTOR_CLONES static void fill_core(const uint8_t *src, int src_stride, int w, int h,
                                        const uint8_t *mask, int mask_stride, int max_search,
                                        uint8_t *out, int out_stride, const uint8_t **rows,
@@ -228,8 +219,11 @@ PT_VECTOR_CLONES static void fill_core(const uint8_t *src, int src_stride, int w
     uint16_t *down = (uint16_t *)scratch;
     double *recip = (double *)((char *)scratch + fill_down_bytes(w, h));
     double *quot = recip + FILL_TABLE_MAX + 1;
-    int *col = (int *)((char *)recip + fill_table_bytes());
-    uint8_t *masked = (uint8_t *)(col + w);
+    int *last = (int *)((char *)recip + fill_table_bytes());
+    int *near = last + w;
+    int32_t *run_row = (int32_t *)(near + w); /* row y's runs: run_row[y] .. run_row[y+1]-1 */
+    int32_t *run_x0 = run_row + h + 1;
+    int32_t *run_x1 = run_x0 + (size_t)((w + 1) / 2) * (size_t)h;
     if (max_search > 65535)
         max_search = 65535;
     /* A masked pixel's distance to an unmasked one is below the image size. */
@@ -237,67 +231,60 @@ PT_VECTOR_CLONES static void fill_core(const uint8_t *src, int src_stride, int w
     if (max_search > reach)
         max_search = reach;
     int table_max = max_search < FILL_TABLE_MAX ? max_search : FILL_TABLE_MAX;
-    int any = 0;
+
+    /* The mask is read once, into runs. */
+    int32_t runs = 0;
+    size_t pixels = 0;
     for (int y = 0; y < h; y++) {
-        masked[y] = (uint8_t)row_masked(mask + (size_t)y * mask_stride, w);
-        any |= masked[y];
+        const uint8_t *m = mask + (size_t)y * mask_stride;
+        run_row[y] = runs;
         if (rows)
             rows[y] = src + (size_t)y * src_stride;
+        for (int x = next_masked(m, 0, w); x < w; x = next_masked(m, x, w)) {
+            int end = run_end(m, x, w);
+            run_x0[runs] = x;
+            run_x1[runs] = end;
+            runs++;
+            pixels += (size_t)(end - x);
+            x = end;
+        }
     }
-    if (!any)
+    run_row[h] = runs;
+    if (!runs)
         return;
-    /* Bottom-up: the next unmasked row below, none = far beyond any reach. */
-    const int none_below = INT_MAX / 2;
-    int clear_below = none_below;
-    set_row(col, w, none_below);
-    for (int y = h - 1; y >= 0; y--) {
-        const uint8_t *m = mask + (size_t)y * mask_stride;
-        uint16_t *dn = down + (size_t)y * w;
-        if (!masked[y]) {
-            clear_below = y;
-            continue;
+
+    /* Bottom-up: the next unmasked row below each masked pixel (h: none). */
+    set_row(last, w, -2);
+    size_t k = pixels;
+    for (int y = h - 1; y >= 0; y--)
+        for (int32_t i = run_row[y + 1] - 1; i >= run_row[y]; i--) {
+            k -= (size_t)(run_x1[i] - run_x0[i]);
+            uint16_t *dn = down + k;
+            for (int x = run_x0[i]; x < run_x1[i]; x++) {
+                int d = nearest_in_column(last, near, x, y, -1) - y;
+                dn[x - run_x0[i]] = (uint16_t)(y + d < h && d <= max_search ? d : 0);
+            }
         }
-        /* dn is read at masked pixels only; elsewhere its value is unused. */
-#pragma omp simd
-        for (int x = 0; x < w; x++) {
-            int c = col[x] < clear_below ? col[x] : clear_below;
-            int d = c - y;
-            dn[x] = (uint16_t)(d <= max_search ? d : 0);
-            col[x] = m[x] ? c : y;
-        }
-    }
     make_tables(recip, quot, table_max);
-    int clear_up = -1;
-    set_row(col, w, -1);
+    set_row(last, w, -2);
+    k = 0;
     for (int y = 0; y < h; y++) {
-        const uint8_t *m = mask + (size_t)y * mask_stride;
-        const uint8_t *s = src + (size_t)y * src_stride;
-        const uint16_t *dn = down + (size_t)y * w;
-        if (!masked[y]) {
-            clear_up = y;
+        if (run_row[y] == run_row[y + 1])
             continue;
-        }
+        const uint8_t *s = src + (size_t)y * src_stride;
         uint8_t *row = out + (size_t)y * out_stride;
         if (row != s)
             memcpy(row, s, (size_t)w);
         if (rows)
             rows[y] = row;
-        for (int x = next_masked(m, 0, w); x < w; x = next_masked(m, x, w)) {
-            int end = x;
-            while (end < w && m[end])
-                end++;
+        for (int32_t i = run_row[y]; i < run_row[y + 1]; i++) {
             if (max_search <= FILL_TABLE_MAX)
-                fill_run(src, src_stride, y, x, end, w, col, clear_up, dn, max_search, recip,
-                         quot, row);
+                fill_run(src, src_stride, y, run_x0[i], run_x1[i], w, last, near, down + k,
+                         max_search, recip, quot, row);
             else
-                fill_run_far(src, src_stride, y, x, end, w, col, clear_up, dn, max_search, recip,
-                             quot, row);
-            x = end;
-        }
-#pragma omp simd
-        for (int x = 0; x < w; x++) {
-            int c = col[x] > clear_up ? col[x] : clear_up;
-            col[x] = m[x] ? c : y;
+                fill_run_far(src, src_stride, y, run_x0[i], run_x1[i], w, last, near, down + k,
+                             max_search, recip, quot, row);
+            k += (size_t)(run_x1[i] - run_x0[i]);
         }
     }
 }
