@@ -304,7 +304,8 @@ static void test_reflection_mask_matches_brute_force(void)
             void *scratch = malloc(pt_reflection_scratch_bytes(w, h, k, dil));
             long count = pt_reflection_mask(&img, k, 40, dil, mask, ms, scratch);
             /* brute force: opening, threshold, dilation */
-            pt_image ero = {w, h, w, malloc((size_t)w * h)}, open = {w, h, w, malloc((size_t)w * h)};
+            pt_image ero = {w, h, w, malloc((size_t)w * h)};
+            pt_image open = {w, h, w, malloc((size_t)w * h)};
             pt_image thr = {w, h, w, malloc((size_t)w * h)};
             for (int y = 0; y < h; y++)
                 for (int x = 0; x < w; x++)

@@ -140,7 +140,8 @@ PT_VECTOR_CLONES static float filter_col(const float *const *sx, const float *co
 }
 
 /* The quantile of pt_canny_quantile with the values' maximum already known. */
-PT_VECTOR_CLONES static float quantile_below_max(const float *values, int n, float vmax, double quantile,
+PT_VECTOR_CLONES static float quantile_below_max(const float *values, int n, float vmax,
+                                                 double quantile,
                                 int *hist, int bins)
 {
     if (vmax <= CANNY_ZERO)
@@ -253,8 +254,9 @@ pt_status pt_canny_detect(const uint8_t *pix, int stride, int width, int height,
      * just before the first output row that needs it, so the vertical pass
      * reads from cache. */
     int taps = 2 * radius + 1;
-    float *smooth_x = pt_arena_alloc(arena, (size_t)taps * width * sizeof(float)); /* rows smoothed */
-    float *deriv_x = pt_arena_alloc(arena, (size_t)taps * width * sizeof(float));  /* rows differentiated */
+    size_t ring = (size_t)taps * width * sizeof(float);
+    float *smooth_x = pt_arena_alloc(arena, ring); /* rows smoothed */
+    float *deriv_x = pt_arena_alloc(arena, ring);  /* rows differentiated */
     out->gx = pt_arena_alloc(arena, n * sizeof(float));
     out->gy = pt_arena_alloc(arena, n * sizeof(float));
     out->magnitude = pt_arena_alloc(arena, n * sizeof(float));

@@ -22,7 +22,8 @@ long pt_reflection_mask(const pt_image *img, int kernel, int threshold, int dila
     pt_erode(img->buf, img->stride, opened, w, w, h, kernel, morph);
     pt_dilate(opened, w, opened, w, w, h, kernel, morph);
     /* Threshold; rows with a set pixel are marked (the scratch after the morphology's). */
-    uint8_t *set = (uint8_t *)morph + pt_morph_scratch_bytes(w, h, kernel > dilate ? kernel : dilate);
+    uint8_t *set =
+        (uint8_t *)morph + pt_morph_scratch_bytes(w, h, kernel > dilate ? kernel : dilate);
     long count = 0;
     for (int y = 0; y < h; y++) {
         const uint8_t *s = img->buf + (size_t)y * img->stride;

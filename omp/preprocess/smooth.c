@@ -78,15 +78,18 @@ PT_VECTOR_CLONES static void gaussian_row(const uint8_t *s, int w, int size, int
         uint16_t w0 = weights[i], w1 = weights[i + 1], w2 = weights[i + 2], w3 = weights[i + 3];
 #pragma omp simd
         for (int x = 0; x < w; x++)
-            acc[x] += (uint32_t)w0 * (uint16_t)(l[x] + h[x]) + (uint32_t)w1 * (uint16_t)(l[x + 1] + h[x - 1]) +
-                      (uint32_t)w2 * (uint16_t)(l[x + 2] + h[x - 2]) + (uint32_t)w3 * (uint16_t)(l[x + 3] + h[x - 3]);
+            acc[x] += (uint32_t)w0 * (uint16_t)(l[x] + h[x]) +
+                      (uint32_t)w1 * (uint16_t)(l[x + 1] + h[x - 1]) +
+                      (uint32_t)w2 * (uint16_t)(l[x + 2] + h[x - 2]) +
+                      (uint32_t)w3 * (uint16_t)(l[x + 3] + h[x - 3]);
     }
     for (; i + 2 <= r; i += 2) {
         const uint8_t *restrict l = line + i, *restrict h = line + size - 1 - i;
         uint16_t w0 = weights[i], w1 = weights[i + 1];
 #pragma omp simd
         for (int x = 0; x < w; x++)
-            acc[x] += (uint32_t)w0 * (uint16_t)(l[x] + h[x]) + (uint32_t)w1 * (uint16_t)(l[x + 1] + h[x - 1]);
+            acc[x] += (uint32_t)w0 * (uint16_t)(l[x] + h[x]) +
+                      (uint32_t)w1 * (uint16_t)(l[x + 1] + h[x - 1]);
     }
     for (; i < r; i++) {
         const uint8_t *restrict l = line + i, *restrict h = line + size - 1 - i;
@@ -129,7 +132,8 @@ PT_VECTOR_CLONES static void gaussian_col(const uint16_t *const *p, int w, int s
         uint16_t w0 = weights[i], w1 = weights[i + 1], w2 = weights[i + 2], w3 = weights[i + 3];
 #pragma omp simd
         for (int x = 0; x < w; x++)
-            acc[x] += (uint32_t)w0 * p0[x] + (uint32_t)w1 * p1[x] + (uint32_t)w2 * p2[x] + (uint32_t)w3 * p3[x];
+            acc[x] += (uint32_t)w0 * p0[x] + (uint32_t)w1 * p1[x] + (uint32_t)w2 * p2[x] +
+                      (uint32_t)w3 * p3[x];
     }
     for (; i + 2 <= size; i += 2) {
         const uint16_t *restrict p0 = p[i], *restrict p1 = p[i + 1];
