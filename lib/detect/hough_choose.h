@@ -115,19 +115,24 @@ static inline PT_HD int pt_hough_inner_credible(int m, const int *ok, const doub
 }
 
 /* Whether candidate k's disc holds a candidate that may stand for a pupil
- * (pt_hough_inner_credible) and is clearly darker inside (pt_hough_nested,
- * pt_hough_clearly_darker). Such a k is the iris around the pupil (or the
+ * (pt_hough_inner_credible), has a higher pupil score (shape) and is
+ * clearly darker inside (pt_hough_nested, pt_hough_clearly_darker). Such a k is the iris around the pupil (or the
  * eye around it), however strong its outline: the pupil is the innermost
  * dark disc. A smaller circle within the pupil is as dark as the pupil and
  * leaves it be; one in a darker part of the pupil (a shadow, a lid over the
  * rest) has dark on both sides of part of its outline and a low pupil
- * score, and leaves it be unless its own outline is credible. */
+ * score, and leaves it be unless its own outline is credible. The inner
+ * one must also be the more pupil-shaped of the two (a higher pupil score):
+ * an outline around the iris holds a darker pupil in its middle, which
+ * lowers its own score (lib/detect/pupil_score.h, even), while a pupil cut
+ * by a lid keeps a pupil's score over a circle in its darker part. */
 static inline PT_HD int pt_hough_holds_darker(int n, int k, const int *ok, const double *value,
                                               double keep, double weak_keep, const int *inside,
                                               const double *shape, const pt_circle *c)
 {
     for (int m = 0; m < n; m++)
         if (m != k && pt_hough_inner_credible(m, ok, value, keep, weak_keep, shape) &&
+            shape[m] > shape[k] &&
             pt_hough_clearly_darker(inside[m], inside[k]) && pt_hough_nested(&c[m], &c[k]))
             return 1;
     return 0;
