@@ -138,8 +138,16 @@ static void test_nested(void)
              "a less pupil-shaped inner circle is no pupil inside the outline");
     PT_CHECK(pt_hough_choose(2, ok, cut_value, cut_inside, cut_shape, cut) == 0,
              "a pupil-shaped lid-cut pupil over a darker part of it");
-    /* the same pair with the inner circle the more pupil-shaped: the outer
-     * one is the iris around it */
+    /* a pupil barely darker than its iris: the iris outline scores as high
+     * as the pupil's (0.79 against 0.46), but the pupil is shaped like one
+     * by itself and the iris is left out */
+    int low_inside[2] = {35, 29};
+    double low_value[2] = {0.88, 0.25}, low_shape[2] = {0.79, 0.46};
+    pt_circle low[2] = {{755, 508, 211}, {745, 514, 92}};
+    PT_CHECK(pt_hough_choose(2, ok, low_value, low_inside, low_shape, low) == 1,
+             "a pupil-shaped pupil inside a pupil-shaped iris outline");
+    /* the lid-cut pair with the inner circle the more pupil-shaped: the
+     * outer one is the iris around it */
     double iris_shape[2] = {0.19, 0.59};
     PT_CHECK(pt_hough_choose(2, ok, cut_value, cut_inside, iris_shape, cut) == 1,
              "a more pupil-shaped darker inner circle");
