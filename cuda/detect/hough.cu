@@ -256,7 +256,7 @@ static cudaError_t hough_run(void *instance, const pt_cuda_params *p, const pt_c
         st = pt_cuda_hough_vote_sampled(d, b, jobs, width, height,
                                         radii_bound(&h->cfg, width, height), stream);
     if (st == cudaSuccess)
-        st = pt_cuda_hough_refine(d, p, b, jobs, stream);
+        st = pt_cuda_hough_refine(d, p, b, jobs, height, stream);
     return st;
 }
 

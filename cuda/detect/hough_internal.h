@@ -131,9 +131,11 @@ cudaError_t pt_cuda_hough_vote_sampled(const pt_hough_dev *d, const pt_cuda_buff
                                        cudaStream_t stream);
 /* hough_refine.cu: RANSAC blocks per job for rows table rows. */
 int pt_cuda_hough_ransac_blocks(int rows);
-/* hough_refine.cu: refine every candidate, choose, write b->results. */
+/* hough_refine.cu: refine every candidate, choose, write b->results
+ * (height: the one pt_cuda_hough_canny laid the row offsets out for). */
 cudaError_t pt_cuda_hough_refine(const pt_hough_dev *d, const pt_cuda_params *p,
-                                 const pt_cuda_buffers *b, int jobs, cudaStream_t stream);
+                                 const pt_cuda_buffers *b, int jobs, int height,
+                                 cudaStream_t stream);
 
 /* Radius range of a job as omp/detect/hough.c resolves it; 0 when it votes nothing. */
 static inline __host__ __device__ int pt_hough_radii(const pt_cuda_eye_job *job, int step,

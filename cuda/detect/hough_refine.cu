@@ -3,13 +3,16 @@
  * Point lists are compacted in edge order (ballots), so the shared RANSAC
  * sample table picks the CPU's points; RANSAC rows are spread over blocks of
  * 128 rows per job and the best (most votes, then the lowest row) reduced;
- * fits run on one thread with lib/detect/fit.h, built with --fmad=false so they
- * round as on the CPU. Then the choice among candidates (confidence x edge
- * support) and the result. */
+ * the fits are lib/detect/fit.h's, a sample's on one thread and a refit's
+ * over the first warp (cuda/detect/warp_fit.cuh), built with --fmad=false
+ * so they round as on the CPU. Then the choice among candidates
+ * (confidence x edge support) and the result. */
 #include <math.h>
 
 #include "cuda/detect/hough_internal.h"
 #include "cuda/detect/hough_reject.cuh"
+#include "cuda/detect/pupil_score_block.cuh"
+#include "cuda/detect/warp_fit.cuh"
 
 #include "lib/detect/fit.h"
 #include "lib/detect/hough_choose.h"
@@ -38,7 +41,21 @@ typedef struct {
     int count, found;
     pt_circle circle;
     pt_ellipse ellipse;
+    warp_fit_shared fit;      /* warp 0's fits */
+    pupil_score_shared score; /* finish_task's pupil score */
 } refine_shared;
+
+/* pt_fit_ellipse / pt_fit_circle of pts[idx[0..n)] by warp 0, bit for bit
+ * (cuda/detect/warp_fit.cuh): the result to thread 0's *c / *e, its return
+ * value to thread 0. All threads call it. */
+__device__ static int block_fit(int ellipse, const pt_point *pts, const int *idx, int n,
+                                refine_shared *sh, pt_circle *c, pt_ellipse *e)
+{
+    int fitted = 0;
+    if (threadIdx.x < 32)
+        fitted = warp_fit(ellipse, pts, idx, n, &sh->fit, c, e);
+    return fitted;
+}
 
 /* This thread's place among the set flags of the block's tile (all threads
  * call it); *total gets the tile's count. */
@@ -63,8 +80,48 @@ typedef struct {
     const int32_t *xy;
     const float *ux, *uy;
     int n, x0, y0;
-    double offset; /* hough_edge_offset */
+    double offset;    /* hough_edge_offset */
+    const int *rows;  /* the first edge of each roi row (canny.cu's row offsets) */
+    int h;            /* roi rows */
 } edge_view;
+
+/* Job j's edges as the refinement sees them (max_height: the row offsets'
+ * stride less one, as canny.cu laid them out). */
+__device__ static edge_view job_edges(const pt_hough_dev *d, const pt_cuda_eye_job *job, int j,
+                                      int max_height)
+{
+    size_t e0 = (size_t)j * d->s.edge_cap;
+    edge_view e = {d->exy + e0, d->eux + e0, d->euy + e0, d->edge_count[j], job->x0, job->y0,
+                   d->s.edge_offset, d->row_count + (size_t)j * (max_height + 1), job->h};
+    return e;
+}
+
+/* The edges [*first, *last) whose rows can hold a point within reach of
+ * the row cy (full frame) once moved by the edge offset: the list is in
+ * raster order, so every other edge lies farther than reach from any
+ * point of that row and no test that needs it within reach keeps it, and
+ * the kept points keep their order. The whole list when the bounds are not
+ * finite. */
+__device__ static void edge_range(const edge_view *e, double cy, double reach, int *first,
+                                  int *last)
+{
+    *first = 0;
+    *last = e->n;
+    double pad = fabs(e->offset) + 1.0;
+    double lo = cy - reach - pad - e->y0, hi = cy + reach + pad - e->y0;
+    if (!(lo - lo == 0.0) || !(hi - hi == 0.0))
+        return;
+    if (lo >= e->h || hi < 0.0) {
+        *last = 0;
+        return;
+    }
+    if (lo > 0.0)
+        *first = min(e->rows[(int)lo], e->n);
+    if (hi + 1.0 < e->h)
+        *last = min(e->rows[(int)hi + 1], e->n);
+    if (*last < *first)
+        *last = *first;
+}
 
 /* Edge i as the refinement sees it: full frame, moved by e->offset px
  * towards its dark side (omp/detect/hough.c edge_point()). */
@@ -85,11 +142,15 @@ __device__ static int gather(const edge_view *e, int mode, const pt_circle *c, d
                              const uint8_t *mask, const pt_ellipse_frame *frame, double band,
                              pt_point *pts, refine_shared *sh)
 {
-    int n = 0;
-    for (int t0 = 0; t0 < e->n; t0 += THREADS) {
+    int n = 0, first, last;
+    if (mode == GATHER_ANNULUS)
+        edge_range(e, c->cy, r_out, &first, &last);
+    else
+        edge_range(e, frame->cy, fmax(frame->a, frame->b) + band, &first, &last);
+    for (int t0 = first; t0 < last; t0 += THREADS) {
         int i = t0 + threadIdx.x, keep = 0;
         double x = 0.0, y = 0.0;
-        if (i < e->n) {
+        if (i < last) {
             edge_point(e, i, &x, &y);
             if (mode == GATHER_ANNULUS) {
                 double dx = c->cx - x, dy = c->cy - y;
@@ -109,7 +170,7 @@ __device__ static int gather(const edge_view *e, int mode, const pt_circle *c, d
                  * b and a from the centre, is at least the gap to that range */
                 float d2 = reject_dist2(frame->cx, frame->cy, x, y);
                 keep = !reject_ring(d2, frame->b - band, frame->a + band) &&
-                       pt_ellipse_frame_distance(frame, x, y) <= band;
+                       pt_ellipse_frame_within(frame, x, y, band);
             }
         }
         int total, k = tile_rank(keep, sh, &total);
@@ -128,8 +189,9 @@ __device__ static int gather(const edge_view *e, int mode, const pt_circle *c, d
 __device__ static double support(const edge_view *e, const pt_circle *c, double band,
                                  refine_shared *sh)
 {
-    int mine = 0;
-    for (int i = threadIdx.x; i < e->n; i += THREADS) {
+    int mine = 0, first, last;
+    edge_range(e, c->cy, c->r + band, &first, &last);
+    for (int i = first + threadIdx.x; i < last; i += THREADS) {
         double x, y;
         edge_point(e, i, &x, &y);
         double dx = c->cx - x, dy = c->cy - y;
@@ -173,7 +235,7 @@ __device__ static const uint8_t *glint_mask(const pt_cuda_params *p, const pt_cu
 
 /* Block per job: the candidate's annulus points (refine()'s first step). */
 __global__ void __launch_bounds__(THREADS) refine_start(pt_cuda_params p, pt_cuda_buffers b,
-                                                        pt_hough_dev d, int k)
+                                                        pt_hough_dev d, int k, int max_height)
 {
     __shared__ refine_shared sh;
     int j = blockIdx.x;
@@ -185,8 +247,7 @@ __global__ void __launch_bounds__(THREADS) refine_start(pt_cuda_params p, pt_cud
         return;
     const pt_cuda_eye_job job = b.jobs[j];
     size_t e0 = (size_t)j * d.s.edge_cap;
-    edge_view e = {d.exy + e0, d.eux + e0, d.euy + e0, d.edge_count[j], job.x0, job.y0,
-                   d.s.edge_offset};
+    edge_view e = job_edges(&d, &job, j, max_height);
     pt_circle peak = d.cand[(size_t)j * PT_HOUGH_CANDIDATES + k];
     pt_image img = frame_image(&p, &b, &job);
     int limit = pt_hough_dark_limit_circle(&img, &peak, d.s.dark_spread);
@@ -240,7 +301,7 @@ __global__ void __launch_bounds__(RANSAC_ROWS) ransac_rows(pt_cuda_params p, pt_
                 double lo = f.b - inlier, hi = f.a + inlier;
                 for (int k = 0; k < n; k++)
                     votes += !reject_ring(reject_dist2(pts[k].x, pts[k].y, f.cx, f.cy), lo, hi) &&
-                             pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= inlier;
+                             pt_ellipse_frame_within(&f, pts[k].x, pts[k].y, inlier);
                 row = s;
             }
         } else {
@@ -313,7 +374,7 @@ __device__ static void ransac_pick(const pt_cuda_params *p, const pt_hough_dev *
     for (int t0 = 0; t0 < n; t0 += THREADS) {
         int k = t0 + threadIdx.x, in = 0;
         if (k < n)
-            in = ellipse ? pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= inlier
+            in = ellipse ? pt_ellipse_frame_within(&f, pts[k].x, pts[k].y, inlier)
                          : pt_circle_distance(&best_c, pts[k].x, pts[k].y) <= inlier;
         int total, at = tile_rank(in, sh, &total);
         if (in)
@@ -321,17 +382,16 @@ __device__ static void ransac_pick(const pt_cuda_params *p, const pt_hough_dev *
         inliers += total;
     }
     __syncthreads();
+    pt_ellipse refit_e;
+    pt_circle refit_c;
+    int fitted = block_fit(ellipse, pts, idx, inliers, sh, &refit_c, &refit_e);
     if (threadIdx.x == 0) {
         if (ellipse) {
-            pt_ellipse refit;
-            if (pt_fit_ellipse(pts, idx, inliers, &refit) &&
-                pt_ransac_ellipse_in_range(&refit, min_r, max_r))
-                sh->ellipse = refit;
+            if (fitted && pt_ransac_ellipse_in_range(&refit_e, min_r, max_r))
+                sh->ellipse = refit_e;
         } else {
-            pt_circle refit;
-            if (pt_fit_circle(pts, idx, inliers, &refit) &&
-                pt_ransac_circle_in_range(&refit, min_r, max_r))
-                sh->circle = refit;
+            if (fitted && pt_ransac_circle_in_range(&refit_c, min_r, max_r))
+                sh->circle = refit_c;
         }
     }
     __syncthreads();
@@ -352,10 +412,12 @@ __device__ static void finish_task(const pt_cuda_params *p, const pt_cuda_buffer
         const pt_cuda_eye_job job = b->jobs[j];
         pt_image img = frame_image(p, b, &job);
         double s = support(e, circle, fmax(REFINE_PX, REFINE_SHARE * circle->r), sh);
+        double conf = threadIdx.x < 32 ? warp_confidence(&img, el) : 0.0;
+        double score = block_pupil_score(&img, el, &sh->score);
         if (threadIdx.x == 0) {
-            value = pt_confidence_ellipse(&img, el) * s;
+            value = conf * s;
             inside = pt_hough_inside_level(&img, el);
-            shape = pt_pupil_score(&img, el);
+            shape = score;
         }
     }
     if (threadIdx.x == 0) {
@@ -374,7 +436,7 @@ __device__ static void finish_task(const pt_cuda_params *p, const pt_cuda_buffer
  * done, otherwise the annulus points around the circle for the ellipse
  * RANSAC (at most PT_HOUGH_ELLIPSE_POINTS: pt_hough_thin_annulus). */
 __global__ void __launch_bounds__(THREADS) refine_circle(pt_cuda_params p, pt_cuda_buffers b,
-                                                         pt_hough_dev d, int k)
+                                                         pt_hough_dev d, int k, int max_height)
 {
     __shared__ refine_shared sh;
     int j = blockIdx.x;
@@ -383,8 +445,7 @@ __global__ void __launch_bounds__(THREADS) refine_circle(pt_cuda_params p, pt_cu
         return;
     const pt_cuda_eye_job job = b.jobs[j];
     size_t e0 = (size_t)j * d.s.edge_cap;
-    edge_view e = {d.exy + e0, d.eux + e0, d.euy + e0, d.edge_count[j], job.x0, job.y0,
-                   d.s.edge_offset};
+    edge_view e = job_edges(&d, &job, j, max_height);
     pt_circle peak = st->peak, circle = peak;
     ransac_pick(&p, &d, j, 0, fmax(REFINE_PX, REFINE_SHARE * peak.r), job.min_r, job.max_r, &sh);
     if (sh.found)
@@ -412,7 +473,7 @@ __global__ void __launch_bounds__(THREADS) refine_circle(pt_cuda_params p, pt_cu
  * hough_refit=ellipse keeps its circle unless the ellipse is credible
  * (lib/detect/hough_refit.h), then reports its centre and mean radius. */
 __global__ void __launch_bounds__(THREADS) refine_ellipse(pt_cuda_params p, pt_cuda_buffers b,
-                                                          pt_hough_dev d, int k)
+                                                          pt_hough_dev d, int k, int max_height)
 {
     __shared__ refine_shared sh;
     int j = blockIdx.x;
@@ -421,8 +482,7 @@ __global__ void __launch_bounds__(THREADS) refine_ellipse(pt_cuda_params p, pt_c
         return;
     const pt_cuda_eye_job job = b.jobs[j];
     size_t e0 = (size_t)j * d.s.edge_cap;
-    edge_view e = {d.exy + e0, d.eux + e0, d.euy + e0, d.edge_count[j], job.x0, job.y0,
-                   d.s.edge_offset};
+    edge_view e = job_edges(&d, &job, j, max_height);
     pt_point *pts = d.pts + e0;
     pt_circle circle = st->circle;
     pt_ellipse el = {0, 0, 0, 0, 0};
@@ -435,8 +495,13 @@ __global__ void __launch_bounds__(THREADS) refine_ellipse(pt_cuda_params p, pt_c
             pt_ellipse_frame_init(&el, &frame);
             int n = gather(&e, GATHER_NEAR_ELLIPSE, NULL, 0.0, 0.0, NULL, 255, NULL, &frame,
                            REFINE_PX, pts, &sh);
-            if (threadIdx.x == 0)
-                sh.found = pt_fit_ellipse(pts, NULL, n, &sh.ellipse);
+            pt_ellipse fitted_e;
+            int fitted = block_fit(1, pts, NULL, n, &sh, NULL, &fitted_e);
+            if (threadIdx.x == 0) {
+                sh.found = fitted;
+                if (fitted)
+                    sh.ellipse = fitted_e;
+            }
             __syncthreads();
             if (!sh.found)
                 break;
@@ -519,17 +584,18 @@ __global__ void hough_finish(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d
 }
 
 cudaError_t pt_cuda_hough_refine(const pt_hough_dev *d, const pt_cuda_params *p,
-                                 const pt_cuda_buffers *b, int jobs, cudaStream_t stream)
+                                 const pt_cuda_buffers *b, int jobs, int height,
+                                 cudaStream_t stream)
 {
     int ranks = d->s.gradient ? PT_HOUGH_CANDIDATES : 1;
     dim3 rows_grid(d->partials_per_job, jobs);
     for (int k = 0; k < ranks; k++) {
-        refine_start<<<jobs, THREADS, 0, stream>>>(*p, *b, *d, k);
+        refine_start<<<jobs, THREADS, 0, stream>>>(*p, *b, *d, k, height);
         ransac_rows<<<rows_grid, RANSAC_ROWS, 0, stream>>>(*p, *b, *d, 0);
-        refine_circle<<<jobs, THREADS, 0, stream>>>(*p, *b, *d, k);
+        refine_circle<<<jobs, THREADS, 0, stream>>>(*p, *b, *d, k, height);
         if (d->s.ellipse || d->s.refit) {
             ransac_rows<<<rows_grid, RANSAC_ROWS, 0, stream>>>(*p, *b, *d, 1);
-            refine_ellipse<<<jobs, THREADS, 0, stream>>>(*p, *b, *d, k);
+            refine_ellipse<<<jobs, THREADS, 0, stream>>>(*p, *b, *d, k, height);
         }
     }
     hough_finish<<<(jobs + 63) / 64, 64, 0, stream>>>(*p, *b, *d, jobs);

@@ -1,5 +1,6 @@
-/* The tl detector's choice over thresholds and its result, thread per job,
- * as pt_omp_tl() after its loop over thresholds:
+/* The tl detector's choice over thresholds and its result, as pt_omp_tl()
+ * after its loop over thresholds (tl_choose and tl_finish a warp per job,
+ * tl_settle a thread per job):
  *
  *   tl_choose  the winner (score votes / support / quality, ties to the lower
  *              threshold; a credible fit it encloses instead, lib/detect/tl_nest.h)
@@ -41,17 +42,21 @@ static __device__ double outline_length(const tl_fit *fit, int ellipse)
 }
 
 /* Median grey level of TL_LEVEL_SAMPLES points on a circle of radius r
- * around c; -1 when fewer than half of them lie in the image. */
+ * around c; -1 when fewer than half of them lie in the image. Every lane of
+ * a warp calls it with the same arguments and gets the level: the samples
+ * are shared out over the lanes and counted with warp sums (integers). */
 static __device__ int ring_median(const pt_image *img, const pt_circle *c, double r)
 {
-    int v[TL_LEVEL_SAMPLES], n = 0;
-    for (int k = 0; k < TL_LEVEL_SAMPLES; k++) {
+    int v[TL_LEVEL_SAMPLES / 32], in[TL_LEVEL_SAMPLES / 32], n = 0;
+    for (int i = 0; i < TL_LEVEL_SAMPLES / 32; i++) {
+        int k = (threadIdx.x & 31) + 32 * i;
         double phi = 2.0 * M_PI * k / TL_LEVEL_SAMPLES;
         int x = (int)lround(c->cx + r * cos(phi)), y = (int)lround(c->cy + r * sin(phi));
-        if (x < 0 || y < 0 || x >= img->width || y >= img->height)
-            continue;
-        v[n++] = img->buf[(size_t)y * img->stride + x];
+        in[i] = !(x < 0 || y < 0 || x >= img->width || y >= img->height);
+        v[i] = in[i] ? img->buf[(size_t)y * img->stride + x] : 0;
+        n += in[i];
     }
+    n = tl_warp_sum(n);
     if (2 * n < TL_LEVEL_SAMPLES)
         return -1;
     /* the smallest level with at least half the samples at or below it: what
@@ -59,9 +64,9 @@ static __device__ int ring_median(const pt_image *img, const pt_circle *c, doubl
     int half = (n + 1) / 2, lo = 0, hi = 255;
     while (lo < hi) {
         int mid = (lo + hi) / 2, upto = 0;
-        for (int k = 0; k < n; k++)
-            upto += v[k] <= mid;
-        if (upto >= half)
+        for (int i = 0; i < TL_LEVEL_SAMPLES / 32; i++)
+            upto += in[i] && v[i] <= mid;
+        if (tl_warp_sum(upto) >= half)
             hi = mid;
         else
             lo = mid + 1;
@@ -87,10 +92,12 @@ static __device__ pt_image frame_view(const pt_cuda_params &p, const pt_cuda_buf
 }
 
 /* Block per eye job (LEVELS_THREADS threads): the coarse grid's dark and
- * surround levels (thread 0) and the fine grid's dark level
- * (lib/detect/eye_levels.h, pt_eye_tl_dark's steps), its samples held in
- * shared memory and its darkest patch and count shared out over the block;
- * the minimum and the count are exact, so the level is pt_eye_tl_dark's. */
+ * surround levels from its histogram, counted by the whole block in shared
+ * memory (thread 0 reads the two ranks off it), and the fine grid's dark
+ * level (lib/detect/eye_levels.h, pt_eye_tl_dark's steps), its samples held
+ * in shared memory and its darkest patch and count shared out over the
+ * block; counts, the minimum and the ranks are exact, so the levels are
+ * pt_eye_grid_level's and pt_eye_tl_dark's. */
 #define LEVELS_THREADS 256
 #define FINE_SAMPLES (PT_EYE_FINE_GRID * PT_EYE_FINE_GRID)
 
@@ -98,6 +105,7 @@ __global__ void __launch_bounds__(LEVELS_THREADS) tl_levels(pt_cuda_params p, pt
                                                             tl_dev d)
 {
     __shared__ uint8_t fine[FINE_SAMPLES];
+    __shared__ unsigned hist[256];
     __shared__ int coarse_dark, surround, best9, below;
     const int j = blockIdx.x;
     const pt_cuda_eye_job job = b.jobs[j];
@@ -107,11 +115,15 @@ __global__ void __launch_bounds__(LEVELS_THREADS) tl_levels(pt_cuda_params p, pt
         return;
     }
     const uint8_t *buf = b.smoothed + job.frame * p.plane;
+    for (int v = threadIdx.x; v < 256; v += LEVELS_THREADS)
+        hist[v] = 0;
     pt_eye_fine_gather(buf, p.pitch, job.x0, job.y0, job.w, job.h, fine, threadIdx.x,
                        LEVELS_THREADS);
+    __syncthreads();
+    for (int s = threadIdx.x; s < PT_EYE_SAMPLES; s += LEVELS_THREADS)
+        atomicAdd(&hist[pt_eye_grid_sample(buf, p.pitch, job.x0, job.y0, job.w, job.h, s)], 1u);
+    __syncthreads();
     if (threadIdx.x == 0) {
-        unsigned hist[256];
-        pt_eye_grid_histogram(buf, p.pitch, job.x0, job.y0, job.w, job.h, hist);
         coarse_dark = pt_eye_level_of_histogram(hist, PT_EYE_DARK_RANK);
         surround = pt_eye_level_of_histogram(hist, PT_EYE_SURROUND_RANK);
         best9 = 9 * 255;
@@ -131,9 +143,13 @@ __global__ void __launch_bounds__(LEVELS_THREADS) tl_levels(pt_cuda_params p, pt
                                 surround);
 }
 
-__global__ void tl_choose(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs)
+/* Warp per job: every lane runs the choice (the same values in each), the
+ * ring levels and confidences are shared out over the lanes, lane 0 writes. */
+__global__ void __launch_bounds__(32) tl_choose(pt_cuda_params p, pt_cuda_buffers b, tl_dev d,
+                                                int jobs)
 {
-    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    int j = blockIdx.x;
+    const bool lane0 = threadIdx.x == 0;
     if (j >= jobs)
         return;
     const tl_fit *fits = d.fits + (size_t)j * d.thresholds;
@@ -157,9 +173,11 @@ __global__ void tl_choose(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int job
         if (winner < 0 || (d.score != PT_TL_SCORE_QUALITY && fit->votes > fits[winner].votes))
             winner = i;
     }
-    d.refine_t[j] = -1;
+    if (lane0)
+        d.refine_t[j] = -1;
     if (winner < 0) {
-        d.winner[j] = winner;
+        if (lane0)
+            d.winner[j] = winner;
         return;
     }
     const pt_cuda_eye_job job = b.jobs[j];
@@ -171,8 +189,8 @@ __global__ void tl_choose(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int job
         if (i == winner || !fit->found || !pt_tl_nested(&fits[winner].circle, &fit->circle) ||
             fit->quality < PT_TL_NEST_QUALITY * best_quality)
             continue;
-        double conf = d.ellipse ? pt_confidence_ellipse(&view, &fit->ellipse)
-                                : pt_confidence_circle(&view, &fit->circle);
+        double conf = d.ellipse ? warp_confidence(&view, &fit->ellipse)
+                                : warp_confidence_circle(&view, &fit->circle);
         if (conf < PT_CONFIDENCE_MIN)
             continue;
         if (inner < 0 || fit->quality > fits[inner].quality)
@@ -180,12 +198,13 @@ __global__ void tl_choose(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int job
     }
     if (inner >= 0)
         winner = inner;
-    d.winner[j] = winner;
+    if (lane0)
+        d.winner[j] = winner;
     if (!d.refine)
         return;
     int t_mid = mid_level(&view, &fits[winner].circle);
     int t_best = tl_threshold(d, j, winner);
-    if (t_mid >= 0 && t_mid != t_best)
+    if (lane0 && t_mid >= 0 && t_mid != t_best)
         d.refine_t[j] = t_mid;
 }
 
@@ -215,9 +234,11 @@ __global__ void tl_settle(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int job
         d.check_t[j] = t;
 }
 
-__global__ void tl_finish(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs)
+/* Warp per job, as tl_choose. */
+__global__ void __launch_bounds__(32) tl_finish(pt_cuda_params p, pt_cuda_buffers b, tl_dev d,
+                                                int jobs)
 {
-    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    int j = blockIdx.x;
     if (j >= jobs)
         return;
     pt_cuda_eye_result *out = b.results + j;
@@ -246,11 +267,11 @@ __global__ void tl_finish(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int job
             r.circle.cx = ellipse.cx;
             r.circle.cy = ellipse.cy;
             r.circle.r = 0.5 * (ellipse.a + ellipse.b);
-            r.confidence = pt_confidence_ellipse(&view, &ellipse);
+            r.confidence = warp_confidence(&view, &ellipse);
             r.has_ellipse = 1;
         } else {
             r.circle = circle;
-            r.confidence = pt_confidence_circle(&view, &circle);
+            r.confidence = warp_confidence_circle(&view, &circle);
         }
         r.has_circle = 1;
         if (r.confidence < PT_CONFIDENCE_MIN)
@@ -258,7 +279,8 @@ __global__ void tl_finish(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int job
         else
             r.status = PT_DETECT_OK;
     }
-    *out = r;
+    if (threadIdx.x == 0)
+        *out = r;
 }
 
 cudaError_t pt_tl_levels(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,
@@ -272,8 +294,8 @@ cudaError_t pt_tl_levels(const pt_cuda_params *p, const pt_cuda_buffers *b, cons
 cudaError_t pt_tl_choose(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,
                          int jobs, cudaStream_t stream)
 {
-    tl_choose<<<(jobs + CHOOSE_THREADS - 1) / CHOOSE_THREADS, CHOOSE_THREADS, 0, stream>>>(
-        *p, *b, *d, jobs);
+    if (jobs > 0)
+        tl_choose<<<jobs, 32, 0, stream>>>(*p, *b, *d, jobs);
     return cudaGetLastError();
 }
 
@@ -288,7 +310,7 @@ cudaError_t pt_tl_settle(const pt_cuda_params *p, const pt_cuda_buffers *b, cons
 cudaError_t pt_tl_finish(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,
                          int jobs, cudaStream_t stream)
 {
-    tl_finish<<<(jobs + CHOOSE_THREADS - 1) / CHOOSE_THREADS, CHOOSE_THREADS, 0, stream>>>(
-        *p, *b, *d, jobs);
+    if (jobs > 0)
+        tl_finish<<<jobs, 32, 0, stream>>>(*p, *b, *d, jobs);
     return cudaGetLastError();
 }

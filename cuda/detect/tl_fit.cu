@@ -9,14 +9,17 @@
  *              block short. Circle votes first test in float with a margin
  *              far above float rounding and take the double distance only
  *              near the band's edges, so every vote is the CPU's.
- *   tl_select  warp per task: the best row (most votes, ties to the lowest
+ *   tl_select  block per task: the best row (most votes, ties to the lowest
  *              row), its inliers in point order (ballots), the refit on them,
- *              the votes of the final model (warp sum), its confidence and
- *              quality = votes / n x confidence. The refit is lib/detect/fit.h's,
- *              serial, as on the CPU, up to TL_SERIAL_REFIT inliers; above
- *              that a circle is refitted by the warp (the same formulas,
- *              sums in another order: the result may differ in the last
- *              bits; such huge lists come from non-pupil blobs). */
+ *              the votes of the final model (block sum), its confidence and
+ *              quality = votes / n x confidence. The refit is lib/detect/fit.h's
+ *              up to TL_SERIAL_REFIT inliers, bit for bit: the warp computes
+ *              each point's terms, one lane adds each sum in point order
+ *              (warp_refit); above that a circle is refitted by the warp
+ *              (the same formulas, sums in another order: the result may
+ *              differ in the last bits; such huge lists come from non-pupil
+ *              blobs). The confidence's samples are shared out over the
+ *              warp. */
 #include "cuda/detect/tl_internal.h"
 
 #include "lib/detect/fit.h"
@@ -54,7 +57,7 @@ static __device__ int sample_model(const pt_cuda_params &p, int ellipse, const p
 static __device__ __forceinline__ bool inlier(int ellipse, const pt_circle &c,
                                               const pt_ellipse_frame &f, pt_point q, double band)
 {
-    return ellipse ? pt_ellipse_frame_distance(&f, q.x, q.y) <= band
+    return ellipse ? pt_ellipse_frame_within(&f, q.x, q.y, band)
                    : pt_circle_distance(&c, q.x, q.y) <= band;
 }
 
@@ -102,7 +105,7 @@ static __device__ __forceinline__ int vote(const vote_test &k, pt_point q)
         return 0;
     if (d2 >= k.in_lo2 && d2 <= k.in_hi2)
         return 1;
-    return k.ellipse ? pt_ellipse_frame_distance(&k.f, q.x, q.y) <= k.band
+    return k.ellipse ? pt_ellipse_frame_within(&k.f, q.x, q.y, k.band)
                      : pt_circle_distance(&k.c, q.x, q.y) <= k.band;
 }
 
@@ -148,17 +151,35 @@ __global__ void __launch_bounds__(RANSAC_THREADS)
         atomicAdd(&votes[s], count);
 }
 
-/* Votes of a model over all points, by the 32 lanes of the warp. */
-static __device__ int warp_votes(int ellipse, const pt_circle &c, const pt_ellipse &e,
-                                 const pt_point *pts, int n, double band)
+#define SELECT_THREADS 256 /* tl_select's block */
+#define SELECT_WARPS (SELECT_THREADS / 32)
+
+/* Sum of v over tl_select's block, to every thread (integers: exact in any
+ * order). part: SELECT_WARPS ints of shared memory. */
+static __device__ int block_sum(int v, int *part)
+{
+    v = tl_warp_sum(v);
+    __syncthreads(); /* part's previous values read by all */
+    if ((threadIdx.x & 31) == 0)
+        part[threadIdx.x >> 5] = v;
+    __syncthreads();
+    int total = 0;
+    for (int w = 0; w < SELECT_WARPS; w++)
+        total += part[w];
+    return total;
+}
+
+/* Votes of a model over all points, by the threads of tl_select's block. */
+static __device__ int block_votes(int ellipse, const pt_circle &c, const pt_ellipse &e,
+                                  const pt_point *pts, int n, double band, int *part)
 {
     pt_ellipse_frame f;
     if (ellipse)
         pt_ellipse_frame_init(&e, &f);
     int votes = 0;
-    for (int k = threadIdx.x; k < n; k += 32)
+    for (int k = threadIdx.x; k < n; k += SELECT_THREADS)
         votes += inlier(ellipse, c, f, pts[k], band);
-    return tl_warp_sum(votes);
+    return block_sum(votes, part);
 }
 
 /* Sum over the warp's lanes; lane 0's sum for every lane (the lanes add in
@@ -216,13 +237,29 @@ static __device__ int warp_fit_circle(const pt_point *pts, const int *idx, int n
     return pt_fit_circle_from_moments(Mxx, Myy, Mxy, Mxz, Myz, Mzz, mx, my, scale, out);
 }
 
-__global__ void __launch_bounds__(32)
+/* pt_ransac_refit_inliers (lib/detect/ransac.h) on pts[0..n) over a warp,
+ * bit for bit (cuda/detect/warp_fit.cuh); lane 0 leaves the kept model in
+ * *c / *e. Every lane calls it. */
+static __device__ void warp_refit(int ellipse, const pt_point *pts, int n, double min_r,
+                                  double max_r, warp_fit_shared *S, pt_circle *c, pt_ellipse *e)
+{
+    pt_circle refit_c;
+    pt_ellipse refit_e;
+    int fitted = warp_fit(ellipse, pts, NULL, n, S, &refit_c, &refit_e);
+    if ((threadIdx.x & 31) == 0)
+        pt_ransac_refit_keep(ellipse, fitted, &refit_c, &refit_e, min_r, max_r, c, e);
+}
+
+__global__ void __launch_bounds__(SELECT_THREADS)
     tl_select(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs, int first)
 {
     __shared__ pt_circle model_c;
     __shared__ pt_ellipse model_e;
     __shared__ pt_point refit_pts[TL_SERIAL_REFIT];
-    int slot = blockIdx.x, task = first + slot, t, lane = threadIdx.x;
+    __shared__ warp_fit_shared fit_s;
+    __shared__ int part[SELECT_WARPS];
+    int slot = blockIdx.x, task = first + slot, t;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     int j = tl_task_job(d, jobs, task, &t);
     if (t < 0)
         return;
@@ -235,7 +272,7 @@ __global__ void __launch_bounds__(32)
     const pt_point *pts = d.points + slot * d.cap;
     double band = fit->band;
     int ell = tl_task_ellipse(d, jobs, task);
-    /* the best row: most votes, ties to the lowest row */
+    /* the best row: most votes, ties to the lowest row (every warp finds it) */
     const int32_t *votes = d.votes + (size_t)slot * d.nblocks * RANSAC_THREADS;
     int best_v = -1, best_s = -1;
     for (int s = lane; s < p.ransac_rows; s += 32) {
@@ -262,59 +299,66 @@ __global__ void __launch_bounds__(32)
     if (ell)
         pt_ellipse_frame_init(&e, &f);
     /* the inliers of the best row among all the points (the shape check's
-     * RANSAC saw every step-th), in point order */
+     * RANSAC saw every step-th), in point order: a tile of the block's
+     * threads at a time, each warp's ballot placed after the warps before */
     int *inl = d.labels + slot * d.cap;
     int count = 0;
-    for (int base = 0; base < n_all; base += 32) {
-        int k = base + lane;
+    for (int base = 0; base < n_all; base += SELECT_THREADS) {
+        int k = base + threadIdx.x;
         bool in = k < n_all && inlier(ell, c, f, pts[k], band);
         unsigned ballot = __ballot_sync(0xffffffffu, in);
-        if (in)
-            inl[count + __popc(ballot & ((1u << lane) - 1u))] = k;
-        count += __popc(ballot);
-    }
-    __syncwarp();
-    if (!ell && count > TL_SERIAL_REFIT) {
-        pt_circle refit;
-        if (warp_fit_circle(pts, inl, count, &refit) &&
-            pt_ransac_circle_in_range(&refit, job.min_r, job.max_r))
-            c = refit;
-        pt_ellipse_from_circle(&c, &e);
-    } else {
-        /* the serial refit reads the inliers, in order, from shared memory */
-        const pt_point *from = pts;
-        const int *idx = inl;
-        if (count <= TL_SERIAL_REFIT) {
-            for (int k = lane; k < count; k += 32)
-                refit_pts[k] = pts[inl[k]];
-            __syncwarp();
-            from = refit_pts;
-            idx = NULL;
-        }
+        __syncthreads(); /* the previous tile's counts read by all */
         if (lane == 0)
-            pt_ransac_refit_inliers(ell, from, idx, count, job.min_r, job.max_r, &c, &e);
+            part[warp] = __popc(ballot);
+        __syncthreads();
+        int before = 0, total = 0;
+        for (int w = 0; w < SELECT_WARPS; w++) {
+            before += w < warp ? part[w] : 0;
+            total += part[w];
+        }
+        if (in)
+            inl[count + before + __popc(ballot & ((1u << lane) - 1u))] = k;
+        count += total;
     }
-    __syncwarp();
-    if (lane == 0) {
+    __syncthreads();
+    if (count <= TL_SERIAL_REFIT) {
+        /* the refit reads the inliers, in order, from shared memory */
+        for (int k = threadIdx.x; k < count; k += SELECT_THREADS)
+            refit_pts[k] = pts[inl[k]];
+        __syncthreads();
+        if (warp == 0)
+            warp_refit(ell, refit_pts, count, job.min_r, job.max_r, &fit_s, &c, &e);
+    } else if (!ell) {
+        if (warp == 0) {
+            pt_circle refit;
+            if (warp_fit_circle(pts, inl, count, &refit) &&
+                pt_ransac_circle_in_range(&refit, job.min_r, job.max_r))
+                c = refit;
+            pt_ellipse_from_circle(&c, &e);
+        }
+    } else if (threadIdx.x == 0) {
+        pt_ransac_refit_inliers(ell, pts, inl, count, job.min_r, job.max_r, &c, &e);
+    }
+    if (threadIdx.x == 0) {
         model_c = c;
         model_e = e;
     }
-    __syncwarp();
-    if (ell || count <= TL_SERIAL_REFIT) {
-        c = model_c;
-        e = model_e;
-    }
+    __syncthreads();
+    c = model_c;
+    e = model_e;
     /* votes of every point (the shape check's too, whose RANSAC saw every step-th) */
-    int final_votes = warp_votes(ell, c, e, pts, n_all, band);
+    int final_votes = block_votes(ell, c, e, pts, n_all, band, part);
     /* circle mode's shape check: the standing circle's border points in the band */
     int circle_votes = 0;
     if (task >= jobs * d.thresholds + jobs)
-        circle_votes = warp_votes(0, d.fits[d.settled[j]].circle, e, pts, n_all, band);
-    if (lane != 0)
+        circle_votes = block_votes(0, d.fits[d.settled[j]].circle, e, pts, n_all, band, part);
+    if (warp != 0)
         return;
     const pt_cuda_frame_dims dims = b.dims[job.frame];
     pt_image view = {dims.width, dims.height, p.pitch, b.smoothed + job.frame * p.plane};
-    double conf = ell ? pt_confidence_ellipse(&view, &e) : pt_confidence_circle(&view, &c);
+    double conf = ell ? warp_confidence(&view, &e) : warp_confidence_circle(&view, &c);
+    if (lane != 0)
+        return;
     fit->found = 1;
     fit->circle_votes = circle_votes;
     fit->votes = final_votes;
@@ -328,6 +372,6 @@ cudaError_t pt_tl_fit(const pt_cuda_params *p, const pt_cuda_buffers *b, const t
 {
     tl_ransac<<<dim3(d->nblocks, RANSAC_SPLITS, count), RANSAC_THREADS, 0, stream>>>(*p, *b, *d, jobs,
                                                                              first);
-    tl_select<<<count, 32, 0, stream>>>(*p, *b, *d, jobs, first);
+    tl_select<<<count, SELECT_THREADS, 0, stream>>>(*p, *b, *d, jobs, first);
     return cudaGetLastError();
 }

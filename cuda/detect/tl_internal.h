@@ -27,6 +27,7 @@
 #define PT_CUDA_TL_INTERNAL_H
 
 #include "cuda/detect/cuda_internal.h"
+#include "cuda/detect/warp_fit.cuh"
 #include "lib/detect/eye_levels.h"
 #include "lib/detect/tl_shape.h"
 #include "lib/params/params_tl.h"
