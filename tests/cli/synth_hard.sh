@@ -83,6 +83,6 @@ starburst circle 71 87
 starburst ellipse 71 87
 tl circle 59 76
 tl ellipse 51 66
-hough circle 73 88
+hough circle 76 88
 hough ellipse 75 87
 EOF
