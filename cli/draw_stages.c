@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "lib/core/pt_arena.h"
+#include "lib/detect/hough_sigma.h"
 #include "lib/params/params_auto.h"
 #include "omp/detect/canny.h"
 #include "omp/preprocess/preprocess.h"
@@ -33,7 +34,8 @@ static pt_status canny_stage(const pt_image *smoothed, const pt_config *cfg, int
         int rw = x0 + region_width <= w ? region_width : w - x0;
         pt_canny_edges canny;
         pt_arena_reset(&arena);
-        st = pt_canny_detect(smoothed->buf + x0, smoothed->stride, rw, h, p->sigma, p->canny_high, p->canny_low,
+        st = pt_canny_detect(smoothed->buf + x0, smoothed->stride, rw, h,
+                             pt_hough_sigma(p->sigma, rw, h), p->canny_high, p->canny_low,
                              &arena, &canny, err);
         for (int y = 0; !st && y < h; y++)
             for (int x = 0; x < rw; x++)

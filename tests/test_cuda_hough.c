@@ -3,7 +3,9 @@
  * radius within 0.5 px, on at least 99 % of all eyes compared (the target
  * criterion; each case on 99 % too, or all but one eye), for gradient and sampled
  * voting, circle (refined by an ellipse, hough_refit=ellipse, or not) and
- * ellipse, monocular and binocular, at 320x256 and 1280x1024. Both use the same Canny arithmetic and RANSAC sample table;
+ * ellipse, monocular and binocular, at 320x256 and 1280x1024 (where Canny's
+ * sigma doubles: lib/detect/hough_sigma.h), and for eye regions of two
+ * filter steps in one chunk. Both use the same Canny arithmetic and RANSAC sample table;
  * the GPU's accumulator sums floats in another order (atomics), so a near
  * tie between two centres or radii may go the other way.
  * Skips (passing) when no usable GPU is present. */
@@ -125,7 +127,16 @@ int main(void)
             208);
     compare("sampled circle 128x128 (prepared for 640x480)", S, 3.6, 0, 0, 30 / div, 128, 128,
             209);
+    /* a chunk prepared for 1280x1024 (filter step 2) holding 128x128 frames
+     * (step 1): each job filters with its own step's taps */
+    prepare_w = 1280;
+    prepare_h = 1024;
+    compare("gradient circle 128x128 (prepared for 1280x1024)", G, 3.6, 0, 0, 30 / div, 128,
+            128, 211);
     prepare_w = prepare_h = 0;
+    /* binocular halves of 1024x1024: step 2 in each eye */
+    if (!quick)
+        compare("gradient binocular circle 2048x1024", G, 3.6, 0, 1, 10, 2048, 1024, 212);
     int bad = all.status_differs + all.beyond_tolerance;
     printf("all cases: %d eyes, %d status differ, %d beyond %.1f px (%.2f %% agree)\n",
            all.compared, all.status_differs, all.beyond_tolerance, TOLERANCE_PX,

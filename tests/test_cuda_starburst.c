@@ -28,6 +28,8 @@ static double edge_fraction;
 static double size_fraction;
 /* Starburst's flat_edges (-1: the default, reject). */
 static int flat_edges = -1;
+/* Starburst's inner_pass (-1: the default, on). */
+static int inner_pass = -1;
 /* Starburst starts at (10, 10) instead of the darkest window: the eyes
  * need more iterations to reach the pupil. */
 static int start_corner;
@@ -50,6 +52,8 @@ static void run(const pt_backend *b, const pt_track_options *opt, pt_image **fra
     cfg.starburst.size_fraction = size_fraction;
     if (flat_edges >= 0)
         cfg.starburst.flat_edges = flat_edges;
+    if (inner_pass >= 0)
+        cfg.starburst.inner_pass = inner_pass;
     if (start_corner)
         cfg.starburst.start_x = cfg.starburst.start_y = 10;
     run_backend_calls(b, &cfg, opt, prepare_w, prepare_h, frames, n, per_call ? per_call : n,
@@ -125,6 +129,39 @@ static void compare_lid(const char *what, const pt_track_options *opt, int n, in
 {
     pt_image **frames = render_hazards(n, w, h, opt->binocular, seed, 1.0f, PT_SYNTH_LID);
     compare_frames(what, opt, frames, n);
+    free_frames(frames, n);
+}
+
+/* Low-contrast eyes (synth --hazard low-contrast): fits around a darker
+ * disc give way to others, and converged ones are searched again inside
+ * (inner_pass), on both back ends alike. Unless inner_pass is off, the
+ * OpenMP back end with inner_pass=off must answer differently on some
+ * eyes, or these frames would not exercise the inner pass. */
+static void compare_low_contrast(const char *what, const pt_track_options *opt, int n, int w,
+                                 int h, uint64_t seed)
+{
+    int eyes = opt->binocular ? 2 : 1;
+    pt_image **frames =
+        render_hazards(n, w, h, opt->binocular, seed, 1.0f, PT_SYNTH_LOW_CONTRAST);
+    compare_frames(what, opt, frames, n);
+    if (inner_pass == PT_SB_INNER_OFF) {
+        free_frames(frames, n);
+        return;
+    }
+    pt_result *on = calloc((size_t)n * eyes, sizeof *on);
+    pt_result *off = calloc((size_t)n * eyes, sizeof *off);
+    run(&pt_backend_omp, opt, frames, n, on);
+    int saved = inner_pass;
+    inner_pass = PT_SB_INNER_OFF;
+    run(&pt_backend_omp, opt, frames, n, off);
+    inner_pass = saved;
+    int changed = 0;
+    for (int i = 0; i < n * eyes; i++)
+        changed += on[i].status != off[i].status || on[i].circle.cx != off[i].circle.cx ||
+                   on[i].circle.cy != off[i].circle.cy || on[i].circle.r != off[i].circle.r;
+    PT_CHECK(changed > 0, "%s: inner_pass changed none of %d eyes", what, n * eyes);
+    free(on);
+    free(off);
     free_frames(frames, n);
 }
 
@@ -259,6 +296,29 @@ int main(void)
     compare_lid("lid-cut monocular circle 320x256, flat_edges=keep", &opt, 100 / div, 320, 256,
                 133);
     flat_edges = -1;
+    /* low-contrast eyes: the inner pass and the choice against fits around
+     * a darker disc, in the batch pipeline, one frame per call (the early
+     * look, then the rest of the iterations) and the sequence kernel */
+    compare_low_contrast("low-contrast monocular circle 1280x1024", &opt, 40 / div, 1280, 1024,
+                         134);
+    compare_low_contrast("low-contrast monocular circle 320x256", &opt, 200 / div, 320, 256, 135);
+    opt.ellipse = 1;
+    compare_low_contrast("low-contrast monocular ellipse 320x256", &opt, 100 / div, 320, 256, 136);
+    opt.ellipse = 0;
+    opt.binocular = 1;
+    compare_low_contrast("low-contrast binocular circle 640x256", &opt, 100 / div, 640, 256, 137);
+    opt.binocular = 0;
+    per_call = 1;
+    compare_low_contrast("low-contrast monocular circle 320x256, one frame per call", &opt,
+                         100 / div, 320, 256, 138);
+    per_call = 0;
+    opt.sequence = 1;
+    compare_low_contrast("low-contrast sequence circle 320x256", &opt, 60 / div, 320, 256, 139);
+    opt.sequence = 0;
+    inner_pass = PT_SB_INNER_OFF;
+    compare_low_contrast("low-contrast monocular circle 320x256, inner_pass=off", &opt, 100 / div,
+                         320, 256, 140);
+    inner_pass = -1;
     /* one frame per call: the early look at the results, then the rest of
      * the iterations for eyes still iterating (from a corner, a quarter of
      * these frames change after the third iteration on the OpenMP back end) */

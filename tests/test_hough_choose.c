@@ -68,9 +68,10 @@ static void test_choose(void)
     /* the iris outline more credible than the pupil's: the pupil still wins */
     int ok[3] = {1, 1, 1}, inside[3] = {30, 32, 120};
     double value[3] = {0.7, 0.8, 0.9};
-    /* concentric, as gradient voting offers them; all shaped like pupils */
+    /* concentric, as gradient voting offers them; the iris outline holds
+     * the darker pupil in its middle, so its pupil score is low */
     pt_circle c[3] = {{100, 100, 18}, {100, 100, 20}, {100, 100, 50}};
-    double shape[3] = {0.8, 0.8, 0.8};
+    double shape[3] = {0.8, 0.8, 0.3};
     PT_CHECK(pt_hough_choose(3, ok, value, inside, shape, c) == 1, "the most credible dark one");
     /* a dark candidate far less credible than the best is not eligible */
     double weak[3] = {0.1, 0.2, 0.9};
@@ -99,7 +100,7 @@ static void test_nested(void)
     int ok[2] = {1, 1}, inside[2] = {10, 7};
     double value[2] = {0.49, 0.37};
     pt_circle c[2] = {{79, 100, 37}, {100.6, 100.2, 15}};
-    double shape[2] = {0.7, 0.6};
+    double shape[2] = {0.3, 0.6};
     PT_CHECK(pt_hough_holds_darker(2, 0, ok, value, 0.2, 0.1, inside, shape, c),
              "the iris holds the pupil");
     PT_CHECK(!pt_hough_holds_darker(2, 1, ok, value, 0.2, 0.1, inside, shape, c),
@@ -127,6 +128,29 @@ static void test_nested(void)
     pt_circle lid[2] = {{792, 647, 121}, {778, 655, 79}};
     PT_CHECK(pt_hough_choose(2, ok, lid_value, lid_inside, lid_shape, lid) == 0,
              "a dark part of a lid-cut pupil");
+    /* a lid-cut pupil shaped like one (score 0.59) and a circle in a darker
+     * part of it (inside 24 against 30, clearly darker), credible by its
+     * value but less pupil-shaped (0.19): the pupil stays */
+    int cut_inside[2] = {30, 24};
+    double cut_value[2] = {0.77, 0.42}, cut_shape[2] = {0.59, 0.19};
+    pt_circle cut[2] = {{745.5, 513.6, 113.5}, {809.9, 516.4, 54.6}};
+    PT_CHECK(!pt_hough_holds_darker(2, 0, ok, cut_value, 0.38, 0.19, cut_inside, cut_shape, cut),
+             "a less pupil-shaped inner circle is no pupil inside the outline");
+    PT_CHECK(pt_hough_choose(2, ok, cut_value, cut_inside, cut_shape, cut) == 0,
+             "a pupil-shaped lid-cut pupil over a darker part of it");
+    /* a pupil barely darker than its iris: the iris outline scores as high
+     * as the pupil's (0.79 against 0.46), but the pupil is shaped like one
+     * by itself and the iris is left out */
+    int low_inside[2] = {35, 29};
+    double low_value[2] = {0.88, 0.25}, low_shape[2] = {0.79, 0.46};
+    pt_circle low[2] = {{755, 508, 211}, {745, 514, 92}};
+    PT_CHECK(pt_hough_choose(2, ok, low_value, low_inside, low_shape, low) == 1,
+             "a pupil-shaped pupil inside a pupil-shaped iris outline");
+    /* the lid-cut pair with the inner circle the more pupil-shaped: the
+     * outer one is the iris around it */
+    double iris_shape[2] = {0.19, 0.59};
+    PT_CHECK(pt_hough_choose(2, ok, cut_value, cut_inside, iris_shape, cut) == 1,
+             "a more pupil-shaped darker inner circle");
 }
 
 static void test_refit_credible(void)

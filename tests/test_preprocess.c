@@ -1,5 +1,5 @@
 /* Preprocessing: morphology, Gaussian and median smoothing and the
- * reflection fill against brute force, and reflection removal leaving a flat
+ * reflection mask and fill against brute force, and reflection removal leaving a flat
  * pupil. */
 #include <math.h>
 #include <stdint.h>
@@ -114,6 +114,69 @@ static void test_gaussian_matches_direct_convolution(void)
     }
 }
 
+/* The Gaussian's fixed-point arithmetic (smooth.c): 15-bit weights summing
+ * to 32768, rows rounded to 8 fractional bits, columns to whole grey levels;
+ * pt_gaussian and pt_gaussian_rows give exactly this for every size. */
+static void test_gaussian_fixed_point_exact(void)
+{
+    static const struct { int w, h, size; double sigma; } cases[] = {
+        {41, 23, 3, 0.8}, {64, 30, 5, 2.0}, {37, 19, 7, 1.5}, {29, 31, 9, 2.5},
+        {70, 12, 11, 3.0}, {33, 40, 15, 4.0}, {5, 3, 21, 6.0}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        int w = cases[c].w, h = cases[c].h, size = cases[c].size, r = size / 2;
+        double sigma = cases[c].sigma, g[64], total = 0;
+        for (int i = 0; i < size; i++) {
+            double d = i - r;
+            g[i] = exp(-d * d / (2 * sigma * sigma));
+            total += g[i];
+        }
+        long wt[64], sum = 0;
+        for (int i = 0; i < size; i++) {
+            wt[i] = lround(32768.0 * g[i] / total);
+            sum += wt[i];
+        }
+        wt[r] += 32768 - sum;
+        pt_image src = make_image(w, h, 5);
+        uint16_t *rowf = malloc((size_t)w * h * sizeof *rowf);
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                unsigned long a = 0;
+                for (int i = 0; i < size; i++)
+                    a += (unsigned long)wt[i] *
+                         src.buf[y * src.stride + clampi(x + i - r, 0, w - 1)];
+                rowf[y * w + x] = (uint16_t)((a + 64) >> 7);
+            }
+        pt_image dst = {w, h, w + 3, malloc((size_t)(w + 3) * h)};
+        pt_image dst_rows = {w, h, w, malloc((size_t)w * h)};
+        void *scratch = malloc(pt_gaussian_scratch_bytes(w, h, size));
+        const uint8_t **rows = malloc((size_t)h * sizeof *rows);
+        for (int y = 0; y < h; y++)
+            rows[y] = src.buf + (size_t)(h - 1 - y) * src.stride; /* upside down */
+        pt_gaussian(&src, &dst, size, sigma, scratch);
+        pt_gaussian_rows(rows, w, h, &dst_rows, size, sigma, scratch);
+        int bad = 0, bad_rows = 0;
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                unsigned long a = 0, b = 0;
+                for (int j = 0; j < size; j++) {
+                    a += (unsigned long)wt[j] * rowf[clampi(y + j - r, 0, h - 1) * w + x];
+                    b += (unsigned long)wt[j] * rowf[(h - 1 - clampi(y + j - r, 0, h - 1)) * w + x];
+                }
+                bad += dst.buf[y * dst.stride + x] != (uint8_t)((a + (1ul << 22)) >> 23);
+                bad_rows += dst_rows.buf[y * w + x] != (uint8_t)((b + (1ul << 22)) >> 23);
+            }
+        PT_CHECK(bad == 0 && bad_rows == 0,
+                 "gaussian fixed point %dx%d size %d: %d pixels differ (%d from rows)", w, h,
+                 size, bad, bad_rows);
+        free(rows);
+        free(scratch);
+        free(dst_rows.buf);
+        free(dst.buf);
+        free(rowf);
+        free(src.buf);
+    }
+}
+
 static int cmp_u8(const void *a, const void *b) { return *(const uint8_t *)a - *(const uint8_t *)b; }
 
 static void test_median_matches_brute_force(void)
@@ -168,8 +231,8 @@ static int brute_fill(const pt_image *img, const uint8_t *mask, int ms, int x, i
 
 static void test_reflection_fill_matches_brute_force(void)
 {
-    static const int sizes[][2] = {{1, 1}, {9, 3}, {37, 23}, {70, 41}};
-    static const int searches[] = {1, 4, 30};
+    static const int sizes[][2] = {{1, 1}, {9, 3}, {37, 23}, {70, 41}, {300, 9}, {5, 290}};
+    static const int searches[] = {1, 4, 30, 200};
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
         for (size_t q = 0; q < sizeof searches / sizeof searches[0]; q++)
             for (int density = 0; density < 3; density++) {
@@ -195,11 +258,83 @@ static void test_reflection_fill_matches_brute_force(void)
                     }
                 PT_CHECK(bad == 0, "reflection fill %dx%d search %d density %d: %d pixels differ",
                          w, h, searches[q], density, bad);
+                /* Out of place: rows point at filled copies or at the untouched source. */
+                uint8_t *work = malloc((size_t)ms * h);
+                const uint8_t **rows = malloc((size_t)h * sizeof *rows);
+                pt_reflection_fill_rows(&img, mask, ms, searches[q], work, ms, rows, scratch);
+                bad = 0;
+                for (int y = 0; y < h; y++)
+                    for (int x = 0; x < w; x++)
+                        bad += rows[y][x] != out.buf[y * out.stride + x];
+                PT_CHECK(bad == 0, "reflection fill rows %dx%d search %d density %d: %d differ",
+                         w, h, searches[q], density, bad);
+                free(rows);
+                free(work);
                 free(scratch);
                 free(out.buf);
                 free(mask);
                 free(img.buf);
             }
+}
+
+/* The reflection mask: (image - opening) > threshold, dilated, against brute
+ * force, on dark images with a few bright spots (rows far apart, rows close
+ * together, spots on the borders) so the mask has several bands of rows. */
+static void test_reflection_mask_matches_brute_force(void)
+{
+    static const int sizes[][2] = {{40, 60}, {97, 131}, {13, 200}};
+    static const int kernels[][2] = {{9, 3}, {15, 5}, {11, 1}};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+        for (size_t kk = 0; kk < sizeof kernels / sizeof kernels[0]; kk++) {
+            int w = sizes[s][0], h = sizes[s][1], k = kernels[kk][0], dil = kernels[kk][1];
+            pt_image img = make_image(w, h, 3);
+            for (int i = 0; i < img.stride * h; i++)
+                img.buf[i] = (uint8_t)(img.buf[i] % 30 + 60);
+            int spots = 3 + (int)(rng() % 6);
+            for (int n = 0; n < spots; n++) {
+                int cx = (int)(rng() % w), cy = n == 0 ? 0 : n == 1 ? h - 1 : (int)(rng() % h);
+                for (int y = cy - 1; y <= cy + 1; y++)
+                    for (int x = cx - 1; x <= cx + 1; x++)
+                        if (x >= 0 && y >= 0 && x < w && y < h)
+                            img.buf[y * img.stride + x] = 250;
+            }
+            int ms = w + 7;
+            uint8_t *mask = malloc((size_t)ms * h);
+            memset(mask, 0xAA, (size_t)ms * h);
+            void *scratch = malloc(pt_reflection_scratch_bytes(w, h, k, dil));
+            long count = pt_reflection_mask(&img, k, 40, dil, mask, ms, scratch);
+            /* brute force: opening, threshold, dilation */
+            pt_image ero = {w, h, w, malloc((size_t)w * h)};
+            pt_image open = {w, h, w, malloc((size_t)w * h)};
+            pt_image thr = {w, h, w, malloc((size_t)w * h)};
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++)
+                    ero.buf[y * w + x] = (uint8_t)brute_morph(&img, x, y, k, 1);
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++)
+                    open.buf[y * w + x] = (uint8_t)brute_morph(&ero, x, y, k, 0);
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++)
+                    thr.buf[y * w + x] =
+                        img.buf[y * img.stride + x] - open.buf[y * w + x] > 40;
+            int bad = 0;
+            long want_count = 0;
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++) {
+                    int want = dil > 1 ? brute_morph(&thr, x, y, dil, 0) : thr.buf[y * w + x];
+                    want_count += want;
+                    bad += mask[y * ms + x] != want;
+                }
+            PT_CHECK(bad == 0 && count == want_count,
+                     "reflection mask %dx%d k=%d dilate=%d: %d pixels differ, count %ld vs %ld",
+                     w, h, k, dil, bad, count, want_count);
+            free(thr.buf);
+            free(open.buf);
+            free(ero.buf);
+            free(scratch);
+            free(mask);
+            free(img.buf);
+        }
 }
 
 static void test_reflection_removed_pupil_flat(void)
@@ -267,8 +402,10 @@ int main(void)
 {
     test_morphology_matches_brute_force();
     test_gaussian_matches_direct_convolution();
+    test_gaussian_fixed_point_exact();
     test_median_matches_brute_force();
     test_reflection_fill_matches_brute_force();
+    test_reflection_mask_matches_brute_force();
     test_reflection_removed_pupil_flat();
     return PT_TEST_SUMMARY("preprocess");
 }

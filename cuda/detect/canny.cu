@@ -25,15 +25,23 @@ __device__ static inline float magnitude(float gx, float gy)
 /* Tile of TILE x TILE outputs: rows of the horizontal pass (both kernels,
  * clamped to the roi) in shared memory, then the vertical pass; the largest
  * magnitude of each job goes to vmax. */
-__global__ void canny_gradient(pt_hough_taps taps, pt_cuda_params p, pt_cuda_buffers b,
-                               pt_hough_dev d)
+__global__ void canny_gradient(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d)
 {
     extern __shared__ float rows[]; /* [TILE + 2R][TILE] smooth, then derivative */
+    __shared__ float g[2 * PT_HOUGH_CANNY_MAX_RADIUS + 1], dg[2 * PT_HOUGH_CANNY_MAX_RADIUS + 1];
     const pt_cuda_eye_job job = b.jobs[blockIdx.z];
-    int w = job.w, h = job.h, R = taps.radius;
+    int w = job.w, h = job.h;
     int tx0 = blockIdx.x * TILE, ty0 = blockIdx.y * TILE;
     if (tx0 >= w || ty0 >= h)
         return;
+    /* the taps of the roi's step (lib/detect/hough_sigma.h) */
+    const pt_hough_taps *taps = d.taps + (pt_hough_sigma_step(w, h) - 1);
+    int R = taps->radius;
+    for (int k = threadIdx.y * TILE + threadIdx.x; k <= 2 * R; k += TILE * ROWS_PER_PASS) {
+        g[k] = taps->g[k];
+        dg[k] = taps->dg[k];
+    }
+    __syncthreads();
     const uint8_t *img = b.smoothed + (size_t)job.frame * p.plane + (size_t)job.y0 * p.pitch + job.x0;
     int nrows = TILE + 2 * R;
     float *smooth = rows, *deriv = rows + nrows * TILE;
@@ -47,8 +55,8 @@ __global__ void canny_gradient(pt_hough_taps taps, pt_cuda_params p, pt_cuda_buf
             for (int k = 0; k <= 2 * R; k++) {
                 int xx = x - R + k;
                 float v = src[xx < 0 ? 0 : xx >= w ? w - 1 : xx];
-                sg += taps.g[k] * v;
-                sd += taps.dg[k] * v;
+                sg += g[k] * v;
+                sd += dg[k] * v;
             }
         smooth[r * TILE + lx] = sg;
         deriv[r * TILE + lx] = sd;
@@ -63,8 +71,8 @@ __global__ void canny_gradient(pt_hough_taps taps, pt_cuda_params p, pt_cuda_buf
         for (int k = -R; k <= R; k++) {
             /* tile row r holds row clamp(ty0 - R + r), so clamp(y + k) is row y + k - ty0 + R */
             int r = y + k - ty0 + R;
-            gx += taps.g[k + R] * deriv[r * TILE + lx];
-            gy += taps.dg[k + R] * smooth[r * TILE + lx];
+            gx += g[k + R] * deriv[r * TILE + lx];
+            gy += dg[k + R] * smooth[r * TILE + lx];
         }
         size_t i = (size_t)blockIdx.z * d.s.job_px + (size_t)y * w + x;
         d.gx[i] = gx;
@@ -338,7 +346,7 @@ __global__ void canny_scatter(pt_cuda_buffers b, pt_hough_dev d, int max_height)
     }
 }
 
-cudaError_t pt_cuda_hough_canny(const pt_hough_dev *d, const pt_hough_taps *taps,
+cudaError_t pt_cuda_hough_canny(const pt_hough_dev *d, int max_radius,
                                 const pt_cuda_params *p, const pt_cuda_buffers *b, int jobs,
                                 int width, int height, cudaStream_t stream)
 {
@@ -348,8 +356,8 @@ cudaError_t pt_cuda_hough_canny(const pt_hough_dev *d, const pt_hough_taps *taps
                               stream)) != cudaSuccess)
         return st;
     dim3 tiles((width + TILE - 1) / TILE, (height + TILE - 1) / TILE, jobs);
-    size_t shared = (size_t)2 * (TILE + 2 * taps->radius) * TILE * sizeof(float);
-    canny_gradient<<<tiles, dim3(TILE, ROWS_PER_PASS), shared, stream>>>(*taps, *p, *b, *d);
+    size_t shared = (size_t)2 * (TILE + 2 * max_radius) * TILE * sizeof(float);
+    canny_gradient<<<tiles, dim3(TILE, ROWS_PER_PASS), shared, stream>>>(*p, *b, *d);
     int blocks = (int)(((size_t)width * height + 255) / 256);
     canny_histogram<<<dim3(blocks < 64 ? blocks : 64, jobs), 256, 0, stream>>>(*b, *d);
     canny_thresholds<<<(jobs + 63) / 64, 64, 0, stream>>>(*d, jobs);

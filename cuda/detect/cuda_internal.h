@@ -57,8 +57,16 @@ typedef struct {
     int found;       /* the last iteration gave a fit */
     int n;           /* edge points of the last iteration */
     double best_conf; /* the most confident fit over the iterations; < 0: none */
+    int best_dark;    /* it holds a darker disc (lib/detect/starburst_inner.h) */
     pt_circle circle;
     pt_ellipse ellipse;
+    /* the inner pass (lib/detect/starburst_inner.h) */
+    int inner;        /* iterating inside the first pass's fit */
+    double max_r;     /* radii RANSAC accepts, px; rays reach this far in the inner pass */
+    double outer_conf; /* the first pass's answer while the inner pass runs; < 0: none */
+    double outer_threshold;
+    pt_circle outer_circle;
+    pt_ellipse outer_ellipse;
 } pt_cuda_sb_state;
 
 /* Device-side parameters the kernels need (copied by value into launches). */

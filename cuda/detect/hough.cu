@@ -18,7 +18,7 @@
 
 typedef struct {
     pt_config cfg;
-    pt_hough_taps taps;
+    pt_hough_taps taps[PT_HOUGH_SIGMA_STEPS]; /* of step k at [k - 1] (lib/detect/hough_sigma.h) */
     pt_hough_dev dev;
 } hough_instance;
 
@@ -104,7 +104,7 @@ static void hough_destroy(void *instance)
     if (!h)
         return;
     pt_hough_dev *d = &h->dev;
-    void *bufs[] = {d->gx,    d->gy,       d->label,    d->state,       d->vmax,
+    void *bufs[] = {d->taps, d->gx,    d->gy,       d->label,    d->state,       d->vmax,
                     d->hist,  d->high,     d->low,      d->row_count,   d->edge_count,
                     d->overflow, d->exy,   d->eux,      d->euy,         d->emag,
                     d->peak,  d->rhist,    d->score,    d->planes,      d->radius_peak,
@@ -130,7 +130,8 @@ static cudaError_t hough_create(const pt_config *cfg, int ellipse, const pt_cuda
     if (!h)
         return cudaErrorMemoryAllocation;
     h->cfg = *cfg;
-    make_taps(cfg->hough.sigma, &h->taps);
+    for (int k = 1; k <= PT_HOUGH_SIGMA_STEPS; k++)
+        make_taps(cfg->hough.sigma * k, &h->taps[k - 1]);
     pt_hough_dev *d = &h->dev;
     pt_hough_settings *s = &d->s;
     const pt_hough_params *hp = &cfg->hough;
@@ -161,6 +162,9 @@ static cudaError_t hough_create(const pt_config *cfg, int ellipse, const pt_cuda
     s->hist_len = diagonal + 2;
     size_t jobs = (size_t)max_jobs, px = jobs * s->job_px, edges = jobs * s->edge_cap;
     cudaError_t st = cudaSuccess;
+    ALLOC(d->taps, PT_HOUGH_SIGMA_STEPS);
+    if (st == cudaSuccess)
+        st = cudaMemcpy(d->taps, h->taps, sizeof h->taps, cudaMemcpyHostToDevice);
     ALLOC(d->gx, px);
     ALLOC(d->gy, px);
     ALLOC(d->label, px);
@@ -241,7 +245,9 @@ static cudaError_t hough_run(void *instance, const pt_cuda_params *p, const pt_c
     const pt_hough_dev *d = &h->dev;
     if (jobs <= 0)
         return cudaSuccess;
-    cudaError_t st = pt_cuda_hough_canny(d, &h->taps, p, b, jobs, width, height, stream);
+    /* every roi of the chunk lies within width x height: its step is at most theirs */
+    int max_radius = h->taps[pt_hough_sigma_step(width, height) - 1].radius;
+    cudaError_t st = pt_cuda_hough_canny(d, max_radius, p, b, jobs, width, height, stream);
     if (st == cudaSuccess && h->cfg.hough.angle_step <= 0.0)
         st = cudaMemsetAsync(d->ncand, 0, jobs * sizeof *d->ncand, stream);
     else if (st == cudaSuccess && d->s.gradient)

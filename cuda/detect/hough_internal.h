@@ -14,6 +14,7 @@
 #define PT_HOUGH_CANNY_BINS 2048
 #define PT_HOUGH_CANNY_MAX_RADIUS 64
 #include "lib/detect/hough_seed.h"
+#include "lib/detect/hough_sigma.h"
 
 /* gradient voting's radius candidates of its centre, then those of the
  * coarse localisation's seed (lib/detect/hough_seed.h) */
@@ -69,6 +70,9 @@ typedef struct {
 
 typedef struct {
     pt_hough_settings s;
+    /* Canny's filter taps of step k (lib/detect/hough_sigma.h) at [k - 1],
+     * PT_HOUGH_SIGMA_STEPS of them */
+    pt_hough_taps *taps;
     /* Canny, per pixel */
     float *gx, *gy;
     int32_t *label;   /* union-find parent within the job, -1: not a candidate */
@@ -110,8 +114,10 @@ typedef struct {
     int partials_per_job;
 } pt_hough_dev;
 
-/* canny.cu: the ordered edge list of every job's roi of b->smoothed. */
-cudaError_t pt_cuda_hough_canny(const pt_hough_dev *d, const pt_hough_taps *taps,
+/* canny.cu: the ordered edge list of every job's roi of b->smoothed, each
+ * filtered with the taps of its step (d->taps); max_radius: the largest
+ * taps radius of any job of the chunk (width x height at most). */
+cudaError_t pt_cuda_hough_canny(const pt_hough_dev *d, int max_radius,
                                 const pt_cuda_params *p, const pt_cuda_buffers *b, int jobs,
                                 int width, int height, cudaStream_t stream);
 /* hough_vote.cu: candidate circles (d->cand, d->ncand) by gradient voting. */

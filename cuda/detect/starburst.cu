@@ -171,7 +171,13 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
     __shared__ pt_circle fit_circle;
     __shared__ pt_ellipse fit_ellipse;
     __shared__ double best_conf;
+    __shared__ int best_dark;
     __shared__ double shared_threshold;
+    /* the inner pass (lib/detect/starburst_inner.h) */
+    __shared__ int shared_inner;
+    __shared__ double shared_max_r, outer_conf, outer_threshold;
+    __shared__ pt_circle outer_circle;
+    __shared__ pt_ellipse outer_ellipse;
     __shared__ unsigned eye_hist[256];
     __shared__ sb_select_shared work;
 
@@ -206,6 +212,11 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
         shared_found = 0;
         shared_n = 0;
         best_conf = -1.0;
+        best_dark = 0;
+        shared_inner = 0;
+        shared_max_r = job.max_r;
+        outer_conf = -1.0;
+        outer_threshold = 0.0;
         shared_threshold = job.w >= 3 && job.h >= 3
                                ? pt_sb_eye_threshold_at(&p.sb, c.buf, c.stride, shared_start,
                                                         surround)
@@ -227,6 +238,9 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
     int iterations = p.max_iterations > 0 ? p.max_iterations : 1;
     for (int iter = 0; iter < iterations; iter++) {
         pt_point s0 = shared_start;
+        c.threshold = shared_threshold;
+        const int inner = shared_inner;
+        const double max_r = shared_max_r;
         /* Stage 1: rays over 360 degrees, compacted in ray order. */
         int base = 0;
         for (int tile = 0; tile < p.rays; tile += SB_THREADS) {
@@ -236,7 +250,8 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
             if (i < p.rays) {
                 double dx, dy;
                 pt_sb_stage1_dir(i, p.rays, &dx, &dy);
-                found = pt_sb_cast(&c, s0.x, s0.y, dx, dy, job.len1, &e);
+                found = pt_sb_cast(&c, s0.x, s0.y, dx, dy,
+                                   pt_sb_inner_len(job.len1, inner, max_r), &e);
             }
             int total;
             int pos = tile_position(found, warp_counts, &total);
@@ -258,7 +273,10 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
                 double dx, dy;
                 found = pt_sb_stage2_dir(s0, from, k, p.rays2, p.spread, &dx, &dy) &&
                         pt_sb_cast(&c, from.x, from.y, dx, dy,
-                                   pt_sb_stage2_len(s0, from, job.len2, c.gap), &e);
+                                   pt_sb_stage2_len(s0, from,
+                                                    pt_sb_inner_len(job.len2, inner, 2.0 * max_r),
+                                                    c.gap),
+                                   &e);
             }
             int total;
             int pos = tile_position(found, warp_counts, &total);
@@ -284,7 +302,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
         for (int s = threadIdx.x; s < rows; s += SB_THREADS) {
             pt_circle cc;
             pt_ellipse ee;
-            if (!sample_fit(&p, pts, n, s, job.min_r, job.max_r, &cc, &ee))
+            if (!sample_fit(&p, pts, n, s, job.min_r, max_r, &cc, &ee))
                 continue;
             int votes = count_votes(pts, n, &cc, &ee, pt_sb_fits_ellipse(&p.sb, p.ellipse), &p.sb);
             if (votes > my_votes) {
@@ -316,14 +334,19 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
         pt_circle cc;
         pt_ellipse ee;
         pt_image view = {dims.width, dims.height, p.pitch, (uint8_t *)c.buf};
-        double conf = select_step(&p, &job, &view, pts, n, s, NULL,
+        double conf = select_step(&p, &job, max_r, &view, pts, n, s, NULL,
                                   b.scratch_idx + (size_t)j * p.points_per_eye, &work, &cc, &ee);
+        pt_sb_levels levels = {0, 0, 0};
+        if (p.sb.inner_pass == PT_SB_INNER_ON)
+            select_levels(&view, &ee, &work, &levels);
         if (threadIdx.x == 0) {
             shared_found = 1;
             /* the most pupil-like fit of all iterations, as on the CPU (in
              * circle mode ee is the circle or its refined ellipse) */
-            if (conf > best_conf) {
+            int dark = pt_sb_dark_core(&levels);
+            if (pt_sb_fit_better(conf, dark, best_conf, best_dark)) {
                 best_conf = conf;
+                best_dark = dark;
                 fit_circle = cc;
                 fit_ellipse = ee;
             }
@@ -335,6 +358,21 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
             double moved = pt_sb_dist(centre.x, centre.y, s0.x, s0.y);
             shared_start = clamp_point(&c, centre);
             shared_done = moved < p.converge_px;
+            pt_sb_inner ip;
+            if (!inner && p.sb.inner_pass == PT_SB_INNER_ON &&
+                pt_sb_inner_wanted(&ee, &levels, c.threshold, &ip)) {
+                /* the inner pass, as omp/detect/starburst.c */
+                shared_inner = 1;
+                outer_conf = best_conf;
+                outer_circle = fit_circle;
+                outer_ellipse = fit_ellipse;
+                outer_threshold = c.threshold;
+                best_conf = -1.0;
+                shared_threshold = ip.threshold;
+                if (ip.reach < shared_max_r)
+                    shared_max_r = ip.reach;
+                shared_done = 0;
+            }
         }
         __syncthreads();
         if (!shared_found || shared_done)
@@ -343,6 +381,17 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
     __syncthreads();
     if (threadIdx.x != 0)
         return;
+    c.threshold = shared_threshold;
+    if (shared_inner) {
+        /* the inner pass's answer or the first pass's (lib/detect/starburst_inner.h) */
+        pt_image view = {dims.width, dims.height, p.pitch, (uint8_t *)c.buf};
+        if (!pt_sb_inner_answer(&view, best_conf, &fit_ellipse, outer_conf, &outer_ellipse)) {
+            best_conf = outer_conf;
+            fit_circle = outer_circle;
+            fit_ellipse = outer_ellipse;
+            c.threshold = outer_threshold;
+        }
+    }
     fill_result(p, &c, shared_n, best_conf, fit_circle, fit_ellipse, out);
     if (p.sequence) {
         previous[job.slot].have = out->status == PT_DETECT_OK;
@@ -357,9 +406,24 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
 static __device__ void write_result(const pt_cuda_params &p, const pt_cuda_buffers &b, int j)
 {
     const pt_cuda_sb_state *st = b.state + j;
-    pt_sb_view c = job_view(p, b, b.jobs[j]);
+    const pt_cuda_eye_job job = b.jobs[j];
+    pt_sb_view c = job_view(p, b, job);
     c.threshold = st->threshold;
-    fill_result(p, &c, st->n, st->best_conf, st->circle, st->ellipse, b.results + j);
+    double conf = st->best_conf;
+    pt_circle circle = st->circle;
+    pt_ellipse ellipse = st->ellipse;
+    if (st->inner) {
+        /* the inner pass's answer or the first pass's (lib/detect/starburst_inner.h) */
+        const pt_cuda_frame_dims dims = b.dims[job.frame];
+        pt_image view = {dims.width, dims.height, p.pitch, b.smoothed + job.frame * p.plane};
+        if (!pt_sb_inner_answer(&view, conf, &ellipse, st->outer_conf, &st->outer_ellipse)) {
+            conf = st->outer_conf;
+            circle = st->outer_circle;
+            ellipse = st->outer_ellipse;
+            c.threshold = st->outer_threshold;
+        }
+    }
+    fill_result(p, &c, st->n, conf, circle, ellipse, b.results + j);
     b.results[j].iterating = st->active;
 }
 
@@ -445,12 +509,17 @@ starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks, int finish)
     pt_image view = {dims.width, dims.height, p.pitch, b.smoothed + job.frame * p.plane};
     pt_circle cc;
     pt_ellipse ee;
-    double conf = select_step(&p, &job, &view, pts, n, s, &model,
+    double conf = select_step(&p, &job, st->max_r, &view, pts, n, s, &model,
                               b.scratch_idx + (size_t)j * p.points_per_eye, &work, &cc, &ee);
+    pt_sb_levels levels = {0, 0, 0};
+    if (p.sb.inner_pass == PT_SB_INNER_ON)
+        select_levels(&view, &ee, &work, &levels);
     if (threadIdx.x != 0)
         return;
-    if (conf > st->best_conf) {
+    int dark = pt_sb_dark_core(&levels);
+    if (pt_sb_fit_better(conf, dark, st->best_conf, st->best_dark)) {
         st->best_conf = conf;
+        st->best_dark = dark;
         st->circle = cc;
         st->ellipse = ee;
     }
@@ -465,7 +534,23 @@ starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks, int finish)
     pt_sb_view c;
     pt_sb_view_roi(&c, job.x0, job.y0, job.w, job.h);
     st->start = clamp_point(&c, centre);
-    st->active = !(moved < p.converge_px);
+    int converged = moved < p.converge_px;
+    pt_sb_inner ip;
+    if (!st->inner && p.sb.inner_pass == PT_SB_INNER_ON &&
+        pt_sb_inner_wanted(&ee, &levels, st->threshold, &ip)) {
+        /* the inner pass, as omp/detect/starburst.c */
+        st->inner = 1;
+        st->outer_conf = st->best_conf;
+        st->outer_circle = st->circle;
+        st->outer_ellipse = st->ellipse;
+        st->outer_threshold = st->threshold;
+        st->best_conf = -1.0;
+        st->threshold = ip.threshold;
+        if (ip.reach < st->max_r)
+            st->max_r = ip.reach;
+        converged = 0;
+    }
+    st->active = !converged;
     if (finish)
         write_result(p, b, j);
 }
@@ -508,6 +593,7 @@ extern "C" cudaError_t pt_cuda_starburst(const pt_cuda_params *p, const pt_cuda_
         q.sb.circle_refit = PT_SB_REFIT_CIRCLE;
         q.sb.circle_votes = PT_SB_VOTES_BAND;
         q.sb.ellipse_fit = PT_SB_ELLIPSE_DIRECT;
+        q.sb.inner_pass = PT_SB_INNER_OFF;
     }
     if (q.sequence) {
         /* Each eye starts where the previous frame's pupil was: in order. */

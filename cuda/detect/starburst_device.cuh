@@ -11,6 +11,7 @@
 #include "lib/detect/pt_result.h"
 #include "lib/detect/ransac.h"
 #include "lib/detect/starburst_flat.h"
+#include "lib/detect/starburst_inner.h"
 #include "lib/detect/starburst_ray.h"
 
 static __device__ pt_point clamp_point(const pt_sb_view *c, pt_point p)

@@ -114,6 +114,10 @@ static __device__ void start_job(const pt_cuda_params &p, const pt_cuda_buffers 
     st->found = 0;
     st->n = 0;
     st->best_conf = -1.0;
+    st->best_dark = 0;
+    st->inner = 0;
+    st->max_r = job.max_r;
+    st->outer_conf = -1.0;
 }
 
 /* Block blockIdx.x's share of job j's window rows (see above) -> dark_key. */
@@ -203,12 +207,15 @@ __global__ void __launch_bounds__(32 * RAYS_MAX_WARPS, 2) rays(pt_cuda_params p,
     pt_sb_view c = job_view(p, b, job);
     c.threshold = b.state[j].threshold;
     pt_point s0 = b.state[j].start;
+    const int inner = b.state[j].inner;
+    const double max_r = b.state[j].max_r;
     size_t base = (size_t)j * p.points_per_eye;
     if (warp == 0) {
         pt_point e;
         double dx, dy;
         pt_sb_stage1_dir(i, p.rays, &dx, &dy);
-        int found = pt_sb_cast_warp(&c, s0.x, s0.y, dx, dy, job.len1, &e);
+        int found = pt_sb_cast_warp(&c, s0.x, s0.y, dx, dy,
+                                    pt_sb_inner_len(job.len1, inner, max_r), &e);
         if (lane == 0) {
             b.slot_found[base + i] = (uint8_t)found;
             if (found)
@@ -234,7 +241,10 @@ __global__ void __launch_bounds__(32 * RAYS_MAX_WARPS, 2) rays(pt_cuda_params p,
         double dx, dy;
         int found = pt_sb_stage2_dir(s0, from, k, p.rays2, p.spread, &dx, &dy) &&
                     pt_sb_cast_warp(&c, from.x, from.y, dx, dy,
-                                    pt_sb_stage2_len(s0, from, job.len2, c.gap), &e);
+                                    pt_sb_stage2_len(s0, from,
+                                                     pt_sb_inner_len(job.len2, inner, 2.0 * max_r),
+                                                     c.gap),
+                                    &e);
         if (lane == 0) {
             b.slot_found[slot] = (uint8_t)found;
             if (found)
@@ -428,7 +438,7 @@ __global__ void __launch_bounds__(PIPE_THREADS) ransac(pt_cuda_params p, pt_cuda
     pt_circle cc = {0, 0, 0}; /* as the select step starts them */
     pt_ellipse ee = {0, 0, 0, 0, 0};
     if (s < p.ransac_rows) {
-        if (sample_fit(&p, pts, n, s, job.min_r, job.max_r, &cc, &ee)) {
+        if (sample_fit(&p, pts, n, s, job.min_r, b.state[j].max_r, &cc, &ee)) {
             int lo = q * n / lanes, hi = (q + 1) * n / lanes;
             votes = count_votes(pts + lo, hi - lo, &cc, &ee,
                                 pt_sb_fits_ellipse(&p.sb, p.ellipse), &p.sb);

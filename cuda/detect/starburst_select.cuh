@@ -21,6 +21,7 @@
 #include "cuda/detect/starburst_device.cuh"
 
 #include "lib/detect/confidence.h"
+#include "lib/detect/starburst_inner.h"
 #include "lib/detect/starburst_refit.h"
 
 /* Points of a job that the select step keeps in shared memory (more: it
@@ -40,6 +41,9 @@ typedef struct {
     double fit_terms[PT_FIT_ELLIPSE_MOMENTS * SELECT_FIT_CHUNK];
     double fit_sum[PT_FIT_ELLIPSE_MOMENTS];
     double fit_norm[4]; /* mx, my, scale, 1 / scale */
+    /* select_levels: each angle's core and inner ring levels (-1: outside
+     * the image), then the two order statistics */
+    int level_core[PT_PUPIL_ANGLES], level_inner[PT_PUPIL_ANGLES], level_out[2];
 } sb_select_shared;
 
 /* Whether row (votes ov, ro) beats (mv, mr): most votes, the lowest of
@@ -345,6 +349,50 @@ static __device__ double select_confidence(const pt_image *view, const pt_ellips
     return axes ? pt_confidence_from_counts(valid, dark_inside) : 0.0;
 }
 
+/* pt_sb_levels_of of e over the block (blockDim.x >= PT_PUPIL_ANGLES):
+ * angle k on thread k, each order statistic the level of the thread whose
+ * rank (levels below its own, and equal ones at lower angles) is the
+ * statistic's: the value the serial sort puts there. Every thread calls it
+ * and gets the levels. */
+static __device__ void select_levels(const pt_image *view, const pt_ellipse *e,
+                                     sb_select_shared *S, pt_sb_levels *out)
+{
+    double ct = 0, st = 0;
+    int axes = pt_confidence_axes(e, &ct, &st);
+    int k = threadIdx.x, ok = 0, core = 0, inner = 0;
+    if (axes && k < PT_PUPIL_ANGLES)
+        ok = pt_sb_inner_angle(view, e, ct, st, k, &core, &inner);
+    if (k < PT_PUPIL_ANGLES) {
+        S->level_core[k] = ok ? core : -1;
+        S->level_inner[k] = ok ? inner : -1;
+    }
+    if (k < 2)
+        S->level_out[k] = 0;
+    __syncthreads();
+    int n = 0;
+    for (int u = 0; u < PT_PUPIL_ANGLES; u++)
+        n += S->level_core[u] >= 0;
+    if (ok) {
+        int rank_core = 0, rank_inner = 0;
+        for (int u = 0; u < PT_PUPIL_ANGLES; u++) {
+            int cu = S->level_core[u], iu = S->level_inner[u];
+            if (cu < 0)
+                continue;
+            rank_core += cu < core || (cu == core && u < k);
+            rank_inner += iu < inner || (iu == inner && u < k);
+        }
+        if (rank_core == (n - 1) / 2)
+            S->level_out[0] = core;
+        if (rank_inner == pt_sb_inner_rank(n))
+            S->level_out[1] = inner;
+    }
+    __syncthreads();
+    out->valid = n;
+    out->core = S->level_out[0];
+    out->inner = S->level_out[1];
+    __syncthreads();
+}
+
 /* The select step of one iteration for row s >= 0 of the RANSAC table (the
  * best over pts[0..n), global memory): every thread of the block calls it
  * with the same arguments (blockDim.x a multiple of 32, at most 1024).
@@ -353,16 +401,17 @@ static __device__ double select_confidence(const pt_image *view, const pt_ellips
  * NULL: fitted here, on thread 0).
  * On return (to every thread) *cc / *ee: the iteration's circle and ellipse
  * (in circle mode ee is the circle or the refined ellipse it reports), and
- * the confidence of ee. */
+ * the confidence of ee. max_r: the largest radius accepted (job->max_r, or
+ * less in the inner pass). */
 static __device__ double select_step(const pt_cuda_params *p, const pt_cuda_eye_job *job,
-                                     const pt_image *view, const pt_point *gpts, int n, int s,
-                                     const pt_cuda_sb_model *model, int *scratch,
+                                     double max_r, const pt_image *view, const pt_point *gpts,
+                                     int n, int s, const pt_cuda_sb_model *model, int *scratch,
                                      sb_select_shared *S, pt_circle *cc, pt_ellipse *ee)
 {
     int in_shared = n <= SELECT_SHARED_POINTS;
     const pt_point *pts = in_shared ? S->pts : gpts;
     int *idx = in_shared ? S->idx : scratch;
-    double min_r = job->min_r, max_r = job->max_r;
+    double min_r = job->min_r;
     if (in_shared)
         for (int k = threadIdx.x; k < n; k += blockDim.x)
             S->pts[k] = gpts[k];

@@ -114,20 +114,36 @@ static inline PT_HD int pt_hough_inner_credible(int m, const int *ok, const doub
     return ok[m] && (value[m] >= keep || (value[m] >= weak_keep && shape[m] >= PT_CONFIDENCE_FILTER));
 }
 
+/* Whether an inner candidate of pupil score inner may stand for the pupil
+ * inside an outline of score outer: shaped like a pupil by itself (at least
+ * PT_CONFIDENCE_FILTER, the documented confidence threshold) or more so
+ * than the outline. */
+static inline PT_HD int pt_hough_more_pupil(double inner, double outer)
+{
+    return inner >= PT_CONFIDENCE_FILTER || inner > outer;
+}
+
 /* Whether candidate k's disc holds a candidate that may stand for a pupil
- * (pt_hough_inner_credible) and is clearly darker inside (pt_hough_nested,
- * pt_hough_clearly_darker). Such a k is the iris around the pupil (or the
+ * (pt_hough_inner_credible) and looks like one (pt_hough_more_pupil) and is
+ * clearly darker inside (pt_hough_nested, pt_hough_clearly_darker). Such a k is the iris around the pupil (or the
  * eye around it), however strong its outline: the pupil is the innermost
  * dark disc. A smaller circle within the pupil is as dark as the pupil and
  * leaves it be; one in a darker part of the pupil (a shadow, a lid over the
  * rest) has dark on both sides of part of its outline and a low pupil
- * score, and leaves it be unless its own outline is credible. */
+ * score, and leaves it be unless its own outline is credible. The inner
+ * one must also look like a pupil (pt_hough_more_pupil): pupil-shaped by
+ * itself, or more so than the outline, which holding a darker pupil in its
+ * middle lowers the outline's own score (lib/detect/pupil_score.h, even);
+ * a pupil cut by a lid keeps a higher score than a circle in its darker
+ * visible part, while around a pupil barely darker than its iris the iris
+ * outline may score as high as the pupil's. */
 static inline PT_HD int pt_hough_holds_darker(int n, int k, const int *ok, const double *value,
                                               double keep, double weak_keep, const int *inside,
                                               const double *shape, const pt_circle *c)
 {
     for (int m = 0; m < n; m++)
         if (m != k && pt_hough_inner_credible(m, ok, value, keep, weak_keep, shape) &&
+            pt_hough_more_pupil(shape[m], shape[k]) &&
             pt_hough_clearly_darker(inside[m], inside[k]) && pt_hough_nested(&c[m], &c[k]))
             return 1;
     return 0;

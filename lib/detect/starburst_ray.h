@@ -44,6 +44,7 @@ typedef struct {
     int circle_votes;   /* PT_SB_VOTES_*: RANSAC score of a sample's circle */
     int ellipse_fit;    /* PT_SB_ELLIPSE_*: how --ellipse fits */
     int flat_edges;     /* PT_SB_FLAT_*: points on flat edges (lib/detect/starburst_flat.h) */
+    int inner_pass;     /* PT_SB_INNER_*: lib/detect/starburst_inner.h */
 } pt_sb_config;
 
 /* Whether RANSAC fits ellipses to the points: --ellipse (ellipse != 0) with

@@ -11,7 +11,9 @@ const pt_param_def pt_hough_param_defs[] = {
     {"hough_angle_step", PT_PARAM_DOUBLE, offsetof(pt_config, hough.angle_step), 3.6, 0.1,
      90, NULL, PT_ALG_HOUGH, "degrees between the votes cast around each edge pixel"},
     {"hough_sigma", PT_PARAM_DOUBLE, offsetof(pt_config, hough.sigma), 1.5, 0.3, 20, NULL,
-     PT_ALG_HOUGH, "sigma of the Gaussian and derivative-of-Gaussian filters, px"},
+     PT_ALG_HOUGH, "sigma of the Gaussian and derivative-of-Gaussian filters, px, for an eye "
+                   "region whose short side is below 512 px; larger regions: x (short side / "
+                   "512), an integer from 1 to 8 (x 2 at 1280x1024)"},
     {"canny_high", PT_PARAM_DOUBLE, offsetof(pt_config, hough.canny_high), 0.8, 0.01,
      0.999, NULL, PT_ALG_HOUGH,
      "Canny high threshold = this quantile of the non-zero gradient magnitudes"},

@@ -35,6 +35,7 @@ static const pt_preset_value paper_values[] = {
     {"circle_refit", "circle", SB},
     {"ellipse_fit", "direct", SB},
     {"flat_edges", "keep", SB},
+    {"inner_pass", "off", SB},
     /* threshold and labeling: thresholds 20..100 by 20, the fit with most
      * votes wins, no refit between thresholds */
     {"tl_range", "fixed", TL},

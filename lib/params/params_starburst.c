@@ -8,6 +8,7 @@ static const char *const refit_choices[] = {"circle", "ellipse", NULL};
 static const char *const votes_choices[] = {"inlier", "band", NULL};
 static const char *const ellipse_fit_choices[] = {"circle", "direct", NULL};
 static const char *const flat_choices[] = {"reject", "keep", NULL};
+static const char *const inner_choices[] = {"on", "off", NULL};
 
 #define SB(field) offsetof(pt_config, starburst.field)
 
@@ -62,6 +63,9 @@ const pt_param_def pt_starburst_param_defs[] = {
     {"flat_edges", PT_PARAM_CHOICE, SB(flat_edges), PT_SB_FLAT_REJECT, 0, 1, flat_choices,
      PT_ALG_STARBURST,
      "reject: edge points on an edge flatter than a pupil of max_radius (two points with the gradient direction within 10 degrees of its own within 1 px of its tangent, farther along it than sqrt(2 max_radius): a lid, a crease; when at least 4 points are) are left out of the fit; keep: fit every edge point"},
+    {"inner_pass", PT_PARAM_CHOICE, SB(inner_pass), PT_SB_INNER_ON, 0, 1, inner_choices,
+     PT_ALG_STARBURST,
+     "on: a fit whose core (0.25 of its axes) is 6 or more grey levels darker than its inner ring (0.55, lower quartile), such as the iris of a low-contrast eye, loses to any fit without; the first such fit is searched again from its centre with edge_threshold lowered to 0.4 x that difference and rays and radii within 0.7 x its radius, the inner fit reported when found and its pupil score is at least half the first's; off: the most confident iteration (the paper's)"},
 };
 const int pt_starburst_param_count =
     (int)(sizeof pt_starburst_param_defs / sizeof pt_starburst_param_defs[0]);

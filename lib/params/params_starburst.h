@@ -20,6 +20,10 @@ enum { PT_SB_ELLIPSE_VIA_CIRCLE = 0, PT_SB_ELLIPSE_DIRECT = 1 };
  * left out of the fit, or kept (lib/detect/starburst_flat.h). */
 enum { PT_SB_FLAT_REJECT = 0, PT_SB_FLAT_KEEP = 1 };
 
+/* A converged fit with a darker disc in its middle (the iris of a
+ * low-contrast eye): iterate inside it, or keep it (lib/detect/starburst_inner.h). */
+enum { PT_SB_INNER_ON = 0, PT_SB_INNER_OFF = 1 };
+
 typedef struct {
     int rays;               /* first-stage rays over 360 degrees */
     double edge_threshold;  /* grey-level step along a ray that counts as the pupil edge */
@@ -42,6 +46,7 @@ typedef struct {
     int circle_votes;       /* PT_SB_VOTES_*: what a RANSAC circle sample is scored by */
     int ellipse_fit;        /* PT_SB_ELLIPSE_*: how --ellipse fits */
     int flat_edges;         /* PT_SB_FLAT_*: edge points on edges flatter than any pupil */
+    int inner_pass;         /* PT_SB_INNER_*: a second pass inside a fit with a darker core */
 } pt_starburst_params;
 
 #endif

@@ -3,7 +3,10 @@
 #include "omp/detect/canny.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
+
+#include "omp/preprocess/preprocess.h" /* PT_VECTOR_CLONES */
 
 #define CANNY_BINS 2048
 #define CANNY_MAX_RADIUS 64
@@ -38,16 +41,40 @@ static int make_kernels(double sigma, float *g, float *dg)
 
 /* Horizontal pass of both kernels over one row, edges clamped: the row is
  * padded into `padded` (width + 2*radius floats) so the tap loop is outside
- * and the pixel loop vectorises. */
-static void filter_row(const uint8_t *src, int width, const float *g, const float *dg,
-                       int radius, float *restrict padded, float *restrict out_g,
-                       float *restrict out_dg)
+ * and the pixel loop vectorises. Each pixel's sums add the taps in kernel
+ * order, several taps per pass over the row. */
+PT_VECTOR_CLONES static void filter_row(const uint8_t *src, int width, const float *g,
+                                        const float *dg, int radius, float *restrict padded,
+                                        float *restrict out_g, float *restrict out_dg)
 {
     for (int x = -radius; x < width + radius; x++)
         padded[x + radius] = src[x < 0 ? 0 : x >= width ? width - 1 : x];
-    memset(out_g, 0, (size_t)width * sizeof *out_g);
-    memset(out_dg, 0, (size_t)width * sizeof *out_dg);
-    for (int k = 0; k <= 2 * radius; k++) {
+#pragma omp simd
+    for (int x = 0; x < width; x++) {
+        out_g[x] = 0.0f;
+        out_dg[x] = 0.0f;
+    }
+    int taps = 2 * radius + 1, k = 0;
+    for (; k + 4 <= taps; k += 4) {
+        const float *restrict p = padded + k;
+        float g0 = g[k], g1 = g[k + 1], g2 = g[k + 2], g3 = g[k + 3];
+        float d0 = dg[k], d1 = dg[k + 1], d2 = dg[k + 2], d3 = dg[k + 3];
+#pragma omp simd
+        for (int x = 0; x < width; x++) {
+            float a = out_g[x], b = out_dg[x];
+            a += g0 * p[x];
+            b += d0 * p[x];
+            a += g1 * p[x + 1];
+            b += d1 * p[x + 1];
+            a += g2 * p[x + 2];
+            b += d2 * p[x + 2];
+            a += g3 * p[x + 3];
+            b += d3 * p[x + 3];
+            out_g[x] = a;
+            out_dg[x] = b;
+        }
+    }
+    for (; k < taps; k++) {
         const float *restrict p = padded + k;
         float wg = g[k], wd = dg[k];
 #pragma omp simd
@@ -58,22 +85,88 @@ static void filter_row(const uint8_t *src, int width, const float *g, const floa
     }
 }
 
-float pt_canny_quantile(const float *values, int n, double quantile, int *hist, int bins)
+/* Vertical pass for one row: gx = g_y * dg_x(img), gy = dg_y * g_x(img), the
+ * rows sx[k], dx[k] (k = 0..2*radius) added in kernel order; then the
+ * magnitude. Returns the row's largest magnitude. */
+PT_VECTOR_CLONES static float filter_col(const float *const *sx, const float *const *dx,
+                                         int width, const float *g, const float *dg,
+                                         int radius, float *restrict gx, float *restrict gy,
+                                         float *restrict mag)
 {
+#pragma omp simd
+    for (int x = 0; x < width; x++) {
+        gx[x] = 0.0f;
+        gy[x] = 0.0f;
+    }
+    int taps = 2 * radius + 1, k = 0;
+    for (; k + 4 <= taps; k += 4) {
+        const float *restrict s0 = sx[k], *restrict s1 = sx[k + 1], *restrict s2 = sx[k + 2],
+                             *restrict s3 = sx[k + 3];
+        const float *restrict e0 = dx[k], *restrict e1 = dx[k + 1], *restrict e2 = dx[k + 2],
+                             *restrict e3 = dx[k + 3];
+        float g0 = g[k], g1 = g[k + 1], g2 = g[k + 2], g3 = g[k + 3];
+        float d0 = dg[k], d1 = dg[k + 1], d2 = dg[k + 2], d3 = dg[k + 3];
+#pragma omp simd
+        for (int x = 0; x < width; x++) {
+            float a = gx[x], b = gy[x];
+            a += g0 * e0[x];
+            b += d0 * s0[x];
+            a += g1 * e1[x];
+            b += d1 * s1[x];
+            a += g2 * e2[x];
+            b += d2 * s2[x];
+            a += g3 * e3[x];
+            b += d3 * s3[x];
+            gx[x] = a;
+            gy[x] = b;
+        }
+    }
+    for (; k < taps; k++) {
+        const float *restrict s0 = sx[k], *restrict e0 = dx[k];
+        float wg = g[k], wd = dg[k];
+#pragma omp simd
+        for (int x = 0; x < width; x++) {
+            gx[x] += wg * e0[x];
+            gy[x] += wd * s0[x];
+        }
+    }
     float vmax = 0.0f;
-    for (int i = 0; i < n; i++)
-        vmax = values[i] > vmax ? values[i] : vmax;
+#pragma omp simd reduction(max : vmax)
+    for (int x = 0; x < width; x++) {
+        mag[x] = sqrtf(gx[x] * gx[x] + gy[x] * gy[x]);
+        vmax = mag[x] > vmax ? mag[x] : vmax;
+    }
+    return vmax;
+}
+
+/* The quantile of pt_canny_quantile with the values' maximum already known. */
+PT_VECTOR_CLONES static float quantile_below_max(const float *values, int n, float vmax,
+                                                 double quantile,
+                                int *hist, int bins)
+{
     if (vmax <= CANNY_ZERO)
         return 0.0f;
     memset(hist, 0, (size_t)bins * sizeof *hist);
     float scale = (float)bins / vmax;
     long nonzero = 0;
-    for (int i = 0; i < n; i++) {
-        if (values[i] <= CANNY_ZERO)
-            continue;
-        int b = (int)(values[i] * scale);
-        hist[b < bins ? b : bins - 1]++;
-        nonzero++;
+    /* Bins of a block of values at a time (vectorised), then counted. */
+    enum { BLOCK = 256 };
+    int bin[BLOCK];
+    for (int i0 = 0; i0 < n; i0 += BLOCK) {
+        int len = n - i0 < BLOCK ? n - i0 : BLOCK;
+        const float *v = values + i0;
+#pragma omp simd
+        for (int i = 0; i < len; i++) {
+            int b = (int)(v[i] * scale);
+            b = b < bins ? b : bins - 1;
+            bin[i] = v[i] <= CANNY_ZERO ? -1 : b;
+        }
+        for (int i = 0; i < len; i++) {
+            if (bin[i] < 0)
+                continue;
+            hist[bin[i]]++;
+            nonzero++;
+        }
     }
     long target = (long)ceil(quantile * (double)nonzero);
     long cumulative = 0;
@@ -83,6 +176,65 @@ float pt_canny_quantile(const float *values, int n, double quantile, int *hist, 
             return (float)(b + 1) / scale; /* the upper edge of the bin */
     }
     return vmax;
+}
+
+float pt_canny_quantile(const float *values, int n, double quantile, int *hist, int bins)
+{
+    float vmax = 0.0f;
+    for (int i = 0; i < n; i++)
+        vmax = values[i] > vmax ? values[i] : vmax;
+    return quantile_below_max(values, n, vmax, quantile, hist, bins);
+}
+
+/* Non-maximum suppression of one interior row (y = 1..height-2) along the
+ * gradient, quantised to 0/45/90/135 degrees (tan 22.5 = 0.4142): e[x] = 1
+ * for a candidate above low, 2 above high, else 0; x = 1..width-2. All four
+ * neighbour pairs are loaded and the sector's pair selected, so the row
+ * vectorises. */
+PT_VECTOR_CLONES static void suppress_row(const float *m, const float *gxr, const float *gyr,
+                                          int width, float low, float high,
+                                          uint8_t *restrict e)
+{
+    const float tan22 = 0.41421356f;
+    const float *up = m - width, *down = m + width;
+#pragma omp simd
+    for (int x = 1; x < width - 1; x++) {
+        float v = m[x];
+        float ax = fabsf(gxr[x]), ay = fabsf(gyr[x]);
+        int horizontal = ay <= tan22 * ax;
+        int vertical = ax <= tan22 * ay;
+        int same_sign = !((gxr[x] > 0) ^ (gyr[x] > 0));
+        float l = m[x - 1], r = m[x + 1], u = up[x], d = down[x];
+        float ul = up[x - 1], ur = up[x + 1], dl = down[x - 1], dr = down[x + 1];
+        float diag1 = same_sign ? ul : ur, diag2 = same_sign ? dr : dl;
+        float vert1 = vertical ? u : diag1, vert2 = vertical ? d : diag2;
+        float n1 = horizontal ? l : vert1, n2 = horizontal ? r : vert2;
+        /* > on one side and >= on the other keeps one pixel of a plateau */
+        int keep = (v >= low) & (v > n1) & (v >= n2);
+        e[x] = (uint8_t)(keep + (keep & (v >= high)));
+    }
+}
+
+/* Push the strong pixels (2) of edges row e (x = 1..width-2; row starts at
+ * index row) onto stack, 8 bytes at a time: values are 0, 1 or 2, so bit 1
+ * of a byte marks a strong pixel. */
+static int push_strong(const uint8_t *e, int width, size_t row, int32_t *stack, int top)
+{
+    int x = 1;
+    for (; x + 8 <= width - 1; x += 8) {
+        uint64_t v;
+        memcpy(&v, e + x, sizeof v);
+        v &= 0x0202020202020202ull;
+        while (v) {
+            int b = __builtin_ctzll(v) >> 3;
+            stack[top++] = (int32_t)(row + (size_t)(x + b));
+            v &= v - 1;
+        }
+    }
+    for (; x < width - 1; x++)
+        if (e[x] == 2)
+            stack[top++] = (int32_t)(row + (size_t)x);
+    return top;
 }
 
 pt_status pt_canny_detect(const uint8_t *pix, int stride, int width, int height,
@@ -98,8 +250,13 @@ pt_status pt_canny_detect(const uint8_t *pix, int stride, int width, int height,
     float g[2 * CANNY_MAX_RADIUS + 1], dg[2 * CANNY_MAX_RADIUS + 1];
     int radius = make_kernels(sigma, g, dg);
 
-    float *smooth_x = pt_arena_alloc(arena, n * sizeof(float)); /* rows smoothed */
-    float *deriv_x = pt_arena_alloc(arena, n * sizeof(float));  /* rows differentiated */
+    /* The horizontal pass feeds a ring of 2*radius+1 rows, each filtered
+     * just before the first output row that needs it, so the vertical pass
+     * reads from cache. */
+    int taps = 2 * radius + 1;
+    size_t ring = (size_t)taps * width * sizeof(float);
+    float *smooth_x = pt_arena_alloc(arena, ring); /* rows smoothed */
+    float *deriv_x = pt_arena_alloc(arena, ring);  /* rows differentiated */
     out->gx = pt_arena_alloc(arena, n * sizeof(float));
     out->gy = pt_arena_alloc(arena, n * sizeof(float));
     out->magnitude = pt_arena_alloc(arena, n * sizeof(float));
@@ -112,101 +269,67 @@ pt_status pt_canny_detect(const uint8_t *pix, int stride, int width, int height,
         !hist || !stack)
         return pt_error_set(err, PT_ERR_NOMEM, "", "canny: out of memory");
 
-    for (int y = 0; y < height; y++)
-        filter_row(pix + (size_t)y * (size_t)stride, width, g, dg, radius, padded,
-                   smooth_x + (size_t)y * width, deriv_x + (size_t)y * width);
-
-    /* Vertical pass: gx = g_y * dg_x(img), gy = dg_y * g_x(img); rows are summed
-     * whole so the inner loop runs along x and vectorises. */
+    /* Vertical pass: rows are summed whole so the inner loop runs along x and vectorises. */
+    float vmax = 0.0f;
+    int produced = 0; /* rows 0..produced-1 have been filtered into the ring */
     for (int y = 0; y < height; y++) {
-        float *restrict gx = out->gx + (size_t)y * width;
-        float *restrict gy = out->gy + (size_t)y * width;
-        memset(gx, 0, (size_t)width * sizeof(float));
-        memset(gy, 0, (size_t)width * sizeof(float));
+        int need = y + radius < height - 1 ? y + radius : height - 1;
+        for (; produced <= need; produced++) {
+            size_t slot = (size_t)(produced % taps) * width;
+            filter_row(pix + (size_t)produced * (size_t)stride, width, g, dg, radius, padded,
+                       smooth_x + slot, deriv_x + slot);
+        }
+        const float *sx[2 * CANNY_MAX_RADIUS + 1], *dx[2 * CANNY_MAX_RADIUS + 1];
         for (int k = -radius; k <= radius; k++) {
             int yy = y + k < 0 ? 0 : y + k >= height ? height - 1 : y + k;
-            const float *restrict sx = smooth_x + (size_t)yy * width;
-            const float *restrict dx = deriv_x + (size_t)yy * width;
-            float wg = g[k + radius], wd = dg[k + radius];
-#pragma omp simd
-            for (int x = 0; x < width; x++) {
-                gx[x] += wg * dx[x];
-                gy[x] += wd * sx[x];
-            }
+            size_t slot = (size_t)(yy % taps) * width;
+            sx[k + radius] = smooth_x + slot;
+            dx[k + radius] = deriv_x + slot;
         }
-        float *restrict mag = out->magnitude + (size_t)y * width;
-#pragma omp simd
-        for (int x = 0; x < width; x++)
-            mag[x] = sqrtf(gx[x] * gx[x] + gy[x] * gy[x]);
+        size_t row = (size_t)y * width;
+        float m = filter_col(sx, dx, width, g, dg, radius, out->gx + row, out->gy + row,
+                             out->magnitude + row);
+        vmax = m > vmax ? m : vmax;
     }
 
-    out->high = pt_canny_quantile(out->magnitude, (int)n, high_quantile, hist, CANNY_BINS);
+    out->high = quantile_below_max(out->magnitude, (int)n, vmax, high_quantile, hist,
+                                   CANNY_BINS);
     out->low = (float)(low_ratio * out->high);
     uint8_t *edges = out->edges;
     memset(edges, 0, n);
     if (out->high <= 0.0f)
         return PT_OK;
 
-    /* Non-maximum suppression along the gradient, quantised to 0/45/90/135
-     * degrees (tan 22.5 = 0.4142); 1 = candidate above low, 2 = above high. */
-    const float tan22 = 0.41421356f;
+    /* Candidates on interior pixels only, so every strong pixel's 8
+     * neighbours lie inside the image. */
     int top = 0;
     for (int y = 1; y + 1 < height; y++) {
-        const float *m = out->magnitude + (size_t)y * width;
-        const float *gxr = out->gx + (size_t)y * width, *gyr = out->gy + (size_t)y * width;
-        for (int x = 1; x + 1 < width; x++) {
-            float v = m[x];
-            if (v < out->low)
-                continue;
-            float ax = fabsf(gxr[x]), ay = fabsf(gyr[x]);
-            float n1, n2;
-            if (ay <= tan22 * ax) {
-                n1 = m[x - 1];
-                n2 = m[x + 1];
-            } else if (ax <= tan22 * ay) {
-                n1 = m[x - width];
-                n2 = m[x + width];
-            } else if ((gxr[x] > 0) == (gyr[x] > 0)) {
-                n1 = m[x - width - 1];
-                n2 = m[x + width + 1];
-            } else {
-                n1 = m[x - width + 1];
-                n2 = m[x + width - 1];
-            }
-            /* > on one side and >= on the other keeps one pixel of a plateau */
-            if (v > n1 && v >= n2) {
-                size_t i = (size_t)y * width + x;
-                if (v >= out->high) {
-                    edges[i] = 2;
-                    stack[top++] = (int32_t)i;
-                } else {
-                    edges[i] = 1;
-                }
-            }
-        }
+        size_t row = (size_t)y * width;
+        uint8_t *e = edges + row;
+        if (width < 3)
+            break;
+        suppress_row(out->magnitude + row, out->gx + row, out->gy + row, width, out->low,
+                     out->high, e);
+        top = push_strong(e, width, row, stack, top);
     }
 
     /* Hysteresis: grow strong edges through 8-connected candidates. */
+    const ptrdiff_t around[8] = {-(ptrdiff_t)width - 1, -(ptrdiff_t)width,
+                                 -(ptrdiff_t)width + 1, -1,
+                                 1,                     (ptrdiff_t)width - 1,
+                                 (ptrdiff_t)width,      (ptrdiff_t)width + 1};
     while (top) {
         int32_t i = stack[--top];
-        int x = i % width, y = i / width;
-        for (int dy = -1; dy <= 1; dy++) {
-            int yy = y + dy;
-            if (yy < 0 || yy >= height)
-                continue;
-            for (int dx = -1; dx <= 1; dx++) {
-                int xx = x + dx;
-                if (xx < 0 || xx >= width)
-                    continue;
-                size_t j = (size_t)yy * width + xx;
-                if (edges[j] == 1) {
-                    edges[j] = 2;
-                    stack[top++] = (int32_t)j;
-                }
+        for (int k = 0; k < 8; k++) {
+            size_t j = (size_t)((ptrdiff_t)i + around[k]);
+            if (edges[j] == 1) {
+                edges[j] = 2;
+                stack[top++] = (int32_t)j;
             }
         }
     }
     int count = 0;
+#pragma omp simd reduction(+ : count)
     for (size_t i = 0; i < n; i++) {
         uint8_t e = edges[i] == 2;
         edges[i] = e;

@@ -20,6 +20,7 @@
 #include "lib/detect/pupil_score.h"
 #include "lib/detect/hough_refit.h"
 #include "lib/detect/hough_seed.h"
+#include "lib/detect/hough_sigma.h"
 #include "lib/detect/ransac.h"
 #include "omp/detect/canny.h"
 #include "omp/detect/detect.h"
@@ -647,8 +648,8 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
 
     pt_canny_edges canny;
     const uint8_t *pix = img->buf + (size_t)roi.y0 * img->stride + roi.x0;
-    if (pt_canny_detect(pix, img->stride, w, h, p->sigma, p->canny_high, p->canny_low, arena,
-                        &canny, err))
+    if (pt_canny_detect(pix, img->stride, w, h, pt_hough_sigma(p->sigma, w, h), p->canny_high,
+                        p->canny_low, arena, &canny, err))
         return err->status;
     int gradient = p->vote == PT_HOUGH_VOTE_GRADIENT;
     edge_list edges;

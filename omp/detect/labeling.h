@@ -20,6 +20,10 @@ typedef struct {
     int count;       /* number of components */
     pt_blob *blobs;  /* blobs[k-1] describes label k */
     int32_t *parent; /* union-find forest (workspace) */
+    /* workspace: the runs of the last labeling (row-major order), so the next
+     * one clears only the labels they set */
+    int32_t *run_start, *run_end, *run_label, *run_row;
+    int32_t runs, runs_width; /* the last labeling's run count and width */
 } pt_labeling;
 
 /* Reserve buffers for masks up to width x height from arena, so repeated
@@ -28,7 +32,9 @@ pt_status pt_labeling_reserve(pt_labeling *lab, int width, int height, pt_arena 
                               pt_error *err);
 
 /* Label the non-zero pixels of mask (width x height, at most the reserved
- * size; row y at mask + y*stride) into lab, overwriting its previous labels. */
+ * size; row y at mask + y*stride) into lab, overwriting its previous labels.
+ * lab->labels is read-only for the caller: a labeling clears only the
+ * labels the previous one set. */
 void pt_label_components(const uint8_t *mask, int stride, int width, int height,
                          pt_labeling *lab);
 

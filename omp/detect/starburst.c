@@ -10,6 +10,7 @@
 #include "lib/params/params_auto.h"
 #include "lib/detect/starburst_config.h"
 #include "lib/detect/starburst_flat.h"
+#include "lib/detect/starburst_inner.h"
 #include "lib/detect/starburst_ray.h"
 #include "lib/detect/starburst_refit.h"
 #include "lib/detect/starburst_size.h"
@@ -151,15 +152,22 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
                                       in->roi.height, start);
     pt_ransac_fit fit = {0}, best = {0};
     double best_conf = -1.0;
+    int best_dark = 0;
     pt_trace *trace = ov ? ov->trace : NULL; /* --draw-stages */
     int n = 0;
+    /* the inner pass (lib/detect/starburst_inner.h): the first pass's answer
+     * and threshold, and the limits of the rays and radii */
+    int inner = 0;
+    pt_ransac_fit outer = {0};
+    double outer_conf = -1.0, outer_threshold = c.threshold, max_r = in->max_radius;
 
     for (int iter = 0; iter < (sb->max_iterations > 0 ? sb->max_iterations : 1); iter++) {
         n = 0;
         for (int i = 0; i < rays; i++) {
             double dx, dy;
             pt_sb_stage1_dir(i, rays, &dx, &dy);
-            if (pt_sb_cast(&c, start.x, start.y, dx, dy, len1, &pts[n]))
+            if (pt_sb_cast(&c, start.x, start.y, dx, dy, pt_sb_inner_len(len1, inner, max_r),
+                           &pts[n]))
                 n++;
         }
         int first = n;
@@ -170,7 +178,10 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
                 double dx, dy;
                 if (pt_sb_stage2_dir(start, pts[j], q, rays2, spread, &dx, &dy) &&
                     pt_sb_cast(&c, pts[j].x, pts[j].y, dx, dy,
-                               pt_sb_stage2_len(start, pts[j], len2, c.gap), &pts[n]))
+                               pt_sb_stage2_len(start, pts[j],
+                                                pt_sb_inner_len(len2, inner, 2.0 * max_r),
+                                                c.gap),
+                               &pts[n]))
                     n++;
             }
             pt_trace_sb_stage2(trace, pts[j], pts + from, n - from);
@@ -182,21 +193,26 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
             break;
         int found = pt_sb_fits_ellipse(&k, opt->ellipse)
                         ? pt_ransac_ellipse(pts, n, in->ransac, cfg->pre.ransac_samples,
-                                            cfg->pre.ransac_inlier, in->min_radius,
-                                            in->max_radius, scratch_idx, &fit)
+                                            cfg->pre.ransac_inlier, in->min_radius, max_r,
+                                            scratch_idx, &fit)
                         : ransac_circle_band(pts, n, in->ransac, cfg->pre.ransac_samples, &k,
-                                             in->min_radius, in->max_radius, scratch_idx,
-                                             &fit);
+                                             in->min_radius, max_r, scratch_idx, &fit);
         if (!found)
             break;
         /* Iterations can wander off (a start in the iris finds the limbus):
          * the answer is the fit of all iterations that looks most like a
-         * pupil (highest confidence), the first of equals. */
+         * pupil: without a darker disc inside, then the highest confidence,
+         * the first of equals (lib/detect/starburst_inner.h). */
         /* circle mode: fit.ellipse is the circle, or the refined ellipse it reports */
         double conf = pt_confidence_ellipse(in->smoothed, &fit.ellipse);
+        pt_sb_levels levels = {0, 0, 0};
+        if (k.inner_pass == PT_SB_INNER_ON)
+            pt_sb_levels_of(in->smoothed, &fit.ellipse, &levels);
+        int dark = pt_sb_dark_core(&levels);
         pt_trace_sb_fit(trace, &fit.ellipse, conf);
-        if (conf > best_conf) {
+        if (pt_sb_fit_better(conf, dark, best_conf, best_dark)) {
             best_conf = conf;
+            best_dark = dark;
             best = fit;
         }
         pt_point centre = {(float)fit.circle.cx, (float)fit.circle.cy};
@@ -206,8 +222,27 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
         }
         double moved = pt_sb_dist(centre.x, centre.y, start.x, start.y);
         start = clamp_to_roi(&c, centre);
+        pt_sb_inner ip;
+        if (!inner && k.inner_pass == PT_SB_INNER_ON &&
+            pt_sb_inner_wanted(&fit.ellipse, &levels, c.threshold, &ip)) {
+            inner = 1;
+            outer = best;
+            outer_conf = best_conf;
+            outer_threshold = c.threshold;
+            best_conf = -1.0;
+            c.threshold = ip.threshold;
+            if (ip.reach < max_r)
+                max_r = ip.reach;
+            continue;
+        }
         if (moved < sb->converge_px)
             break;
+    }
+    if (inner &&
+        !pt_sb_inner_answer(in->smoothed, best_conf, &best.ellipse, outer_conf, &outer.ellipse)) {
+        best = outer;
+        best_conf = outer_conf;
+        c.threshold = outer_threshold;
     }
 
     for (int k = 0; k < n && ov; k++)

@@ -214,6 +214,7 @@ static int threshold_border(const pt_image *img, const pt_roi *roi, int t,
     for (int y = 0; y < roi->height; y++) {
         const uint8_t *src = img->buf + (size_t)(roi->y0 + y) * img->stride + roi->x0;
         uint8_t *dst = mask + (size_t)y * roi->width;
+#pragma omp simd
         for (int x = 0; x < roi->width; x++)
             dst[x] = src[x] <= t;
     }

@@ -3,20 +3,13 @@
 
 #include "omp/preprocess/preprocess.h"
 
-static void copy_image(const pt_image *src, pt_image *dst)
-{
-    for (int y = 0; y < src->height; y++)
-        memcpy(dst->buf + (size_t)y * dst->stride, src->buf + (size_t)y * src->stride,
-               (size_t)src->width);
-}
-
 pt_status pt_preprocess(const pt_image *src, const pt_preprocess_params *pre,
                         int reflection_kernel, int reflection_dilate, pt_image *smoothed,
                         uint8_t *mask, int *mask_valid, pt_arena *arena, pt_error *err)
 {
     int w = src->width, h = src->height;
-    const pt_image *to_smooth = src;
-    pt_image work = {w, h, smoothed->stride, NULL};
+    /* The image to smooth: src's rows, or filled copies of those with masked pixels. */
+    const uint8_t **rows = NULL;
     *mask_valid = 0;
 
     if (pre->reflection != PT_REFLECTION_OFF) {
@@ -28,15 +21,15 @@ pt_status pt_preprocess(const pt_image *src, const pt_preprocess_params *pre,
                            reflection_dilate, mask, smoothed->stride, scratch);
         *mask_valid = 1;
         if (pre->reflection == PT_REFLECTION_INTERPOLATE) {
-            work.buf = pt_arena_alloc(arena, (size_t)work.stride * h);
+            uint8_t *work = pt_arena_alloc(arena, (size_t)smoothed->stride * h);
+            rows = pt_arena_alloc(arena, (size_t)h * sizeof *rows);
             void *fill_scratch = pt_arena_alloc(arena, pt_reflection_fill_scratch_bytes(w, h));
-            if (!work.buf || !fill_scratch)
+            if (!work || !rows || !fill_scratch)
                 return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for reflection fill");
-            copy_image(src, &work);
             /* A reflection the top-hat can find is narrower than its kernel, grown by the dilation. */
-            pt_reflection_fill(&work, mask, smoothed->stride,
-                               reflection_kernel + reflection_dilate, fill_scratch);
-            to_smooth = &work;
+            pt_reflection_fill_rows(src, mask, smoothed->stride,
+                                    reflection_kernel + reflection_dilate, work,
+                                    smoothed->stride, rows, fill_scratch);
         }
     }
 
@@ -45,11 +38,19 @@ pt_status pt_preprocess(const pt_image *src, const pt_preprocess_params *pre,
         void *scratch = pt_arena_alloc(arena, pt_gaussian_scratch_bytes(w, h, size));
         if (!scratch)
             return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for smoothing");
-        pt_gaussian(to_smooth, smoothed, size, pre->smooth_sigma, scratch);
+        if (rows)
+            pt_gaussian_rows(rows, w, h, smoothed, size, pre->smooth_sigma, scratch);
+        else
+            pt_gaussian(src, smoothed, size, pre->smooth_sigma, scratch);
     } else if (pre->smooth == PT_SMOOTH_MEDIAN && size > 1) {
-        pt_median(to_smooth, smoothed, size);
+        if (rows)
+            pt_median_rows(rows, w, h, smoothed, size);
+        else
+            pt_median(src, smoothed, size);
     } else {
-        copy_image(to_smooth, smoothed);
+        for (int y = 0; y < h; y++)
+            memcpy(smoothed->buf + (size_t)y * smoothed->stride,
+                   rows ? rows[y] : src->buf + (size_t)y * src->stride, (size_t)w);
     }
     return PT_OK;
 }

@@ -47,13 +47,23 @@ long pt_reflection_mask(const pt_image *img, int kernel, int threshold, int dila
 size_t pt_reflection_fill_scratch_bytes(int width, int height);
 void pt_reflection_fill(pt_image *img, const uint8_t *mask, int mask_stride,
                         int max_search, void *scratch);
+/* The same fill without touching src: each row with a masked pixel is
+ * written, filled, to out (row y at out + y*out_stride) and rows[y] points
+ * at it; every other rows[y] points at src's row. */
+void pt_reflection_fill_rows(const pt_image *src, const uint8_t *mask, int mask_stride,
+                             int max_search, uint8_t *out, int out_stride, const uint8_t **rows,
+                             void *scratch);
 
 /* smooth.c: separable Gaussian (size odd, sigma > 0) and median (Huang sliding
  * histogram), borders replicated. src and dst must not overlap. */
 size_t pt_gaussian_scratch_bytes(int width, int height, int size);
 void pt_gaussian(const pt_image *src, pt_image *dst, int size, double sigma,
                  void *scratch);
+/* The same Gaussian of the image whose row y is rows[y] (width x height). */
+void pt_gaussian_rows(const uint8_t *const *rows, int width, int height, pt_image *dst,
+                      int size, double sigma, void *scratch);
 void pt_median(const pt_image *src, pt_image *dst, int size);
+void pt_median_rows(const uint8_t *const *rows, int width, int height, pt_image *dst, int size);
 
 /* preprocess.c: the whole pipeline per the params. smoothed must be
  * src-sized; mask (stride smoothed->stride) receives the reflection mask

@@ -4,7 +4,9 @@
 # (edge_contrast) and tl's thresholds lie between each eye's dark and
 # surround levels (tl_range=eye); with the fixed settings (edge_contrast=0,
 # tl_range=fixed) both lose most of these pupils, which the last two checks
-# assert so the floors keep measuring the mechanisms.
+# assert so the floors keep measuring the mechanisms. Starburst's inner pass
+# (inner_pass) finds many of these pupils inside the iris-sized fits of the
+# fixed threshold too, so that check turns it off.
 
 dim_rate() { # RESULTS LABEL -> the percentage eval printed for LABEL
     "$PT" eval --gt "$TMP/dim/groundtruth.csv" -o /dev/null "$1" 2>&1 >/dev/null |
@@ -24,7 +26,7 @@ for alg in starburst tl hough; do
     dim_check "$alg within 5 px" "$(dim_rate "$TMP/dim_$alg.csv" "centre error <= 5 px")" 85
     dim_check "$alg rel10" "$(dim_rate "$TMP/dim_$alg.csv" "relative error <= 10 %")" 65
 done
-"$PT" track -a starburst -p edge_contrast=0 -o "$TMP/dim_fixed.csv" "$TMP/dim" 2>/dev/null
-dim_check "starburst edge_contrast=0 rel10" "$(dim_rate "$TMP/dim_fixed.csv" "relative error <= 10 %")" -50
+"$PT" track -a starburst -p edge_contrast=0 -p inner_pass=off -o "$TMP/dim_fixed.csv" "$TMP/dim" 2>/dev/null
+dim_check "starburst edge_contrast=0 inner_pass=off rel10" "$(dim_rate "$TMP/dim_fixed.csv" "relative error <= 10 %")" -50
 "$PT" track -a tl -p tl_range=fixed -o "$TMP/dim_fixed.csv" "$TMP/dim" 2>/dev/null
 dim_check "tl tl_range=fixed rel10" "$(dim_rate "$TMP/dim_fixed.csv" "relative error <= 10 %")" -50

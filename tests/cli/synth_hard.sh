@@ -79,10 +79,10 @@ while read -r alg mode f10 f5; do
     hz_check "$alg $mode rel10" "$(hz_rate "$TMP/hz_$alg$mode.csv" "relative error <= 10 %")" "$f10"
     hz_check "$alg $mode within 5 px" "$(hz_rate "$TMP/hz_$alg$mode.csv" "centre error <= 5 px")" "$f5"
 done <<EOF
-starburst circle 69 87
-starburst ellipse 69 87
+starburst circle 71 87
+starburst ellipse 71 87
 tl circle 62 88
 tl ellipse 52 70
-hough circle 73 88
+hough circle 76 88
 hough ellipse 75 87
 EOF
