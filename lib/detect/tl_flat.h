@@ -91,6 +91,13 @@ static inline PT_HD int pt_tl_flat_point(const pt_point *pts, const int *row_sta
         span = (int)(PT_TL_FLAT_BAND + far * ax) + 1;
     if (near < 0)
         near = 0;
+    /* Its column offset is off nx - along ny: at most band + far |ny| away
+     * (a pixel of margin for the normal's rounding). Each row's pixels are
+     * in column order, so only that span of a row is read: the partners and
+     * the order they are met in are the same. */
+    double ay = ni.y < 0.0f ? -(double)ni.y : (double)ni.y;
+    double xspan = PT_TL_FLAT_BAND + far * ay + 1.0;
+    double xlo = pi.x - xspan, xhi = pi.x + xspan;
     int partners = 0;
     for (int side = near > 0 ? -1 : 1; side <= 1; side += 2) {
         /* rows y - span .. y - near, then y + near .. y + span (one range when near is 0) */
@@ -98,19 +105,26 @@ static inline PT_HD int pt_tl_flat_point(const pt_point *pts, const int *row_sta
         int yb = side < 0 ? y - near : y + span;
         ya = ya < 0 ? 0 : ya;
         yb = yb >= rows ? rows - 1 : yb;
-        if (ya > yb)
-            continue;
-        int end = yb + 1 < rows ? row_start[yb + 1] : n;
-        for (int k = row_start[ya]; k < end; k++) {
-            double dx = (double)pts[k].x - pi.x, dy = (double)pts[k].y - pi.y;
-            double off = dx * ni.x + dy * ni.y, along = dy * ni.x - dx * ni.y;
-            if (!(off <= PT_TL_FLAT_BAND && off >= -PT_TL_FLAT_BAND) ||
-                !((along >= reach && along <= far) || (along <= -reach && along >= -far)))
-                continue;
-            pt_point nk = pt_tl_flat_normal(buf, stride, w, h, (int)pts[k].x, (int)pts[k].y);
-            if ((double)ni.x * nk.x + (double)ni.y * nk.y >= PT_TL_FLAT_COS &&
-                ++partners >= PT_TL_FLAT_PARTNERS)
-                return 1;
+        for (int r = ya; r <= yb; r++) {
+            int lo = row_start[r], end = r + 1 < rows ? row_start[r + 1] : n;
+            for (int hi = end; lo < hi;) { /* the row's first pixel at or right of xlo */
+                int mid = lo + (hi - lo) / 2;
+                if (pts[mid].x < xlo)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            for (int k = lo; k < end && pts[k].x <= xhi; k++) {
+                double dx = (double)pts[k].x - pi.x, dy = (double)pts[k].y - pi.y;
+                double off = dx * ni.x + dy * ni.y, along = dy * ni.x - dx * ni.y;
+                if (!(off <= PT_TL_FLAT_BAND && off >= -PT_TL_FLAT_BAND) ||
+                    !((along >= reach && along <= far) || (along <= -reach && along >= -far)))
+                    continue;
+                pt_point nk = pt_tl_flat_normal(buf, stride, w, h, (int)pts[k].x, (int)pts[k].y);
+                if ((double)ni.x * nk.x + (double)ni.y * nk.y >= PT_TL_FLAT_COS &&
+                    ++partners >= PT_TL_FLAT_PARTNERS)
+                    return 1;
+            }
         }
     }
     return 0;
