@@ -8,6 +8,7 @@
  * 17(5), 2008). Only set pixels are visited after the row scan, and only the
  * previous labeling's runs are cleared. */
 #include "omp/detect/labeling.h"
+#include "lib/core/byte_runs.h"
 
 #include <limits.h>
 #include <string.h>
@@ -62,42 +63,6 @@ pt_status pt_labeling_reserve(pt_labeling *lab, int width, int height, pt_arena 
     return PT_OK;
 }
 
-/* Whether any of the 8 bytes of v is zero. */
-static inline int has_zero_byte(uint64_t v)
-{
-    return ((v - 0x0101010101010101ull) & ~v & 0x8080808080808080ull) != 0;
-}
-
-/* First set pixel at or after x (w if none), 8 bytes at a time over clear ones. */
-static inline int next_set(const uint8_t *m, int x, int w)
-{
-    while (x + 8 <= w) {
-        uint64_t v;
-        memcpy(&v, m + x, sizeof v);
-        if (v)
-            break;
-        x += 8;
-    }
-    while (x < w && !m[x])
-        x++;
-    return x;
-}
-
-/* First clear pixel at or after x (w if none), 8 bytes at a time over set ones. */
-static inline int next_clear(const uint8_t *m, int x, int w)
-{
-    while (x + 8 <= w) {
-        uint64_t v;
-        memcpy(&v, m + x, sizeof v);
-        if (has_zero_byte(v))
-            break;
-        x += 8;
-    }
-    while (x < w && m[x])
-        x++;
-    return x;
-}
-
 void pt_label_components(const uint8_t *mask, int stride, int width, int height,
                          pt_labeling *lab)
 {
@@ -129,8 +94,8 @@ void pt_label_components(const uint8_t *mask, int stride, int width, int height,
         const uint8_t *m = mask + (size_t)y * (size_t)stride;
         rrow[y] = n;
         int32_t up = y ? rrow[y - 1] : 0, up_end = n;
-        for (int x = next_set(m, 0, width); x < width; x = next_set(m, x, width)) {
-            int end = next_clear(m, x + 1, width);
+        for (int x = pt_next_set(m, 0, width); x < width; x = pt_next_set(m, x, width)) {
+            int end = pt_next_clear(m, x + 1, width);
             /* Runs above touching [x, end): start <= end and end >= x (exclusive ends). */
             while (up < up_end && re[up] < x)
                 up++;

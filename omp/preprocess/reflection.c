@@ -4,6 +4,7 @@
  * surrounding unmasked pixels so no artificial edge remains. */
 #include <string.h>
 
+#include "lib/core/byte_runs.h"
 #include "omp/preprocess/preprocess.h"
 
 size_t pt_reflection_scratch_bytes(int width, int height, int kernel, int dilate)
@@ -103,29 +104,6 @@ static inline void set_row(int *v, int w, int value)
 #pragma omp simd
     for (int x = 0; x < w; x++)
         v[x] = value;
-}
-
-/* First masked pixel at or after x (w if none), 8 mask bytes at a time. */
-static inline int next_masked(const uint8_t *m, int x, int w)
-{
-    while (x + 8 <= w) {
-        uint64_t v;
-        memcpy(&v, m + x, sizeof v);
-        if (v)
-            break;
-        x += 8;
-    }
-    while (x < w && !m[x])
-        x++;
-    return x;
-}
-
-/* End of the run of masked pixels starting at x. */
-static inline int run_end(const uint8_t *m, int x, int w)
-{
-    while (x < w && m[x])
-        x++;
-    return x;
 }
 
 /* The inverse-distance weights for d = 0..max_search: recip[d] = 1.0 / d
@@ -241,8 +219,8 @@ PT_VECTOR_CLONES static void fill_core(const uint8_t *src, int src_stride, int w
         run_row[y] = runs;
         if (rows)
             rows[y] = src + (size_t)y * src_stride;
-        for (int x = next_masked(m, 0, w); x < w; x = next_masked(m, x, w)) {
-            int end = run_end(m, x, w);
+        for (int x = pt_next_set(m, 0, w); x < w; x = pt_next_set(m, x, w)) {
+            int end = pt_next_clear(m, x, w);
             run_x0[runs] = x;
             run_x1[runs] = end;
             runs++;
