@@ -202,8 +202,7 @@ __device__ static double support(const edge_view *e, const pt_circle *c, double 
         double d = hypot(dx, dy);
         mine += fabs(d - c->r) <= band && e->ux[i] * dx + e->uy[i] * dy >= AIM_COS * d;
     }
-    for (int o = 16; o > 0; o >>= 1)
-        mine += __shfl_xor_sync(0xffffffffu, mine, o);
+    mine = warp_isum(mine);
     if (threadIdx.x == 0)
         sh->count = 0;
     __syncthreads();

@@ -128,7 +128,7 @@ __global__ void __launch_bounds__(ROW_THREADS) tl_rows(pt_cuda_buffers b, tl_dev
     int n = 0;
     for (int x = threadIdx.x; x < job.w; x += ROW_THREADS)
         n += is_border(labels, job.w, job.h, x, y, k);
-    n = tl_warp_sum(n);
+    n = warp_isum(n);
     if ((threadIdx.x & 31) == 0)
         warp_sums[threadIdx.x >> 5] = n;
     __syncthreads();
@@ -236,7 +236,7 @@ __global__ void __launch_bounds__(FLAT_THREADS) tl_flat(pt_cuda_params p, pt_cud
         flat += flags[i];
     }
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    flat = tl_warp_sum(flat);
+    flat = warp_isum(flat);
     if (lane == 0)
         warp_counts[warp] = flat;
     __syncthreads(); /* every test done before the compaction moves a pixel */

@@ -55,7 +55,7 @@ static __device__ int ring_median(const pt_image *img, const pt_circle *c, doubl
         v[i] = in[i] ? img->buf[(size_t)y * img->stride + x] : 0;
         n += in[i];
     }
-    n = tl_warp_sum(n);
+    n = warp_isum(n);
     if (2 * n < PT_TL_LEVEL_SAMPLES)
         return -1;
     /* the smallest level with at least half the samples at or below it: what
@@ -65,7 +65,7 @@ static __device__ int ring_median(const pt_image *img, const pt_circle *c, doubl
         int mid = (lo + hi) / 2, upto = 0;
         for (int i = 0; i < PT_TL_LEVEL_SAMPLES / 32; i++)
             upto += in[i] && v[i] <= mid;
-        if (tl_warp_sum(upto) >= half)
+        if (warp_isum(upto) >= half)
             hi = mid;
         else
             lo = mid + 1;

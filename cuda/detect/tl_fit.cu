@@ -158,7 +158,7 @@ __global__ void __launch_bounds__(RANSAC_THREADS)
  * order). part: SELECT_WARPS ints of shared memory. */
 static __device__ int block_sum(int v, int *part)
 {
-    v = tl_warp_sum(v);
+    v = warp_isum(v);
     __syncthreads(); /* part's previous values read by all */
     if ((threadIdx.x & 31) == 0)
         part[threadIdx.x >> 5] = v;

@@ -124,14 +124,6 @@ static __device__ __forceinline__ int tl_task_ellipse(const tl_dev &d, int jobs,
 {
     return d.ellipse || task >= jobs * d.thresholds + jobs;
 }
-
-/* Sum over the 32 lanes of a warp (every lane gets it; sm_75 has no __reduce_add_sync). */
-static __device__ __forceinline__ int tl_warp_sum(int v)
-{
-    for (int o = 16; o > 0; o >>= 1)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
 #endif
 
 /* Launches over tasks [first, first + count), each in slot task - first.

@@ -24,7 +24,9 @@ typedef struct {
     double terms[PT_FIT_ELLIPSE_MOMENTS * WARP_FIT_CHUNK]; /* term-major */
 } warp_fit_shared;
 
-static __device__ __forceinline__ int warp_fit_isum(int v)
+/* Sum of v over the 32 lanes of a warp, to every lane (sm_75 has no
+ * __reduce_add_sync). */
+static __device__ __forceinline__ int warp_isum(int v)
 {
     for (int o = 16; o > 0; o >>= 1)
         v += __shfl_xor_sync(0xffffffffu, v, o);
@@ -124,7 +126,7 @@ static __device__ double warp_confidence(const pt_image *img, const pt_ellipse *
             dark_inside += dark;
         }
     }
-    return pt_confidence_from_counts(warp_fit_isum(valid), warp_fit_isum(dark_inside));
+    return pt_confidence_from_counts(warp_isum(valid), warp_isum(dark_inside));
 }
 
 static __device__ __forceinline__ double warp_confidence_circle(const pt_image *img,
