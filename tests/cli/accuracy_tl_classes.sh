@@ -3,10 +3,10 @@
 #  lid, 640x512: the border pixels on the lid's chord leave the fit
 #   (pupiltrack(1), tl_flat); --ellipse within 5 px 79.5 % (66.7 % with
 #   every border pixel).
-#  small-pupil, 200x200, -p tl_level_gap=8: the refit level's surround is
-#   read beyond the blurred border, so the radius of these 5-17 px pupils is
+#  small-pupil, 200x200: the refit level's surround is read beyond the
+#   blurred border (tl_level_gap), so the radius of these 5-17 px pupils is
 #   not ~15 % small; within 10 % relative error 76.9 %, --ellipse 69.2 %
-#   (51.3 % and 41.0 % with the default gap of 2 px).
+#   (51.3 % and 41.0 % with -p tl_level_gap=2).
 # Floors lie about two frames under the measured rates.
 
 tlc_rate() { # GT RESULTS LABEL -> the percentage eval printed for LABEL
@@ -30,6 +30,6 @@ while read -r tlc_set tlc_mode tlc_what tlc_floor tlc_param; do
         fail "$tlc_set synth tl $tlc_mode $tlc_param $tlc_label: $tlc_r % < floor $tlc_floor %"; fi
 done <<TLC
 lid ellipse px5 76
-small circle rel10 71 tl_level_gap=8
-small ellipse rel10 64 tl_level_gap=8
+small circle rel10 71
+small ellipse rel10 64
 TLC
