@@ -133,6 +133,12 @@ int main(void)
     opt.binocular = 1;
     compare("binocular circle 640x256, small pupils", &cfg, &opt, 40, 640, 256, 262);
     opt.binocular = 0;
+    /* the fine grid's share at the coarse dark rank's (tl_small_share) */
+    double small_share = cfg.tl.small_share;
+    cfg.tl.small_share = 1.07;
+    compare("monocular circle 640x512, small pupils, tl_small_share=1.07", &cfg, &opt, 40, 640,
+            512, 269);
+    cfg.tl.small_share = small_share;
     /* lid-cut pupils: border pixels on the lid's chord leave the fit
      * (lib/detect/tl_flat.h), and all of them stay with tl_flat=0 */
     hazards = PT_SYNTH_LID;

@@ -18,6 +18,12 @@ const pt_param_def pt_tl_param_defs[] = {
      "tl_step (the paper)"},
     {"tl_count", PT_PARAM_INT, offsetof(pt_config, tl.count), 5, 1, 64, NULL, PT_ALG_TL,
      "tl_range=eye: thresholds tried per eye"},
+    {"tl_small_share", PT_PARAM_DOUBLE, offsetof(pt_config, tl.small_share), 0.5, 0, 100,
+     NULL, PT_ALG_TL,
+     "tl_range=eye: the 128x128 grid's darkest patch is a small pupil that the 32x32 grid "
+     "missed where fewer than this share (%) of its samples lie half-way down to it or "
+     "darker; 1.07 (the 32x32 grid's dark rank, 11 of its 1024 samples) also finds pupils "
+     "covering 0.5-1.07 % of the eye, but starts the thresholds lower on some it found"},
     {"tl_min", PT_PARAM_INT, offsetof(pt_config, tl.threshold_min), 20, 0, 255,
      NULL, PT_ALG_TL, "tl_range=fixed: first grey-level threshold (pupil = pixels <= threshold)"},
     {"tl_max", PT_PARAM_INT, offsetof(pt_config, tl.threshold_max), 100, 0, 255,
