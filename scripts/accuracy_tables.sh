@@ -79,9 +79,14 @@ score() {
     v=$(pct 'centre error <= 5 px'); echo "${v:-n/a}" >"$WORK/$1.px5"
     v=$(grep -F 'confidence ROC AUC' "$WORK/eval.txt" | awk '{print $4}')
     echo "${v:-n/a}" >"$WORK/$1.auc"
+    v=$(grep -F 'confidence ROC AUC' "$WORK/eval.txt" | awk '{print $8}')
+    echo "${v:-n/a}" >"$WORK/$1.auc10"
     v=$(grep -F 'confidence >=' "$WORK/eval.txt" |
         sed -n 's/.*>= *[0-9.]* *\([0-9]*\) of [0-9]* frames ( *\([0-9.]*\) %) kept: *\([0-9.]*\) % within 5 px.*/\1 (\2 %), \3 %/p')
     echo "${v:-n/a}" >"$WORK/$1.keep"
+    v=$(grep -F 'confidence >=' "$WORK/eval.txt" |
+        sed -n 's/.*within 5 px, *\([0-9.]*\) % within 10 %.*/\1 %/p')
+    echo "${v:-n/a}" >"$WORK/$1.keep10"
 }
 cell() { echo "$(cat "$WORK/$1.rel10") / $(cat "$WORK/$1.px5")"; }
 
@@ -144,6 +149,17 @@ for s in n41 $(for c in $CLASSES; do echo "c41-$c"; done) s41 h31 h32; do
     done
     echo "$row |"
 done
+# the confidence (pupiltrack(1), METRICS: confidence), circle mode
+echo
+echo "| detector | set | within 5 px | confidence ROC area, within 5 px | within 10 % | confidence >= 0.4: frames, within 5 px, within 10 % |"
+echo "|---|---|---:|---:|---:|---:|"
+for a in $ALGS; do
+    for s in m11 b12 m21 b22 h31 h32; do
+        k=$a-$s-circle
+        echo "| $a | $s | $(cat "$WORK/$k.px5") | $(cat "$WORK/$k.auc") | $(cat "$WORK/$k.auc10") | $(cat "$WORK/$k.keep"), $(cat "$WORK/$k.keep10") |"
+    done
+done
+
 # within 10 % among a mix's frames with each class (DIR/hazards.csv)
 echo
 head="| mix, circle mode | detector"; sep="|---|---"
