@@ -43,7 +43,7 @@ static int brute_morph(const pt_image *img, int x, int y, int k, int is_min)
 
 static void test_morphology_matches_brute_force(void)
 {
-    static const int sizes[][2] = {{1, 1}, {7, 5}, {33, 17}, {16, 40}, {64, 64}};
+    static const int sizes[][2] = {{1, 1}, {7, 5}, {33, 17}, {16, 40}, {64, 64}, {97, 203}};
     static const int kernels[] = {1, 3, 5, 9, 19, 41, 101};
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
         for (size_t kk = 0; kk < sizeof kernels / sizeof kernels[0]; kk++) {
