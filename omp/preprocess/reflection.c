@@ -14,6 +14,48 @@ size_t pt_reflection_scratch_bytes(int width, int height, int kernel, int dilate
            (size_t)height;
 }
 
+/* Set bytes (each 0 or 1) of one mask row. */
+static int count_row(const uint8_t *m, int w)
+{
+    int row = 0;
+#pragma omp simd reduction(+ : row)
+    for (int x = 0; x < w; x++)
+        row += m[x];
+    return row;
+}
+
+/* mask = (image - opened) > threshold; set[y] = whether row y has a set
+ * pixel. The opening never exceeds the image, so for threshold >= 0 the
+ * byte-wide saturating difference decides the same as the signed one. */
+PT_VECTOR_CLONES static void threshold_rows(const pt_image *img, const uint8_t *opened,
+                                            int threshold, uint8_t *mask, int mask_stride,
+                                            uint8_t *set)
+{
+    int w = img->width, h = img->height;
+    for (int y = 0; y < h; y++) {
+        const uint8_t *restrict s = img->buf + (size_t)y * img->stride;
+        const uint8_t *restrict o = opened + (size_t)y * w;
+        uint8_t *restrict m = mask + (size_t)y * mask_stride;
+        uint8_t any = 0;
+        if (threshold >= 0 && threshold <= 255) {
+            uint8_t t = (uint8_t)threshold;
+#pragma omp simd reduction(| : any)
+            for (int x = 0; x < w; x++) {
+                uint8_t d = s[x] > o[x] ? (uint8_t)(s[x] - o[x]) : 0;
+                m[x] = d > t;
+                any |= m[x];
+            }
+        } else {
+#pragma omp simd reduction(| : any)
+            for (int x = 0; x < w; x++) {
+                m[x] = (int)s[x] - (int)o[x] > threshold;
+                any |= m[x];
+            }
+        }
+        set[y] = any;
+    }
+}
+
 long pt_reflection_mask(const pt_image *img, int kernel, int threshold, int dilate,
                         uint8_t *mask, int mask_stride, void *scratch)
 {
@@ -25,20 +67,11 @@ long pt_reflection_mask(const pt_image *img, int kernel, int threshold, int dila
     /* Threshold; rows with a set pixel are marked (the scratch after the morphology's). */
     uint8_t *set =
         (uint8_t *)morph + pt_morph_scratch_bytes(w, h, kernel > dilate ? kernel : dilate);
+    threshold_rows(img, opened, threshold, mask, mask_stride, set);
     long count = 0;
-    for (int y = 0; y < h; y++) {
-        const uint8_t *s = img->buf + (size_t)y * img->stride;
-        const uint8_t *o = opened + (size_t)y * w;
-        uint8_t *m = mask + (size_t)y * mask_stride;
-        int row = 0;
-#pragma omp simd reduction(+ : row)
-        for (int x = 0; x < w; x++) {
-            m[x] = (int)s[x] - (int)o[x] > threshold;
-            row += m[x];
-        }
-        set[y] = row > 0;
-        count += row;
-    }
+    for (int y = 0; y < h; y++)
+        if (set[y])
+            count += count_row(mask + (size_t)y * mask_stride, w);
     if (dilate <= 1 || count == 0)
         return count;
     /* The dilation changes only rows within dilate/2 of a set row: it runs
@@ -59,14 +92,8 @@ long pt_reflection_mask(const pt_image *img, int kernel, int threshold, int dila
         int end = last + r < h - 1 ? last + r : h - 1;
         uint8_t *band = mask + (size_t)first * mask_stride;
         pt_dilate(band, mask_stride, band, mask_stride, w, end - first + 1, dilate, morph);
-        for (int yy = first; yy <= end; yy++) {
-            const uint8_t *m = mask + (size_t)yy * mask_stride;
-            int row = 0;
-#pragma omp simd reduction(+ : row)
-            for (int x = 0; x < w; x++)
-                row += m[x];
-            count += row;
-        }
+        for (int yy = first; yy <= end; yy++)
+            count += count_row(mask + (size_t)yy * mask_stride, w);
         y = end + 1;
     }
     return count;
