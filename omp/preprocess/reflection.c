@@ -123,7 +123,8 @@ static size_t fill_table_bytes(void)
 size_t pt_reflection_fill_scratch_bytes(int width, int height)
 {
     return fill_down_bytes(width, height) + fill_table_bytes() +
-           2 * (size_t)width * sizeof(int) + fill_runs_bytes(width, height);
+           2 * (size_t)width * sizeof(int) + fill_runs_bytes(width, height) +
+           2 * (size_t)width * sizeof(double) + (size_t)width + 64;
 }
 
 static inline void set_row(int *v, int w, int value)
@@ -168,11 +169,14 @@ static inline int nearest_in_column(int *last, int *near, int x, int y, int step
  * unmasked row above from the trackers (row -1: none), dn[x - x0] the
  * distance down (0: none or out of reach). Each direction's quotient and weight come
  * from the tables, 0.0 when it has no pixel in reach, added in the order
- * left, right, up, down. */
+ * left, right, up, down, into sums[] and weights[] (1.0 where no direction
+ * has a pixel: then keep[] is set and the pixel keeps its value); the
+ * divisions follow over the whole run (fill_divide). */
 #define FILL_RUN(NAME, QUOT, RECIP)                                                          \
     static void NAME(const uint8_t *src, int src_stride, int y, int x0, int x1, int w,      \
                      int *last, int *near, const uint16_t *dn, int max_search,             \
-                     const double *recip, const double *quot, uint8_t *row)                \
+                     const double *recip, const double *quot, double *restrict sums,       \
+                     double *restrict weights, uint8_t *restrict keep)                     \
     {                                                                                      \
         const uint8_t *s = src + (size_t)y * src_stride;                                   \
         int left = x0 - 1, right = x1 < w ? x1 : -1;                                       \
@@ -194,10 +198,27 @@ static inline int nearest_in_column(int *last, int *near, int x, int y, int step
             weight += RECIP(du);                                                           \
             sum += QUOT(dd, vd);                                                           \
             weight += RECIP(dd);                                                           \
-            if (weight > 0)                                                                \
-                row[x] = (uint8_t)(sum / weight + 0.5);                                    \
+            sums[x - x0] = sum;                                                            \
+            weights[x - x0] = weight > 0 ? weight : 1.0;                                   \
+            keep[x - x0] = !(weight > 0);                                                  \
         }                                                                                  \
     }
+
+/* row[i] = sums[i] / weights[i] rounded, except where keep[i] (1): every
+ * division is made and the pixels merged by a bit mask (no branch, so it
+ * vectorises); kept pixels discard theirs. */
+PT_VECTOR_CLONES static void fill_divide(const double *restrict sums,
+                                         const double *restrict weights,
+                                         const uint8_t *restrict keep, int n,
+                                         uint8_t *restrict row)
+{
+#pragma omp simd
+    for (int i = 0; i < n; i++) {
+        uint8_t v = (uint8_t)(sums[i] / weights[i] + 0.5);
+        uint8_t m = (uint8_t)-keep[i]; /* 0xff: keep the pixel */
+        row[i] = (uint8_t)((v & ~m) | (row[i] & m));
+    }
+}
 
 #define QUOT_TABLE(d, v) quot[(size_t)(d) * 256 + (v)]
 #define RECIP_TABLE(d) recip[d]
@@ -230,6 +251,11 @@ PT_VECTOR_CLONES static void fill_core(const uint8_t *src, int src_stride, int w
     int32_t *run_row = (int32_t *)(near + w); /* row y's runs: run_row[y] .. run_row[y+1]-1 */
     int32_t *run_x0 = run_row + h + 1;
     int32_t *run_x1 = run_x0 + (size_t)((w + 1) / 2) * (size_t)h;
+    /* One run's sums, weights and pixels to keep (64-byte aligned after the runs). */
+    uintptr_t after_runs = (uintptr_t)(run_x1 + (size_t)((w + 1) / 2) * (size_t)h);
+    double *sums = (double *)((after_runs + 63) & ~(uintptr_t)63);
+    double *weights = sums + w;
+    uint8_t *keep = (uint8_t *)(weights + w);
     if (max_search > 65535)
         max_search = 65535;
     /* A masked pixel's distance to an unmasked one is below the image size. */
@@ -286,10 +312,11 @@ PT_VECTOR_CLONES static void fill_core(const uint8_t *src, int src_stride, int w
         for (int32_t i = run_row[y]; i < run_row[y + 1]; i++) {
             if (max_search <= FILL_TABLE_MAX)
                 fill_run(src, src_stride, y, run_x0[i], run_x1[i], w, last, near, down + k,
-                         max_search, recip, quot, row);
+                         max_search, recip, quot, sums, weights, keep);
             else
                 fill_run_far(src, src_stride, y, run_x0[i], run_x1[i], w, last, near, down + k,
-                             max_search, recip, quot, row);
+                             max_search, recip, quot, sums, weights, keep);
+            fill_divide(sums, weights, keep, run_x1[i] - run_x0[i], row + run_x0[i]);
             k += (size_t)(run_x1[i] - run_x0[i]);
         }
     }
