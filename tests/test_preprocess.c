@@ -121,7 +121,12 @@ static void test_gaussian_fixed_point_exact(void)
 {
     static const struct { int w, h, size; double sigma; } cases[] = {
         {41, 23, 3, 0.8}, {64, 30, 5, 2.0}, {37, 19, 7, 1.5}, {29, 31, 9, 2.5},
-        {70, 12, 11, 3.0}, {33, 40, 15, 4.0}, {5, 3, 21, 6.0}};
+        {70, 12, 11, 3.0}, {33, 40, 15, 4.0}, {5, 3, 21, 6.0},
+        /* the 5-tap kernel at widths around its 16- and 32-pixel steps, and
+         * a sigma so small that the centre weight is the whole 32768 */
+        {1, 4, 5, 2.0}, {2, 3, 5, 1.0}, {15, 6, 5, 2.0}, {16, 5, 5, 2.0}, {17, 9, 5, 0.7},
+        {31, 4, 5, 2.0}, {32, 4, 5, 2.0}, {33, 7, 5, 3.0}, {100, 6, 5, 2.0},
+        {1280, 4, 5, 2.0}, {40, 5, 5, 0.1}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         int w = cases[c].w, h = cases[c].h, size = cases[c].size, r = size / 2;
         double sigma = cases[c].sigma, g[64], total = 0;
@@ -137,6 +142,11 @@ static void test_gaussian_fixed_point_exact(void)
         }
         wt[r] += 32768 - sum;
         pt_image src = make_image(w, h, 5);
+        /* the extremes: a run of white and of black pixels */
+        for (int x = 0; x < w / 2; x++) {
+            src.buf[x] = 255;
+            src.buf[(h - 1) * src.stride + w - 1 - x] = 0;
+        }
         uint16_t *rowf = malloc((size_t)w * h * sizeof *rowf);
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++) {
