@@ -1,9 +1,10 @@
-/* Starburst for independent frames at throughput: the stages of
- * cuda/detect/starburst.cu (and omp/detect/starburst.c) as grid-wide launches over every
- * (frame, eye) job of a chunk, so the whole GPU works on every stage:
+/* Starburst on the GPU: the stages of omp/detect/starburst.c as grid-wide
+ * launches over every (frame, eye) job of a chunk, so the whole GPU works on
+ * every stage:
  *
  *   dark_windows DARK_BLOCKS blocks per job: darkest window    (start = dark)
- *   start        thread per job: start point, state
+ *   start        thread per job: start point (--sequence: the previous
+ *                frame's centre when it had one), state
  *   per iteration (launched max_iterations times; finished jobs return at once):
  *     rays       block per first-stage ray: warp 0 casts it, the others
  *                its second-stage rays (pt_sb_cast_warp)
@@ -21,16 +22,15 @@
  *                convergence
  *   finish       (starburst.cu) the result
  *
- * Every value is computed by the same device functions, in the same order per
- * job, as the one-block-per-eye kernel, so results are identical to it. */
+ * Every value is computed by the same device functions as the CPU's, in the
+ * same order per job, so results are identical to omp/detect/starburst.c's. */
 #include "cuda/detect/starburst_device.cuh"
 
 #define PIPE_THREADS 256
 #define PIPE_WARPS (PIPE_THREADS / 32)
 #define RANSAC_SHARED_POINTS 2048
 
-/* The darkest-window search of darkest_point() (cuda/detect/starburst.cu,
- * omp/detect/backend.c start_point): cells of block = max(min_r, 2) px, windows of
+/* The darkest-window search of omp/detect/backend.c start_point: cells of block = max(min_r, 2) px, windows of
  * 2 x 2 cells (1 where the roi has a single cell row or column), the least
  * sum wins, ties to the lowest cell index. Block (i, job) sums window rows
  * cy = i, i + DARK_BLOCKS, ...: threads take (cell, row) items, each the
@@ -89,7 +89,10 @@ static __device__ void start_job(const pt_cuda_params &p, const pt_cuda_buffers 
 {
     const pt_cuda_eye_job job = b.jobs[j];
     pt_point start = {(float)(job.x0 + (job.w - 1) / 2.0), (float)(job.y0 + (job.h - 1) / 2.0)};
-    if (job.start_mode == PT_CUDA_START_FIXED) {
+    if (p.sequence && b.previous && b.previous[job.slot].have) {
+        start.x = b.previous[job.slot].x;
+        start.y = b.previous[job.slot].y;
+    } else if (job.start_mode == PT_CUDA_START_FIXED) {
         start.x = job.start_x;
         start.y = job.start_y;
     } else if (job.start_mode == PT_CUDA_START_DARK) {
@@ -159,7 +162,7 @@ __global__ void __launch_bounds__(DARK_THREADS) dark_windows(pt_cuda_params p, p
     __shared__ unsigned eye_hist[256];
     int j = blockIdx.y;
     const pt_cuda_eye_job job = b.jobs[j];
-    int block = job.min_r < 2 ? 2 : job.min_r; /* as darkest_point() */
+    int block = job.min_r < 2 ? 2 : job.min_r; /* as start_point() */
     int gw = job.w / block, gh = job.h / block;
     if (job.start_mode == PT_CUDA_START_DARK && gw >= 1 && gh >= 1)
         dark_search(p, b, job, j, block, gw, gh, cell_sum, warp_best);
