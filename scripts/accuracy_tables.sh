@@ -2,9 +2,10 @@
 # The accuracy tables of ACCURACY.md in one run: each detector in circle and
 # --ellipse mode on the synthetic sets (monocular seeds 11 and 21, binocular
 # seeds 12 and 22; the seed-41 scenes without a class and with each failure
-# class; 200x200 small pupils; the hard mixes of seeds 31 and 32) and, where
-# named, on the real sets, printed as markdown tables. A cell is "within
-# 10 % relative error / within 5 px" (pupiltrack(1), eval).
+# class; 200x200 small pupils; the hard mixes of seeds 31 and 32, also per
+# failure class inside them) and, where named, on the real sets, printed as
+# markdown tables. A cell is "within 10 % relative error / within 5 px"
+# (pupiltrack(1), eval).
 # Usage: scripts/accuracy_tables.sh [-a "ALG..."] [-b BACKEND] [-j N]
 #                                   [-p KEY=VALUE]... [--check BACKEND]
 #   -a        detectors (default "starburst tl hough")
@@ -67,9 +68,10 @@ for s in $SETS; do
         { echo "accuracy_tables.sh: synth $s failed: $(head -1 "$WORK/synth-$s.err")" >&2; exit 1; }
 done
 
-# score KEY GT RESULTS: eval's summary into $WORK/KEY.{rel10,px5,auc,keep}
+# score KEY GT RESULTS: eval's summary into $WORK/KEY.{rel10,px5,auc,keep},
+# its frame errors into $WORK/KEY.frames
 score() {
-    "$PT" eval --gt "$2" -o /dev/null "$3" 2>"$WORK/eval.txt" >/dev/null
+    "$PT" eval --gt "$2" --frames "$WORK/$1.frames" -o /dev/null "$3" 2>"$WORK/eval.txt" >/dev/null
     pct() { grep -F "$1" "$WORK/eval.txt" |
         awk '{for (i = 1; i <= NF; i++) if ($i ~ /^[0-9.]+$/ && $(i+1) == "%") v = $i}
              END {print v}'; }
@@ -77,9 +79,14 @@ score() {
     v=$(pct 'centre error <= 5 px'); echo "${v:-n/a}" >"$WORK/$1.px5"
     v=$(grep -F 'confidence ROC AUC' "$WORK/eval.txt" | awk '{print $4}')
     echo "${v:-n/a}" >"$WORK/$1.auc"
+    v=$(grep -F 'confidence ROC AUC' "$WORK/eval.txt" | awk '{print $8}')
+    echo "${v:-n/a}" >"$WORK/$1.auc10"
     v=$(grep -F 'confidence >=' "$WORK/eval.txt" |
         sed -n 's/.*>= *[0-9.]* *\([0-9]*\) of [0-9]* frames ( *\([0-9.]*\) %) kept: *\([0-9.]*\) % within 5 px.*/\1 (\2 %), \3 %/p')
     echo "${v:-n/a}" >"$WORK/$1.keep"
+    v=$(grep -F 'confidence >=' "$WORK/eval.txt" |
+        sed -n 's/.*within 5 px, *\([0-9.]*\) % within 10 %.*/\1 %/p')
+    echo "${v:-n/a}" >"$WORK/$1.keep10"
 }
 cell() { echo "$(cat "$WORK/$1.rel10") / $(cat "$WORK/$1.px5")"; }
 
@@ -141,6 +148,37 @@ for s in n41 $(for c in $CLASSES; do echo "c41-$c"; done) s41 h31 h32; do
         for m in circle ellipse; do row="$row | $(cell "$a-$s-$m")"; done
     done
     echo "$row |"
+done
+# the confidence (pupiltrack(1), METRICS: confidence), circle mode
+echo
+echo "| detector | set | within 5 px | confidence ROC area, within 5 px | within 10 % | confidence >= 0.4: frames, within 5 px, within 10 % |"
+echo "|---|---|---:|---:|---:|---:|"
+for a in $ALGS; do
+    for s in m11 b12 m21 b22 h31 h32; do
+        k=$a-$s-circle
+        echo "| $a | $s | $(cat "$WORK/$k.px5") | $(cat "$WORK/$k.auc") | $(cat "$WORK/$k.auc10") | $(cat "$WORK/$k.keep"), $(cat "$WORK/$k.keep10") |"
+    done
+done
+
+# within 10 % among a mix's frames with each class (DIR/hazards.csv)
+echo
+head="| mix, circle mode | detector"; sep="|---|---"
+for c in $CLASSES; do head="$head | $c"; sep="$sep|---:"; done
+echo "$head |"; echo "$sep|"
+for s in h31 h32; do
+    for a in $ALGS; do
+        row="| $s | $a"
+        for c in $CLASSES; do
+            v=$(awk -F, -v c="$c" '
+                FNR == 1 { next }
+                NR == FNR { split($2, k, "+"); for (i in k) if (k[i] == c) has[$1] = 1; next }
+                ($1 in has) { n++; if ($5 != "" && $5 + 0 <= 0.1 + 1e-9) w++ }
+                END { if (n) printf "%.0f %% of %d", 100 * w / n, n; else print "-" }' \
+                "$CACHE/$s/hazards.csv" "$WORK/$a-$s-circle.frames")
+            row="$row | $v"
+        done
+        echo "$row |"
+    done
 done
 if [ -n "${PT_MEYE_DIR:-}${PT_INP_DIR:-}" ]; then
     echo

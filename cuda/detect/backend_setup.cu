@@ -46,6 +46,7 @@ static void free_slot(const pt_cuda_detector *det, stream_slot *s)
     cudaFree(s->dev.scratch_idx);
     cudaFree(s->dev.dark_key);
     cudaFree(s->dev.dark_done);
+    cudaFree(s->dev.iterations_done);
     cudaFree(s->dev.dims);
     cudaFree(s->dev.jobs);
     cudaFree(s->dev.slot_points);
@@ -115,6 +116,7 @@ static pt_status alloc_slot(cuda_state *s, stream_slot *slot, pt_error *err)
     CUDA_OR_FAIL(err, cudaMemset(slot->dev.dark_key, 0xff, jobs * sizeof(unsigned long long)));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.dark_done, jobs * sizeof(unsigned)));
     CUDA_OR_FAIL(err, cudaMemset(slot->dev.dark_done, 0, jobs * sizeof(unsigned)));
+    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.iterations_done, sizeof(int)));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.dims, frames * sizeof(pt_cuda_frame_dims)));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.jobs, jobs * sizeof(pt_cuda_eye_job)));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.slot_points, pts * sizeof(pt_point)));

@@ -110,6 +110,7 @@ typedef struct {
     pt_point *points;        /* points_per_eye per job */
     int *scratch_idx;        /* points_per_eye per job */
     pt_cuda_previous *previous; /* --sequence: each eye's last centre (else NULL) */
+    int *iterations_done;    /* --sequence graphs: iterations run in the chunk so far */
     /* darkest window per job (sum << 24 | cell index, the least wins;
      * all ones between chunks), and the dark_windows blocks of the job done
      * so far (0 between chunks): the last one starts the job */

@@ -24,6 +24,7 @@
  *
  * Every value is computed by the same device functions as the CPU's, in the
  * same order per job, so results are identical to omp/detect/starburst.c's. */
+#include "cuda/core/block_rank.cuh"
 #include "cuda/detect/starburst_device.cuh"
 
 #define PIPE_THREADS 256
@@ -345,22 +346,13 @@ static __device__ int compact_slots(const pt_cuda_params &p, const pt_cuda_buffe
 {
     int slots = p.rays * (1 + p.rays2);
     size_t base = (size_t)j * p.points_per_eye;
-    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     int n = 0;
     for (int tile = 0; tile < slots; tile += PIPE_THREADS) {
         int s = tile + threadIdx.x;
         int flag = s < slots && b.slot_found[base + s];
-        unsigned ballot = __ballot_sync(0xffffffffu, flag);
-        if (lane == 0)
-            warp_counts[warp] = __popc(ballot);
-        __syncthreads();
-        int before = 0, total = 0;
-        for (int w = 0; w < PIPE_WARPS; w++) {
-            before += w < warp ? warp_counts[w] : 0;
-            total += warp_counts[w];
-        }
+        int total, rank = pt_block_rank(flag, warp_counts, &total);
         if (flag) {
-            int at = n + before + __popc(ballot & ((1u << lane) - 1u));
+            int at = n + rank;
             pt_point e = b.slot_points[base + s];
             if (shared)
                 shared[at] = e;
@@ -368,8 +360,8 @@ static __device__ int compact_slots(const pt_cuda_params &p, const pt_cuda_buffe
                 b.points[base + at] = e;
         }
         n += total;
-        __syncthreads();
     }
+    __syncthreads(); /* the points written before any thread reads them */
     return n;
 }
 
@@ -496,6 +488,82 @@ static cudaError_t enqueue_iteration(const pt_cuda_params *p, const pt_cuda_buff
     return pt_cuda_starburst_select(p, b, jobs, nblocks, finish, stream);
 }
 
+#if CUDART_VERSION >= 12040
+/* After an iteration of a --sequence chunk: whether the loop below runs
+ * another, i.e. an eye is still active and fewer than `to` ran. */
+__global__ void iteration_gate(pt_cuda_buffers b, int jobs, int to, cudaGraphConditionalHandle h)
+{
+    int active = 0;
+    for (int j = threadIdx.x; j < jobs; j += blockDim.x)
+        active |= b.state[j].active;
+    active = __syncthreads_or(active);
+    if (threadIdx.x == 0) {
+        int done = ++*b.iterations_done;
+        cudaGraphSetConditional(h, active && done < to);
+    }
+}
+
+/* A --sequence chunk's iterations [0, to) as a graph's while node (the
+ * stream is being captured): the chain of one frame's launches is the mode's
+ * limit, and an eye usually converges in a few of max_iterations; the
+ * iterations a finished chunk skips would have changed nothing. Returns
+ * cudaErrorNotSupported, having added nothing, where such a node cannot be
+ * made here. */
+static cudaError_t enqueue_while(const pt_cuda_params *p, const pt_cuda_buffers *b, int jobs,
+                                 int to, cudaStream_t stream)
+{
+    cudaStreamCaptureStatus status;
+    cudaGraph_t graph;
+    const cudaGraphNode_t *deps;
+    const cudaGraphEdgeData *edges;
+    size_t ndeps;
+    cudaGraphConditionalHandle handle;
+    if (cudaStreamGetCaptureInfo(stream, &status, NULL, &graph, &deps, &edges, &ndeps) !=
+            cudaSuccess ||
+        status != cudaStreamCaptureStatusActive ||
+        cudaGraphConditionalHandleCreate(&handle, graph, 1, cudaGraphCondAssignDefault) !=
+            cudaSuccess) {
+        cudaGetLastError();
+        return cudaErrorNotSupported;
+    }
+    cudaError_t st = cudaMemsetAsync(b->iterations_done, 0, sizeof(int), stream);
+    if (st == cudaSuccess)
+        st = cudaStreamGetCaptureInfo(stream, &status, NULL, &graph, &deps, &edges, &ndeps);
+    cudaGraphNodeParams node_params = {cudaGraphNodeTypeConditional};
+    node_params.conditional.handle = handle;
+    node_params.conditional.type = cudaGraphCondTypeWhile;
+    node_params.conditional.size = 1;
+    cudaGraphNode_t node;
+    if (st == cudaSuccess)
+        st = cudaGraphAddNode(&node, graph, deps, edges, ndeps, &node_params);
+    if (st == cudaSuccess)
+        st = cudaStreamUpdateCaptureDependencies(stream, &node, NULL, 1,
+                                                 cudaStreamSetCaptureDependencies);
+    /* the body: one iteration and the gate, captured on a stream of its own */
+    cudaStream_t side = NULL;
+    if (st == cudaSuccess)
+        st = cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking);
+    cudaGraph_t body = node_params.conditional.phGraph_out ? node_params.conditional.phGraph_out[0]
+                                                          : NULL;
+    if (st == cudaSuccess)
+        st = cudaStreamBeginCaptureToGraph(side, body, NULL, NULL, 0,
+                                           cudaStreamCaptureModeRelaxed);
+    if (st == cudaSuccess) {
+        cudaError_t launched = enqueue_iteration(p, b, jobs, 0, side);
+        if (launched == cudaSuccess) {
+            iteration_gate<<<1, 256, 0, side>>>(*b, jobs, to, handle);
+            launched = cudaGetLastError();
+        }
+        st = cudaStreamEndCapture(side, &body);
+        if (st == cudaSuccess)
+            st = launched;
+    }
+    if (side)
+        cudaStreamDestroy(side);
+    return st;
+}
+#endif
+
 extern "C" cudaError_t pt_cuda_starburst_pipeline(const pt_cuda_params *p,
                                                   const pt_cuda_buffers *b, int jobs, int from,
                                                   int to, cudaStream_t stream)
@@ -505,6 +573,13 @@ extern "C" cudaError_t pt_cuda_starburst_pipeline(const pt_cuda_params *p,
     if (from == 0) {
         dark_windows<<<dim3(DARK_BLOCKS, jobs), DARK_THREADS, 0, stream>>>(*p, *b);
     }
+#if CUDART_VERSION >= 12040
+    if (p->sequence && from == 0 && to > 1) {
+        cudaError_t st = enqueue_while(p, b, jobs, to, stream);
+        if (st != cudaErrorNotSupported)
+            return st != cudaSuccess ? st : pt_cuda_starburst_finish(p, b, jobs, stream);
+    }
+#endif
     cudaError_t st = cudaSuccess;
     /* the last select step writes the results (one launch less) */
     for (int it = from; it < to && st == cudaSuccess; it++)

@@ -18,6 +18,9 @@ if [ "$n" -eq 11 ]; then ok; else fail "accuracy_tables.sh: $n of 11 rows of rat
 "$PT" eval --gt "$TC/h31/groundtruth.csv" -o /dev/null "$TMP/tables-h31.csv" 2>"$TMP/tables-eval.txt"
 want=$(awk 'index($0, "relative error <= 10 %") { for (i = 1; i <= NF; i++) if ($(i+1) == "%") v = $i }
             END { print v }' "$TMP/tables-eval.txt")
-got=$(awk -F' \\| ' '$1 == "| h31" { split($2, c, " / "); print c[1] }' "$TMP/tables.md")
+got=$(awk -F' \\| ' '$1 == "| h31" { split($2, c, " / "); print c[1]; exit }' "$TMP/tables.md")
 if [ -n "$want" ] && [ "$got" = "$want" ]; then ok; else
     fail "accuracy_tables.sh: h31 starburst circle cell '$got', track and eval give '$want'"; fi
+# the per-class rows of the mixes: each class's share and frame count
+n=$(grep -cE '^\| h3[12] \| starburst( \| ([0-9]+ % of [0-9]+|-))+ \|$' "$TMP/tables.md")
+if [ "$n" -eq 2 ]; then ok; else fail "accuracy_tables.sh: $n of 2 per-class rows"; tail -6 "$TMP/tables.md"; fi
