@@ -11,6 +11,7 @@
 #include "cuda/detect/starburst_device.cuh"
 
 #include "lib/detect/confidence.h"
+#include "lib/detect/starburst_choice.h"
 
 #include "cuda/detect/starburst_select.cuh"
 #include "lib/detect/starburst_size.h"
@@ -344,7 +345,7 @@ starburst_kernel(pt_cuda_params p, pt_cuda_buffers b, int first_job, pt_cuda_pre
             /* the most pupil-like fit of all iterations, as on the CPU (in
              * circle mode ee is the circle or its refined ellipse) */
             int dark = pt_sb_dark_core(&levels);
-            if (pt_sb_fit_better(conf, dark, best_conf, best_dark)) {
+            if (pt_sb_fit_wins(&p.sb, conf, dark, &ee, best_conf, best_dark, &fit_ellipse)) {
                 best_conf = conf;
                 best_dark = dark;
                 fit_circle = cc;
@@ -517,7 +518,7 @@ starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks, int finish)
     if (threadIdx.x != 0)
         return;
     int dark = pt_sb_dark_core(&levels);
-    if (pt_sb_fit_better(conf, dark, st->best_conf, st->best_dark)) {
+    if (pt_sb_fit_wins(&p.sb, conf, dark, &ee, st->best_conf, st->best_dark, &st->ellipse)) {
         st->best_conf = conf;
         st->best_dark = dark;
         st->circle = cc;

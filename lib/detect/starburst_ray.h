@@ -46,6 +46,7 @@ typedef struct {
     int flat_edges;     /* PT_SB_FLAT_*: points on flat edges (lib/detect/starburst_flat.h) */
     int inner_pass;     /* PT_SB_INNER_*: lib/detect/starburst_inner.h */
     int edge_peak;      /* PT_SB_PEAK_*: pt_sb_step_peak */
+    int fit_choice;     /* PT_SB_CHOICE_*: lib/detect/starburst_choice.h */
 } pt_sb_config;
 
 /* Whether RANSAC fits ellipses to the points: --ellipse (ellipse != 0) with

@@ -30,6 +30,10 @@ enum { PT_SB_INNER_ON = 0, PT_SB_INNER_OFF = 1 };
  * (lib/detect/starburst_ray.h, pt_sb_step_peak). */
 enum { PT_SB_PEAK_STEP = 0, PT_SB_PEAK_FIRST = 1 };
 
+/* The answer among the iterations' fits: among about equally confident
+ * ones the larger, or the most confident (lib/detect/starburst_choice.h). */
+enum { PT_SB_CHOICE_LARGER = 0, PT_SB_CHOICE_CONFIDENT = 1 };
+
 typedef struct {
     int rays;               /* first-stage rays over 360 degrees */
     double edge_threshold;  /* grey-level step along a ray that counts as the pupil edge */
@@ -54,6 +58,7 @@ typedef struct {
     int flat_edges;         /* PT_SB_FLAT_*: edge points on edges flatter than any pupil */
     int inner_pass;         /* PT_SB_INNER_*: a second pass inside a fit with a darker core */
     int edge_peak;          /* PT_SB_PEAK_*: a step's steepest point over the step or its first peak */
+    int fit_choice;         /* PT_SB_CHOICE_*: the answer among the iterations' fits */
 } pt_starburst_params;
 
 #endif
