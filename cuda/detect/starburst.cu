@@ -439,8 +439,8 @@ __global__ void starburst_finish(pt_cuda_params p, pt_cuda_buffers b, int jobs)
 /* Block per job: the best row over the RANSAC blocks and its model (as
  * that block fitted it: the same function on the same points), then
  * select_step (the refit on its inliers, circle mode's refinement, the
- * confidence) over the block; thread 0 keeps the most confident fit so far
- * and decides the next start and convergence: starburst_kernel's work after
+ * confidence) over the block; thread 0 keeps the best fit so far
+ * (pt_sb_fit_wins) and decides the next start and convergence: starburst_kernel's work after
  * its RANSAC, with the same arithmetic. With finish (the call's last
  * iteration) it also writes the job's result, active or not.
  *

@@ -202,8 +202,8 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
             break;
         /* Iterations can wander off (a start in the iris finds the limbus):
          * the answer is the fit of all iterations that looks most like a
-         * pupil: without a darker disc inside, then the highest confidence,
-         * the first of equals (lib/detect/starburst_inner.h). */
+         * pupil: without a darker disc inside, then by fit_choice
+         * (lib/detect/starburst_inner.h, lib/detect/starburst_choice.h). */
         /* circle mode: fit.ellipse is the circle, or the refined ellipse it reports */
         double conf = pt_confidence_ellipse(in->smoothed, &fit.ellipse);
         pt_sb_levels levels = {0, 0, 0};
