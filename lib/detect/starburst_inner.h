@@ -13,14 +13,14 @@
  * iterations' fits, one without a darker disc beats one with it (then
  * fit_choice decides, lib/detect/starburst_choice.h). At the first
  * iteration whose fit holds a darker disc, Starburst goes on iterating
- * inside it (within max_iterations): from its centre, with the threshold lowered to PT_SB_INNER_SHARE of
- * that contrast (not below PT_SB_THRESHOLD_FLOOR, never raised), its rays
- * and the radii RANSAC accepts held within PT_SB_INNER_REACH of its mean
- * radius, so the limbus is out of reach. The inner pass's best fit
- * (pt_sb_fit_wins) is the answer when it is found (confidence PT_CONFIDENCE_MIN) and
- * its pupil score (lib/detect/pupil_score.h) is at least PT_SB_INNER_SCORE
- * of the first pass's answer's (pt_sb_inner_kept); otherwise the first
- * pass's stays.
+ * inside it (within max_iterations): from its centre, with the threshold
+ * lowered to PT_SB_INNER_SHARE of that contrast (not below
+ * PT_SB_THRESHOLD_FLOOR, never raised), its rays and the radii RANSAC
+ * accepts held within PT_SB_INNER_REACH of its mean radius, so the limbus
+ * is out of reach. The inner pass's best fit (pt_sb_fit_wins) is the answer
+ * when it is found (confidence PT_CONFIDENCE_MIN) and its pupil score
+ * (lib/detect/pupil_score.h) is at least PT_SB_INNER_SCORE of the first
+ * pass's answer's (pt_sb_inner_kept); otherwise the first pass's stays.
  *
  * The levels are the smoothed frame's pixels at PT_PUPIL_ANGLES angles
  * (pt_sb_cos_sin, exact operations): both back ends read the same pixels,
