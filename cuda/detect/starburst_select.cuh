@@ -1,6 +1,5 @@
-/* One Starburst iteration's select step, block-wide, shared by both CUDA
- * Starburst kernels (starburst_kernel for --sequence, starburst_select of the
- * throughput pipeline): given the best RANSAC row, its model, the refit on
+/* One Starburst iteration's select step, block-wide (starburst_select of the
+ * pipeline, cuda/detect/starburst.cu): given the best RANSAC row, its model, the refit on
  * its inliers, circle mode's ellipse refinement (lib/detect/starburst_refit.h) and
  * the confidence, with the same arithmetic as omp/detect/starburst.c.
  *
