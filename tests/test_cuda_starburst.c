@@ -338,8 +338,8 @@ int main(void)
     compare_low_contrast("low-contrast monocular circle 320x256, inner_pass=off", &opt, 100 / div,
                          320, 256, 140);
     inner_pass = -1;
-    /* wide blurred borders with edge_peak=step: the batch pipeline's warp
-     * walk and the sequence kernel's serial one */
+    /* wide blurred borders with edge_peak=step: batches, both eyes with
+     * --ellipse, and --sequence */
     compare_defocus("defocus monocular circle 1280x1024", &opt, 20 / div, 1280, 1024, 141);
     edge_peak = PT_SB_PEAK_STEP;
     compare_defocus("defocus monocular circle 1280x1024, edge_peak=step", &opt, 20 / div, 1280,
