@@ -24,6 +24,7 @@
  *
  * Every value is computed by the same device functions as the CPU's, in the
  * same order per job, so results are identical to omp/detect/starburst.c's. */
+#include "cuda/core/block_rank.cuh"
 #include "cuda/detect/starburst_device.cuh"
 
 #define PIPE_THREADS 256
@@ -345,22 +346,13 @@ static __device__ int compact_slots(const pt_cuda_params &p, const pt_cuda_buffe
 {
     int slots = p.rays * (1 + p.rays2);
     size_t base = (size_t)j * p.points_per_eye;
-    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     int n = 0;
     for (int tile = 0; tile < slots; tile += PIPE_THREADS) {
         int s = tile + threadIdx.x;
         int flag = s < slots && b.slot_found[base + s];
-        unsigned ballot = __ballot_sync(0xffffffffu, flag);
-        if (lane == 0)
-            warp_counts[warp] = __popc(ballot);
-        __syncthreads();
-        int before = 0, total = 0;
-        for (int w = 0; w < PIPE_WARPS; w++) {
-            before += w < warp ? warp_counts[w] : 0;
-            total += warp_counts[w];
-        }
+        int total, rank = pt_block_rank(flag, warp_counts, &total);
         if (flag) {
-            int at = n + before + __popc(ballot & ((1u << lane) - 1u));
+            int at = n + rank;
             pt_point e = b.slot_points[base + s];
             if (shared)
                 shared[at] = e;
@@ -368,8 +360,8 @@ static __device__ int compact_slots(const pt_cuda_params &p, const pt_cuda_buffe
                 b.points[base + at] = e;
         }
         n += total;
-        __syncthreads();
     }
+    __syncthreads(); /* the points written before any thread reads them */
     return n;
 }
 

@@ -17,6 +17,7 @@
  * refer to on the CPU. */
 #include <math.h>
 
+#include "cuda/core/block_rank.cuh"
 #include "cuda/detect/tl_internal.h"
 #include "lib/detect/tl_flat.h"
 
@@ -200,25 +201,15 @@ __global__ void __launch_bounds__(ROW_THREADS) tl_scatter(pt_cuda_buffers b, tl_
         return;
     const int32_t *labels = d.labels + slot * d.cap;
     pt_point *points = d.points + slot * d.cap;
-    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     for (int tile = 0; tile < job.w; tile += ROW_THREADS) {
         int x = tile + threadIdx.x;
         bool flag = x < job.w && is_border(labels, job.w, job.h, x, y, k);
-        unsigned ballot = __ballot_sync(0xffffffffu, flag);
-        if (lane == 0)
-            warp_counts[warp] = __popc(ballot);
-        __syncthreads();
-        int before = 0, total = 0;
-        for (int w = 0; w < ROW_WARPS; w++) {
-            before += w < warp ? warp_counts[w] : 0;
-            total += warp_counts[w];
-        }
+        int total, rank = pt_block_rank(flag, warp_counts, &total);
         if (flag) {
             pt_point q = {(float)(x + job.x0), (float)(y + job.y0)};
-            points[at + before + __popc(ballot & ((1u << lane) - 1u))] = q;
+            points[at + rank] = q;
         }
         at += total;
-        __syncthreads();
     }
 }
 
@@ -274,26 +265,16 @@ __global__ void __launch_bounds__(FLAT_THREADS)
         return;
     pt_point *points = d.points + slot * d.cap;
     const int32_t *flags = d.labels + slot * d.cap;
-    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    /* the kept pixels, in order, in place (a pixel moves to a lower index,
-     * read before any of this tile's writes) */
+    /* the kept pixels, in order, in place (a pixel moves to a lower index;
+     * the tile's reads come before pt_block_rank's barrier, its writes after) */
     int at = 0;
     for (int tile = 0; tile < n; tile += FLAT_THREADS) {
         int i = tile + threadIdx.x;
         bool keep = i < n && !flags[i];
         pt_point q = keep ? points[i] : pt_point{0.0f, 0.0f};
-        unsigned ballot = __ballot_sync(0xffffffffu, keep);
-        __syncthreads(); /* warp_counts of the last tile read; every read of this tile done */
-        if (lane == 0)
-            warp_counts[warp] = __popc(ballot);
-        __syncthreads();
-        int before = 0, total = 0;
-        for (int w = 0; w < FLAT_WARPS; w++) {
-            before += w < warp ? warp_counts[w] : 0;
-            total += warp_counts[w];
-        }
+        int total, rank = pt_block_rank(keep, warp_counts, &total);
         if (keep)
-            points[at + before + __popc(ballot & ((1u << lane) - 1u))] = q;
+            points[at + rank] = q;
         at += total;
     }
     if (threadIdx.x == 0)
