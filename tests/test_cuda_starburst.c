@@ -30,6 +30,10 @@ static double size_fraction;
 static int flat_edges = -1;
 /* Starburst's inner_pass (-1: the default, on). */
 static int inner_pass = -1;
+/* Starburst's edge_peak (-1: the default, first). */
+static int edge_peak = -1;
+/* Starburst's fit_choice (-1: the default, larger). */
+static int fit_choice = -1;
 /* Starburst starts at (10, 10) instead of the darkest window: the eyes
  * need more iterations to reach the pupil. */
 static int start_corner;
@@ -54,6 +58,10 @@ static void run(const pt_backend *b, const pt_track_options *opt, pt_image **fra
         cfg.starburst.flat_edges = flat_edges;
     if (inner_pass >= 0)
         cfg.starburst.inner_pass = inner_pass;
+    if (edge_peak >= 0)
+        cfg.starburst.edge_peak = edge_peak;
+    if (fit_choice >= 0)
+        cfg.starburst.fit_choice = fit_choice;
     if (start_corner)
         cfg.starburst.start_x = cfg.starburst.start_y = 10;
     run_backend_calls(b, &cfg, opt, prepare_w, prepare_h, frames, n, per_call ? per_call : n,
@@ -128,6 +136,17 @@ static void compare_lid(const char *what, const pt_track_options *opt, int n, in
                         uint64_t seed)
 {
     pt_image **frames = render_hazards(n, w, h, opt->binocular, seed, 1.0f, PT_SYNTH_LID);
+    compare_frames(what, opt, frames, n);
+    free_frames(frames, n);
+}
+
+/* Defocused borders (synth --hazard defocus): wide ramps whose steepest
+ * point edge_peak=step finds over the whole step, on both back ends the
+ * same (the warp walk and the serial one). */
+static void compare_defocus(const char *what, const pt_track_options *opt, int n, int w, int h,
+                            uint64_t seed)
+{
+    pt_image **frames = render_hazards(n, w, h, opt->binocular, seed, 1.0f, PT_SYNTH_DEFOCUS);
     compare_frames(what, opt, frames, n);
     free_frames(frames, n);
 }
@@ -319,6 +338,25 @@ int main(void)
     compare_low_contrast("low-contrast monocular circle 320x256, inner_pass=off", &opt, 100 / div,
                          320, 256, 140);
     inner_pass = -1;
+    /* wide blurred borders with edge_peak=step: batches, both eyes with
+     * --ellipse, and --sequence */
+    compare_defocus("defocus monocular circle 1280x1024", &opt, 20 / div, 1280, 1024, 141);
+    edge_peak = PT_SB_PEAK_STEP;
+    compare_defocus("defocus monocular circle 1280x1024, edge_peak=step", &opt, 20 / div, 1280,
+                    1024, 141);
+    opt.binocular = opt.ellipse = 1;
+    compare_defocus("defocus binocular ellipse 1280x512, edge_peak=step", &opt, 20 / div, 1280,
+                    512, 142);
+    opt.binocular = opt.ellipse = 0;
+    opt.sequence = 1;
+    compare_defocus("defocus sequence circle 640x512, edge_peak=step", &opt, 30 / div, 640, 512,
+                    143);
+    opt.sequence = 0;
+    edge_peak = -1;
+    fit_choice = PT_SB_CHOICE_CONFIDENT;
+    compare_lid("lid-cut monocular circle 320x256, fit_choice=confident", &opt, 100 / div, 320,
+                256, 144);
+    fit_choice = -1;
     /* one frame per call: the early look at the results, then the rest of
      * the iterations for eyes still iterating (from a corner, a quarter of
      * these frames change after the third iteration on the OpenMP back end) */

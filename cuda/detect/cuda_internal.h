@@ -56,7 +56,7 @@ typedef struct {
     int active;      /* still iterating */
     int found;       /* the last iteration gave a fit */
     int n;           /* edge points of the last iteration */
-    double best_conf; /* the most confident fit over the iterations; < 0: none */
+    double best_conf; /* the best fit over the iterations (pt_sb_fit_wins); < 0: none */
     int best_dark;    /* it holds a darker disc (lib/detect/starburst_inner.h) */
     pt_circle circle;
     pt_ellipse ellipse;

@@ -6,6 +6,7 @@
 #include "cuda/detect/starburst_device.cuh"
 
 #include "lib/detect/confidence.h"
+#include "lib/detect/starburst_choice.h"
 
 #include "cuda/detect/starburst_select.cuh"
 #include "lib/detect/starburst_size.h"
@@ -86,9 +87,9 @@ __global__ void starburst_finish(pt_cuda_params p, pt_cuda_buffers b, int jobs)
 /* Block per job: the best row over the RANSAC blocks and its model (as
  * that block fitted it: the same function on the same points), then
  * select_step (the refit on its inliers, circle mode's refinement, the
- * confidence) over the block; thread 0 keeps the most confident fit so far
- * and decides the next start and convergence, with the CPU's arithmetic
- * after its RANSAC. With finish (the call's last
+ * confidence) over the block; thread 0 keeps the best fit so far
+ * (pt_sb_fit_wins) and decides the next start and convergence, with the
+ * CPU's arithmetic after its RANSAC. With finish (the call's last
  * iteration) it also writes the job's result, active or not.
  *
  * 256 threads (one refinement row each) at most 128 registers, so a block
@@ -165,7 +166,7 @@ starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks, int finish)
     if (threadIdx.x != 0)
         return;
     int dark = pt_sb_dark_core(&levels);
-    if (pt_sb_fit_better(conf, dark, st->best_conf, st->best_dark)) {
+    if (pt_sb_fit_wins(&p.sb, conf, dark, &ee, st->best_conf, st->best_dark, &st->ellipse)) {
         st->best_conf = conf;
         st->best_dark = dark;
         st->circle = cc;

@@ -71,6 +71,46 @@ static __device__ pt_sb_view job_view(const pt_cuda_params &p, const pt_cuda_buf
     return c;
 }
 
+/* pt_sb_step_peak() with the warp reading 32 consecutive rises at once: the
+ * step ends at the first position (by ballot) whose rise is missing or below
+ * the hold, and the greatest rise of each 32, the first of equals, comes from
+ * a warp reduction (exact compares of floats, any order), so every lane
+ * returns the serial walk's peak bit for bit. All 32 lanes must call it
+ * with the same arguments. */
+static __device__ void pt_sb_step_peak_warp(const pt_sb_view *c, double sx, double sy, double dx,
+                                            double dy, int len, int *tb, float *best)
+{
+    if (c->edge_peak != PT_SB_PEAK_STEP)
+        return;
+    const unsigned all = 0xffffffffu;
+    const int lane = threadIdx.x & 31;
+    const float hold = PT_SB_PEAK_HOLD * *best;
+    const int end = pt_sb_peak_end(*tb, c->gap);
+    for (int base = *tb + 1; base <= end; base += 32) {
+        int u = base + lane;
+        float d = 0;
+        int ok = u <= end && pt_sb_rise(c, sx, sy, dx, dy, len, u, &d) && !(d < hold);
+        unsigned stop = __ballot_sync(all, !ok);
+        int valid = stop ? __ffs(stop) - 1 : 32;
+        float v = lane < valid ? d : -1.0f; /* a rise in the step is above hold > 0 */
+        int at = u;
+        for (int o = 16; o > 0; o >>= 1) {
+            float ov = __shfl_xor_sync(all, v, o);
+            int oat = __shfl_xor_sync(all, at, o);
+            if (ov > v || (ov == v && oat < at)) {
+                v = ov;
+                at = oat;
+            }
+        }
+        if (v > *best) {
+            *best = v;
+            *tb = at;
+        }
+        if (valid < 32)
+            break;
+    }
+}
+
 /* pt_sb_follow() with the warp testing 32 consecutive positions at once in
  * its two walks (uphill to the steepest point; the reflection check up to
  * 12 gaps beyond it), which the serial code takes one position at a time:
@@ -105,6 +145,7 @@ static __device__ int pt_sb_follow_warp(const pt_sb_view *c, double sx, double s
         best = __shfl_sync(all, v, 31);
         tb = base + 31;
     }
+    pt_sb_step_peak_warp(c, sx, sy, dx, dy, len, &tb, &best);
     if (c->max_step > 0) {
         float base_v = 0, top = 0;
         int s0;

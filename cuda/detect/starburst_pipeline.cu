@@ -18,7 +18,7 @@
  *                memory); the best row of each block and its model
  *     select     (starburst.cu) block per job: best row (its model as
  *                ransac fitted it), refit on inliers, circle mode's
- *                refinement, confidence (the most confident fit is kept),
+ *                refinement, confidence (the best fit is kept, pt_sb_fit_wins),
  *                convergence
  *   finish       (starburst.cu) the result
  *

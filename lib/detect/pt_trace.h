@@ -30,7 +30,7 @@ typedef struct {
     int first, count;
     int has_fit;        /* 0: too few edge points, or no fit: the search stopped here */
     pt_ellipse fit;     /* the iteration's fit (a circle has a == b) */
-    double confidence;  /* its confidence; the reported fit is the iteration's highest */
+    double confidence;  /* its confidence; the reported fit: man page, fit_choice */
 } pt_trace_iteration;
 
 typedef struct pt_trace {

@@ -29,6 +29,8 @@ void pt_sb_config_resolve(const pt_config *cfg, pt_sb_config *out)
     out->ellipse_fit = sb->ellipse_fit;
     out->flat_edges = sb->flat_edges;
     out->inner_pass = sb->inner_pass;
+    out->edge_peak = sb->edge_peak;
+    out->fit_choice = sb->fit_choice;
 }
 
 void pt_sb_config_mode(pt_sb_config *k, int ellipse)

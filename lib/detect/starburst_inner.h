@@ -10,17 +10,17 @@
  * one level. A fit holds a darker disc when its core is PT_SB_INNER_MIN or
  * more grey levels darker than its inner ring's lower quartile (a lid
  * across part of a pupil's inner ring does not raise it). Of the
- * iterations' fits, one without a darker disc beats one with it (then the
- * more confident wins). At the first iteration whose fit holds a darker
- * disc, Starburst goes on iterating inside it (within max_iterations):
- * from its centre, with the threshold lowered to PT_SB_INNER_SHARE of
- * that contrast (not below PT_SB_THRESHOLD_FLOOR, never raised), its rays
- * and the radii RANSAC accepts held within PT_SB_INNER_REACH of its mean
- * radius, so the limbus is out of reach. The inner pass's most confident
- * fit is the answer when it is found (confidence PT_CONFIDENCE_MIN) and
- * its pupil score (lib/detect/pupil_score.h) is at least PT_SB_INNER_SCORE
- * of the first pass's answer's (pt_sb_inner_kept); otherwise the first
- * pass's stays.
+ * iterations' fits, one without a darker disc beats one with it (then
+ * fit_choice decides, lib/detect/starburst_choice.h). At the first
+ * iteration whose fit holds a darker disc, Starburst goes on iterating
+ * inside it (within max_iterations): from its centre, with the threshold
+ * lowered to PT_SB_INNER_SHARE of that contrast (not below
+ * PT_SB_THRESHOLD_FLOOR, never raised), its rays and the radii RANSAC
+ * accepts held within PT_SB_INNER_REACH of its mean radius, so the limbus
+ * is out of reach. The inner pass's best fit (pt_sb_fit_wins) is the answer
+ * when it is found (confidence PT_CONFIDENCE_MIN) and its pupil score
+ * (lib/detect/pupil_score.h) is at least PT_SB_INNER_SCORE of the first
+ * pass's answer's (pt_sb_inner_kept); otherwise the first pass's stays.
  *
  * The levels are the smoothed frame's pixels at PT_PUPIL_ANGLES angles
  * (pt_sb_cos_sin, exact operations): both back ends read the same pixels,

@@ -45,6 +45,8 @@ typedef struct {
     int ellipse_fit;    /* PT_SB_ELLIPSE_*: how --ellipse fits */
     int flat_edges;     /* PT_SB_FLAT_*: points on flat edges (lib/detect/starburst_flat.h) */
     int inner_pass;     /* PT_SB_INNER_*: lib/detect/starburst_inner.h */
+    int edge_peak;      /* PT_SB_PEAK_*: pt_sb_step_peak */
+    int fit_choice;     /* PT_SB_CHOICE_*: lib/detect/starburst_choice.h */
 } pt_sb_config;
 
 /* Whether RANSAC fits ellipses to the points: --ellipse (ellipse != 0) with
@@ -74,6 +76,7 @@ typedef struct {
     double edge_level, max_step;
     double edge_offset; /* px moved back along the ray (towards the dark side) */
     double edge_fraction; /* pt_sb_config's: > 0 places the edge on a grey level */
+    int edge_peak;        /* pt_sb_config's: PT_SB_PEAK_* */
 } pt_sb_view;
 
 #define PT_SB_RAY_MAX 4095 /* longest ray walked, px */
@@ -107,6 +110,7 @@ static inline PT_HD void pt_sb_view_init(pt_sb_view *c, const pt_sb_config *k, c
     c->max_step = k->max_step;
     c->edge_offset = k->edge_offset;
     c->edge_fraction = k->edge_fraction;
+    c->edge_peak = k->edge_peak;
 }
 
 /* Least threshold pt_sb_eye_threshold gives, grey levels: below it the
@@ -405,6 +409,45 @@ static inline PT_HD void pt_sb_place_edge(const pt_sb_view *c, double sx, double
     edge->y = (float)(sy + pos * dy);
 }
 
+/* A rise at or above this share of a step's first peak belongs to the step
+ * (pt_sb_step_peak). */
+#define PT_SB_PEAK_HOLD 0.5f
+
+/* The last position pt_sb_step_peak reads past a first peak at tb: as far
+ * as the reflection check reads (pt_sb_follow). */
+static inline PT_HD int pt_sb_peak_end(int tb, int gap)
+{
+    return tb + 12 * gap + 8;
+}
+
+/* The steepest point of the step whose first peak (the end of the uphill
+ * walk from where the step starts) lies at *tb with rise *best (man page,
+ * edge_peak). A border blurred over more than the rise's 2 gap px (defocus,
+ * motion) gives a wide ramp whose rise is not one smooth hill: pixel noise
+ * and the iris's texture make the walk stop at a small peak on the ramp's
+ * dark foot, and the fit comes out small. With PT_SB_PEAK_STEP the step
+ * goes on while the rise stays at or above PT_SB_PEAK_HOLD x the first
+ * peak's (up to pt_sb_peak_end), and its greatest rise (the first of
+ * equals) is the steepest point; a sharp border's rise falls below half
+ * within its 2 gap px and keeps its peak. */
+static inline PT_HD void pt_sb_step_peak(const pt_sb_view *c, double sx, double sy, double dx,
+                                         double dy, int len, int *tb, float *best)
+{
+    if (c->edge_peak != PT_SB_PEAK_STEP)
+        return;
+    float hold = PT_SB_PEAK_HOLD * *best;
+    int end = pt_sb_peak_end(*tb, c->gap);
+    for (int u = *tb + 1; u <= end; u++) {
+        float d;
+        if (!pt_sb_rise(c, sx, sy, dx, dy, len, u, &d) || d < hold)
+            break;
+        if (d > *best) {
+            *best = d;
+            *tb = u;
+        }
+    }
+}
+
 /* A step starts at t with rise d: it is followed uphill to its steepest point
  * tb. A step whose bright side rises more than max_step above its dark side
  * is a corneal reflection, not the pupil border: when the profile falls back
@@ -428,6 +471,7 @@ static inline PT_HD int pt_sb_follow(const pt_sb_view *c, double sx, double sy, 
         best = next;
         tb++;
     }
+    pt_sb_step_peak(c, sx, sy, dx, dy, len, &tb, &best);
     /* A corneal reflection is a narrow bright spot: when the profile falls
      * back to the dark level within reach, the spot lies inside the pupil and
      * the walk goes on behind it. A step that stays up but rises more than

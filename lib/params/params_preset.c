@@ -36,6 +36,7 @@ static const pt_preset_value paper_values[] = {
     {"ellipse_fit", "direct", SB},
     {"flat_edges", "keep", SB},
     {"inner_pass", "off", SB},
+    {"fit_choice", "confident", SB},
     /* threshold and labeling: thresholds 20..100 by 20, the fit with most
      * votes wins, no refit between thresholds */
     {"tl_range", "fixed", TL},

@@ -24,6 +24,16 @@ enum { PT_SB_FLAT_REJECT = 0, PT_SB_FLAT_KEEP = 1 };
  * low-contrast eye): iterate inside it, or keep it (lib/detect/starburst_inner.h). */
 enum { PT_SB_INNER_ON = 0, PT_SB_INNER_OFF = 1 };
 
+/* Where a step's steepest point is taken: over the whole step, while its rise
+ * stays at least half the first peak's, or at the first peak of the uphill
+ * walk, which a noisy wide ramp stops early on its dark side
+ * (lib/detect/starburst_ray.h, pt_sb_step_peak). */
+enum { PT_SB_PEAK_STEP = 0, PT_SB_PEAK_FIRST = 1 };
+
+/* The answer among the iterations' fits: among about equally confident
+ * ones the larger, or the most confident (lib/detect/starburst_choice.h). */
+enum { PT_SB_CHOICE_LARGER = 0, PT_SB_CHOICE_CONFIDENT = 1 };
+
 typedef struct {
     int rays;               /* first-stage rays over 360 degrees */
     double edge_threshold;  /* grey-level step along a ray that counts as the pupil edge */
@@ -47,6 +57,8 @@ typedef struct {
     int ellipse_fit;        /* PT_SB_ELLIPSE_*: how --ellipse fits */
     int flat_edges;         /* PT_SB_FLAT_*: edge points on edges flatter than any pupil */
     int inner_pass;         /* PT_SB_INNER_*: a second pass inside a fit with a darker core */
+    int edge_peak;          /* PT_SB_PEAK_*: a step's steepest point over the step or its first peak */
+    int fit_choice;         /* PT_SB_CHOICE_*: the answer among the iterations' fits */
 } pt_starburst_params;
 
 #endif

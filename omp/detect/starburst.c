@@ -8,6 +8,7 @@
 #include "lib/detect/confidence.h"
 #include "lib/detect/pt_trace.h"
 #include "lib/params/params_auto.h"
+#include "lib/detect/starburst_choice.h"
 #include "lib/detect/starburst_config.h"
 #include "lib/detect/starburst_flat.h"
 #include "lib/detect/starburst_inner.h"
@@ -201,8 +202,8 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
             break;
         /* Iterations can wander off (a start in the iris finds the limbus):
          * the answer is the fit of all iterations that looks most like a
-         * pupil: without a darker disc inside, then the highest confidence,
-         * the first of equals (lib/detect/starburst_inner.h). */
+         * pupil: without a darker disc inside, then by fit_choice
+         * (lib/detect/starburst_inner.h, lib/detect/starburst_choice.h). */
         /* circle mode: fit.ellipse is the circle, or the refined ellipse it reports */
         double conf = pt_confidence_ellipse(in->smoothed, &fit.ellipse);
         pt_sb_levels levels = {0, 0, 0};
@@ -210,7 +211,7 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
             pt_sb_levels_of(in->smoothed, &fit.ellipse, &levels);
         int dark = pt_sb_dark_core(&levels);
         pt_trace_sb_fit(trace, &fit.ellipse, conf);
-        if (pt_sb_fit_better(conf, dark, best_conf, best_dark)) {
+        if (pt_sb_fit_wins(&k, conf, dark, &fit.ellipse, best_conf, best_dark, &best.ellipse)) {
             best_conf = conf;
             best_dark = dark;
             best = fit;

@@ -211,7 +211,7 @@ SBROWS=1; [ "${SBN:-0}" -gt 4 ] && SBROWS=2
 CROP=$(pupil_crop starburst)
 detector_panels fig03-starburst-rays "Fig. 3" "Starburst rays per iteration (paper preset)" \
     "$SBFILES" "$SBTITLES" \
-    "Starburst on the first frame, one panel per iteration (track --draw-stages, $SBN iterations): first-stage rays from the start point (magenta cross) to their edge points in yellow, second-stage rays cast back from each first-stage edge point to theirs in cyan, points left out of the fit as flat edges in white, the iteration's fit in red; each iteration starts at the previous fit's centre, and the reported fit is the most confident iteration's. Only rays that found an edge are drawn; panels show the frame around the reported pupil$([ -z "$CROP" ] && echo ' (no pupil found: the whole frame)')." \
+    "Starburst on the first frame, one panel per iteration (track --draw-stages, $SBN iterations): first-stage rays from the start point (magenta cross) to their edge points in yellow, second-stage rays cast back from each first-stage edge point to theirs in cyan, points left out of the fit as flat edges in white, the iteration's fit in red; each iteration starts at the previous fit's centre, and the reported fit is chosen among the iterations' fits (fit_choice). Only rays that found an edge are drawn; panels show the frame around the reported pupil$([ -z "$CROP" ] && echo ' (no pupil found: the whole frame)')." \
     starburst "rows='$SBROWS'; crop='$CROP'"
 detector_panels fig04-hough "Fig. 4" "Canny-Hough (paper preset)" \
     "$IMG $OUT/detectors/hough-stages/$STEM-6-canny.png $OUT/detectors/hough/$STEM.png" '"(a) image" "(b) Canny edges" "(c) edge pixels and the Hough circle"' \

@@ -1,0 +1,47 @@
+/* Starburst's answer among its iterations' fits (lib/detect/starburst_choice.h):
+ * with fit_choice=larger a larger fit at most PT_SB_CHOICE_MARGIN less
+ * confident replaces the best, a clearly more confident one always does, a
+ * darker disc still loses; fit_choice=confident is pt_sb_fit_better. */
+#include <string.h>
+
+#include "lib/detect/starburst_choice.h"
+#include "tests/pt_test.h"
+
+static pt_ellipse round_fit(double r)
+{
+    pt_ellipse e = {100.0, 100.0, r, r, 0.0};
+    return e;
+}
+
+int main(void)
+{
+    pt_sb_config k;
+    memset(&k, 0, sizeof k);
+    k.fit_choice = PT_SB_CHOICE_LARGER;
+    pt_ellipse small = round_fit(40.0), large = round_fit(50.0);
+    double m = PT_SB_CHOICE_MARGIN;
+
+    PT_CHECK(pt_sb_fit_wins(&k, 0.1, 0, &small, -1.0, 0, &large), "the first fit is taken");
+    PT_CHECK(pt_sb_fit_wins(&k, 0.9 - m, 0, &large, 0.9, 0, &small),
+             "a larger fit the margin less confident replaces the best");
+    PT_CHECK(!pt_sb_fit_wins(&k, 0.9 - 2.0 * m, 0, &large, 0.9, 0, &small),
+             "a larger fit clearly less confident does not");
+    PT_CHECK(!pt_sb_fit_wins(&k, 0.9 + m, 0, &small, 0.9, 0, &large),
+             "a smaller fit at most the margin more confident does not");
+    PT_CHECK(pt_sb_fit_wins(&k, 0.9 + 2.0 * m, 0, &small, 0.5, 0, &large) &&
+                 pt_sb_fit_wins(&k, 0.5 + 2.0 * m, 0, &small, 0.5, 0, &large),
+             "a clearly more confident fit replaces the best");
+    PT_CHECK(!pt_sb_fit_wins(&k, 0.9, 0, &small, 0.9, 0, &small),
+             "an equal fit of the same size: the first of equals stays");
+    PT_CHECK(!pt_sb_fit_wins(&k, 0.9, 1, &large, 0.5, 0, &small),
+             "a fit with a darker disc loses to one without");
+    PT_CHECK(pt_sb_fit_wins(&k, 0.2, 0, &small, 0.9, 1, &large),
+             "a fit without a darker disc beats one with it");
+
+    k.fit_choice = PT_SB_CHOICE_CONFIDENT;
+    PT_CHECK(!pt_sb_fit_wins(&k, 0.9 - m, 0, &large, 0.9, 0, &small),
+             "confident: a larger, less confident fit does not replace the best");
+    PT_CHECK(pt_sb_fit_wins(&k, 0.9 + 0.01, 0, &small, 0.9, 0, &large),
+             "confident: the more confident wins");
+    return PT_TEST_SUMMARY("starburst_choice");
+}
