@@ -474,8 +474,9 @@ static inline int outside_ring(double d2, double lo, double hi)
     return (l > 0.0 && d2 < l * l) || d2 > h * h;
 }
 
-/* Edges within band of the circle that face its centre, per px of its
- * circumference, at most 1. */
+/* Edges within band of the circle that face its centre, not flat
+ * (lib/detect/hough_flat.h: a lid's chord tangent to a circle in the
+ * pupil's visible part), per px of its circumference, at most 1. */
 static double circle_support(const edge_list *e, int x_off, int y_off, const pt_circle *c,
                              double band)
 {
@@ -527,8 +528,9 @@ static int near_ellipse(const edge_list *e, int x_off, int y_off, const pt_ellip
  * dark direction points at it within 45 degrees: the candidates of an ellipse
  * the circle peak only approximates. Of these, those with skin or iris
  * rather than pupil behind them are left out when dark_limit < 255
- * (pt_hough_dark_behind, lib/detect/hough_dark.h), and those on a corneal
- * reflection when mask is given (the reflection mask, img's stride: the
+ * (pt_hough_dark_behind, lib/detect/hough_dark.h), those on a flat edge
+ * (lib/detect/hough_flat.h), and those on a corneal reflection when mask
+ * is given (the reflection mask, img's stride: the
  * filled-in reflection bends the pupil's border outwards there). Returns
  * their number. */
 static int around_peak(const edge_list *e, int x_off, int y_off, const pt_circle *c,
@@ -701,7 +703,8 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
         return err->status;
     int gradient = p->vote == PT_HOUGH_VOTE_GRADIENT;
     edge_list edges;
-    double flat_reach = p->flat_edges == PT_HOUGH_FLAT_REJECT ? pt_hough_flat_reach(max_r) : 0.0;
+    double flat_reach =
+        p->flat_edges == PT_HOUGH_FLAT_REJECT ? pt_hough_flat_reach(max_r) : 0.0;
     if (collect_edges(&canny, flat_reach, arena, &edges, err))
         return err->status;
     edges.offset = p->edge_offset;
