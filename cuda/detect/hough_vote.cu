@@ -329,7 +329,8 @@ __device__ static void peak_centre(const pt_hough_dev *d, int j, const pt_cuda_e
 }
 
 /* Block per job: the dark-edge vote's centre and its PT_HOUGH_DARK_RADII
- * strongest radii (from its voters alone) appended to the candidates. */
+ * strongest radii (from its voters alone) appended to the candidates, less
+ * those the candidates before them repeat (pt_hough_dark_vote_new). */
 __global__ void dark_candidates(pt_cuda_buffers b, pt_hough_dev d)
 {
     __shared__ candidates_shared sh;
@@ -347,7 +348,8 @@ __global__ void dark_candidates(pt_cuda_buffers b, pt_hough_dev d)
                                   max_r, PT_HOUGH_DARK_RADII, PT_HOUGH_DARK_RADII, at, d.eskip,
                                   &sh);
     if (threadIdx.x == 0)
-        d.ncand[j] = at + count;
+        d.ncand[j] = at + pt_hough_dark_vote_new(d.cand + (size_t)j * PT_HOUGH_CANDIDATES, at,
+                                                 count);
 }
 
 cudaError_t pt_cuda_hough_vote_gradient(const pt_hough_dev *d, const pt_cuda_params *p,

@@ -13,18 +13,25 @@
  * (lib/detect/hough_flat.h: the lid across the pupil has the pupil behind
  * it too). Its PT_HOUGH_DARK_RADII strongest radii (from those edges alone)
  * are candidates beside the voting's and the seed's, refined and chosen
- * alike (lib/detect/hough_choose.h). Where they repeat a voting candidate
- * they stay: their centre comes from the pupil's border alone. */
+ * alike (lib/detect/hough_choose.h). A radius whose circle the candidates
+ * before it already hold (centre within PT_HOUGH_DARK_SAME_SHIFT x r,
+ * radius within PT_HOUGH_DARK_SAME_RADIUS: the lid-free eye, where both
+ * votes agree) is not offered again; where they differ more, they stay even
+ * when their refined circle repeats a voting candidate: their centre comes
+ * from the pupil's border alone. */
 #ifndef PT_HOUGH_DARK_VOTE_H
 #define PT_HOUGH_DARK_VOTE_H
 
 #include <stdint.h>
 
+#include "lib/core/pt_geom.h"
 #include "lib/core/pt_hd.h"
 #include "lib/detect/hough_dark.h"
 #include "lib/io/pt_image.h"
 
 #define PT_HOUGH_DARK_RADII 2 /* radius candidates of the dark-edge centre */
+#define PT_HOUGH_DARK_SAME_SHIFT 0.05 /* pt_hough_dark_vote_new: centre shift / radius */
+#define PT_HOUGH_DARK_SAME_RADIUS 0.1 /* pt_hough_dark_vote_new: radius difference / larger */
 
 /* The step of pt_hough_dark_behind for the dark-edge vote: half the
  * smallest radius searched. */
@@ -51,6 +58,29 @@ static inline PT_HD int pt_hough_dark_vote_edge(const pt_image *img, double x, d
                                                 int limit)
 {
     return !flat && pt_hough_dark_behind(img, x, y, ux, uy, reach, limit);
+}
+
+/* The dark-edge vote's circles cand[at .. at + count) that no circle of
+ * cand[0 .. at) repeats (centre within PT_HOUGH_DARK_SAME_SHIFT x its
+ * radius, radii within PT_HOUGH_DARK_SAME_RADIUS of the larger), moved
+ * down in order to cand[at ..); returns their number. */
+static inline PT_HD int pt_hough_dark_vote_new(pt_circle *cand, int at, int count)
+{
+    int kept = 0;
+    for (int k = at; k < at + count; k++) {
+        const pt_circle *c = &cand[k];
+        double shift = PT_HOUGH_DARK_SAME_SHIFT * c->r;
+        int same = 0;
+        for (int m = 0; m < at && !same; m++) {
+            double dx = c->cx - cand[m].cx, dy = c->cy - cand[m].cy;
+            double big = c->r > cand[m].r ? c->r : cand[m].r;
+            double dr = c->r > cand[m].r ? c->r - cand[m].r : cand[m].r - c->r;
+            same = dx * dx + dy * dy <= shift * shift && dr <= PT_HOUGH_DARK_SAME_RADIUS * big;
+        }
+        if (!same)
+            cand[at + kept++] = *c;
+    }
+    return kept;
 }
 
 #endif

@@ -42,19 +42,15 @@ static inline PT_HD double pt_hough_flat_reach(int max_r)
     return r > 2.0 ? r : 2.0;
 }
 
-/* Whether pixel (x, y) of a w x h map (row stride w; an edge where
- * map[i] & bit) with gradient (gx, gy) has an edge pixel of nearly the same
- * gradient direction at reach px along its tangent on side s (+1 or -1). */
-static inline PT_HD int pt_hough_flat_side(const uint8_t *map, uint8_t bit, const float *gx,
-                                           const float *gy, int w, int h, int x, int y,
-                                           double reach, int s)
+/* Whether the w x h map (row stride w; an edge where map[i] & bit) has an
+ * edge pixel of a gradient within 10 degrees of (g0x, g0y) (squared length
+ * m2) within PT_HOUGH_FLAT_BAND px of the point (ax, ay) along the unit
+ * gradient (nx, ny). */
+static inline PT_HD int pt_hough_flat_hit(const uint8_t *map, uint8_t bit, const float *gx,
+                                          const float *gy, int w, int h, double ax, double ay,
+                                          double nx, double ny, double g0x, double g0y,
+                                          double m2)
 {
-    double g0x = gx[(long)y * w + x], g0y = gy[(long)y * w + x];
-    double m2 = g0x * g0x + g0y * g0y;
-    if (!(m2 > 0.0))
-        return 0;
-    double m = sqrt(m2), nx = g0x / m, ny = g0y / m;
-    double ax = x - s * reach * ny, ay = y + s * reach * nx;
     for (int k = -2; k <= 2; k++) {
         double off = 0.5 * PT_HOUGH_FLAT_BAND * k;
         int xi = (int)floor(ax + off * nx + 0.5), yi = (int)floor(ay + off * ny + 0.5);
@@ -71,18 +67,25 @@ static inline PT_HD int pt_hough_flat_side(const uint8_t *map, uint8_t bit, cons
     return 0;
 }
 
-/* Whether edge pixel (x, y) lies on a flat edge: pt_hough_flat_side holds
- * at PT_HOUGH_FLAT_PARTNERS of the distances reach, 1.5 reach, 2 reach
- * (PT_HOUGH_FLAT_DEPTHS of them) on either side. */
+/* Whether edge pixel (x, y) of gradient (gx, gy) lies on a flat edge:
+ * pt_hough_flat_hit at PT_HOUGH_FLAT_PARTNERS of the points reach, 1.5
+ * reach, 2 reach (PT_HOUGH_FLAT_DEPTHS of them) along its tangent on
+ * either side. */
 static inline PT_HD int pt_hough_flat_edge(const uint8_t *map, uint8_t bit, const float *gx,
                                            const float *gy, int w, int h, int x, int y,
                                            double reach)
 {
+    double g0x = gx[(long)y * w + x], g0y = gy[(long)y * w + x];
+    double m2 = g0x * g0x + g0y * g0y;
+    if (!(m2 > 0.0))
+        return 0;
+    double m = sqrt(m2), nx = g0x / m, ny = g0y / m;
     int found = 0;
     for (int k = 0; k < PT_HOUGH_FLAT_DEPTHS && found < PT_HOUGH_FLAT_PARTNERS; k++) {
         double along = reach * (1.0 + 0.5 * k);
-        found += pt_hough_flat_side(map, bit, gx, gy, w, h, x, y, along, 1);
-        found += pt_hough_flat_side(map, bit, gx, gy, w, h, x, y, along, -1);
+        for (int s = -1; s <= 1 && found < PT_HOUGH_FLAT_PARTNERS; s += 2)
+            found += pt_hough_flat_hit(map, bit, gx, gy, w, h, x - s * along * ny,
+                                       y + s * along * nx, nx, ny, g0x, g0y, m2);
     }
     return found >= PT_HOUGH_FLAT_PARTNERS;
 }

@@ -407,7 +407,8 @@ static int seed_candidates(const edge_list *e, const pt_image *img, const pt_roi
 /* Candidates of the dark-edge vote (lib/detect/hough_dark_vote.h): the
  * edges that are not flat and have a pixel at most limit behind them vote
  * (gradient_peak, acc and the radius histogram) for a centre whose
- * PT_HOUGH_DARK_RADII strongest radii are appended to cand[*n..). No
+ * PT_HOUGH_DARK_RADII strongest radii are appended to cand[*n..) unless
+ * cand[0..*n) repeats them (pt_hough_dark_vote_new). No
  * candidates when limit < 0 (no seed) or no edge votes. */
 static int dark_vote_candidates(edge_list *e, const pt_image *img, const pt_roi *roi, int min_r,
                                 int max_r, int step, int cell, int limit, pt_arena *arena,
@@ -427,7 +428,7 @@ static int dark_vote_candidates(edge_list *e, const pt_image *img, const pt_roi 
     int add = gradient_peak(e, min_r, max_r, step, cell, roi->width, roi->height, acc, hist,
                             score, cand + *n, &cx, &cy, PT_HOUGH_DARK_RADII, PT_HOUGH_DARK_RADII);
     e->skip = NULL;
-    *n += add > 0 ? add : 0;
+    *n += add > 0 ? pt_hough_dark_vote_new(cand, *n, add) : 0;
     return 0;
 }
 
