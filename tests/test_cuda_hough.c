@@ -6,7 +6,8 @@
  * ellipse, monocular and binocular, at 320x256 and 1280x1024 (where Canny's
  * sigma doubles: lib/detect/hough_sigma.h), and for eye regions of two
  * filter steps in one chunk; on lid-cut pupils with hough_flat_edges and
- * hough_dark_vote at their defaults and off. Both use the same Canny arithmetic and RANSAC sample table;
+ * hough_dark_vote at their defaults and off. Both use the same Canny
+ * arithmetic and RANSAC sample table;
  * the GPU's accumulator sums floats in another order (atomics), so a near
  * tie between two centres or radii may go the other way.
  * Skips (passing) when no usable GPU is present. */

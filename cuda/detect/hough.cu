@@ -104,12 +104,14 @@ static void hough_destroy(void *instance)
     if (!h)
         return;
     pt_hough_dev *d = &h->dev;
-    void *bufs[] = {d->taps, d->gx,    d->gy,       d->label,    d->state,       d->vmax,
-                    d->hist,  d->high,     d->low,      d->row_count,   d->edge_count,
-                    d->overflow, d->exy,   d->eux,      d->euy,         d->emag,
-                    d->peak,  d->rhist,    d->score,    d->planes,      d->radius_peak,
-                    d->off_first, d->off_by_angle, d->off_dxy, d->cand, d->ncand,
-                    d->task,  d->pts,      d->seed_ii, d->nvote, d->seed_level, d->eflat, d->eskip, d->ndark,      d->idx,      d->stage,       d->partials};
+    void *bufs[] = {d->taps,      d->gx,         d->gy,       d->label,      d->state,
+                    d->vmax,      d->hist,       d->high,     d->low,        d->row_count,
+                    d->edge_count, d->overflow,  d->exy,      d->eux,        d->euy,
+                    d->emag,      d->eflat,      d->eskip,    d->peak,       d->rhist,
+                    d->score,     d->planes,     d->radius_peak, d->off_first, d->off_by_angle,
+                    d->off_dxy,   d->cand,       d->ncand,    d->task,       d->pts,
+                    d->seed_ii,   d->nvote,      d->ndark,    d->seed_level, d->idx,
+                    d->stage,     d->partials};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         cudaFree(bufs[i]);
     free(h);

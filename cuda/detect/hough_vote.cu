@@ -236,7 +236,8 @@ __global__ void gradient_candidates(pt_cuda_params p, pt_cuda_buffers b, pt_houg
     }
     __syncthreads();
     int count = radius_candidates(&d, j, &job, sh.centre[0], sh.centre[1], min_r, max_r, min_r,
-                                  max_r, PT_HOUGH_STRONG_RADII, PT_HOUGH_VOTE_CANDIDATES, 0, NULL, &sh);
+                                  max_r, PT_HOUGH_STRONG_RADII, PT_HOUGH_VOTE_CANDIDATES, 0, NULL,
+                                  &sh);
     if (threadIdx.x == 0)
         d.nvote[j] = count;
     int seed_cell = pt_hough_seed_cell(min_r), gw = job.w / seed_cell, gh = job.h / seed_cell;

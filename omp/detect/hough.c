@@ -317,11 +317,13 @@ static int radius_candidates(const edge_list *e, double px, double py, int min_r
 /* Gradient voting in two stages (fast; hough_vote=gradient): every edge pixel
  * votes for the centres on its dark side at each tested radius, all radii in
  * one centre accumulator; the centre is the maximum of its 3x3 sums. Then the
- * radius (radius_candidates). Returns -1 when nothing voted; the centre
- * (roi coordinates) in *centre_x, *centre_y. */
+ * radius (radius_candidates: `strong`, at most max). Edges with e->skip set
+ * neither vote nor count. Returns -1 when nothing voted; the centre (roi
+ * coordinates) in *centre_x, *centre_y. */
 static int gradient_peak(const edge_list *e, int min_r, int max_r, int step, int cell,
                          int w, int h, float *acc, float *hist, double *score,
-                         pt_circle *peak, double *centre_x, double *centre_y, int strong, int max)
+                         pt_circle *peak, double *centre_x, double *centre_y, int strong,
+                         int max)
 {
     /* The centre accumulator has cells of cell x cell px; votes every cell px
      * of radius land once per cell crossed. */
@@ -736,7 +738,8 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
         double vx = 0.0, vy = 0.0;
         edges.skip = NULL;
         int nc = gradient_peak(&edges, min_r, max_r, step, hough_cell(p, w, h), w, h, acc,
-                               hist, score, cand, &vx, &vy, PT_HOUGH_STRONG_RADII, HOUGH_CANDIDATES);
+                               hist, score, cand, &vx, &vy, PT_HOUGH_STRONG_RADII,
+                               HOUGH_CANDIDATES);
         /* the seed grid's integral image fits in the accumulator's (w+1) x (h+1) */
         int nvote = nc < 0 ? 0 : nc;
         double seed_level = -1.0;
