@@ -6,6 +6,7 @@
 #include "lib/core/output_file.h"
 #include "eval/confidence_eval.h"
 #include "eval/curve.h"
+#include "eval/frame_errors.h"
 #include "eval/metrics.h"
 #include "lib/detect/confidence.h"
 #include "lib/io/gt.h"
@@ -27,6 +28,8 @@ static void usage(FILE *out)
             "                     a circle of radius (a+b)/2, a circle as an ellipse a=b=r)\n"
             "  --config NAME      value of the curve's config column (default: RESULTS)\n"
             "  -o FILE            curve CSV (default: stdout)\n"
+            "  --frames FILE      each scored frame's outcome, centre error (px),\n"
+            "                     relative error and confidence as CSV\n"
             "  --confidence-threshold C\n"
             "                     summary: the detections with confidence >= C and\n"
             "                     their share within 5 px (default %.2f)\n"
@@ -72,6 +75,7 @@ static int check_matching(const char *results_path, const char *gt_path, const p
 int pt_cmd_eval(int argc, char **argv)
 {
     const char *gt_path = NULL, *out_path = NULL, *results_path = NULL, *config = NULL;
+    const char *frames_path = NULL;
     int metrics = PT_METRIC_BOTH;
     pt_eval_shape shape = PT_SHAPE_AUTO;
     double threshold = PT_CONFIDENCE_FILTER;
@@ -84,7 +88,7 @@ int pt_cmd_eval(int argc, char **argv)
         }
         int takes_value = !strcmp(a, "--gt") || !strcmp(a, "-o") || !strcmp(a, "--metric") ||
                           !strcmp(a, "--shape") || !strcmp(a, "--config") ||
-                          !strcmp(a, "--confidence-threshold");
+                          !strcmp(a, "--confidence-threshold") || !strcmp(a, "--frames");
         if (takes_value && i + 1 >= argc) {
             pt_cli_fail("eval: option %s needs a value", a);
             return PT_EXIT_USAGE;
@@ -93,6 +97,8 @@ int pt_cmd_eval(int argc, char **argv)
             gt_path = argv[++i];
         } else if (!strcmp(a, "-o")) {
             out_path = argv[++i];
+        } else if (!strcmp(a, "--frames")) {
+            frames_path = argv[++i];
         } else if (!strcmp(a, "--config")) {
             config = argv[++i];
         } else if (!strcmp(a, "--confidence-threshold")) {
@@ -181,6 +187,20 @@ int pt_cmd_eval(int argc, char **argv)
         pt_cli_report(&err);
         rc = PT_EXIT_INPUT;
         goto done;
+    }
+    if (frames_path) {
+        pt_output fo;
+        if (pt_output_open(&fo, frames_path, 0, &err)) {
+            pt_cli_report(&err);
+            rc = PT_EXIT_INPUT;
+            goto done;
+        }
+        pt_eval_frames_write(fo.fp, &frames); /* write errors: pt_output_close */
+        if (pt_output_close(&fo, &err)) {
+            pt_cli_report(&err);
+            rc = PT_EXIT_INPUT;
+            goto done;
+        }
     }
     pt_eval_print_summary(stderr, config, &ev);
     enum { TABLE = 20 };

@@ -1,29 +1,14 @@
 #include "eval/curve.h"
 
-#include <string.h>
 
-/* Config and parameter values are free text: quote them like the results CSV. */
-static void write_field(FILE *out, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
+#include "lib/core/csv.h"
 
 void pt_curve_write_header(FILE *out, int nparams, const char *const *param_names)
 {
     fputs("config,metric,threshold,detected,total,rate", out);
     for (int i = 0; i < nparams; i++) {
         fputc(',', out);
-        write_field(out, param_names[i]);
+        pt_csv_write_field(out, param_names[i]);
     }
     fputc('\n', out);
 }
@@ -31,13 +16,13 @@ void pt_curve_write_header(FILE *out, int nparams, const char *const *param_name
 static void write_row(FILE *out, const char *config, const char *metric, double threshold,
                       long detected, long total, int nparams, const char *const *values)
 {
-    write_field(out, config);
+    pt_csv_write_field(out, config);
     fprintf(out, ",%s,%g,%ld,%ld,", metric, threshold, detected, total);
     if (total > 0)
         fprintf(out, "%.6f", (double)detected / (double)total);
     for (int i = 0; i < nparams; i++) {
         fputc(',', out);
-        write_field(out, values[i]);
+        pt_csv_write_field(out, values[i]);
     }
     fputc('\n', out);
 }

@@ -146,6 +146,13 @@ static int add_row(pt_eval *ev, const pt_gt_entry *truth, const pt_result *found
     for (int i = 0; i < PT_EVAL_PX_STEPS; i++)
         ev->px_detected[i] += px <= pt_eval_pixel_threshold(i) + EVAL_TOLERANCE;
     if (frame) {
+        frame->truth = truth;
+        frame->outcome = !found                                ? PT_EVAL_MISSING
+                         : found->status == PT_DETECT_ERROR    ? PT_EVAL_ERROR
+                         : found->status != PT_DETECT_OK ||
+                                 !(found->has_circle || found->has_ellipse)
+                             ? PT_EVAL_NOTFOUND
+                             : PT_EVAL_DETECTED;
         frame->detected = found && found->status == PT_DETECT_OK &&
                           (found->has_circle || found->has_ellipse);
         frame->confidence = found ? found->confidence : 0.0;

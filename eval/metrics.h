@@ -51,9 +51,19 @@ double pt_metric_centre_error(double x, double y, double truth_x, double truth_y
 double pt_eval_relative_threshold(int i);
 double pt_eval_pixel_threshold(int i);
 
+/* What a scored frame's result was. */
+typedef enum {
+    PT_EVAL_DETECTED = 0, /* status ok with a shape */
+    PT_EVAL_NOTFOUND,     /* notfound, or ok without a shape */
+    PT_EVAL_ERROR,        /* status error */
+    PT_EVAL_MISSING       /* no result row */
+} pt_eval_outcome;
+
 /* One scored frame (a ground-truth row with a pupil, not a blink), for the
- * confidence measures (eval/confidence_eval.h). */
+ * confidence measures (eval/confidence_eval.h) and eval --frames. */
 typedef struct {
+    const pt_gt_entry *truth; /* its ground-truth row */
+    pt_eval_outcome outcome;
     double confidence; /* the result's confidence; meaningful when detected */
     int detected;      /* status ok with a shape */
     double px_error;   /* centre error in px; INFINITY when not detected */

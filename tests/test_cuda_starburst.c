@@ -260,7 +260,7 @@ int main(void)
     opt.ellipse = 0;
     edge_fraction = 0.0;
     /* the reported size moved to a grey level of the step (pt_sb_report_size),
-     * in the batch pipeline's finish and in the sequence kernel's tail */
+     * in the pipeline's finish, for independent frames and --sequence */
     size_fraction = 0.2;
     compare("monocular circle 128x128, size_fraction 0.2", &opt, 100 / div, 128, 128, 112);
     opt.ellipse = 1;

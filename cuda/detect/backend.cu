@@ -3,7 +3,8 @@
  * buffers are allocated once in create(); host memory for copies is pinned;
  * each chunk is preprocessed by one launch per stage (all its frames) and
  * searched by the Starburst pipeline (grid-wide launches per stage; for
- * --sequence, one block per frame and eye, frame after frame); preprocessing
+ * --sequence, chunks of one frame whose detection waits for the previous
+ * frame's); preprocessing
  * and the pipeline are replayed from CUDA graphs kept per stream and chunk
  * shape (cuda/detect/stage_graph.cu); the host waits for a stream only when it
  * needs that stream's buffers again. */

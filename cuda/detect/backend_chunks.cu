@@ -277,16 +277,19 @@ static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const 
     CUDA_OR_FAIL(err, launch_stage(s, &slot->graph_pre, shape, 6, enqueue_preprocess, &stage,
                                    slot->stream));
     CUDA_OR_FAIL(err, cudaEventRecord(slot->preprocessed, slot->stream));
+    /* --sequence: Starburst starts from the previous frame's centres, so a
+     * frame's detection waits for the previous frame's. */
+    if (s->opt.sequence && s->last_detect >= 0 && s->last_detect != index)
+        CUDA_OR_FAIL(err,
+                     cudaStreamWaitEvent(slot->stream, s->slots[s->last_detect].detected, 0));
     if (s->detector)
         CUDA_OR_FAIL(err, launch_stage(s, &slot->graph_det, shape, 6, enqueue_detector, &stage,
                                        slot->stream));
-    else if (s->opt.sequence) {
-        CUDA_OR_FAIL(err, pt_cuda_starburst(p, &slot->dev, jobs, s->previous, slot->stream));
-        CUDA_OR_FAIL(err, pt_cuda_pupil_score(p, &slot->dev, jobs, slot->stream));
-    } else
+    else
         CUDA_OR_FAIL(err, launch_stage(s, &slot->graph_sb, shape, 8, enqueue_starburst, &stage,
                                        slot->stream));
     CUDA_OR_FAIL(err, cudaEventRecord(slot->detected, slot->stream));
+    s->last_detect = index;
     CUDA_OR_FAIL(err, copy_results_back(slot, jobs));
     CUDA_OR_FAIL(err, cudaEventRecord(slot->end, slot->stream));
     slot->busy = 1;

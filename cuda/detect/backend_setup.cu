@@ -44,9 +44,9 @@ static void free_slot(const pt_cuda_detector *det, stream_slot *s)
     cudaFree(s->dev.smoothed);
     cudaFree(s->dev.points);
     cudaFree(s->dev.scratch_idx);
-    cudaFree(s->dev.cells);
     cudaFree(s->dev.dark_key);
     cudaFree(s->dev.dark_done);
+    cudaFree(s->dev.iterations_done);
     cudaFree(s->dev.dims);
     cudaFree(s->dev.jobs);
     cudaFree(s->dev.slot_points);
@@ -111,14 +111,12 @@ static pt_status alloc_slot(cuda_state *s, stream_slot *slot, pt_error *err)
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.smoothed, plane * frames));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.points, pts * sizeof(pt_point)));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.scratch_idx, pts * sizeof(int)));
-    /* Darkest-window cells: at most (w/2) x (h/2) per eye (cell side >= 2). */
-    slot->dev.cells_per_job = (size_t)(s->width / 2 + 1) * (s->height / 2 + 1);
-    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.cells,
-                                 slot->dev.cells_per_job * jobs * sizeof(uint32_t)));
+    slot->dev.previous = s->params.sequence ? s->previous : NULL;
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.dark_key, jobs * sizeof(unsigned long long)));
     CUDA_OR_FAIL(err, cudaMemset(slot->dev.dark_key, 0xff, jobs * sizeof(unsigned long long)));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.dark_done, jobs * sizeof(unsigned)));
     CUDA_OR_FAIL(err, cudaMemset(slot->dev.dark_done, 0, jobs * sizeof(unsigned)));
+    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.iterations_done, sizeof(int)));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.dims, frames * sizeof(pt_cuda_frame_dims)));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.jobs, jobs * sizeof(pt_cuda_eye_job)));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.slot_points, pts * sizeof(pt_point)));
@@ -181,8 +179,10 @@ pt_status pt_cuda_state_create(const pt_config *cfg, const pt_track_options *opt
     s->height = height > 0 ? height : 1;
     s->eyes = opt->binocular ? 2 : 1;
     s->last_copy = -1;
-    /* --sequence runs frames in order on one stream, one frame per chunk step. */
-    s->nstreams = opt->sequence ? 1 : (opt->streams > 0 ? opt->streams : DEFAULT_STREAMS);
+    s->last_detect = -1;
+    /* --sequence: chunks of one frame whose detection waits for the previous
+     * frame's (launch_chunk), while copies and preprocessing overlap. */
+    s->nstreams = opt->streams > 0 ? opt->streams : DEFAULT_STREAMS;
     pt_cuda_params *p = &s->params;
     p->pitch = (s->width + 127) & ~127;
     p->plane = (size_t)p->pitch * s->height;

@@ -10,7 +10,7 @@
 
 
 #define DEFAULT_STREAMS 4
-#define SEQUENCE_CHUNK 16       /* --sequence: frames per chunk, one kernel per frame */
+#define SEQUENCE_CHUNK 1        /* --sequence: frames per chunk (each starts from the last) */
 #define MAX_CHUNK 64            /* frames per chunk of the throughput pipeline */
 #define CHUNK_BYTES (96u << 20) /* at most this much of each image plane per stream */
 /* Starburst iterations of a one-chunk call before its results are looked
@@ -70,6 +70,7 @@ typedef struct {
     const pt_cuda_detector *detector; /* NULL: Starburst */
     int width, height, eyes, chunk, nstreams, next_stream;
     int last_copy; /* slot of the chunk copied last (-1: none yet) */
+    int last_detect; /* --sequence: slot of the chunk detected last (-1: none yet) */
     stream_slot *slots;
     uint32_t *ransac_values; /* device copy of the shared table */
     pt_cuda_previous *previous;

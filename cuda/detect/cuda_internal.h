@@ -109,8 +109,8 @@ typedef struct {
     uint8_t *raw, *work_a, *work_b, *mask, *smoothed; /* raw: reflections get filled in place */
     pt_point *points;        /* points_per_eye per job */
     int *scratch_idx;        /* points_per_eye per job */
-    uint32_t *cells;         /* darkest-point cell sums, per job (--sequence kernel) */
-    size_t cells_per_job;
+    pt_cuda_previous *previous; /* --sequence: each eye's last centre (else NULL) */
+    int *iterations_done;    /* --sequence graphs: iterations run in the chunk so far */
     /* darkest window per job (sum << 24 | cell index, the least wins;
      * all ones between chunks), and the dark_windows blocks of the job done
      * so far (0 between chunks): the last one starts the job */
@@ -187,14 +187,11 @@ void pt_cuda_gaussian_weights(int size, double sigma, uint32_t *w);
 cudaError_t pt_cuda_preprocess(const pt_cuda_params *p, const pt_cuda_buffers *b, int frames,
                                int max_width, int max_height, int reflection_kernel,
                                int reflection_dilate, cudaStream_t stream);
-/* starburst.cu: detector over `jobs` (frame, eye) jobs; with p->sequence the
- * jobs are launched one at a time in order, reading and updating previous. */
-cudaError_t pt_cuda_starburst(const pt_cuda_params *p, const pt_cuda_buffers *b, int jobs,
-                              pt_cuda_previous *previous, cudaStream_t stream);
-
-/* starburst_pipeline.cu: the same detector as pt_cuda_starburst() for
- * independent frames (not --sequence), as three grid-wide launches per
- * iteration: block per ray, blocks of RANSAC rows, block per job.
+/* starburst_pipeline.cu: Starburst over `jobs` (frame, eye) jobs with the
+ * same arithmetic as omp/detect/starburst.c, as three grid-wide launches per
+ * iteration: block per ray, blocks of RANSAC rows, block per job. With
+ * p->sequence (one frame a call, calls in frame order) each eye starts from
+ * b->previous and its result updates it.
  * Iterations [from, to) of max_iterations (from 0: the start points first),
  * then the results from the state so far: a later call with from = the
  * earlier to goes on where that one stopped. */

@@ -9,6 +9,7 @@
  * (confidence x edge support) and the result. */
 #include <math.h>
 
+#include "cuda/core/block_rank.cuh"
 #include "cuda/detect/hough_internal.h"
 #include "cuda/detect/hough_reject.cuh"
 #include "cuda/detect/pupil_score_block.cuh"
@@ -55,25 +56,6 @@ __device__ static int block_fit(int ellipse, const pt_point *pts, const int *idx
     if (threadIdx.x < 32)
         fitted = warp_fit(ellipse, pts, idx, n, &sh->fit, c, e);
     return fitted;
-}
-
-/* This thread's place among the set flags of the block's tile (all threads
- * call it); *total gets the tile's count. */
-__device__ static int tile_rank(int flag, refine_shared *sh, int *total)
-{
-    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    unsigned ballot = __ballot_sync(0xffffffffu, flag);
-    if (lane == 0)
-        sh->warp_counts[warp] = __popc(ballot);
-    __syncthreads();
-    int before = 0, sum = 0;
-    for (int w = 0; w < WARPS; w++) {
-        before += w < warp ? sh->warp_counts[w] : 0;
-        sum += sh->warp_counts[w];
-    }
-    __syncthreads();
-    *total = sum;
-    return before + __popc(ballot & ((1u << lane) - 1u));
 }
 
 typedef struct {
@@ -177,7 +159,7 @@ __device__ static int gather(const edge_view *e, int mode, const pt_circle *c, d
                        pt_ellipse_frame_within(frame, x, y, band);
             }
         }
-        int total, k = tile_rank(keep, sh, &total);
+        int total, k = pt_block_rank(keep, sh->warp_counts, &total);
         if (keep) {
             pts[n + k].x = (float)x;
             pts[n + k].y = (float)y;
@@ -379,7 +361,7 @@ __device__ static void ransac_pick(const pt_cuda_params *p, const pt_hough_dev *
         if (k < n)
             in = ellipse ? pt_ellipse_frame_within(&f, pts[k].x, pts[k].y, inlier)
                          : pt_circle_distance(&best_c, pts[k].x, pts[k].y) <= inlier;
-        int total, at = tile_rank(in, sh, &total);
+        int total, at = pt_block_rank(in, sh->warp_counts, &total);
         if (in)
             idx[inliers + at] = k;
         inliers += total;

@@ -1,9 +1,10 @@
-/* Starburst for independent frames at throughput: the stages of
- * cuda/detect/starburst.cu (and omp/detect/starburst.c) as grid-wide launches over every
- * (frame, eye) job of a chunk, so the whole GPU works on every stage:
+/* Starburst on the GPU: the stages of omp/detect/starburst.c as grid-wide
+ * launches over every (frame, eye) job of a chunk, so the whole GPU works on
+ * every stage:
  *
  *   dark_windows DARK_BLOCKS blocks per job: darkest window    (start = dark)
- *   start        thread per job: start point, state
+ *   start        thread per job: start point (--sequence: the previous
+ *                frame's centre when it had one), state
  *   per iteration (launched max_iterations times; finished jobs return at once):
  *     rays       block per first-stage ray: warp 0 casts it, the others
  *                its second-stage rays (pt_sb_cast_warp)
@@ -21,16 +22,16 @@
  *                convergence
  *   finish       (starburst.cu) the result
  *
- * Every value is computed by the same device functions, in the same order per
- * job, as the one-block-per-eye kernel, so results are identical to it. */
+ * Every value is computed by the same device functions as the CPU's, in the
+ * same order per job, so results are identical to omp/detect/starburst.c's. */
+#include "cuda/core/block_rank.cuh"
 #include "cuda/detect/starburst_device.cuh"
 
 #define PIPE_THREADS 256
 #define PIPE_WARPS (PIPE_THREADS / 32)
 #define RANSAC_SHARED_POINTS 2048
 
-/* The darkest-window search of darkest_point() (cuda/detect/starburst.cu,
- * omp/detect/backend.c start_point): cells of block = max(min_r, 2) px, windows of
+/* The darkest-window search of omp/detect/backend.c start_point: cells of block = max(min_r, 2) px, windows of
  * 2 x 2 cells (1 where the roi has a single cell row or column), the least
  * sum wins, ties to the lowest cell index. Block (i, job) sums window rows
  * cy = i, i + DARK_BLOCKS, ...: threads take (cell, row) items, each the
@@ -89,7 +90,10 @@ static __device__ void start_job(const pt_cuda_params &p, const pt_cuda_buffers 
 {
     const pt_cuda_eye_job job = b.jobs[j];
     pt_point start = {(float)(job.x0 + (job.w - 1) / 2.0), (float)(job.y0 + (job.h - 1) / 2.0)};
-    if (job.start_mode == PT_CUDA_START_FIXED) {
+    if (p.sequence && b.previous && b.previous[job.slot].have) {
+        start.x = b.previous[job.slot].x;
+        start.y = b.previous[job.slot].y;
+    } else if (job.start_mode == PT_CUDA_START_FIXED) {
         start.x = job.start_x;
         start.y = job.start_y;
     } else if (job.start_mode == PT_CUDA_START_DARK) {
@@ -159,7 +163,7 @@ __global__ void __launch_bounds__(DARK_THREADS) dark_windows(pt_cuda_params p, p
     __shared__ unsigned eye_hist[256];
     int j = blockIdx.y;
     const pt_cuda_eye_job job = b.jobs[j];
-    int block = job.min_r < 2 ? 2 : job.min_r; /* as darkest_point() */
+    int block = job.min_r < 2 ? 2 : job.min_r; /* as start_point() */
     int gw = job.w / block, gh = job.h / block;
     if (job.start_mode == PT_CUDA_START_DARK && gw >= 1 && gh >= 1)
         dark_search(p, b, job, j, block, gw, gh, cell_sum, warp_best);
@@ -342,22 +346,13 @@ static __device__ int compact_slots(const pt_cuda_params &p, const pt_cuda_buffe
 {
     int slots = p.rays * (1 + p.rays2);
     size_t base = (size_t)j * p.points_per_eye;
-    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     int n = 0;
     for (int tile = 0; tile < slots; tile += PIPE_THREADS) {
         int s = tile + threadIdx.x;
         int flag = s < slots && b.slot_found[base + s];
-        unsigned ballot = __ballot_sync(0xffffffffu, flag);
-        if (lane == 0)
-            warp_counts[warp] = __popc(ballot);
-        __syncthreads();
-        int before = 0, total = 0;
-        for (int w = 0; w < PIPE_WARPS; w++) {
-            before += w < warp ? warp_counts[w] : 0;
-            total += warp_counts[w];
-        }
+        int total, rank = pt_block_rank(flag, warp_counts, &total);
         if (flag) {
-            int at = n + before + __popc(ballot & ((1u << lane) - 1u));
+            int at = n + rank;
             pt_point e = b.slot_points[base + s];
             if (shared)
                 shared[at] = e;
@@ -365,8 +360,8 @@ static __device__ int compact_slots(const pt_cuda_params &p, const pt_cuda_buffe
                 b.points[base + at] = e;
         }
         n += total;
-        __syncthreads();
     }
+    __syncthreads(); /* the points written before any thread reads them */
     return n;
 }
 
@@ -493,6 +488,82 @@ static cudaError_t enqueue_iteration(const pt_cuda_params *p, const pt_cuda_buff
     return pt_cuda_starburst_select(p, b, jobs, nblocks, finish, stream);
 }
 
+#if CUDART_VERSION >= 12040
+/* After an iteration of a --sequence chunk: whether the loop below runs
+ * another, i.e. an eye is still active and fewer than `to` ran. */
+__global__ void iteration_gate(pt_cuda_buffers b, int jobs, int to, cudaGraphConditionalHandle h)
+{
+    int active = 0;
+    for (int j = threadIdx.x; j < jobs; j += blockDim.x)
+        active |= b.state[j].active;
+    active = __syncthreads_or(active);
+    if (threadIdx.x == 0) {
+        int done = ++*b.iterations_done;
+        cudaGraphSetConditional(h, active && done < to);
+    }
+}
+
+/* A --sequence chunk's iterations [0, to) as a graph's while node (the
+ * stream is being captured): the chain of one frame's launches is the mode's
+ * limit, and an eye usually converges in a few of max_iterations; the
+ * iterations a finished chunk skips would have changed nothing. Returns
+ * cudaErrorNotSupported, having added nothing, where such a node cannot be
+ * made here. */
+static cudaError_t enqueue_while(const pt_cuda_params *p, const pt_cuda_buffers *b, int jobs,
+                                 int to, cudaStream_t stream)
+{
+    cudaStreamCaptureStatus status;
+    cudaGraph_t graph;
+    const cudaGraphNode_t *deps;
+    const cudaGraphEdgeData *edges;
+    size_t ndeps;
+    cudaGraphConditionalHandle handle;
+    if (cudaStreamGetCaptureInfo(stream, &status, NULL, &graph, &deps, &edges, &ndeps) !=
+            cudaSuccess ||
+        status != cudaStreamCaptureStatusActive ||
+        cudaGraphConditionalHandleCreate(&handle, graph, 1, cudaGraphCondAssignDefault) !=
+            cudaSuccess) {
+        cudaGetLastError();
+        return cudaErrorNotSupported;
+    }
+    cudaError_t st = cudaMemsetAsync(b->iterations_done, 0, sizeof(int), stream);
+    if (st == cudaSuccess)
+        st = cudaStreamGetCaptureInfo(stream, &status, NULL, &graph, &deps, &edges, &ndeps);
+    cudaGraphNodeParams node_params = {cudaGraphNodeTypeConditional};
+    node_params.conditional.handle = handle;
+    node_params.conditional.type = cudaGraphCondTypeWhile;
+    node_params.conditional.size = 1;
+    cudaGraphNode_t node;
+    if (st == cudaSuccess)
+        st = cudaGraphAddNode(&node, graph, deps, edges, ndeps, &node_params);
+    if (st == cudaSuccess)
+        st = cudaStreamUpdateCaptureDependencies(stream, &node, NULL, 1,
+                                                 cudaStreamSetCaptureDependencies);
+    /* the body: one iteration and the gate, captured on a stream of its own */
+    cudaStream_t side = NULL;
+    if (st == cudaSuccess)
+        st = cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking);
+    cudaGraph_t body = node_params.conditional.phGraph_out ? node_params.conditional.phGraph_out[0]
+                                                          : NULL;
+    if (st == cudaSuccess)
+        st = cudaStreamBeginCaptureToGraph(side, body, NULL, NULL, 0,
+                                           cudaStreamCaptureModeRelaxed);
+    if (st == cudaSuccess) {
+        cudaError_t launched = enqueue_iteration(p, b, jobs, 0, side);
+        if (launched == cudaSuccess) {
+            iteration_gate<<<1, 256, 0, side>>>(*b, jobs, to, handle);
+            launched = cudaGetLastError();
+        }
+        st = cudaStreamEndCapture(side, &body);
+        if (st == cudaSuccess)
+            st = launched;
+    }
+    if (side)
+        cudaStreamDestroy(side);
+    return st;
+}
+#endif
+
 extern "C" cudaError_t pt_cuda_starburst_pipeline(const pt_cuda_params *p,
                                                   const pt_cuda_buffers *b, int jobs, int from,
                                                   int to, cudaStream_t stream)
@@ -502,6 +573,13 @@ extern "C" cudaError_t pt_cuda_starburst_pipeline(const pt_cuda_params *p,
     if (from == 0) {
         dark_windows<<<dim3(DARK_BLOCKS, jobs), DARK_THREADS, 0, stream>>>(*p, *b);
     }
+#if CUDART_VERSION >= 12040
+    if (p->sequence && from == 0 && to > 1) {
+        cudaError_t st = enqueue_while(p, b, jobs, to, stream);
+        if (st != cudaErrorNotSupported)
+            return st != cudaSuccess ? st : pt_cuda_starburst_finish(p, b, jobs, stream);
+    }
+#endif
     cudaError_t st = cudaSuccess;
     /* the last select step writes the results (one launch less) */
     for (int it = from; it < to && st == cudaSuccess; it++)

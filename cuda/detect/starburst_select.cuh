@@ -1,6 +1,5 @@
-/* One Starburst iteration's select step, block-wide, shared by both CUDA
- * Starburst kernels (starburst_kernel for --sequence, starburst_select of the
- * throughput pipeline): given the best RANSAC row, its model, the refit on
+/* One Starburst iteration's select step, block-wide (starburst_select of the
+ * pipeline, cuda/detect/starburst.cu): given the best RANSAC row, its model, the refit on
  * its inliers, circle mode's ellipse refinement (lib/detect/starburst_refit.h) and
  * the confidence, with the same arithmetic as omp/detect/starburst.c.
  *
@@ -18,6 +17,7 @@
 #ifndef PT_STARBURST_SELECT_CUH
 #define PT_STARBURST_SELECT_CUH
 
+#include "cuda/core/block_rank.cuh"
 #include "cuda/detect/starburst_device.cuh"
 
 #include "lib/detect/confidence.h"
@@ -62,25 +62,16 @@ static __device__ int select_row_better(int ov, int ro, int mv, int mr)
 template <typename Pick>
 static __device__ int select_compact(int n, Pick pick, int *list, sb_select_shared *S)
 {
-    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
     int count = 0;
     for (int tile = 0; tile < n; tile += blockDim.x) {
         int k = tile + threadIdx.x, value = 0;
         int in = k < n && pick(k, &value);
-        unsigned ballot = __ballot_sync(0xffffffffu, in);
-        if (lane == 0)
-            S->warp_a[warp] = __popc(ballot);
-        __syncthreads();
-        int before = 0, total = 0;
-        for (int w = 0; w < warps; w++) {
-            before += w < warp ? S->warp_a[w] : 0;
-            total += S->warp_a[w];
-        }
+        int total, rank = pt_block_rank(in, S->warp_a, &total);
         if (in)
-            list[count + before + __popc(ballot & ((1u << lane) - 1u))] = value;
+            list[count + rank] = value;
         count += total;
-        __syncthreads();
     }
+    __syncthreads(); /* the list written before any thread reads it */
     return count;
 }
 

@@ -7,14 +7,17 @@
  *   tl_rows     block per row: border pixels of the blob in the row
  *   tl_scan     block per task: exclusive scan of the row counts
  *   tl_scatter  block per row: the row's border pixels, in order, as points
- *   tl_flat     block per task (tl_flat): each pixel's flat-edge test
- *               (lib/detect/tl_flat.h) over the rows within reach, then, where
- *               the flat pixels leave, the others compacted in order
+ *   tl_flat_test  FLAT_SPLIT blocks per task (tl_flat): each pixel's
+ *               flat-edge test (lib/detect/tl_flat.h) over the rows within
+ *               reach, and the task's count of flat pixels
+ *   tl_flat_drop  block per task: where the flat pixels leave, the others
+ *               compacted in order
  *
  * so the point list is in raster order, the order RANSAC's sample indices
  * refer to on the CPU. */
 #include <math.h>
 
+#include "cuda/core/block_rank.cuh"
 #include "cuda/detect/tl_internal.h"
 #include "lib/detect/tl_flat.h"
 
@@ -25,6 +28,12 @@
 #define SCAN_WARPS (SCAN_THREADS / 32)
 #define FLAT_THREADS 1024
 #define FLAT_WARPS (FLAT_THREADS / 32)
+/* The flat-edge tests of a task's pixels are independent searches of up to
+ * thousands of partners each: FLAT_SPLIT blocks of TEST_THREADS share them,
+ * so a frame's few tasks spread over the GPU. */
+#define FLAT_SPLIT 32
+#define TEST_THREADS 256
+#define TEST_WARPS (TEST_THREADS / 32)
 #define TOUCHES 0x80000000u
 
 __global__ void __launch_bounds__(PICK_THREADS)
@@ -70,6 +79,7 @@ __global__ void __launch_bounds__(PICK_THREADS)
     fit->found = 0;
     fit->votes = 0;
     fit->n = 0;
+    fit->flat = 0;
     fit->quality = 0.0;
     fit->root = key ? (int)(0xffffffffu - (uint32_t)(key & 0xffffffffu)) : -1;
     fit->size = (int)(key >> 32);
@@ -191,29 +201,57 @@ __global__ void __launch_bounds__(ROW_THREADS) tl_scatter(pt_cuda_buffers b, tl_
         return;
     const int32_t *labels = d.labels + slot * d.cap;
     pt_point *points = d.points + slot * d.cap;
-    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     for (int tile = 0; tile < job.w; tile += ROW_THREADS) {
         int x = tile + threadIdx.x;
         bool flag = x < job.w && is_border(labels, job.w, job.h, x, y, k);
-        unsigned ballot = __ballot_sync(0xffffffffu, flag);
-        if (lane == 0)
-            warp_counts[warp] = __popc(ballot);
-        __syncthreads();
-        int before = 0, total = 0;
-        for (int w = 0; w < ROW_WARPS; w++) {
-            before += w < warp ? warp_counts[w] : 0;
-            total += warp_counts[w];
-        }
+        int total, rank = pt_block_rank(flag, warp_counts, &total);
         if (flag) {
             pt_point q = {(float)(x + job.x0), (float)(y + job.y0)};
-            points[at + before + __popc(ballot & ((1u << lane) - 1u))] = q;
+            points[at + rank] = q;
         }
         at += total;
-        __syncthreads();
     }
 }
 
-__global__ void __launch_bounds__(FLAT_THREADS) tl_flat(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs, int first)
+__global__ void __launch_bounds__(TEST_THREADS)
+    tl_flat_test(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs, int first)
+{
+    __shared__ int warp_counts[TEST_WARPS];
+    int slot = blockIdx.y;
+    pt_cuda_eye_job job;
+    int32_t k;
+    if (!task_blob(d, b, jobs, first, slot, &job, &k))
+        return;
+    tl_fit *fit = d.fits + first + slot;
+    int n = fit->n;
+    const int32_t *offsets = d.row_offsets + slot * d.rows_cap;
+    const pt_point *points = d.points + slot * d.cap;
+    int32_t *flags = d.labels + slot * d.cap; /* the label image is read no more */
+    const pt_cuda_frame_dims dims = b.dims[job.frame];
+    const uint8_t *plane = b.smoothed + job.frame * p.plane;
+    double reach = pt_tl_flat_reach(job.max_r);
+    int flat = 0;
+    for (int i = blockIdx.x * TEST_THREADS + threadIdx.x; i < n; i += FLAT_SPLIT * TEST_THREADS) {
+        flags[i] = pt_tl_flat_point(points, offsets, job.y0, job.h, n, plane, p.pitch,
+                                    dims.width, dims.height, i, reach);
+        flat += flags[i];
+    }
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    flat = warp_isum(flat);
+    if (lane == 0)
+        warp_counts[warp] = flat;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        flat = 0;
+        for (int w = 0; w < TEST_WARPS; w++)
+            flat += warp_counts[w];
+        if (flat)
+            atomicAdd(&fit->flat, flat); /* an integer count: the same in any order */
+    }
+}
+
+__global__ void __launch_bounds__(FLAT_THREADS)
+    tl_flat_drop(pt_cuda_buffers b, tl_dev d, int jobs, int first)
 {
     __shared__ int warp_counts[FLAT_WARPS];
     int slot = blockIdx.x;
@@ -223,47 +261,20 @@ __global__ void __launch_bounds__(FLAT_THREADS) tl_flat(pt_cuda_params p, pt_cud
         return;
     tl_fit *fit = d.fits + first + slot;
     int n = fit->n;
-    const int32_t *offsets = d.row_offsets + slot * d.rows_cap;
-    pt_point *points = d.points + slot * d.cap;
-    int32_t *flags = d.labels + slot * d.cap; /* the label image is read no more */
-    const pt_cuda_frame_dims dims = b.dims[job.frame];
-    const uint8_t *plane = b.smoothed + job.frame * p.plane;
-    double reach = pt_tl_flat_reach(job.max_r);
-    int flat = 0;
-    for (int i = threadIdx.x; i < n; i += FLAT_THREADS) {
-        flags[i] = pt_tl_flat_point(points, offsets, job.y0, job.h, n, plane, p.pitch,
-                                    dims.width, dims.height, i, reach);
-        flat += flags[i];
-    }
-    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    flat = warp_isum(flat);
-    if (lane == 0)
-        warp_counts[warp] = flat;
-    __syncthreads(); /* every test done before the compaction moves a pixel */
-    flat = 0;
-    for (int w = 0; w < FLAT_WARPS; w++)
-        flat += warp_counts[w];
-    if (!pt_tl_flat_drops(flat, n, reach))
+    if (!pt_tl_flat_drops(fit->flat, n, pt_tl_flat_reach(job.max_r)))
         return;
-    /* the kept pixels, in order, in place (a pixel moves to a lower index,
-     * read before any of this tile's writes) */
+    pt_point *points = d.points + slot * d.cap;
+    const int32_t *flags = d.labels + slot * d.cap;
+    /* the kept pixels, in order, in place (a pixel moves to a lower index;
+     * the tile's reads come before pt_block_rank's barrier, its writes after) */
     int at = 0;
     for (int tile = 0; tile < n; tile += FLAT_THREADS) {
         int i = tile + threadIdx.x;
         bool keep = i < n && !flags[i];
         pt_point q = keep ? points[i] : pt_point{0.0f, 0.0f};
-        unsigned ballot = __ballot_sync(0xffffffffu, keep);
-        __syncthreads(); /* warp_counts of the last tile read; every read of this tile done */
-        if (lane == 0)
-            warp_counts[warp] = __popc(ballot);
-        __syncthreads();
-        int before = 0, total = 0;
-        for (int w = 0; w < FLAT_WARPS; w++) {
-            before += w < warp ? warp_counts[w] : 0;
-            total += warp_counts[w];
-        }
+        int total, rank = pt_block_rank(keep, warp_counts, &total);
         if (keep)
-            points[at + before + __popc(ballot & ((1u << lane) - 1u))] = q;
+            points[at + rank] = q;
         at += total;
     }
     if (threadIdx.x == 0)
@@ -280,7 +291,9 @@ cudaError_t pt_tl_border(const pt_cuda_params *p, const pt_cuda_buffers *b, cons
     tl_rows<<<rows, ROW_THREADS, 0, stream>>>(*b, *d, jobs, first);
     tl_scan<<<count, SCAN_THREADS, 0, stream>>>(*b, *d, jobs, first);
     tl_scatter<<<rows, ROW_THREADS, 0, stream>>>(*b, *d, jobs, first);
-    if (d->flat)
-        tl_flat<<<count, FLAT_THREADS, 0, stream>>>(*p, *b, *d, jobs, first);
+    if (d->flat) {
+        tl_flat_test<<<dim3(FLAT_SPLIT, count), TEST_THREADS, 0, stream>>>(*p, *b, *d, jobs, first);
+        tl_flat_drop<<<count, FLAT_THREADS, 0, stream>>>(*b, *d, jobs, first);
+    }
     return cudaGetLastError();
 }

@@ -20,6 +20,7 @@
  *              differ in the last bits; such huge lists come from non-pupil
  *              blobs). The confidence's samples are shared out over the
  *              warp. */
+#include "cuda/core/block_rank.cuh"
 #include "cuda/detect/tl_internal.h"
 
 #include "lib/detect/fit.h"
@@ -306,18 +307,9 @@ __global__ void __launch_bounds__(SELECT_THREADS)
     for (int base = 0; base < n_all; base += SELECT_THREADS) {
         int k = base + threadIdx.x;
         bool in = k < n_all && inlier(ell, c, f, pts[k], band);
-        unsigned ballot = __ballot_sync(0xffffffffu, in);
-        __syncthreads(); /* the previous tile's counts read by all */
-        if (lane == 0)
-            part[warp] = __popc(ballot);
-        __syncthreads();
-        int before = 0, total = 0;
-        for (int w = 0; w < SELECT_WARPS; w++) {
-            before += w < warp ? part[w] : 0;
-            total += part[w];
-        }
+        int total, rank = pt_block_rank(in, part, &total);
         if (in)
-            inl[count + before + __popc(ballot & ((1u << lane) - 1u))] = k;
+            inl[count + rank] = k;
         count += total;
     }
     __syncthreads();

@@ -38,6 +38,7 @@ typedef struct {
     int found;        /* RANSAC gave a model */
     int votes;        /* inliers of the final model */
     int n;            /* border points of the picked blob */
+    int flat;         /* tl_flat: how many of them lie on flat edges */
     int root;         /* picked blob: raster index (in the roi) of its first pixel; -1: none */
     int size;         /* its pixels */
     int last_row;     /* its last row in the roi */

@@ -320,3 +320,23 @@ int pt_csv_column(const pt_csv_reader *r, int nfields, const char *name)
             return i;
     return -1;
 }
+
+void pt_csv_write_field(FILE *out, const char *s)
+{
+    size_t n = strlen(s);
+    int quote = n > 0 && (s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' ||
+                          s[n - 1] == '\t' || s[0] == '#');
+    for (const char *p = s; *p && !quote; p++)
+        quote = *p == ',' || *p == '"' || *p == '\n' || *p == '\r';
+    if (!quote) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (const char *p = s; *p; p++) {
+        if (*p == '"')
+            fputc('"', out);
+        fputc(*p, out);
+    }
+    fputc('"', out);
+}

@@ -6,6 +6,7 @@
 #define PT_CSV_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "lib/core/pt_error.h"
 
@@ -36,5 +37,10 @@ void pt_csv_close(pt_csv_reader *r);
 int pt_csv_parse_double(const char *field, double *out);
 /* Index of the header field named name (case-insensitive), or -1. */
 int pt_csv_column(const pt_csv_reader *r, int nfields, const char *name);
+
+/* Write one field so that this reader reads it back unchanged: quoted (with
+ * doubled quotes) when it holds a comma, quote or line end, or when it would
+ * be trimmed or taken for a comment. Write errors show in ferror(out). */
+void pt_csv_write_field(FILE *out, const char *s);
 
 #endif

@@ -8,27 +8,6 @@
 
 #define RESULTS_MAX_ROWS 50000000 /* bad-input guard */
 
-/* One field, quoted when a reader would otherwise split or trim it. */
-static void write_field(FILE *out, const char *s)
-{
-    size_t n = strlen(s);
-    int quote = n > 0 && (s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' ||
-                          s[n - 1] == '\t' || s[0] == '#');
-    for (const char *p = s; *p && !quote; p++)
-        quote = *p == ',' || *p == '"' || *p == '\n' || *p == '\r';
-    if (!quote) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (const char *p = s; *p; p++) {
-        if (*p == '"')
-            fputc('"', out);
-        fputc(*p, out);
-    }
-    fputc('"', out);
-}
-
 int pt_results_write_header(FILE *out)
 {
     fputs(PT_RESULTS_HEADER "\n", out);
@@ -44,11 +23,11 @@ int pt_results_write_row(FILE *out, const char *image, const char *algorithm,
 int pt_results_write_row_at(FILE *out, const char *image, const char *algorithm,
                             const char *backend, const pt_result *r, double timestamp)
 {
-    write_field(out, image ? image : "");
+    pt_csv_write_field(out, image ? image : "");
     fprintf(out, ",%s,", r->eye ? (r->eye == 'L' ? "L" : r->eye == 'R' ? "R" : "?") : "");
-    write_field(out, algorithm ? algorithm : "");
+    pt_csv_write_field(out, algorithm ? algorithm : "");
     fputc(',', out);
-    write_field(out, backend ? backend : "");
+    pt_csv_write_field(out, backend ? backend : "");
     fprintf(out, ",%s,", pt_detect_status_name(r->status));
     int ok = r->status == PT_DETECT_OK;
     int circle = ok && r->has_circle, ellipse = ok && r->has_ellipse;
@@ -69,7 +48,7 @@ int pt_results_write_row_at(FILE *out, const char *image, const char *algorithm,
         fputs(",,", out);
     fprintf(out, ",%.4f,%.4f,", r->confidence, r->ms);
     if (r->status != PT_DETECT_OK)
-        write_field(out, r->message); /* why: the error, or why nothing was found */
+        pt_csv_write_field(out, r->message); /* why: the error, or why nothing was found */
     fputc(',', out);
     if (isfinite(timestamp))
         fprintf(out, "%.6f", timestamp);
