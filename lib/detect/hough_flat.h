@@ -8,10 +8,14 @@
  * it; its pixels with the pupil behind them would vote for the dark-edge
  * centre (lib/detect/hough_dark_vote.h) too. Such an edge is flatter than
  * any pupil: on a circle of radius r, the point s px along the tangent of
- * one of its points lies s^2 / (2 r) px off that tangent, so no pupil of
- * radius at most max_radius has edge pixels within PT_HOUGH_FLAT_BAND px
- * of a point's tangent farther than sqrt(2 band max_radius) px along it (a
- * lid's edge pixels do). An edge pixel with PT_HOUGH_FLAT_PARTNERS such
+ * one of its points lies s^2 / (2 r) px off that tangent, so a circle of
+ * radius below max_radius has no edge pixels within PT_HOUGH_FLAT_BAND px
+ * of a point's tangent at sqrt(2 band max_radius) px along it or farther
+ * (a lid's edge pixels do); reading the nearest pixel of samples half a px
+ * apart across the tangent, circles up to 0.6 x max_radius keep every
+ * pixel (tests/test_hough_flat.c; the auto max_radius, 40 % of the eye
+ * region's short side, is several times a pupil's radius). An edge pixel
+ * with PT_HOUGH_FLAT_PARTNERS such
  * pixels, of a gradient within 10 degrees of its own, at 1, 1.5 or 2 times
  * that distance on either side (a lash or a reflection across a lid's edge
  * breaks it here and there) lies on a flat edge; flat edge pixels leave

@@ -56,8 +56,8 @@ const pt_param_def pt_hough_param_defs[] = {
      "effect with reflection=off"},
     {"hough_flat_edges", PT_PARAM_CHOICE, offsetof(pt_config, hough.flat_edges),
      PT_HOUGH_FLAT_REJECT, 0, 1, hough_flat_names, PT_ALG_HOUGH,
-     "reject: edge pixels on an edge flatter than a pupil of max_radius (2 edge pixels "
-     "of the gradient direction within 10 degrees of its own within 1 px of its tangent "
+     "reject: edge pixels on an edge flatter than a circle of 0.6 x max_radius (2 edge "
+     "pixels of the gradient direction within 10 degrees of its own within 1 px of its tangent "
      "at 1, 1.5 or 2 x sqrt(2 max_radius) px along it: a lid, a crease) leave the "
      "refinement's fits, the edge support and the dark-edge vote; keep: every edge pixel"},
     {"hough_dark_vote", PT_PARAM_CHOICE, offsetof(pt_config, hough.dark_vote),

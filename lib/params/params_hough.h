@@ -31,8 +31,8 @@ typedef struct {
     int glint_edges;       /* PT_HOUGH_GLINT_EDGES_*: refinement skips edge pixels on
                               the reflection mask */
     int flat_edges;        /* PT_HOUGH_FLAT_*: edge pixels on edges flatter than a
-                              pupil of max_radius leave the fits, the edge support
-                              and the dark-edge vote */
+                              circle of 0.6 x max_radius leave the fits, the edge
+                              support and the dark-edge vote */
     int dark_vote;         /* PT_HOUGH_DARK_VOTE_*: candidates of a second centre
                               voted for by the edges with the pupil behind them */
 } pt_hough_params;
