@@ -133,6 +133,12 @@ int main(void)
     opt.binocular = 1;
     compare("binocular circle 640x256, small pupils", &cfg, &opt, 40, 640, 256, 262);
     opt.binocular = 0;
+    /* the fine grid's share at the coarse dark rank's (tl_small_share) */
+    double small_share = cfg.tl.small_share;
+    cfg.tl.small_share = 1.07;
+    compare("monocular circle 640x512, small pupils, tl_small_share=1.07", &cfg, &opt, 40, 640,
+            512, 269);
+    cfg.tl.small_share = small_share;
     /* lid-cut pupils: border pixels on the lid's chord leave the fit
      * (lib/detect/tl_flat.h), and all of them stay with tl_flat=0 */
     hazards = PT_SYNTH_LID;
@@ -146,13 +152,14 @@ int main(void)
     cfg.tl.flat = 0;
     compare("monocular circle 640x512, lids, tl_flat=0", &cfg, &opt, 40, 640, 512, 266);
     cfg.tl.flat = 1;
-    /* the refit level's surround read beyond the border (lib/detect/tl_level.h) */
+    /* the refit level's surround read on the blurred border
+     * (lib/detect/tl_level.h; beyond it at the default gap) */
     hazards = PT_SYNTH_SMALL_PUPIL;
-    cfg.tl.level_gap = 8.0;
-    compare("monocular circle 200x200, small pupils, tl_level_gap=8", &cfg, &opt, 60, 200, 200,
+    cfg.tl.level_gap = 2.0;
+    compare("monocular circle 200x200, small pupils, tl_level_gap=2", &cfg, &opt, 60, 200, 200,
             267);
     opt.ellipse = 1;
-    compare("monocular ellipse 200x200, small pupils, tl_level_gap=8", &cfg, &opt, 40, 200,
+    compare("monocular ellipse 200x200, small pupils, tl_level_gap=2", &cfg, &opt, 40, 200,
             200, 268);
     opt.ellipse = 0;
     pt_config_default(&cfg);

@@ -43,7 +43,7 @@ static int brute_morph(const pt_image *img, int x, int y, int k, int is_min)
 
 static void test_morphology_matches_brute_force(void)
 {
-    static const int sizes[][2] = {{1, 1}, {7, 5}, {33, 17}, {16, 40}, {64, 64}};
+    static const int sizes[][2] = {{1, 1}, {7, 5}, {33, 17}, {16, 40}, {64, 64}, {97, 203}};
     static const int kernels[] = {1, 3, 5, 9, 19, 41, 101};
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
         for (size_t kk = 0; kk < sizeof kernels / sizeof kernels[0]; kk++) {
@@ -121,7 +121,12 @@ static void test_gaussian_fixed_point_exact(void)
 {
     static const struct { int w, h, size; double sigma; } cases[] = {
         {41, 23, 3, 0.8}, {64, 30, 5, 2.0}, {37, 19, 7, 1.5}, {29, 31, 9, 2.5},
-        {70, 12, 11, 3.0}, {33, 40, 15, 4.0}, {5, 3, 21, 6.0}};
+        {70, 12, 11, 3.0}, {33, 40, 15, 4.0}, {5, 3, 21, 6.0},
+        /* the 5-tap kernel at widths around its 16- and 32-pixel steps, and
+         * a sigma so small that the centre weight is the whole 32768 */
+        {1, 4, 5, 2.0}, {2, 3, 5, 1.0}, {15, 6, 5, 2.0}, {16, 5, 5, 2.0}, {17, 9, 5, 0.7},
+        {31, 4, 5, 2.0}, {32, 4, 5, 2.0}, {33, 7, 5, 3.0}, {100, 6, 5, 2.0},
+        {1280, 4, 5, 2.0}, {40, 5, 5, 0.1}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         int w = cases[c].w, h = cases[c].h, size = cases[c].size, r = size / 2;
         double sigma = cases[c].sigma, g[64], total = 0;
@@ -137,6 +142,11 @@ static void test_gaussian_fixed_point_exact(void)
         }
         wt[r] += 32768 - sum;
         pt_image src = make_image(w, h, 5);
+        /* the extremes: a run of white and of black pixels */
+        for (int x = 0; x < w / 2; x++) {
+            src.buf[x] = 255;
+            src.buf[(h - 1) * src.stride + w - 1 - x] = 0;
+        }
         uint16_t *rowf = malloc((size_t)w * h * sizeof *rowf);
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++) {
@@ -284,12 +294,16 @@ static void test_reflection_mask_matches_brute_force(void)
 {
     static const int sizes[][2] = {{40, 60}, {97, 131}, {13, 200}};
     static const int kernels[][2] = {{9, 3}, {15, 5}, {11, 1}};
+    /* Thresholds at both ends of the range too. */
+    static const int thresholds[] = {40, 0, 1, 20, 128, 254, 255};
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
         for (size_t kk = 0; kk < sizeof kernels / sizeof kernels[0]; kk++) {
             int w = sizes[s][0], h = sizes[s][1], k = kernels[kk][0], dil = kernels[kk][1];
             pt_image img = make_image(w, h, 3);
-            for (int i = 0; i < img.stride * h; i++)
-                img.buf[i] = (uint8_t)(img.buf[i] % 30 + 60);
+            /* The last size keeps the full 0..255 noise, so every difference occurs. */
+            if (s < 2)
+                for (int i = 0; i < img.stride * h; i++)
+                    img.buf[i] = (uint8_t)(img.buf[i] % 30 + 60);
             int spots = 3 + (int)(rng() % 6);
             for (int n = 0; n < spots; n++) {
                 int cx = (int)(rng() % w), cy = n == 0 ? 0 : n == 1 ? h - 1 : (int)(rng() % h);
@@ -300,9 +314,7 @@ static void test_reflection_mask_matches_brute_force(void)
             }
             int ms = w + 7;
             uint8_t *mask = malloc((size_t)ms * h);
-            memset(mask, 0xAA, (size_t)ms * h);
             void *scratch = malloc(pt_reflection_scratch_bytes(w, h, k, dil));
-            long count = pt_reflection_mask(&img, k, 40, dil, mask, ms, scratch);
             /* brute force: opening, threshold, dilation */
             pt_image ero = {w, h, w, malloc((size_t)w * h)};
             pt_image open = {w, h, w, malloc((size_t)w * h)};
@@ -313,21 +325,28 @@ static void test_reflection_mask_matches_brute_force(void)
             for (int y = 0; y < h; y++)
                 for (int x = 0; x < w; x++)
                     open.buf[y * w + x] = (uint8_t)brute_morph(&ero, x, y, k, 0);
-            for (int y = 0; y < h; y++)
-                for (int x = 0; x < w; x++)
-                    thr.buf[y * w + x] =
-                        img.buf[y * img.stride + x] - open.buf[y * w + x] > 40;
-            int bad = 0;
-            long want_count = 0;
-            for (int y = 0; y < h; y++)
-                for (int x = 0; x < w; x++) {
-                    int want = dil > 1 ? brute_morph(&thr, x, y, dil, 0) : thr.buf[y * w + x];
-                    want_count += want;
-                    bad += mask[y * ms + x] != want;
-                }
-            PT_CHECK(bad == 0 && count == want_count,
-                     "reflection mask %dx%d k=%d dilate=%d: %d pixels differ, count %ld vs %ld",
-                     w, h, k, dil, bad, count, want_count);
+            for (size_t ti = 0; ti < sizeof thresholds / sizeof thresholds[0]; ti++) {
+                int t = thresholds[ti];
+                memset(mask, 0xAA, (size_t)ms * h);
+                long count = pt_reflection_mask(&img, k, t, dil, mask, ms, scratch);
+                for (int y = 0; y < h; y++)
+                    for (int x = 0; x < w; x++)
+                        thr.buf[y * w + x] =
+                            img.buf[y * img.stride + x] - open.buf[y * w + x] > t;
+                int bad = 0;
+                long want_count = 0;
+                for (int y = 0; y < h; y++)
+                    for (int x = 0; x < w; x++) {
+                        int want =
+                            dil > 1 ? brute_morph(&thr, x, y, dil, 0) : thr.buf[y * w + x];
+                        want_count += want;
+                        bad += mask[y * ms + x] != want;
+                    }
+                PT_CHECK(bad == 0 && count == want_count,
+                         "reflection mask %dx%d k=%d dilate=%d threshold %d: %d pixels differ, "
+                         "count %ld vs %ld",
+                         w, h, k, dil, t, bad, count, want_count);
+            }
             free(thr.buf);
             free(open.buf);
             free(ero.buf);

@@ -315,6 +315,116 @@ static void test_ransac_pruned_equals_full(void)
     pt_ransac_table_free(&t);
 }
 
+/* pt_ransac_circle_votes against the plain count with pt_circle_distance:
+ * random circles (radius below, near and far above the band), points
+ * anywhere, on the outline, and on the band's edges to the last bit. */
+static void test_circle_votes_exact(void)
+{
+    enum { N = 203 };
+    pt_point p[N];
+    int differ = 0, early_wrong = 0, cases = 0, edge_points = 0;
+    for (int trial = 0; trial < 3000; trial++) {
+        pt_circle c;
+        c.cx = 640 * pt_test_uniform(&rng) - 20;
+        c.cy = 512 * pt_test_uniform(&rng) - 20;
+        int kind = trial % 4;
+        c.r = kind == 0 ? 0.05 + 2 * pt_test_uniform(&rng)   /* r < t: band reaches the centre */
+              : kind == 1 ? 3 + 30 * pt_test_uniform(&rng)
+                          : 20 + 600 * pt_test_uniform(&rng);
+        double t = trial % 3 == 0 ? 2.0 : 0.1 + 10 * pt_test_uniform(&rng);
+        if (trial % 7 == 0)
+            t = floor(t) + 0.5;
+        for (int k = 0; k < N; k++) {
+            int what = (int)(5 * pt_test_uniform(&rng));
+            double a = 2 * PI * pt_test_uniform(&rng);
+            double rad;
+            if (what == 0)
+                rad = 3 * (c.r + t) * pt_test_uniform(&rng);
+            else if (what == 1)
+                rad = c.r + pt_test_gauss(&rng, t);
+            else if (what == 2)
+                rad = c.r + t;
+            else if (what == 3)
+                rad = c.r - t;
+            else /* integer pixel positions near the outline */
+                rad = -1;
+            double x = rad >= 0 ? c.cx + rad * cos(a) : floor(c.cx + (c.r + t) * cos(a) + 0.5);
+            double y = rad >= 0 ? c.cy + rad * sin(a) : floor(c.cy + (c.r + t) * sin(a) + 0.5);
+            p[k].x = (float)x;
+            p[k].y = (float)y;
+            /* nudge onto the edge: the float neighbours of the point */
+            if (what == 2 || what == 3) {
+                int step = (int)(3 * pt_test_uniform(&rng)) - 1;
+                p[k].x = nextafterf(p[k].x, step > 0 ? INFINITY : -INFINITY);
+                if (step == 0)
+                    p[k].x = (float)x;
+                edge_points++;
+            }
+        }
+        if (trial % 50 == 0) { /* exactly on the edge where the geometry allows it */
+            c.cx = 100;
+            c.cy = 100;
+            c.r = 10;
+            t = 2;
+            p[0].x = 112;
+            p[0].y = 100;
+            p[1].x = 108;
+            p[1].y = 100;
+            p[2].x = 100;
+            p[2].y = 100;
+        }
+        int want = 0;
+        for (int k = 0; k < N; k++)
+            want += pt_circle_distance(&c, p[k].x, p[k].y) <= t;
+        for (int n = 0; n <= N; n += trial % 2 ? 67 : 1) {
+            int want_n = 0;
+            for (int k = 0; k < n; k++)
+                want_n += pt_circle_distance(&c, p[k].x, p[k].y) <= t;
+            differ += pt_ransac_circle_votes(p, n, &c, t, -1) != want_n;
+            int beat = (int)(n * pt_test_uniform(&rng));
+            int got = pt_ransac_circle_votes(p, n, &c, t, beat);
+            /* above beat: exact; otherwise at most beat */
+            early_wrong += want_n > beat ? got != want_n : got > beat;
+            cases++;
+        }
+        (void)want;
+    }
+    /* Radius and band chosen so that sqrt(d2) - r lands on t to the last
+     * bit: the roundings of the subtraction decide these points. */
+    int edge_differ = 0;
+    for (int trial = 0; trial < 20000; trial++) {
+        float x = (float)(1 + 500 * pt_test_uniform(&rng));
+        double t = 0.1 + 5 * pt_test_uniform(&rng);
+        pt_circle c = {0.0, 0.0, (double)x - t};
+        if (trial % 3 == 1)
+            c.r = nextafter(c.r, 0.0);
+        else if (trial % 3 == 2)
+            c.r = nextafter(c.r, INFINITY);
+        if (trial % 2) { /* the inner edge */
+            c.r = (double)x + t;
+            if (trial % 3 == 1)
+                c.r = nextafter(c.r, 0.0);
+        }
+        pt_point q[3] = {{x, 0.0f}, {0.0f, x}, {-x, 0.0f}};
+        int want_e = 0;
+        for (int k = 0; k < 3; k++)
+            want_e += pt_circle_distance(&c, q[k].x, q[k].y) <= t;
+        edge_differ += pt_ransac_circle_votes(q, 3, &c, t, -1) != want_e;
+    }
+    PT_CHECK(edge_differ == 0, "points on the band's edge to the last bit: %d differences",
+             edge_differ);
+    PT_CHECK(edge_points > 1000, "%d points on the band's edges", edge_points);
+    PT_CHECK(differ == 0, "circle votes equal the plain count: %d differences in %d cases",
+             differ, cases);
+    PT_CHECK(early_wrong == 0, "early stop keeps the decision: %d wrong in %d cases", early_wrong,
+             cases);
+    /* NaN and far-away models count like the plain test */
+    pt_circle bad = {NAN, 0, 5};
+    PT_CHECK(pt_ransac_circle_votes(p, N, &bad, 2.0, -1) == 0, "NaN centre: no votes");
+    pt_circle far = {1e300, 0, 5};
+    PT_CHECK(pt_ransac_circle_votes(p, N, &far, 2.0, -1) == 0, "far centre: no votes");
+}
+
 int main(void)
 {
     test_table_determinism();
@@ -325,5 +435,6 @@ int main(void)
     test_ransac_ellipse_outliers();
     test_ransac_rules();
     test_ransac_pruned_equals_full();
+    test_circle_votes_exact();
     return PT_TEST_SUMMARY("ransac");
 }

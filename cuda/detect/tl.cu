@@ -63,6 +63,7 @@ static cudaError_t tl_create(const pt_config *cfg, int ellipse, const pt_cuda_pa
     d->shape = tl->shape;
     d->pupil_prior = tl->pupil_prior;
     d->flat = tl->flat;
+    d->small_share = tl->small_share;
     d->level_share = tl->level_share;
     d->level_gap = tl->level_gap;
     d->circle_band = tl->circle_band;

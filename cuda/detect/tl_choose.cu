@@ -139,7 +139,7 @@ __global__ void __launch_bounds__(LEVELS_THREADS) tl_levels(pt_cuda_params p, pt
     }
     if (threadIdx.x == 0)
         d.levels[j] = make_int3(coarse_dark,
-                                mid >= 0 && pt_eye_fine_small(below) ? mid : coarse_dark,
+                                mid >= 0 && pt_eye_fine_small(below, d.small_share) ? mid : coarse_dark,
                                 surround);
 }
 

@@ -59,6 +59,7 @@ typedef struct {
     int shape;        /* PT_TL_SHAPE_*: circle mode's shape check */
     int pupil_prior;  /* tl_pupil_prior: the credible fit the winner encloses wins */
     int flat;         /* tl_flat: border pixels on flat edges leave (lib/detect/tl_flat.h) */
+    double small_share; /* tl_small_share: the fine grid's small dark region (eye_levels.h) */
     double level_share; /* tl_level_share: the refit threshold (lib/detect/tl_level.h) */
     double level_gap;   /* tl_level_gap: the surround's ring at least this far out */
     double circle_band;

@@ -94,16 +94,17 @@ static inline PT_HD int pt_eye_clearly_dark(int dark, int surround)
  * neighbouring samples, about 2 % of the region's side across: a pupil of
  * min_radius holds it, a lash or a thin shadow does not, and the mean does
  * not follow single noisy samples). Where the patch lies PT_EYE_FINE_GAP
- * grey levels or more below the coarse dark level and fewer than 1 in
- * PT_EYE_FINE_SMALL of the fine samples are at most half-way from the
- * patch's level up to the coarse one, the patch is a small dark region the
+ * grey levels or more below the coarse dark level and fewer than a share
+ * of the fine samples are at most half-way from the patch's level up to
+ * the coarse one, the patch is a small dark region the
  * coarse grid missed: the dark level becomes that half-way level, so the
  * thresholds start above the small pupil's core (which blur keeps darker
  * than its border) and below the iris. Otherwise (the pupil covers more,
  * or the patch is the darker core of a pupil the coarse grid found) the
- * coarse dark level stays. */
+ * coarse dark level stays. The share is tl_small_share (pupiltrack(1),
+ * 0.5 % by default; the coarse dark rank's share, 11 of its 1,024 samples,
+ * is 1.07 %). */
 #define PT_EYE_FINE_GRID 128
-#define PT_EYE_FINE_SMALL 200
 /* grey levels (5 % of the scale) the patch lies at least below the coarse
  * dark level: a region standing clearly apart, not noise within a pupil */
 #define PT_EYE_FINE_GAP 12
@@ -127,10 +128,11 @@ static inline PT_HD int pt_eye_fine_mid(int coarse_dark, int best9)
 }
 
 /* Whether `below` fine samples at most half-way are few enough for the
- * patch to be a small dark region. */
-static inline PT_HD int pt_eye_fine_small(int below)
+ * patch to be a small dark region: fewer than share_pct % of the samples
+ * (exact: both products are exact in double for these ranges). */
+static inline PT_HD int pt_eye_fine_small(int below, double share_pct)
 {
-    return below * PT_EYE_FINE_SMALL < PT_EYE_FINE_GRID * PT_EYE_FINE_GRID;
+    return (double)below * 100.0 < share_pct * (double)(PT_EYE_FINE_GRID * PT_EYE_FINE_GRID);
 }
 
 /* The fine grid's work, shared out as samples first, first + step, ...
@@ -175,14 +177,14 @@ static inline PT_HD int pt_eye_fine_below(const uint8_t *fine, int level, int fi
  * coarse grid's dark level (see above), in one thread (the CUDA back end
  * shares the same steps out over a block: cuda/detect/tl_choose.cu). */
 static inline int pt_eye_tl_dark(const uint8_t *buf, int stride, int x0, int y0, int w, int h,
-                                 int coarse_dark)
+                                 int coarse_dark, double share_pct)
 {
     uint8_t fine[PT_EYE_FINE_GRID * PT_EYE_FINE_GRID];
     pt_eye_fine_gather(buf, stride, x0, y0, w, h, fine, 0, 1);
     int mid = pt_eye_fine_mid(coarse_dark, pt_eye_fine_least9(fine, 0, 1));
     if (mid < 0)
         return coarse_dark;
-    return pt_eye_fine_small(pt_eye_fine_below(fine, mid, 0, 1)) ? mid : coarse_dark;
+    return pt_eye_fine_small(pt_eye_fine_below(fine, mid, 0, 1), share_pct) ? mid : coarse_dark;
 }
 
 /* Threshold i (0-based) of n for tl_range=eye: between the eye's dark and

@@ -1,7 +1,9 @@
 /* RANSAC over the shared sample table (semantics documented in ransac.h). */
 #include "lib/detect/ransac.h"
+#include "lib/core/pt_clones.h"
 #include "lib/core/pt_rng.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 
@@ -67,20 +69,76 @@ void pt_ransac_table_free(pt_ransac_table *t)
     t->sample_size = 0;
 }
 
-/* Votes (points within inlier_px of the outline). With beat >= 0 the count
- * stops once it can no longer exceed beat and returns at most beat: a sample
- * that cannot beat the best so far needs no exact count (the choice, the
- * first sample with the most votes, stays the same). beat < 0: exact. */
-static int circle_votes(const pt_point *pts, int n, const pt_circle *c, double inlier_px,
-                        int beat)
+/* The circle test pt_circle_distance(c, x, y) <= inlier_px, i.e.
+ * |sqrt(d2) - r| <= t for d2 = dx^2 + dy^2, decided from d2 alone wherever
+ * d2 lies clearly inside or outside the band: for radial distances more than
+ * `margin` (a millionth of r + t) inside the band's edges the square root's
+ * and the subtraction's roundings (below 1e-15 relative) cannot move the
+ * result across t, so only points within the margin of an edge (and NaN)
+ * need the exact test. */
+typedef struct {
+    double cx, cy, in_lo, in_hi, out_lo, out_hi;
+} circle_band;
+
+static circle_band circle_band_make(const pt_circle *c, double t)
 {
+    circle_band b;
+    double r = c->r, margin = 1e-6 * (fabs(r) + fabs(t));
+    double lo = r - t, hi = r + t;
+    b.cx = c->cx;
+    b.cy = c->cy;
+    /* Inside: lo + margin <= sqrt(d2) <= hi - margin (lo + margin <= 0: any d2 >= 0). */
+    b.in_lo = lo + margin > 0.0 ? (lo + margin) * (lo + margin) : -1.0;
+    b.in_hi = hi - margin > 0.0 ? (hi - margin) * (hi - margin) : -2.0;
+    /* Outside: sqrt(d2) < lo - margin or > hi + margin. */
+    b.out_lo = lo - margin > 0.0 ? (lo - margin) * (lo - margin) : -1.0;
+    b.out_hi = (hi + margin) * (hi + margin);
+    if (!(margin < INFINITY) || !(b.out_hi < INFINITY)) { /* nothing is sure: every point exact */
+        b.in_lo = 1.0;
+        b.in_hi = -2.0;
+        b.out_lo = -1.0;
+        b.out_hi = INFINITY;
+    }
+    return b;
+}
+
+#define VOTE_CHUNK 32
+
+PT_VECTOR_CLONES int pt_ransac_circle_votes(const pt_point *pts, int n, const pt_circle *c,
+                                            double inlier_px, int beat)
+{
+    circle_band b = circle_band_make(c, inlier_px);
     int votes = 0;
-    for (int k = 0; k < n; k++) {
-        votes += pt_circle_distance(c, pts[k].x, pts[k].y) <= inlier_px;
-        if (beat >= 0 && votes + (n - 1 - k) <= beat)
+    for (int k0 = 0; k0 < n; k0 += VOTE_CHUNK) {
+        int m = n - k0 < VOTE_CHUNK ? n - k0 : VOTE_CHUNK;
+        const pt_point *p = pts + k0;
+        /* 64-bit counts, as wide as the doubles, so the loop vectorises. */
+        int64_t in = 0, sure = 0;
+#pragma omp simd reduction(+ : in, sure)
+        for (int j = 0; j < m; j++) {
+            double dx = (double)p[j].x - b.cx, dy = (double)p[j].y - b.cy;
+            double d2 = dx * dx + dy * dy;
+            int64_t inside = (int64_t)(d2 >= b.in_lo) & (int64_t)(d2 <= b.in_hi);
+            in += inside;
+            sure += inside | (int64_t)(d2 < b.out_lo) | (int64_t)(d2 > b.out_hi);
+        }
+        if (sure != m) {
+            in = 0;
+            for (int j = 0; j < m; j++)
+                in += pt_circle_distance(c, p[j].x, p[j].y) <= inlier_px;
+        }
+        votes += (int)in;
+        /* A sample that can no longer exceed beat needs no exact count. */
+        if (beat >= 0 && votes + (n - k0 - m) <= beat)
             return votes;
     }
     return votes;
+}
+
+static int circle_votes(const pt_point *pts, int n, const pt_circle *c, double inlier_px,
+                        int beat)
+{
+    return pt_ransac_circle_votes(pts, n, c, inlier_px, beat);
 }
 
 static int ellipse_votes(const pt_point *pts, int n, const pt_ellipse *e, double inlier_px,

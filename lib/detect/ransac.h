@@ -154,6 +154,12 @@ int pt_ransac_circle(const pt_point *pts, int n, const pt_ransac_table *t, int s
 int pt_ransac_ellipse(const pt_point *pts, int n, const pt_ransac_table *t,
                       int samples_used, double inlier_px, double min_r, double max_r,
                       int *scratch_idx, pt_ransac_fit *out);
+/* Step 1c for a circle: the number of pts within inlier_px of c
+ * (pt_circle_distance(c, x, y) <= inlier_px, the same decision point by
+ * point). With beat >= 0 the count may stop early once it cannot exceed
+ * beat, returning some value <= beat; beat < 0: the exact count. */
+int pt_ransac_circle_votes(const pt_point *pts, int n, const pt_circle *c, double inlier_px,
+                           int beat);
 
 #ifdef __cplusplus
 }

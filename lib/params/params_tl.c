@@ -18,6 +18,12 @@ const pt_param_def pt_tl_param_defs[] = {
      "tl_step (the paper)"},
     {"tl_count", PT_PARAM_INT, offsetof(pt_config, tl.count), 5, 1, 64, NULL, PT_ALG_TL,
      "tl_range=eye: thresholds tried per eye"},
+    {"tl_small_share", PT_PARAM_DOUBLE, offsetof(pt_config, tl.small_share), 0.5, 0, 100,
+     NULL, PT_ALG_TL,
+     "tl_range=eye: the 128x128 grid's darkest patch is a small pupil that the 32x32 grid "
+     "missed where fewer than this share (%) of its samples lie half-way down to it or "
+     "darker; 1.07 (the 32x32 grid's dark rank, 11 of its 1024 samples) also finds pupils "
+     "covering 0.5-1.07 % of the eye, but starts the thresholds lower on some it found"},
     {"tl_min", PT_PARAM_INT, offsetof(pt_config, tl.threshold_min), 20, 0, 255,
      NULL, PT_ALG_TL, "tl_range=fixed: first grey-level threshold (pupil = pixels <= threshold)"},
     {"tl_max", PT_PARAM_INT, offsetof(pt_config, tl.threshold_max), 100, 0, 255,
@@ -35,11 +41,11 @@ const pt_param_def pt_tl_param_defs[] = {
      PT_ALG_TL,
      "tl_refine: the refit threshold lies this share of the way from the pupil's grey level "
      "(0) to its surround's (1); lower values fit the dark side of a blurred border"},
-    {"tl_level_gap", PT_PARAM_DOUBLE, offsetof(pt_config, tl.level_gap), 2, 0, 64, NULL,
+    {"tl_level_gap", PT_PARAM_DOUBLE, offsetof(pt_config, tl.level_gap), 8, 0, 64, NULL,
      PT_ALG_TL,
      "tl_refine: the surround's grey level is read a quarter radius and at least this many px "
-     "outside the fit; 8 reads it beyond a blurred border, so small pupils are not fitted "
-     "small (ground truth on the middle of the border)"},
+     "outside the fit, beyond a blurred border, so small pupils are not fitted small; smaller "
+     "gaps read it on the border and fit small pupils on its dark side"},
     {"tl_score", PT_PARAM_CHOICE, offsetof(pt_config, tl.score), PT_TL_SCORE_QUALITY, 0, 2,
      tl_score_names, PT_ALG_TL,
      "votes: the fit with most RANSAC votes wins (the paper); "

@@ -17,6 +17,9 @@ typedef struct {
     int threshold_step;
     int range;         /* PT_TL_RANGE_*: thresholds from each eye's grey levels, or fixed */
     int count;         /* range=eye: thresholds per eye */
+    double small_share; /* range=eye: a dark region of the fine grid covering less than
+                           this share (%) of the eye is a small pupil the coarse grid
+                           missed (lib/detect/eye_levels.h) */
     double circle_band; /* circle RANSAC inlier distance as a share of the blob's
                            equivalent radius (at least ransac_inlier); 0 = ransac_inlier */
     int refine;        /* 1: refit at the grey level mid-way between pupil and surround */

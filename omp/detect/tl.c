@@ -338,7 +338,7 @@ static void eye_thresholds(const pt_image *img, const pt_roi *roi, const pt_tl_p
                           hist);
     int coarse = pt_eye_level_of_histogram(hist, PT_EYE_DARK_RANK);
     int dark = pt_eye_tl_dark(img->buf, img->stride, roi->x0, roi->y0, roi->width, roi->height,
-                              coarse);
+                              coarse, p->small_share);
     int surround = pt_eye_level_of_histogram(hist, PT_EYE_SURROUND_RANK);
     for (int i = 0; i < n; i++)
         levels[i] = pt_eye_threshold(coarse, dark, surround, i, n, p->threshold_min,

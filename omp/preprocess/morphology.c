@@ -5,7 +5,8 @@
  * That is log2(k) + 1 whole-line passes, each vectorised across the line.
  * Columns: van Herk/Gil-Werman over whole rows at a time (running extrema
  * forward and backward within blocks of k rows; the window is then
- * op(back[j], fwd[j + k - 1])), so every step vectorises across the row. */
+ * op(back[j], fwd[j + k - 1])), so every step vectorises across the row;
+ * block after block, so the backward rows kept are two blocks' worth. */
 #include <string.h>
 
 #include "omp/preprocess/preprocess.h"
@@ -15,9 +16,10 @@
 
 size_t pt_morph_scratch_bytes(int width, int height, int k)
 {
+    (void)height; /* the column pass keeps two blocks of k rows, whatever the height */
     size_t r = (size_t)(k / 2);
     size_t rowbuf = 3 * ((size_t)width + 2 * r) + 64;
-    size_t colbuf = ((size_t)height + 2 * r + 1) * (size_t)width;
+    size_t colbuf = (2 * (size_t)k + 1) * (size_t)width; /* the ring and the forward row */
     return rowbuf + colbuf + 64;
 }
 
@@ -53,53 +55,58 @@ size_t pt_morph_scratch_bytes(int width, int height, int k)
             _Pragma("omp simd") for (int x = 0; x < width; x++) d[x] = OP(t[x], tail[x]); \
         }                                                                                \
     }                                                                                    \
-    /* In place on img; back holds (height + 2r) rows of width, fwd one row. */          \
-    PT_VECTOR_CLONES static void NAME##_cols(uint8_t *img, int stride, int width, int height, int k,      \
-                            uint8_t *back, uint8_t *fwd)                                 \
+    /* In place on img, block by block of k padded rows: a block's backward    \
+     * extrema, then the forward pass through it, whose outputs need the       \
+     * backward rows of this block and the one before; so back is a ring of   \
+     * 2k rows of width (it stays in L2) and fwd one row. */                    \
+    PT_VECTOR_CLONES static void NAME##_cols(uint8_t *img, int stride, int width, int height,  \
+                                             int k, uint8_t *back, uint8_t *fwd)              \
     {                                                                                    \
-        int r = k / 2, padded = height + 2 * r;                                          \
-        for (int j = padded - 1; j >= 0; j--) {                                          \
-            int y = j - r;                                                               \
-            uint8_t *b = back + (size_t)j * width;                                       \
-            int block_end = (j % k == k - 1) || j == padded - 1;                         \
-            if (y < 0 || y >= height) {                                                  \
-                if (block_end)                                                           \
-                    memset(b, IDENT, (size_t)width);                                     \
-                else                                                                     \
-                    memcpy(b, b + width, (size_t)width);                                 \
-            } else {                                                                     \
-                const uint8_t *s = img + (size_t)y * stride;                             \
-                if (block_end) {                                                         \
-                    memcpy(b, s, (size_t)width);                                         \
+        int r = k / 2, padded = height + 2 * r, ring = 2 * k;                            \
+        for (int j0 = 0; j0 < padded; j0 += k) {                                         \
+            int j1 = j0 + k < padded ? j0 + k : padded; /* block [j0, j1) */             \
+            for (int j = j1 - 1; j >= j0; j--) {                                         \
+                int y = j - r;                                                           \
+                uint8_t *b = back + (size_t)(j % ring) * width;                          \
+                const uint8_t *nb = back + (size_t)((j + 1) % ring) * width;             \
+                int block_end = j == j1 - 1;                                             \
+                if (y < 0 || y >= height) {                                              \
+                    if (block_end)                                                       \
+                        memset(b, IDENT, (size_t)width);                                 \
+                    else                                                                 \
+                        memcpy(b, nb, (size_t)width);                                    \
                 } else {                                                                 \
-                    const uint8_t *nb = b + width;                                       \
-                    _Pragma("omp simd") for (int x = 0; x < width; x++) b[x] =           \
-                        OP(s[x], nb[x]);                                                 \
+                    const uint8_t *s = img + (size_t)y * stride;                         \
+                    if (block_end) {                                                     \
+                        memcpy(b, s, (size_t)width);                                     \
+                    } else {                                                             \
+                        _Pragma("omp simd") for (int x = 0; x < width; x++) b[x] =       \
+                            OP(s[x], nb[x]);                                             \
+                    }                                                                    \
                 }                                                                        \
             }                                                                            \
-        }                                                                                \
-        /* Forward pass: reading row j-r while writing row j-2r, so in place is safe. */ \
-        for (int j = 0; j < padded; j++) {                                               \
-            int y = j - r;                                                               \
-            int block_start = j % k == 0;                                                \
-            if (y < 0 || y >= height) {                                                  \
-                if (block_start)                                                         \
-                    memset(fwd, IDENT, (size_t)width);                                   \
-            } else {                                                                     \
-                const uint8_t *s = img + (size_t)y * stride;                             \
-                if (block_start) {                                                       \
-                    memcpy(fwd, s, (size_t)width);                                       \
+            /* Forward: reading row j-r while writing row j-2r, so in place is safe. */  \
+            for (int j = j0; j < j1; j++) {                                              \
+                int y = j - r;                                                           \
+                if (y < 0 || y >= height) {                                              \
+                    if (j == j0)                                                         \
+                        memset(fwd, IDENT, (size_t)width);                               \
                 } else {                                                                 \
-                    _Pragma("omp simd") for (int x = 0; x < width; x++) fwd[x] =         \
-                        OP(fwd[x], s[x]);                                                \
+                    const uint8_t *s = img + (size_t)y * stride;                         \
+                    if (j == j0) {                                                       \
+                        memcpy(fwd, s, (size_t)width);                                   \
+                    } else {                                                             \
+                        _Pragma("omp simd") for (int x = 0; x < width; x++) fwd[x] =     \
+                            OP(fwd[x], s[x]);                                            \
+                    }                                                                    \
                 }                                                                        \
-            }                                                                            \
-            int out = j - (k - 1);                                                       \
-            if (out >= 0) {                                                              \
-                uint8_t *d = img + (size_t)out * stride;                                 \
-                const uint8_t *b = back + (size_t)out * width;                           \
-                _Pragma("omp simd") for (int x = 0; x < width; x++) d[x] =               \
-                    OP(b[x], fwd[x]);                                                    \
+                int out = j - (k - 1);                                                   \
+                if (out >= 0) {                                                          \
+                    uint8_t *d = img + (size_t)out * stride;                             \
+                    const uint8_t *b = back + (size_t)(out % ring) * width;              \
+                    _Pragma("omp simd") for (int x = 0; x < width; x++) d[x] =           \
+                        OP(b[x], fwd[x]);                                                \
+                }                                                                        \
             }                                                                            \
         }                                                                                \
     }

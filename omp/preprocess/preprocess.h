@@ -9,19 +9,11 @@
 #include <stdint.h>
 
 #include "lib/core/pt_arena.h"
+#include "lib/core/pt_clones.h"
 #include "lib/core/pt_error.h"
 #include "lib/core/pt_geom.h"
 #include "lib/io/pt_image.h"
 #include "lib/params/pt_params.h"
-
-/* Hot filter loops are compiled twice on x86-64 (AVX2 and baseline) and picked
- * at load time, since the default build targets plain SSE2. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
-    !defined(__SANITIZE_ADDRESS__)
-#define PT_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define PT_VECTOR_CLONES
-#endif
 
 /* morphology.c: grey erosion (min) / dilation (max) over a k x k square, k
  * odd >= 1, pixels outside the image ignored. Rows by doubling (log2 k + 1

@@ -14,6 +14,48 @@ size_t pt_reflection_scratch_bytes(int width, int height, int kernel, int dilate
            (size_t)height;
 }
 
+/* Set bytes (each 0 or 1) of one mask row. */
+static int count_row(const uint8_t *m, int w)
+{
+    int row = 0;
+#pragma omp simd reduction(+ : row)
+    for (int x = 0; x < w; x++)
+        row += m[x];
+    return row;
+}
+
+/* mask = (image - opened) > threshold; set[y] = whether row y has a set
+ * pixel. The opening never exceeds the image, so for threshold >= 0 the
+ * byte-wide saturating difference decides the same as the signed one. */
+PT_VECTOR_CLONES static void threshold_rows(const pt_image *img, const uint8_t *opened,
+                                            int threshold, uint8_t *mask, int mask_stride,
+                                            uint8_t *set)
+{
+    int w = img->width, h = img->height;
+    for (int y = 0; y < h; y++) {
+        const uint8_t *restrict s = img->buf + (size_t)y * img->stride;
+        const uint8_t *restrict o = opened + (size_t)y * w;
+        uint8_t *restrict m = mask + (size_t)y * mask_stride;
+        uint8_t any = 0;
+        if (threshold >= 0 && threshold <= 255) {
+            uint8_t t = (uint8_t)threshold;
+#pragma omp simd reduction(| : any)
+            for (int x = 0; x < w; x++) {
+                uint8_t d = s[x] > o[x] ? (uint8_t)(s[x] - o[x]) : 0;
+                m[x] = d > t;
+                any |= m[x];
+            }
+        } else {
+#pragma omp simd reduction(| : any)
+            for (int x = 0; x < w; x++) {
+                m[x] = (int)s[x] - (int)o[x] > threshold;
+                any |= m[x];
+            }
+        }
+        set[y] = any;
+    }
+}
+
 long pt_reflection_mask(const pt_image *img, int kernel, int threshold, int dilate,
                         uint8_t *mask, int mask_stride, void *scratch)
 {
@@ -25,20 +67,11 @@ long pt_reflection_mask(const pt_image *img, int kernel, int threshold, int dila
     /* Threshold; rows with a set pixel are marked (the scratch after the morphology's). */
     uint8_t *set =
         (uint8_t *)morph + pt_morph_scratch_bytes(w, h, kernel > dilate ? kernel : dilate);
+    threshold_rows(img, opened, threshold, mask, mask_stride, set);
     long count = 0;
-    for (int y = 0; y < h; y++) {
-        const uint8_t *s = img->buf + (size_t)y * img->stride;
-        const uint8_t *o = opened + (size_t)y * w;
-        uint8_t *m = mask + (size_t)y * mask_stride;
-        int row = 0;
-#pragma omp simd reduction(+ : row)
-        for (int x = 0; x < w; x++) {
-            m[x] = (int)s[x] - (int)o[x] > threshold;
-            row += m[x];
-        }
-        set[y] = row > 0;
-        count += row;
-    }
+    for (int y = 0; y < h; y++)
+        if (set[y])
+            count += count_row(mask + (size_t)y * mask_stride, w);
     if (dilate <= 1 || count == 0)
         return count;
     /* The dilation changes only rows within dilate/2 of a set row: it runs
@@ -59,14 +92,8 @@ long pt_reflection_mask(const pt_image *img, int kernel, int threshold, int dila
         int end = last + r < h - 1 ? last + r : h - 1;
         uint8_t *band = mask + (size_t)first * mask_stride;
         pt_dilate(band, mask_stride, band, mask_stride, w, end - first + 1, dilate, morph);
-        for (int yy = first; yy <= end; yy++) {
-            const uint8_t *m = mask + (size_t)yy * mask_stride;
-            int row = 0;
-#pragma omp simd reduction(+ : row)
-            for (int x = 0; x < w; x++)
-                row += m[x];
-            count += row;
-        }
+        for (int yy = first; yy <= end; yy++)
+            count += count_row(mask + (size_t)yy * mask_stride, w);
         y = end + 1;
     }
     return count;
@@ -96,7 +123,8 @@ static size_t fill_table_bytes(void)
 size_t pt_reflection_fill_scratch_bytes(int width, int height)
 {
     return fill_down_bytes(width, height) + fill_table_bytes() +
-           2 * (size_t)width * sizeof(int) + fill_runs_bytes(width, height);
+           2 * (size_t)width * sizeof(int) + fill_runs_bytes(width, height) +
+           2 * (size_t)width * sizeof(double) + (size_t)width + 64;
 }
 
 static inline void set_row(int *v, int w, int value)
@@ -141,11 +169,14 @@ static inline int nearest_in_column(int *last, int *near, int x, int y, int step
  * unmasked row above from the trackers (row -1: none), dn[x - x0] the
  * distance down (0: none or out of reach). Each direction's quotient and weight come
  * from the tables, 0.0 when it has no pixel in reach, added in the order
- * left, right, up, down. */
+ * left, right, up, down, into sums[] and weights[] (1.0 where no direction
+ * has a pixel: then keep[] is set and the pixel keeps its value); the
+ * divisions follow over the whole run (fill_divide). */
 #define FILL_RUN(NAME, QUOT, RECIP)                                                          \
     static void NAME(const uint8_t *src, int src_stride, int y, int x0, int x1, int w,      \
                      int *last, int *near, const uint16_t *dn, int max_search,             \
-                     const double *recip, const double *quot, uint8_t *row)                \
+                     const double *recip, const double *quot, double *restrict sums,       \
+                     double *restrict weights, uint8_t *restrict keep)                     \
     {                                                                                      \
         const uint8_t *s = src + (size_t)y * src_stride;                                   \
         int left = x0 - 1, right = x1 < w ? x1 : -1;                                       \
@@ -167,10 +198,27 @@ static inline int nearest_in_column(int *last, int *near, int x, int y, int step
             weight += RECIP(du);                                                           \
             sum += QUOT(dd, vd);                                                           \
             weight += RECIP(dd);                                                           \
-            if (weight > 0)                                                                \
-                row[x] = (uint8_t)(sum / weight + 0.5);                                    \
+            sums[x - x0] = sum;                                                            \
+            weights[x - x0] = weight > 0 ? weight : 1.0;                                   \
+            keep[x - x0] = !(weight > 0);                                                  \
         }                                                                                  \
     }
+
+/* row[i] = sums[i] / weights[i] rounded, except where keep[i] (1): every
+ * division is made and the pixels merged by a bit mask (no branch, so it
+ * vectorises); kept pixels discard theirs. */
+PT_VECTOR_CLONES static void fill_divide(const double *restrict sums,
+                                         const double *restrict weights,
+                                         const uint8_t *restrict keep, int n,
+                                         uint8_t *restrict row)
+{
+#pragma omp simd
+    for (int i = 0; i < n; i++) {
+        uint8_t v = (uint8_t)(sums[i] / weights[i] + 0.5);
+        uint8_t m = (uint8_t)-keep[i]; /* 0xff: keep the pixel */
+        row[i] = (uint8_t)((v & ~m) | (row[i] & m));
+    }
+}
 
 #define QUOT_TABLE(d, v) quot[(size_t)(d) * 256 + (v)]
 #define RECIP_TABLE(d) recip[d]
@@ -203,6 +251,11 @@ PT_VECTOR_CLONES static void fill_core(const uint8_t *src, int src_stride, int w
     int32_t *run_row = (int32_t *)(near + w); /* row y's runs: run_row[y] .. run_row[y+1]-1 */
     int32_t *run_x0 = run_row + h + 1;
     int32_t *run_x1 = run_x0 + (size_t)((w + 1) / 2) * (size_t)h;
+    /* One run's sums, weights and pixels to keep (64-byte aligned after the runs). */
+    uintptr_t after_runs = (uintptr_t)(run_x1 + (size_t)((w + 1) / 2) * (size_t)h);
+    double *sums = (double *)((after_runs + 63) & ~(uintptr_t)63);
+    double *weights = sums + w;
+    uint8_t *keep = (uint8_t *)(weights + w);
     if (max_search > 65535)
         max_search = 65535;
     /* A masked pixel's distance to an unmasked one is below the image size. */
@@ -259,10 +312,11 @@ PT_VECTOR_CLONES static void fill_core(const uint8_t *src, int src_stride, int w
         for (int32_t i = run_row[y]; i < run_row[y + 1]; i++) {
             if (max_search <= FILL_TABLE_MAX)
                 fill_run(src, src_stride, y, run_x0[i], run_x1[i], w, last, near, down + k,
-                         max_search, recip, quot, row);
+                         max_search, recip, quot, sums, weights, keep);
             else
                 fill_run_far(src, src_stride, y, run_x0[i], run_x1[i], w, last, near, down + k,
-                             max_search, recip, quot, row);
+                             max_search, recip, quot, sums, weights, keep);
+            fill_divide(sums, weights, keep, run_x1[i] - run_x0[i], row + run_x0[i]);
             k += (size_t)(run_x1[i] - run_x0[i]);
         }
     }
