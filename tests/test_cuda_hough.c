@@ -5,7 +5,9 @@
  * voting, circle (refined by an ellipse, hough_refit=ellipse, or not) and
  * ellipse, monocular and binocular, at 320x256 and 1280x1024 (where Canny's
  * sigma doubles: lib/detect/hough_sigma.h), and for eye regions of two
- * filter steps in one chunk. Both use the same Canny arithmetic and RANSAC sample table;
+ * filter steps in one chunk; on lid-cut pupils with hough_flat_edges and
+ * hough_dark_vote at their defaults and off. Both use the same Canny
+ * arithmetic and RANSAC sample table;
  * the GPU's accumulator sums floats in another order (atomics), so a near
  * tie between two centres or radii may go the other way.
  * Skips (passing) when no usable GPU is present. */
@@ -30,6 +32,10 @@ static agreement all;
 static int prepare_w, prepare_h;
 /* circle mode's estimate for the cases (PT_HOUGH_REFIT_*) */
 static int refit = PT_HOUGH_REFIT_ELLIPSE;
+/* hough_flat_edges and hough_dark_vote for the cases */
+static int flat_edges = PT_HOUGH_FLAT_REJECT, dark_vote = PT_HOUGH_DARK_VOTE_ON;
+/* failure classes drawn on every frame of the cases (synth --hazard; 0: none) */
+static unsigned hazards;
 
 static void run(const pt_backend *b, const pt_config *cfg, const pt_track_options *opt,
                 pt_image **frames, int n, pt_result *res)
@@ -46,13 +52,15 @@ static void compare(const char *what, int vote, double angle_step, int ellipse, 
     cfg.hough.vote = vote;
     cfg.hough.angle_step = angle_step;
     cfg.hough.refit = refit;
+    cfg.hough.flat_edges = flat_edges;
+    cfg.hough.dark_vote = dark_vote;
     pt_track_options opt;
     memset(&opt, 0, sizeof opt);
     opt.algorithm = PT_ALG_HOUGH;
     opt.ellipse = ellipse;
     opt.binocular = binocular;
     int eyes = binocular ? 2 : 1;
-    pt_image **frames = render(n, w, h, binocular, seed);
+    pt_image **frames = render_hazards(n, w, h, binocular, seed, 1.0f, hazards);
     pt_result *ref = calloc((size_t)n * eyes, sizeof *ref);
     pt_result *gpu = calloc((size_t)n * eyes, sizeof *gpu);
     run(&pt_backend_omp, &cfg, &opt, frames, n, ref);
@@ -113,6 +121,19 @@ int main(void)
     compare("gradient circle 320x256, hough_refit=circle", G, 3.6, 0, 0, 100 / div, 320, 256,
             210);
     refit = PT_HOUGH_REFIT_ELLIPSE;
+    /* lids over the pupil: flat edges and the dark-edge vote's candidates
+     * (lib/detect/hough_flat.h, hough_dark_vote.h) at work; then both off */
+    hazards = PT_SYNTH_LID;
+    compare("gradient circle 320x256, lid", G, 3.6, 0, 0, 100 / div, 320, 256, 213);
+    if (!quick)
+        compare("gradient circle 1280x1024, lid", G, 3.6, 0, 0, 20, 1280, 1024, 214);
+    flat_edges = PT_HOUGH_FLAT_KEEP;
+    dark_vote = PT_HOUGH_DARK_VOTE_OFF;
+    compare("gradient circle 320x256, lid, hough_flat_edges=keep, hough_dark_vote=off", G, 3.6,
+            0, 0, 50 / div, 320, 256, 215);
+    flat_edges = PT_HOUGH_FLAT_REJECT;
+    dark_vote = PT_HOUGH_DARK_VOTE_ON;
+    hazards = 0;
     compare("gradient binocular circle 640x256", G, 3.6, 0, 1, 100 / div, 640, 256, 203);
     if (!quick)
         compare("gradient circle 1280x1024", G, 3.6, 0, 0, 40, 1280, 1024, 204);

@@ -109,6 +109,13 @@ static void test_paper_hough(void)
     PT_CHECK(c.hough.refit == PT_HOUGH_REFIT_CIRCLE, "the circle");
     PT_CHECK(c.hough.dark_spread == 255 && c.hough.glint_edges == PT_HOUGH_GLINT_EDGES_KEEP,
              "every edge facing the centre");
+    PT_CHECK(c.hough.flat_edges == PT_HOUGH_FLAT_KEEP &&
+                 c.hough.dark_vote == PT_HOUGH_DARK_VOTE_OFF,
+             "no flat-edge test, no dark-edge vote");
+    pt_config_default(&c);
+    PT_CHECK(c.hough.flat_edges == PT_HOUGH_FLAT_REJECT &&
+                 c.hough.dark_vote == PT_HOUGH_DARK_VOTE_ON,
+             "defaults: flat edges rejected, dark-edge vote on");
 }
 
 /* A preset lies under later values: applied over a config, it sets only its keys. */

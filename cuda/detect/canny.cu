@@ -10,6 +10,7 @@
 
 #include "cuda/detect/hough_internal.h"
 #include "cuda/core/union_find.cuh"
+#include "lib/detect/hough_flat.h"
 
 #define TILE 32
 #define ROWS_PER_PASS 8
@@ -327,6 +328,12 @@ __global__ void canny_scatter(pt_cuda_buffers b, pt_hough_dev d, int max_height)
         return;
     int w = job.w, cap = d.s.edge_cap;
     size_t base = (size_t)j * d.s.job_px, ebase = (size_t)j * cap;
+    /* flat edges (lib/detect/hough_flat.h) of the job's largest radius, as
+     * omp/detect/hough.c collect_edges() flags them */
+    int min_r, max_r;
+    double flat_reach = 0.0;
+    if (d.s.flat_edges && pt_hough_radii(&job, d.s.radius_step, &min_r, &max_r))
+        flat_reach = pt_hough_flat_reach(max_r);
     int at = d.row_count[(size_t)j * (max_height + 1) + y];
     for (int x0 = 0; x0 < w && at < cap; x0 += 32) {
         int x = x0 + lane;
@@ -341,6 +348,9 @@ __global__ void canny_scatter(pt_cuda_buffers b, pt_hough_dev d, int max_height)
             d.eux[ebase + k] = -gx / m;
             d.euy[ebase + k] = -gy / m;
             d.emag[ebase + k] = mag;
+            d.eflat[ebase + k] =
+                flat_reach > 0.0 && pt_hough_flat_edge(d.state + base, 8, d.gx + base, d.gy + base,
+                                                       w, job.h, x, y, flat_reach);
         }
         at += __popc(ballot);
     }

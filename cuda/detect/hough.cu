@@ -104,12 +104,14 @@ static void hough_destroy(void *instance)
     if (!h)
         return;
     pt_hough_dev *d = &h->dev;
-    void *bufs[] = {d->taps, d->gx,    d->gy,       d->label,    d->state,       d->vmax,
-                    d->hist,  d->high,     d->low,      d->row_count,   d->edge_count,
-                    d->overflow, d->exy,   d->eux,      d->euy,         d->emag,
-                    d->peak,  d->rhist,    d->score,    d->planes,      d->radius_peak,
-                    d->off_first, d->off_by_angle, d->off_dxy, d->cand, d->ncand,
-                    d->task,  d->pts,      d->seed_ii, d->nvote, d->seed_level,      d->idx,      d->stage,       d->partials};
+    void *bufs[] = {d->taps,      d->gx,         d->gy,       d->label,      d->state,
+                    d->vmax,      d->hist,       d->high,     d->low,        d->row_count,
+                    d->edge_count, d->overflow,  d->exy,      d->eux,        d->euy,
+                    d->emag,      d->eflat,      d->eskip,    d->peak,       d->rhist,
+                    d->score,     d->planes,     d->radius_peak, d->off_first, d->off_by_angle,
+                    d->off_dxy,   d->cand,       d->ncand,    d->task,       d->pts,
+                    d->seed_ii,   d->nvote,      d->ndark,    d->seed_level, d->idx,
+                    d->stage,     d->partials};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         cudaFree(bufs[i]);
     free(h);
@@ -150,6 +152,8 @@ static cudaError_t hough_create(const pt_config *cfg, int ellipse, const pt_cuda
     s->edge_offset = hp->edge_offset;
     s->dark_spread = hp->dark_spread;
     s->skip_glints = hp->glint_edges == PT_HOUGH_GLINT_EDGES_SKIP;
+    s->flat_edges = hp->flat_edges == PT_HOUGH_FLAT_REJECT;
+    s->dark_vote = hp->dark_vote == PT_HOUGH_DARK_VOTE_ON;
     s->ransac_samples = cfg->pre.ransac_samples;
     s->ransac_inlier = cfg->pre.ransac_inlier;
     s->job_px = (size_t)width * height;
@@ -180,6 +184,8 @@ static cudaError_t hough_create(const pt_config *cfg, int ellipse, const pt_cuda
     ALLOC(d->eux, edges);
     ALLOC(d->euy, edges);
     ALLOC(d->emag, edges);
+    ALLOC(d->eflat, edges);
+    ALLOC(d->eskip, edges);
     ALLOC(d->peak, jobs);
     ALLOC(d->rhist, jobs * s->hist_len);
     ALLOC(d->score, jobs * s->hist_len);
@@ -188,6 +194,7 @@ static cudaError_t hough_create(const pt_config *cfg, int ellipse, const pt_cuda
     ALLOC(d->cand, jobs * PT_HOUGH_CANDIDATES);
     ALLOC(d->ncand, jobs);
     ALLOC(d->nvote, jobs);
+    ALLOC(d->ndark, jobs);
     ALLOC(d->seed_level, jobs);
     ALLOC(d->task, jobs * PT_HOUGH_CANDIDATES);
     ALLOC(d->pts, edges);

@@ -13,13 +13,16 @@
 
 #define PT_HOUGH_CANNY_BINS 2048
 #define PT_HOUGH_CANNY_MAX_RADIUS 64
+#include "lib/detect/hough_dark_vote.h"
 #include "lib/detect/hough_seed.h"
 #include "lib/detect/hough_sigma.h"
 
 /* gradient voting's radius candidates of its centre, then those of the
- * coarse localisation's seed (lib/detect/hough_seed.h) */
+ * coarse localisation's seed (lib/detect/hough_seed.h), then those of the
+ * dark-edge vote (lib/detect/hough_dark_vote.h) */
 #define PT_HOUGH_VOTE_CANDIDATES 6
-#define PT_HOUGH_CANDIDATES (PT_HOUGH_VOTE_CANDIDATES + PT_HOUGH_SEEDS * PT_HOUGH_SEED_RADII)
+#define PT_HOUGH_CANDIDATES                                                                    \
+    (PT_HOUGH_VOTE_CANDIDATES + PT_HOUGH_SEEDS * PT_HOUGH_SEED_RADII + PT_HOUGH_DARK_RADII)
 
 /* Filter taps as omp/detect/canny.c make_kernels() computes them (on the host). */
 typedef struct {
@@ -41,6 +44,8 @@ typedef struct {
     double edge_offset;           /* hough_edge_offset */
     int dark_spread;              /* hough_dark_spread (lib/detect/hough_dark.h) */
     int skip_glints;              /* hough_glint_edges=skip */
+    int flat_edges;               /* hough_flat_edges=reject (lib/detect/hough_flat.h) */
+    int dark_vote;                /* hough_dark_vote=on (lib/detect/hough_dark_vote.h) */
     int ransac_samples;           /* cfg->pre.ransac_samples */
     double ransac_inlier;
     size_t job_px;                /* plane elements per job */
@@ -87,6 +92,8 @@ typedef struct {
     /* edge list, edge_cap per job, raster order as omp/detect/hough.c collect_edges */
     int32_t *exy;     /* y << 16 | x, roi coordinates */
     float *eux, *euy, *emag;
+    uint8_t *eflat;   /* on a flat edge (lib/detect/hough_flat.h), 0 with keep */
+    uint8_t *eskip;   /* not a voter of the dark-edge vote */
     /* gradient voting */
     float *acc;                  /* cells_per_job */
     unsigned long long *peak;    /* per job: best 3x3 sum key */
@@ -105,6 +112,7 @@ typedef struct {
     pt_circle *cand;             /* PT_HOUGH_CANDIDATES per job, full-frame */
     int *ncand;
     int *nvote;                  /* per job: the first nvote candidates are the voting's */
+    int *ndark;                  /* per job: the dark-edge vote's candidates start here */
     double *seed_level;          /* per job: the seed box's mean level, -1: none */
     pt_hough_task *task;         /* PT_HOUGH_CANDIDATES per job */
     pt_point *pts;               /* edge_cap per job */

@@ -61,6 +61,7 @@ __device__ static int block_fit(int ellipse, const pt_point *pts, const int *idx
 typedef struct {
     const int32_t *xy;
     const float *ux, *uy;
+    const uint8_t *flat; /* on a flat edge: left out of the fits and the support */
     int n, x0, y0;
     double offset;    /* hough_edge_offset */
     const int *rows;  /* the first edge of each roi row (canny.cu's row offsets) */
@@ -73,8 +74,9 @@ __device__ static edge_view job_edges(const pt_hough_dev *d, const pt_cuda_eye_j
                                       int max_height)
 {
     size_t e0 = (size_t)j * d->s.edge_cap;
-    edge_view e = {d->exy + e0, d->eux + e0, d->euy + e0, d->edge_count[j], job->x0, job->y0,
-                   d->s.edge_offset, d->row_count + (size_t)j * (max_height + 1), job->h};
+    edge_view e = {d->exy + e0, d->eux + e0, d->euy + e0, d->eflat + e0, d->edge_count[j],
+                   job->x0, job->y0, d->s.edge_offset, d->row_count + (size_t)j * (max_height + 1),
+                   job->h};
     return e;
 }
 
@@ -118,7 +120,8 @@ enum { GATHER_ANNULUS, GATHER_NEAR_ELLIPSE };
 
 /* Edge points (full frame) in edge order: around_peak() (between r_in and
  * r_out of c, facing it within 45 degrees, dark behind up to dark_limit:
- * lib/detect/hough_dark.h, not on mask when given) or near_ellipse() (within band). */
+ * lib/detect/hough_dark.h, not on mask when given, not flat) or
+ * near_ellipse() (within band). */
 __device__ static int gather(const edge_view *e, int mode, const pt_circle *c, double r_in,
                              double r_out, const pt_image *img, int dark_limit,
                              const uint8_t *mask, const pt_ellipse_frame *frame, double band,
@@ -140,6 +143,7 @@ __device__ static int gather(const edge_view *e, int mode, const pt_circle *c, d
                 int xi = e->xy[i] & 0xffff, yi = e->xy[i] >> 16;
                 if (!reject_ring(d2, r_in, r_out) &&
                     !(mask && mask[(size_t)(yi + e->y0) * img->stride + (xi + e->x0)]) &&
+                    !e->flat[i] &&
                     !reject_aim(e->ux[i], e->uy[i], dx, dy, d2, COS45)) {
                     double d = hypot(dx, dy);
                     keep = !(d < r_in || d > r_out || e->ux[i] * dx + e->uy[i] * dy < COS45 * d);
@@ -166,8 +170,8 @@ __device__ static int gather(const edge_view *e, int mode, const pt_circle *c, d
     return n;
 }
 
-/* Edges within band of the circle that face its centre, per px of its
- * circumference, at most 1 (circle_support()). */
+/* Edges within band of the circle that face its centre, not flat, per px
+ * of its circumference, at most 1 (circle_support()). */
 __device__ static double support(const edge_view *e, const pt_circle *c, double band,
                                  refine_shared *sh)
 {
@@ -178,7 +182,7 @@ __device__ static double support(const edge_view *e, const pt_circle *c, double 
         edge_point(e, i, &x, &y);
         double dx = c->cx - x, dy = c->cy - y;
         float d2 = reject_dist2(dx, dy, 0.0, 0.0);
-        if (reject_ring(d2, c->r - band, c->r + band) ||
+        if (reject_ring(d2, c->r - band, c->r + band) || e->flat[i] ||
             reject_aim(e->ux[i], e->uy[i], dx, dy, d2, AIM_COS))
             continue;
         double d = hypot(dx, dy);
@@ -523,9 +527,11 @@ __global__ void hough_finish(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d
             inside[k] = task[k].inside;
             out[k] = task[k].circle;
         }
-        /* seed candidates that repeat a voting one (omp/detect/hough.c) */
+        /* seed candidates that repeat a voting one (omp/detect/hough.c);
+         * the dark-edge vote's stay */
         int nvote = d.nvote[j] < nc ? d.nvote[j] : nc;
-        for (int k = nvote; k < nc; k++)
+        int nseed = d.ndark[j] >= 0 && d.ndark[j] < nc ? d.ndark[j] : nc;
+        for (int k = nvote; k < nseed; k++)
             if (ok[k] && pt_hough_seed_repeats(&out[k], inside[k], nvote, ok, out, inside))
                 ok[k] = 0;
         best = pt_hough_choose(nc, ok, value, inside, shape, out);

@@ -35,12 +35,14 @@ __host__ __device__ static inline int cell_side(int cell, int w, int h)
     return c < 1 ? 1 : c;
 }
 
-__global__ void gradient_votes(pt_cuda_buffers b, pt_hough_dev d)
+/* dark: the dark-edge vote's pass (lib/detect/hough_dark_vote.h): only
+ * jobs with ndark >= 0 and edges without eskip vote. */
+__global__ void gradient_votes(pt_cuda_buffers b, pt_hough_dev d, int dark)
 {
     int j = blockIdx.y;
     const pt_cuda_eye_job job = b.jobs[j];
     int min_r, max_r;
-    if (!pt_hough_radii(&job, d.s.radius_step, &min_r, &max_r))
+    if (!pt_hough_radii(&job, d.s.radius_step, &min_r, &max_r) || (dark && d.ndark[j] < 0))
         return;
     int cell = cell_side(d.s.cell, job.w, job.h);
     int cw = (job.w + cell - 1) / cell, ch = (job.h + cell - 1) / cell;
@@ -52,6 +54,8 @@ __global__ void gradient_votes(pt_cuda_buffers b, pt_hough_dev d)
     size_t e0 = (size_t)j * d.s.edge_cap;
     float *acc = d.acc + (size_t)j * d.s.cells_per_job;
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        if (dark && d.eskip[e0 + i])
+            continue;
         int32_t xy = d.exy[e0 + i];
         float x = ((float)edge_x(xy) + 0.5f) * inv, y = ((float)edge_y(xy) + 0.5f) * inv;
         float ux = d.eux[e0 + i] * inv, uy = d.euy[e0 + i] * inv, m = d.emag[e0 + i];
@@ -111,11 +115,11 @@ typedef struct {
  * omp/detect/hough.c for centre (px, py) (roi coordinates): the radius
  * histogram summed in edge order, the scores, up to max of their local
  * maxima in [lo, hi] (pt_hough_radius_peaks: the `strong` strongest, then
- * the smallest) appended (full frame) at cand[at..]. Returns their number (on
- * every thread). */
+ * the smallest) appended (full frame) at cand[at..]; edges with skip[i]
+ * set (skip not NULL) left out. Returns their number (on every thread). */
 __device__ static int radius_candidates(const pt_hough_dev *d, int j, const pt_cuda_eye_job *job,
                                         double px, double py, int min_r, int max_r, int lo,
-                                        int hi, int strong, int max, int at,
+                                        int hi, int strong, int max, int at, const uint8_t *skip,
                                         candidates_shared *sh)
 {
     float *hist = d->rhist + (size_t)j * d->s.hist_len;
@@ -128,7 +132,7 @@ __device__ static int radius_candidates(const pt_hough_dev *d, int j, const pt_c
     for (int t0 = 0; t0 < n; t0 += THREADS) {
         int i = t0 + threadIdx.x, bin = -1;
         float wgt = 0.0f;
-        if (i < n) {
+        if (i < n && !(skip && skip[e0 + i])) {
             int32_t xy = d->exy[e0 + i];
             double dx = px - edge_x(xy), dy = py - edge_y(xy);
             float ux = d->eux[e0 + i], uy = d->euy[e0 + i];
@@ -232,7 +236,8 @@ __global__ void gradient_candidates(pt_cuda_params p, pt_cuda_buffers b, pt_houg
     }
     __syncthreads();
     int count = radius_candidates(&d, j, &job, sh.centre[0], sh.centre[1], min_r, max_r, min_r,
-                                  max_r, PT_HOUGH_STRONG_RADII, PT_HOUGH_VOTE_CANDIDATES, 0, &sh);
+                                  max_r, PT_HOUGH_STRONG_RADII, PT_HOUGH_VOTE_CANDIDATES, 0, NULL,
+                                  &sh);
     if (threadIdx.x == 0)
         d.nvote[j] = count;
     int seed_cell = pt_hough_seed_cell(min_r), gw = job.w / seed_cell, gh = job.h / seed_cell;
@@ -267,11 +272,85 @@ __global__ void gradient_candidates(pt_cuda_params p, pt_cuda_buffers b, pt_houg
             int lo = sh.count;
             __syncthreads();
             count += radius_candidates(&d, j, &job, sh.centre[0], sh.centre[1], min_r, max_r,
-                                       lo, max_r, 0, PT_HOUGH_SEED_RADII, count, &sh);
+                                       lo, max_r, 0, PT_HOUGH_SEED_RADII, count, NULL, &sh);
         }
     }
     if (threadIdx.x == 0)
         d.ncand[j] = count;
+}
+
+/* Edge per thread: the dark-edge vote's voters (lib/detect/hough_dark_vote.h,
+ * omp/detect/hough.c dark_vote_candidates()); ndark = the candidates so far,
+ * -1 where the job has none (no candidates, no seed, hough_dark_vote=off). */
+__global__ void dark_voters(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d)
+{
+    int j = blockIdx.y;
+    const pt_cuda_eye_job job = b.jobs[j];
+    int min_r, max_r;
+    int limit = pt_hough_dark_vote_limit(d.seed_level[j], d.s.dark_spread);
+    int active = d.s.dark_vote && d.ncand[j] > 0 && limit >= 0 &&
+                 pt_hough_radii(&job, d.s.radius_step, &min_r, &max_r);
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        d.ndark[j] = active ? d.ncand[j] : -1;
+    if (!active)
+        return;
+    pt_cuda_frame_dims dims = b.dims[job.frame];
+    pt_image img = {dims.width, dims.height, p.pitch, b.smoothed + (size_t)job.frame * p.plane};
+    double reach = pt_hough_dark_vote_reach(min_r);
+    int n = d.edge_count[j];
+    size_t e0 = (size_t)j * d.s.edge_cap;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        int32_t xy = d.exy[e0 + i];
+        d.eskip[e0 + i] = !pt_hough_dark_vote_edge(&img, edge_x(xy) + job.x0, edge_y(xy) + job.y0,
+                                                   d.eux[e0 + i], d.euy[e0 + i],
+                                                   d.eflat[e0 + i], reach, limit);
+    }
+}
+
+/* The voting centre of job j's accumulator peak key: the weighted mean of
+ * the 3x3 cells (omp/detect/hough.c gradient_peak()), roi coordinates. */
+__device__ static void peak_centre(const pt_hough_dev *d, int j, const pt_cuda_eye_job *job,
+                                   unsigned long long key, double *cx, double *cy)
+{
+    int cell = cell_side(d->s.cell, job->w, job->h);
+    int cw = (job->w + cell - 1) / cell;
+    const float *acc = d->acc + (size_t)j * d->s.cells_per_job;
+    int k = (int)(0xffffffffu - (unsigned)(key & 0xffffffffu));
+    int bx = k % cw, by = k / cw;
+    double sx = 0.0, sy = 0.0, sw = 0.0;
+    for (int y = by - 1; y <= by + 1; y++)
+        for (int x = bx - 1; x <= bx + 1; x++) {
+            double v = acc[(size_t)y * cw + x];
+            sx += v * ((x + 0.5) * cell - 0.5);
+            sy += v * ((y + 0.5) * cell - 0.5);
+            sw += v;
+        }
+    *cx = sx / sw;
+    *cy = sy / sw;
+}
+
+/* Block per job: the dark-edge vote's centre and its PT_HOUGH_DARK_RADII
+ * strongest radii (from its voters alone) appended to the candidates, less
+ * those the candidates before them repeat (pt_hough_dark_vote_new). */
+__global__ void dark_candidates(pt_cuda_buffers b, pt_hough_dev d)
+{
+    __shared__ candidates_shared sh;
+    int j = blockIdx.x;
+    const pt_cuda_eye_job job = b.jobs[j];
+    int min_r, max_r;
+    unsigned long long key = d.peak[j];
+    if (d.ndark[j] < 0 || !key || !pt_hough_radii(&job, d.s.radius_step, &min_r, &max_r))
+        return;
+    if (threadIdx.x == 0)
+        peak_centre(&d, j, &job, key, &sh.centre[0], &sh.centre[1]);
+    __syncthreads();
+    int at = d.ncand[j];
+    int count = radius_candidates(&d, j, &job, sh.centre[0], sh.centre[1], min_r, max_r, min_r,
+                                  max_r, PT_HOUGH_DARK_RADII, PT_HOUGH_DARK_RADII, at, d.eskip,
+                                  &sh);
+    if (threadIdx.x == 0)
+        d.ncand[j] = at + pt_hough_dark_vote_new(d.cand + (size_t)j * PT_HOUGH_CANDIDATES, at,
+                                                 count);
 }
 
 cudaError_t pt_cuda_hough_vote_gradient(const pt_hough_dev *d, const pt_cuda_params *p,
@@ -285,9 +364,19 @@ cudaError_t pt_cuda_hough_vote_gradient(const pt_hough_dev *d, const pt_cuda_par
                               stream)) != cudaSuccess ||
         (st = cudaMemsetAsync(d->peak, 0, jobs * sizeof *d->peak, stream)) != cudaSuccess)
         return st;
-    gradient_votes<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*b, *d);
+    gradient_votes<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*b, *d, 0);
     gradient_peak<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*b, *d);
     gradient_candidates<<<jobs, THREADS, 0, stream>>>(*p, *b, *d);
+    /* the dark-edge vote: the same accumulator and peak, its voters only */
+    dark_voters<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*p, *b, *d);
+    if ((st = cudaGetLastError()) != cudaSuccess ||
+        (st = cudaMemsetAsync(d->acc, 0, (size_t)jobs * d->s.cells_per_job * sizeof *d->acc,
+                              stream)) != cudaSuccess ||
+        (st = cudaMemsetAsync(d->peak, 0, jobs * sizeof *d->peak, stream)) != cudaSuccess)
+        return st;
+    gradient_votes<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*b, *d, 1);
+    gradient_peak<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*b, *d);
+    dark_candidates<<<jobs, THREADS, 0, stream>>>(*b, *d);
     return cudaGetLastError();
 }
 

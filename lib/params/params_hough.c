@@ -6,6 +6,8 @@
 static const char *const hough_vote_names[] = {"sampled", "gradient", NULL};
 static const char *const hough_refit_names[] = {"circle", "ellipse", NULL};
 static const char *const hough_glint_names[] = {"keep", "skip", NULL};
+static const char *const hough_flat_names[] = {"keep", "reject", NULL};
+static const char *const hough_dark_vote_names[] = {"off", "on", NULL};
 
 const pt_param_def pt_hough_param_defs[] = {
     {"hough_angle_step", PT_PARAM_DOUBLE, offsetof(pt_config, hough.angle_step), 3.6, 0.1,
@@ -52,6 +54,18 @@ const pt_param_def pt_hough_param_defs[] = {
      "skip: the refinement's fits leave out edge pixels on the corneal reflection mask "
      "(the filled-in reflection bends the pupil's border); keep: fit them too; no "
      "effect with reflection=off"},
+    {"hough_flat_edges", PT_PARAM_CHOICE, offsetof(pt_config, hough.flat_edges),
+     PT_HOUGH_FLAT_REJECT, 0, 1, hough_flat_names, PT_ALG_HOUGH,
+     "reject: edge pixels on an edge flatter than a circle of 0.6 x max_radius (2 edge "
+     "pixels of the gradient direction within 10 degrees of its own within 1 px of its tangent "
+     "at 1, 1.5 or 2 x sqrt(2 max_radius) px along it: a lid, a crease) leave the "
+     "refinement's fits, the edge support and the dark-edge vote; keep: every edge pixel"},
+    {"hough_dark_vote", PT_PARAM_CHOICE, offsetof(pt_config, hough.dark_vote),
+     PT_HOUGH_DARK_VOTE_ON, 0, 1, hough_dark_vote_names, PT_ALG_HOUGH,
+     "gradient voting: on: a second centre voted for by the edges that are not flat and "
+     "have a pixel at most the darkest box's level + hough_dark_spread at 0.5, 1 or 1.5 x "
+     "min_radius in on their dark side (the pupil's border, not a lid's); its 2 strongest "
+     "radii are candidates too; off: the voting's and the darkest box's centres only"},
 };
 const int pt_hough_param_count =
     (int)(sizeof pt_hough_param_defs / sizeof pt_hough_param_defs[0]);

@@ -6,6 +6,11 @@ enum { PT_HOUGH_VOTE_SAMPLED = 0, PT_HOUGH_VOTE_GRADIENT = 1 };
 enum { PT_HOUGH_REFIT_CIRCLE = 0, PT_HOUGH_REFIT_ELLIPSE = 1 };
 /* edge pixels on the reflection mask in the refinement (hough_glint_edges) */
 enum { PT_HOUGH_GLINT_EDGES_KEEP = 0, PT_HOUGH_GLINT_EDGES_SKIP = 1 };
+/* edge pixels on edges flatter than a pupil (hough_flat_edges) */
+enum { PT_HOUGH_FLAT_KEEP = 0, PT_HOUGH_FLAT_REJECT = 1 };
+/* gradient voting's second centre from the edges with the pupil behind them
+ * (hough_dark_vote) */
+enum { PT_HOUGH_DARK_VOTE_OFF = 0, PT_HOUGH_DARK_VOTE_ON = 1 };
 
 typedef struct {
     double angle_step;     /* degrees between votes around each edge pixel */
@@ -25,6 +30,11 @@ typedef struct {
                               255 = no test */
     int glint_edges;       /* PT_HOUGH_GLINT_EDGES_*: refinement skips edge pixels on
                               the reflection mask */
+    int flat_edges;        /* PT_HOUGH_FLAT_*: edge pixels on edges flatter than a
+                              circle of 0.6 x max_radius leave the fits, the edge
+                              support and the dark-edge vote */
+    int dark_vote;         /* PT_HOUGH_DARK_VOTE_*: candidates of a second centre
+                              voted for by the edges with the pupil behind them */
 } pt_hough_params;
 
 #endif

@@ -61,6 +61,8 @@ static const pt_preset_value paper_values[] = {
     {"hough_dark_spread", "255", HO},
     {"hough_glint_edges", "keep", HO},
     {"hough_edge_offset", "0", HO},
+    {"hough_flat_edges", "keep", HO},
+    {"hough_dark_vote", "off", HO},
 };
 
 static const pt_preset presets[] = {

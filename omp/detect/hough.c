@@ -16,6 +16,8 @@
 #include "lib/detect/fit.h"
 #include "lib/detect/hough_choose.h"
 #include "lib/detect/hough_dark.h"
+#include "lib/detect/hough_dark_vote.h"
+#include "lib/detect/hough_flat.h"
 #include "lib/detect/hough_radii.h"
 #include "lib/detect/pupil_score.h"
 #include "lib/detect/hough_refit.h"
@@ -38,8 +40,10 @@
 /* gradient voting: radius window, +- this share of the radius */
 #define HOUGH_RADIUS_BAND 0.1
 #define HOUGH_CANDIDATES 6
-/* with those of the coarse localisation's seed (lib/detect/hough_seed.h) */
-#define HOUGH_ALL_CANDIDATES (HOUGH_CANDIDATES + PT_HOUGH_SEEDS * PT_HOUGH_SEED_RADII)
+/* with those of the coarse localisation's seed (lib/detect/hough_seed.h) and
+ * of the dark-edge vote (lib/detect/hough_dark_vote.h) */
+#define HOUGH_ALL_CANDIDATES                                                                   \
+    (HOUGH_CANDIDATES + PT_HOUGH_SEEDS * PT_HOUGH_SEED_RADII + PT_HOUGH_DARK_RADII)
 
 typedef struct {
     int count;      /* edge pixels */
@@ -47,6 +51,9 @@ typedef struct {
     float *ux, *uy; /* unit vector towards the dark side */
     float *angle;   /* its direction, degrees in [0, 360) */
     float *mag;     /* gradient magnitude (the weight of its gradient votes) */
+    uint8_t *flat;  /* on a flat edge (lib/detect/hough_flat.h): left out of the
+                       fits, the edge support and the dark-edge vote */
+    const uint8_t *skip; /* when not NULL: edges with skip[i] set do not vote */
     double offset;  /* hough_edge_offset: the refinement's points moved this far
                        towards the dark side */
 } edge_list;
@@ -72,8 +79,10 @@ typedef struct {
     int32_t *linear; /* dy * width + dx */
 } vote_offsets;
 
-static pt_status collect_edges(const pt_canny_edges *c, pt_arena *arena, edge_list *e,
-                               pt_error *err)
+/* The edge pixels of c; those on flat edges (lib/detect/hough_flat.h, at
+ * flat_reach px along the tangent) flagged when flat_reach > 0. */
+static pt_status collect_edges(const pt_canny_edges *c, double flat_reach, pt_arena *arena,
+                               edge_list *e, pt_error *err)
 {
     e->count = 0;
     size_t n = (size_t)(c->edge_count ? c->edge_count : 1);
@@ -83,7 +92,8 @@ static pt_status collect_edges(const pt_canny_edges *c, pt_arena *arena, edge_li
     e->uy = pt_arena_alloc(arena, n * sizeof *e->uy);
     e->angle = pt_arena_alloc(arena, n * sizeof *e->angle);
     e->mag = pt_arena_alloc(arena, n * sizeof *e->mag);
-    if (!e->x || !e->y || !e->ux || !e->uy || !e->angle || !e->mag)
+    e->flat = pt_arena_alloc(arena, n * sizeof *e->flat);
+    if (!e->x || !e->y || !e->ux || !e->uy || !e->angle || !e->mag || !e->flat)
         return pt_error_set(err, PT_ERR_NOMEM, "", "hough: out of memory");
     for (int y = 0; y < c->height; y++) {
         const uint8_t *row = c->edges + (size_t)y * c->width;
@@ -96,6 +106,9 @@ static pt_status collect_edges(const pt_canny_edges *c, pt_arena *arena, edge_li
             size_t i = (size_t)y * c->width + x;
             float m = c->magnitude[i] > 0.0f ? c->magnitude[i] : 1.0f;
             e->mag[k] = c->magnitude[i];
+            e->flat[k] = flat_reach > 0.0 && pt_hough_flat_edge(c->edges, 1, c->gx, c->gy,
+                                                                c->width, c->height, x, y,
+                                                                flat_reach);
             /* gradients point from dark to bright; the pupil centre is behind */
             e->ux[k] = -c->gx[i] / m;
             e->uy[k] = -c->gy[i] / m;
@@ -278,6 +291,8 @@ static int radius_candidates(const edge_list *e, double px, double py, int min_r
         int k = (int)lround(d);
         if (k < min_r || k > max_r || e->ux[i] * dx + e->uy[i] * dy < HOUGH_AIM_COS * d)
             continue;
+        if (e->skip && e->skip[i])
+            continue;
         hist[k] += e->mag[i];
     }
     for (int r = min_r; r <= max_r; r++) {
@@ -302,11 +317,13 @@ static int radius_candidates(const edge_list *e, double px, double py, int min_r
 /* Gradient voting in two stages (fast; hough_vote=gradient): every edge pixel
  * votes for the centres on its dark side at each tested radius, all radii in
  * one centre accumulator; the centre is the maximum of its 3x3 sums. Then the
- * radius (radius_candidates). Returns -1 when nothing voted; the centre
- * (roi coordinates) in *centre_x, *centre_y. */
+ * radius (radius_candidates: `strong`, at most max). Edges with e->skip set
+ * neither vote nor count. Returns -1 when nothing voted; the centre (roi
+ * coordinates) in *centre_x, *centre_y. */
 static int gradient_peak(const edge_list *e, int min_r, int max_r, int step, int cell,
                          int w, int h, float *acc, float *hist, double *score,
-                         pt_circle *peak, double *centre_x, double *centre_y)
+                         pt_circle *peak, double *centre_x, double *centre_y, int strong,
+                         int max)
 {
     /* The centre accumulator has cells of cell x cell px; votes every cell px
      * of radius land once per cell crossed. */
@@ -317,6 +334,8 @@ static int gradient_peak(const edge_list *e, int min_r, int max_r, int step, int
     float inv = 1.0f / (float)cell;
     memset(acc, 0, (size_t)w * h * sizeof *acc);
     for (int i = 0; i < e->count; i++) {
+        if (e->skip && e->skip[i])
+            continue;
         float x = ((float)e->x[i] + 0.5f) * inv, y = ((float)e->y[i] + 0.5f) * inv;
         float ux = e->ux[i] * inv, uy = e->uy[i] * inv, m = e->mag[i];
         for (int r = min_r; r <= max_r; r += step) {
@@ -356,7 +375,7 @@ static int gradient_peak(const edge_list *e, int min_r, int max_r, int step, int
     *centre_x = sx / sw;
     *centre_y = sy / sw;
     return radius_candidates(e, sx / sw, sy / sw, min_r, max_r, min_r, max_r, hist, score,
-                             peak, PT_HOUGH_STRONG_RADII, HOUGH_CANDIDATES);
+                             peak, strong, max);
 }
 
 /* Candidates around the coarse localisation's seed (lib/detect/hough_seed.h):
@@ -385,6 +404,34 @@ static int seed_candidates(const edge_list *e, const pt_image *img, const pt_roi
     int lo = (int)floor(0.5 * pt_hough_seed_radius(&seed, cell));
     return n + radius_candidates(e, px, py, min_r, max_r, lo, max_r, hist, score, cand + n, 0,
                                  PT_HOUGH_SEED_RADII);
+}
+
+/* Candidates of the dark-edge vote (lib/detect/hough_dark_vote.h): the
+ * edges that are not flat and have a pixel at most limit behind them vote
+ * (gradient_peak, acc and the radius histogram) for a centre whose
+ * PT_HOUGH_DARK_RADII strongest radii are appended to cand[*n..) unless
+ * cand[0..*n) repeats them (pt_hough_dark_vote_new). No
+ * candidates when limit < 0 (no seed) or no edge votes. */
+static int dark_vote_candidates(edge_list *e, const pt_image *img, const pt_roi *roi, int min_r,
+                                int max_r, int step, int cell, int limit, pt_arena *arena,
+                                float *acc, float *hist, double *score, pt_circle *cand, int *n)
+{
+    if (limit < 0)
+        return 0;
+    uint8_t *skip = pt_arena_alloc(arena, (size_t)(e->count ? e->count : 1));
+    if (!skip)
+        return 1;
+    double reach = pt_hough_dark_vote_reach(min_r);
+    for (int i = 0; i < e->count; i++)
+        skip[i] = !pt_hough_dark_vote_edge(img, e->x[i] + roi->x0, e->y[i] + roi->y0, e->ux[i],
+                                           e->uy[i], e->flat[i], reach, limit);
+    e->skip = skip;
+    double cx, cy;
+    int add = gradient_peak(e, min_r, max_r, step, cell, roi->width, roi->height, acc, hist,
+                            score, cand + *n, &cx, &cy, PT_HOUGH_DARK_RADII, PT_HOUGH_DARK_RADII);
+    e->skip = NULL;
+    *n += add > 0 ? pt_hough_dark_vote_new(cand, *n, add) : 0;
+    return 0;
 }
 
 /* The index of the first edge whose row is y or more (edges are in row order). */
@@ -430,8 +477,9 @@ static inline int outside_ring(double d2, double lo, double hi)
     return (l > 0.0 && d2 < l * l) || d2 > h * h;
 }
 
-/* Edges within band of the circle that face its centre, per px of its
- * circumference, at most 1. */
+/* Edges within band of the circle that face its centre, not flat
+ * (lib/detect/hough_flat.h: a lid's chord tangent to a circle in the
+ * pupil's visible part), per px of its circumference, at most 1. */
 static double circle_support(const edge_list *e, int x_off, int y_off, const pt_circle *c,
                              double band)
 {
@@ -444,6 +492,8 @@ static double circle_support(const edge_list *e, int x_off, int y_off, const pt_
         if (outside_ring(dx * dx + dy * dy, c->r - band, c->r + band))
             continue;
         double d = hypot(dx, dy);
+        if (e->flat[i])
+            continue;
         n += fabs(d - c->r) <= band && e->ux[i] * dx + e->uy[i] * dy >= HOUGH_AIM_COS * d;
     }
     double s = n / fmax(2.0 * M_PI * c->r, 1.0);
@@ -481,8 +531,9 @@ static int near_ellipse(const edge_list *e, int x_off, int y_off, const pt_ellip
  * dark direction points at it within 45 degrees: the candidates of an ellipse
  * the circle peak only approximates. Of these, those with skin or iris
  * rather than pupil behind them are left out when dark_limit < 255
- * (pt_hough_dark_behind, lib/detect/hough_dark.h), and those on a corneal
- * reflection when mask is given (the reflection mask, img's stride: the
+ * (pt_hough_dark_behind, lib/detect/hough_dark.h), those on a flat edge
+ * (lib/detect/hough_flat.h), and those on a corneal reflection when mask
+ * is given (the reflection mask, img's stride: the
  * filled-in reflection bends the pupil's border outwards there). Returns
  * their number. */
 static int around_peak(const edge_list *e, int x_off, int y_off, const pt_circle *c,
@@ -501,6 +552,8 @@ static int around_peak(const edge_list *e, int x_off, int y_off, const pt_circle
         if (outside_ring(dx * dx + dy * dy, r_in, r_out) || aim < 0.0)
             continue;
         if (mask && mask[(size_t)(e->y[i] + y_off) * img->stride + (e->x[i] + x_off)])
+            continue;
+        if (e->flat[i])
             continue;
         double d = hypot(dx, dy);
         if (d < r_in || d > r_out || aim < cos45 * d)
@@ -653,7 +706,9 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
         return err->status;
     int gradient = p->vote == PT_HOUGH_VOTE_GRADIENT;
     edge_list edges;
-    if (collect_edges(&canny, arena, &edges, err))
+    double flat_reach =
+        p->flat_edges == PT_HOUGH_FLAT_REJECT ? pt_hough_flat_reach(max_r) : 0.0;
+    if (collect_edges(&canny, flat_reach, arena, &edges, err))
         return err->status;
     edges.offset = p->edge_offset;
     if (edges.count < 3)
@@ -681,8 +736,10 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
             return pt_error_set(err, PT_ERR_NOMEM, "", "hough: out of memory");
         pt_circle cand[HOUGH_ALL_CANDIDATES];
         double vx = 0.0, vy = 0.0;
+        edges.skip = NULL;
         int nc = gradient_peak(&edges, min_r, max_r, step, hough_cell(p, w, h), w, h, acc,
-                               hist, score, cand, &vx, &vy);
+                               hist, score, cand, &vx, &vy, PT_HOUGH_STRONG_RADII,
+                               HOUGH_CANDIDATES);
         /* the seed grid's integral image fits in the accumulator's (w+1) x (h+1) */
         int nvote = nc < 0 ? 0 : nc;
         double seed_level = -1.0;
@@ -691,6 +748,12 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
                                  score, cand, nc, &seed_level);
         else
             nc = 0;
+        int dark_from = nc;
+        if (nc > 0 && p->dark_vote == PT_HOUGH_DARK_VOTE_ON &&
+            dark_vote_candidates(&edges, img, &roi, min_r, max_r, step, hough_cell(p, w, h),
+                                 pt_hough_dark_vote_limit(seed_level, p->dark_spread), arena,
+                                 acc, hist, score, cand, &nc))
+            return pt_error_set(err, PT_ERR_NOMEM, "", "hough: out of memory");
         pt_point *cpts = pt_arena_alloc(arena, (size_t)edges.count * sizeof *cpts);
         int *cidx = pt_arena_alloc(arena, (size_t)edges.count * sizeof *cidx);
         if (!cpts || !cidx)
@@ -718,7 +781,7 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
             inside[k] = pt_hough_inside_level(img, &fit_ellipse[k]);
             shape[k] = pt_pupil_score(img, &fit_ellipse[k]);
         }
-        for (int k = nvote; k < nc; k++)
+        for (int k = nvote; k < dark_from; k++)
             if (ok[k] && pt_hough_seed_repeats(&fit_out[k], inside[k], nvote, ok, fit_out, inside))
                 ok[k] = 0;
         int chosen = pt_hough_choose(nc, ok, value, inside, shape, fit_out);
