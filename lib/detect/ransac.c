@@ -114,7 +114,9 @@ PT_VECTOR_CLONES int pt_ransac_circle_votes(const pt_point *pts, int n, const pt
         const pt_point *p = pts + k0;
         /* 64-bit counts, as wide as the doubles, so the loop vectorises. */
         int64_t in = 0, sure = 0;
+#ifndef __clang__ /* clang declines this loop in its -O1 builds and warns */
 #pragma omp simd reduction(+ : in, sure)
+#endif
         for (int j = 0; j < m; j++) {
             double dx = (double)p[j].x - b.cx, dy = (double)p[j].y - b.cy;
             double d2 = dx * dx + dy * dy;
