@@ -197,6 +197,28 @@ __device__ static int radius_candidates(const pt_hough_dev *d, int j, const pt_c
     return count;
 }
 
+/* The voting centre of job j's accumulator peak key: the weighted mean of
+ * the 3x3 cells (omp/detect/hough.c gradient_peak()), roi coordinates. */
+__device__ static void peak_centre(const pt_hough_dev *d, int j, const pt_cuda_eye_job *job,
+                                   unsigned long long key, double *cx, double *cy)
+{
+    int cell = cell_side(d->s.cell, job->w, job->h);
+    int cw = (job->w + cell - 1) / cell;
+    const float *acc = d->acc + (size_t)j * d->s.cells_per_job;
+    int k = (int)(0xffffffffu - (unsigned)(key & 0xffffffffu));
+    int bx = k % cw, by = k / cw;
+    double sx = 0.0, sy = 0.0, sw = 0.0;
+    for (int y = by - 1; y <= by + 1; y++)
+        for (int x = bx - 1; x <= bx + 1; x++) {
+            double v = acc[(size_t)y * cw + x];
+            sx += v * ((x + 0.5) * cell - 0.5);
+            sy += v * ((y + 0.5) * cell - 0.5);
+            sw += v;
+        }
+    *cx = sx / sw;
+    *cy = sy / sw;
+}
+
 /* Block per job: sub-cell centre and its radius candidates, then the coarse
  * localisation's seed (lib/detect/hough_seed.h: cell sums in parallel, the
  * integral and the darkest box on one thread) and its radius candidates
@@ -217,23 +239,8 @@ __global__ void gradient_candidates(pt_cuda_params p, pt_cuda_buffers b, pt_houg
         }
         return;
     }
-    int cell = cell_side(d.s.cell, job.w, job.h);
-    int cw = (job.w + cell - 1) / cell;
-    const float *acc = d.acc + (size_t)j * d.s.cells_per_job;
-    if (threadIdx.x == 0) {
-        int k = (int)(0xffffffffu - (unsigned)(key & 0xffffffffu));
-        int bx = k % cw, by = k / cw;
-        double sx = 0.0, sy = 0.0, sw = 0.0;
-        for (int y = by - 1; y <= by + 1; y++)
-            for (int x = bx - 1; x <= bx + 1; x++) {
-                double v = acc[(size_t)y * cw + x];
-                sx += v * ((x + 0.5) * cell - 0.5);
-                sy += v * ((y + 0.5) * cell - 0.5);
-                sw += v;
-            }
-        sh.centre[0] = sx / sw;
-        sh.centre[1] = sy / sw;
-    }
+    if (threadIdx.x == 0)
+        peak_centre(&d, j, &job, key, &sh.centre[0], &sh.centre[1]);
     __syncthreads();
     int count = radius_candidates(&d, j, &job, sh.centre[0], sh.centre[1], min_r, max_r, min_r,
                                   max_r, PT_HOUGH_STRONG_RADII, PT_HOUGH_VOTE_CANDIDATES, 0, NULL,
@@ -305,28 +312,6 @@ __global__ void dark_voters(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d)
                                                    d.eux[e0 + i], d.euy[e0 + i],
                                                    d.eflat[e0 + i], reach, limit);
     }
-}
-
-/* The voting centre of job j's accumulator peak key: the weighted mean of
- * the 3x3 cells (omp/detect/hough.c gradient_peak()), roi coordinates. */
-__device__ static void peak_centre(const pt_hough_dev *d, int j, const pt_cuda_eye_job *job,
-                                   unsigned long long key, double *cx, double *cy)
-{
-    int cell = cell_side(d->s.cell, job->w, job->h);
-    int cw = (job->w + cell - 1) / cell;
-    const float *acc = d->acc + (size_t)j * d->s.cells_per_job;
-    int k = (int)(0xffffffffu - (unsigned)(key & 0xffffffffu));
-    int bx = k % cw, by = k / cw;
-    double sx = 0.0, sy = 0.0, sw = 0.0;
-    for (int y = by - 1; y <= by + 1; y++)
-        for (int x = bx - 1; x <= bx + 1; x++) {
-            double v = acc[(size_t)y * cw + x];
-            sx += v * ((x + 0.5) * cell - 0.5);
-            sy += v * ((y + 0.5) * cell - 0.5);
-            sw += v;
-        }
-    *cx = sx / sw;
-    *cy = sy / sw;
 }
 
 /* Block per job: the dark-edge vote's centre and its PT_HOUGH_DARK_RADII
