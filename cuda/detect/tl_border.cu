@@ -33,7 +33,6 @@
  * so a frame's few tasks spread over the GPU. */
 #define FLAT_SPLIT 32
 #define TEST_THREADS 256
-#define TEST_WARPS (TEST_THREADS / 32)
 #define TOUCHES 0x80000000u
 
 __global__ void __launch_bounds__(PICK_THREADS)
@@ -216,7 +215,6 @@ __global__ void __launch_bounds__(ROW_THREADS) tl_scatter(pt_cuda_buffers b, tl_
 __global__ void __launch_bounds__(TEST_THREADS)
     tl_flat_test(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs, int first)
 {
-    __shared__ int warp_counts[TEST_WARPS];
     int slot = blockIdx.y;
     pt_cuda_eye_job job;
     int32_t k;
@@ -236,18 +234,9 @@ __global__ void __launch_bounds__(TEST_THREADS)
                                     dims.width, dims.height, i, reach);
         flat += flags[i];
     }
-    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     flat = warp_isum(flat);
-    if (lane == 0)
-        warp_counts[warp] = flat;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        flat = 0;
-        for (int w = 0; w < TEST_WARPS; w++)
-            flat += warp_counts[w];
-        if (flat)
-            atomicAdd(&fit->flat, flat); /* an integer count: the same in any order */
-    }
+    if ((threadIdx.x & 31) == 0 && flat)
+        atomicAdd(&fit->flat, flat); /* an integer count: the same in any order */
 }
 
 __global__ void __launch_bounds__(FLAT_THREADS)
