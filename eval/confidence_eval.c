@@ -12,7 +12,7 @@
 
 static int within_px(const pt_eval_frame *f) { return f->px_error <= PT_CONF_PX + CONF_TOLERANCE; }
 static int within_rel(const pt_eval_frame *f) { return f->rel_error <= PT_CONF_REL + CONF_TOLERANCE; }
-static double score(const pt_eval_frame *f) { return f->detected ? f->confidence : CONF_NONE; }
+static double score(const pt_eval_frame *f) { return f->outcome == PT_EVAL_DETECTED ? f->confidence : CONF_NONE; }
 
 pt_status pt_conf_summarise(const pt_eval_frames *frames, pt_conf_summary *s, pt_error *err)
 {
@@ -25,7 +25,7 @@ pt_status pt_conf_summarise(const pt_eval_frames *frames, pt_conf_summary *s, pt
     long n = 0;
     for (long i = 0; i < frames->count; i++) {
         const pt_eval_frame *f = &frames->frames[i];
-        s->detected += f->detected;
+        s->detected += f->outcome == PT_EVAL_DETECTED;
         items[n++] = (pt_roc_item){score(f), within_px(f)};
     }
     s->auc_px5 = pt_roc_auc(items, n);
@@ -37,7 +37,7 @@ pt_status pt_conf_summarise(const pt_eval_frames *frames, pt_conf_summary *s, pt
     s->auc_rel10 = pt_roc_auc(items, n);
     n = 0;
     for (long i = 0; i < frames->count; i++)
-        if (frames->frames[i].detected)
+        if (frames->frames[i].outcome == PT_EVAL_DETECTED)
             items[n++] = (pt_roc_item){frames->frames[i].confidence, within_px(&frames->frames[i])};
     s->auc_px5_detections = pt_roc_auc(items, n);
     free(items);
@@ -49,7 +49,7 @@ void pt_conf_cut_at(const pt_eval_frames *frames, double threshold, pt_conf_cut 
     *cut = (pt_conf_cut){threshold, 0, 0, 0, 0};
     for (long i = 0; i < frames->count; i++) {
         const pt_eval_frame *f = &frames->frames[i];
-        if (!f->detected || f->confidence < threshold)
+        if (f->outcome != PT_EVAL_DETECTED || f->confidence < threshold)
             continue;
         cut->kept++;
         cut->kept_px5 += within_px(f);

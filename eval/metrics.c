@@ -124,12 +124,18 @@ static int add_row(pt_eval *ev, const pt_gt_entry *truth, const pt_result *found
         return 0;
     }
     ev->frames++;
-    if (!found) {
+    pt_eval_outcome outcome = !found                             ? PT_EVAL_MISSING
+                              : found->status == PT_DETECT_ERROR ? PT_EVAL_ERROR
+                              : found->status != PT_DETECT_OK ||
+                                      !(found->has_circle || found->has_ellipse)
+                                  ? PT_EVAL_NOTFOUND
+                                  : PT_EVAL_DETECTED;
+    if (outcome == PT_EVAL_MISSING) {
         ev->missing++;
         remember(ev->missing_examples, ev->missing, truth->image, truth->eye);
-    } else if (found->status == PT_DETECT_ERROR) {
+    } else if (outcome == PT_EVAL_ERROR) {
         ev->errors++;
-    } else if (found->status != PT_DETECT_OK || !(found->has_circle || found->has_ellipse)) {
+    } else if (outcome == PT_EVAL_NOTFOUND) {
         ev->not_detected++;
     }
     int scored;
@@ -147,14 +153,7 @@ static int add_row(pt_eval *ev, const pt_gt_entry *truth, const pt_result *found
         ev->px_detected[i] += px <= pt_eval_pixel_threshold(i) + EVAL_TOLERANCE;
     if (frame) {
         frame->truth = truth;
-        frame->outcome = !found                                ? PT_EVAL_MISSING
-                         : found->status == PT_DETECT_ERROR    ? PT_EVAL_ERROR
-                         : found->status != PT_DETECT_OK ||
-                                 !(found->has_circle || found->has_ellipse)
-                             ? PT_EVAL_NOTFOUND
-                             : PT_EVAL_DETECTED;
-        frame->detected = found && found->status == PT_DETECT_OK &&
-                          (found->has_circle || found->has_ellipse);
+        frame->outcome = outcome;
         frame->confidence = found ? found->confidence : 0.0;
         frame->px_error = px;
         frame->rel_error = rel;

@@ -65,7 +65,6 @@ typedef struct {
     const pt_gt_entry *truth; /* its ground-truth row */
     pt_eval_outcome outcome;
     double confidence; /* the result's confidence; meaningful when detected */
-    int detected;      /* status ok with a shape */
     double px_error;   /* centre error in px; INFINITY when not detected */
     double rel_error;  /* relative error; INFINITY when not detected or not scored */
     int rel_scored;    /* the truth has a size */
