@@ -189,8 +189,13 @@ int main(void)
     cfg.tl.refine = 0;
     compare("monocular circle 320x256 tl_refine=0", &cfg, &opt, 60, 320, 256, 222);
     pt_config_default(&cfg);
-    /* circle mode's shape check (lib/detect/tl_shape.h), with and without the refit */
+    /* circle mode's shape check (lib/detect/tl_shape.h), with and without the refit,
+     * and with the votes alone deciding */
     cfg.tl.shape = PT_TL_SHAPE_AUTO;
+    cfg.tl.shape_confidence = 0.0;
+    compare("monocular circle 1280x1024 tl_shape_confidence=0", &cfg, &opt, 30, 1280, 1024,
+            228);
+    cfg.tl.shape_confidence = 0.95;
     compare("monocular circle 320x256 tl_shape=auto", &cfg, &opt, 100, 320, 256, 223);
     compare("monocular circle 1280x1024 tl_shape=auto", &cfg, &opt, 30, 1280, 1024, 224);
     opt.binocular = 1;
@@ -198,6 +203,10 @@ int main(void)
     opt.binocular = 0;
     cfg.tl.refine = 0;
     compare("monocular circle 320x256 tl_shape=auto tl_refine=0", &cfg, &opt, 60, 320, 256, 226);
+    pt_config_default(&cfg);
+    /* thresholds denser near the dark level (lib/detect/eye_levels.h) */
+    cfg.tl.spacing = PT_TL_SPACING_SQUARE;
+    compare("monocular circle 320x256 tl_spacing=square", &cfg, &opt, 60, 320, 256, 229);
     pt_config_default(&cfg);
     /* the paper's choice: no enclosed-fit rule (lib/detect/tl_nest.h) */
     cfg.tl.pupil_prior = 0;

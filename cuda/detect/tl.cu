@@ -53,6 +53,7 @@ static cudaError_t tl_create(const pt_config *cfg, int ellipse, const pt_cuda_pa
     d->tmin = tl->threshold_min;
     d->tstep = tl->threshold_step > 0 ? tl->threshold_step : 1;
     d->range = tl->range;
+    d->spacing = tl->spacing;
     d->thresholds = tl->range == PT_TL_RANGE_EYE ? (tl->count > 0 ? tl->count : 1)
                     : tl->threshold_step <= 0 || tl->threshold_max < tl->threshold_min
                         ? 0
@@ -61,6 +62,7 @@ static cudaError_t tl_create(const pt_config *cfg, int ellipse, const pt_cuda_pa
     d->refine = tl->refine;
     d->ellipse = ellipse;
     d->shape = tl->shape;
+    d->shape_confidence = tl->shape_confidence;
     d->pupil_prior = tl->pupil_prior;
     d->flat = tl->flat;
     d->small_share = tl->small_share;

@@ -55,8 +55,10 @@ typedef struct {
     /* settings */
     int thresholds, tmin, tstep;
     int range;        /* PT_TL_RANGE_*: per-job thresholds from levels, or tmin + i tstep */
+    int spacing;      /* tl_spacing (range=eye): PT_TL_SPACING_* */
     int score, refine, ellipse;
     int shape;        /* PT_TL_SHAPE_*: circle mode's shape check */
+    double shape_confidence; /* tl_shape_confidence (lib/detect/tl_shape.h) */
     int pupil_prior;  /* tl_pupil_prior: the credible fit the winner encloses wins */
     int flat;         /* tl_flat: border pixels on flat edges leave (lib/detect/tl_flat.h) */
     double small_share; /* tl_small_share: the fine grid's small dark region (eye_levels.h) */
@@ -91,7 +93,7 @@ static __device__ __forceinline__ int tl_threshold(const tl_dev &d, int j, int i
 {
     if (d.range == PT_TL_RANGE_EYE)
         return pt_eye_threshold(d.levels[j].x, d.levels[j].y, d.levels[j].z, i, d.thresholds,
-                                d.tmin, d.tstep);
+                                d.tmin, d.tstep, d.spacing + 1);
     return d.tmin + i * d.tstep;
 }
 

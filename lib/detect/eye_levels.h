@@ -188,22 +188,26 @@ static inline int pt_eye_tl_dark(const uint8_t *buf, int stride, int x0, int y0,
 }
 
 /* Threshold i (0-based) of n for tl_range=eye: between the eye's dark and
- * surround levels, dark + (surround - dark) ((i + 1) / (n + 1))^2, denser
- * near the dark level, so that a pupil only a few grey levels darker than
- * its iris (low contrast) still gets a threshold between the two, and the
- * upper ones reach the iris's level on well-contrasted eyes; the
- * thresholds fall between the pupil's grey level and the iris's however
- * the eye is exposed. Where the eye is not clearly dark
+ * surround levels, dark + (surround - dark) ((i + 1) / (n + 1))^power.
+ * power 1 (tl_spacing=linear) spaces them evenly; power 2 (tl_spacing=square)
+ * puts them denser near the dark level, so that a pupil only a few grey
+ * levels darker than its iris (low contrast) still gets a threshold between
+ * the two, while the upper ones still reach the iris's level on
+ * well-contrasted eyes. Where the eye is not clearly dark
  * (pt_eye_clearly_dark, judged on the coarse grid's dark level), the fixed
- * tmin + i tstep (at most 255). */
+ * tmin + i tstep (at most 255). Integer arithmetic: both back ends agree. */
 static inline PT_HD int pt_eye_threshold(int coarse_dark, int dark, int surround, int i, int n,
-                                         int tmin, int tstep)
+                                         int tmin, int tstep, int power)
 {
     if (!pt_eye_clearly_dark(coarse_dark, surround)) {
         long t = tmin + (long)i * tstep;
         return t < 255 ? (int)t : 255;
     }
     long k = i + 1, m = n + 1;
+    if (power == 2) {
+        k *= k;
+        m *= m;
+    }
     return dark + (int)(((long)(surround - dark) * k) / m);
 }
 

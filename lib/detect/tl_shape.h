@@ -16,10 +16,14 @@
 
 #include "lib/core/pt_geom.h"
 #include "lib/core/pt_hd.h"
+#include "lib/detect/confidence.h"
 
 #define PT_TL_ELLIPSE_GAIN 1.4  /* ellipse votes over circle votes to take the ellipse */
 #define PT_TL_ELLIPSE_RATIO 1.5 /* a / b above this is not taken for a pupil */
 #define PT_TL_ELLIPSE_SHIFT 0.35 /* the ellipse centre within this x r of the circle's */
+/* share of the border pixels on the ellipse that makes the border a clean
+ * outline (tl_shape_confidence does not apply) */
+#define PT_TL_ELLIPSE_CLEAN 0.75
 /* The ellipse's RANSAC samples and votes with every k-th border point, at
  * most this many (its cost is rows x points; the outline needs no more to be
  * found); the best sample's ellipse is refitted on its inliers among all the
@@ -51,6 +55,20 @@ static inline PT_HD int pt_tl_prefer_ellipse(const pt_circle *c, int circle_vote
 static inline PT_HD int pt_tl_ellipse_may_win(int circle_votes, int n)
 {
     return PT_TL_ELLIPSE_GAIN * (double)circle_votes < (double)n;
+}
+
+/* Whether the ellipse's circle (confidence ellipse_conf) may replace the
+ * circle (confidence circle_conf), tl_shape_confidence = share (0: always),
+ * the ellipse holding ellipse_votes of the n border pixels: where it holds
+ * PT_TL_ELLIPSE_CLEAN of them the border is a clean outline and it stands
+ * whatever the confidences; exact operations only, so both back ends agree. */
+static inline PT_HD int pt_tl_ellipse_credible(double circle_conf, double ellipse_conf,
+                                               double share, int ellipse_votes, int n)
+{
+    if (share <= 0.0 || (double)ellipse_votes >= PT_TL_ELLIPSE_CLEAN * (double)n)
+        return 1;
+    return ellipse_conf >= share * circle_conf &&
+           (ellipse_conf >= PT_CONFIDENCE_MIN || circle_conf < PT_CONFIDENCE_MIN);
 }
 
 /* The circle circle mode reports for ellipse e: its centre and mean radius. */

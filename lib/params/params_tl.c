@@ -7,6 +7,7 @@ static const char *const tl_score_names[] = {"votes", "support", "quality", NULL
 static const char *const tl_border_names[] = {"pixels", "contour", NULL};
 static const char *const tl_range_names[] = {"eye", "fixed", NULL};
 static const char *const tl_shape_names[] = {"auto", "circle", NULL};
+static const char *const tl_spacing_names[] = {"linear", "square", NULL};
 
 const pt_param_def pt_tl_param_defs[] = {
     {"tl_range", PT_PARAM_CHOICE, offsetof(pt_config, tl.range), PT_TL_RANGE_EYE, 0, 1,
@@ -18,6 +19,11 @@ const pt_param_def pt_tl_param_defs[] = {
      "tl_step (the paper)"},
     {"tl_count", PT_PARAM_INT, offsetof(pt_config, tl.count), 5, 1, 64, NULL, PT_ALG_TL,
      "tl_range=eye: thresholds tried per eye"},
+    {"tl_spacing", PT_PARAM_CHOICE, offsetof(pt_config, tl.spacing), PT_TL_SPACING_LINEAR, 0, 1,
+     tl_spacing_names, PT_ALG_TL,
+     "tl_range=eye: linear: the thresholds evenly between the dark and surround levels; "
+     "square: at ((i + 1) / (tl_count + 1))^2 of the way, denser near the dark level, so a "
+     "pupil a few grey levels darker than its iris gets a threshold between the two"},
     {"tl_small_share", PT_PARAM_DOUBLE, offsetof(pt_config, tl.small_share), 0.5, 0, 100,
      NULL, PT_ALG_TL,
      "tl_range=eye: the 128x128 grid's darkest patch is a small pupil that the 32x32 grid "
@@ -61,11 +67,17 @@ const pt_param_def pt_tl_param_defs[] = {
      PT_ALG_TL,
      "1: a credible fit of another threshold that the winner encloses (the pupil inside the "
      "iris) wins instead; 0: the best fit (the paper)"},
-    {"tl_shape", PT_PARAM_CHOICE, offsetof(pt_config, tl.shape), PT_TL_SHAPE_CIRCLE, 0, 1,
+    {"tl_shape", PT_PARAM_CHOICE, offsetof(pt_config, tl.shape), PT_TL_SHAPE_AUTO, 0, 1,
      tl_shape_names, PT_ALG_TL,
      "circle mode: auto: the chosen border is also fitted by an ellipse (ransac_inlier band); "
-     "where it holds 1.4 times the circle's border pixels within that band, its centre and "
-     "mean radius are reported (elongated or lid-cut pupils); circle: the circle (the paper)"},
+     "where it holds 1.4 times the circle's border pixels within that band and passes "
+     "tl_shape_confidence, its centre and mean radius are reported (elongated or lid-cut "
+     "pupils); circle: the circle (the paper)"},
+    {"tl_shape_confidence", PT_PARAM_DOUBLE, offsetof(pt_config, tl.shape_confidence), 0.95,
+     0, 2, NULL, PT_ALG_TL,
+     "tl_shape=auto: the ellipse's centre and mean radius are reported only where their "
+     "confidence is at least this share of the circle's (and not below the reporting minimum "
+     "where the circle's is not); 0: the border pixels' votes alone decide"},
     {"tl_flat", PT_PARAM_INT, offsetof(pt_config, tl.flat), 1, 0, 1, NULL, PT_ALG_TL,
      "1: border pixels on an edge flatter than a pupil of max_radius (a lid's chord, a straight "
      "shadow) leave the fit (tl_border=pixels); 0: every border pixel (the paper)"},

@@ -10,6 +10,10 @@ enum { PT_TL_RANGE_EYE = 0, PT_TL_RANGE_FIXED = 1 };
 /* Circle mode's model: the circle or, where the border is clearly not round,
  * the centre and mean radius of its ellipse (lib/detect/tl_shape.h). */
 enum { PT_TL_SHAPE_AUTO = 0, PT_TL_SHAPE_CIRCLE = 1 };
+/* tl_range=eye: the thresholds evenly between the dark and surround levels,
+ * or denser near the dark level (lib/detect/eye_levels.h: pt_eye_threshold's
+ * power is the value + 1). */
+enum { PT_TL_SPACING_LINEAR = 0, PT_TL_SPACING_SQUARE = 1 };
 
 typedef struct {
     int threshold_min; /* first threshold */
@@ -17,6 +21,7 @@ typedef struct {
     int threshold_step;
     int range;         /* PT_TL_RANGE_*: thresholds from each eye's grey levels, or fixed */
     int count;         /* range=eye: thresholds per eye */
+    int spacing;       /* range=eye: PT_TL_SPACING_* */
     double small_share; /* range=eye: a dark region of the fine grid covering less than
                            this share (%) of the eye is a small pupil the coarse grid
                            missed (lib/detect/eye_levels.h) */
@@ -33,6 +38,9 @@ typedef struct {
                           (holes included), or its outer border traced as
                           findContours does (holes such as reflections left out) */
     int shape;         /* PT_TL_SHAPE_*: circle mode's model */
+    double shape_confidence; /* shape=auto: the ellipse's circle needs at least this share
+                                of the circle's confidence (lib/detect/tl_shape.h); 0: votes
+                                alone */
     int pupil_prior;   /* 1: the credible fit a winner encloses wins (the pupil inside
                           the iris, lib/detect/tl_nest.h); 0: the paper's best fit */
     int flat;          /* 1: border pixels on edges flatter than any pupil (a lid's chord)

@@ -146,7 +146,8 @@ static int blob_contour(const pt_labeling *lab, int32_t k, int x_off, int y_off,
  * points[0..n) of the chosen blob also fitted by an ellipse with the narrow
  * band (RANSAC over every k-th point, thin[] receives them; the best
  * sample's ellipse refitted on its inliers among all the points); *c becomes
- * the ellipse's circle where the ellipse describes the border clearly better. */
+ * the ellipse's circle where the ellipse describes the border clearly better
+ * and, with tl_shape_confidence, the dark region about as well. */
 static void circle_or_ellipse(const pt_point *points, int n, const pt_eye_input *in,
                               const pt_config *cfg, pt_point *thin, int *scratch_idx,
                               pt_circle *c)
@@ -184,7 +185,16 @@ static void circle_or_ellipse(const pt_point *points, int n, const pt_eye_input 
     int ellipse_votes = 0;
     for (int i = 0; i < n; i++)
         ellipse_votes += pt_ellipse_frame_within(&f, points[i].x, points[i].y, band);
-    if (pt_tl_prefer_ellipse(c, circle_votes, &e, ellipse_votes))
+    if (!pt_tl_prefer_ellipse(c, circle_votes, &e, ellipse_votes))
+        return;
+    /* both as they would be reported: the border offset added */
+    pt_circle as_circle = *c, as_ellipse = pt_tl_ellipse_circle(&e);
+    as_circle.r += TL_BORDER_OFFSET;
+    as_ellipse.r += TL_BORDER_OFFSET;
+    if (cfg->tl.shape_confidence <= 0.0 ||
+        pt_tl_ellipse_credible(pt_confidence_circle(in->smoothed, &as_circle),
+                               pt_confidence_circle(in->smoothed, &as_ellipse),
+                               cfg->tl.shape_confidence, ellipse_votes, n))
         *c = pt_tl_ellipse_circle(&e);
 }
 
@@ -342,7 +352,7 @@ static void eye_thresholds(const pt_image *img, const pt_roi *roi, const pt_tl_p
     int surround = pt_eye_level_of_histogram(hist, PT_EYE_SURROUND_RANK);
     for (int i = 0; i < n; i++)
         levels[i] = pt_eye_threshold(coarse, dark, surround, i, n, p->threshold_min,
-                                     p->threshold_step);
+                                     p->threshold_step, p->spacing + 1);
 }
 
 static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
