@@ -1,5 +1,8 @@
 /* Refinement of the Hough candidates on the GPU, as refine() in omp/detect/hough.c,
- * for each candidate rank in turn (a few launches per rank, block per job).
+ * a few launches per group of candidate ranks, a block per job and rank.
+ * The candidates are independent: a chunk of few jobs refines several
+ * ranks at once in the scratch slots (point lists, RANSAC partials) its
+ * other jobs would use, so one frame's candidates run side by side.
  * Point lists are compacted in edge order (ballots), so the shared RANSAC
  * sample table picks the CPU's points; RANSAC rows are spread over blocks of
  * 128 rows per job and the best (most votes, then the lowest row) reduced;
@@ -218,20 +221,29 @@ __device__ static const uint8_t *glint_mask(const pt_cuda_params *p, const pt_cu
     return b->mask + (size_t)job->frame * p->plane;
 }
 
-/* Block per job: the candidate's annulus points (refine()'s first step). */
+/* The scratch slot (stage, point list, partials) of job j's candidate in
+ * lane `lane` of `lanes` refined at once: below jobs x lanes <= d->slots. */
+__device__ static inline int rank_slot(int j, int lane, int jobs)
+{
+    return lane * jobs + j;
+}
+
+/* Block per job and lane: candidate k0 + lane's annulus points (refine()'s
+ * first step). */
 __global__ void __launch_bounds__(THREADS) refine_start(pt_cuda_params p, pt_cuda_buffers b,
-                                                        pt_hough_dev d, int k, int max_height)
+                                                        pt_hough_dev d, int k0, int jobs,
+                                                        int max_height)
 {
     __shared__ refine_shared sh;
-    int j = blockIdx.x;
-    pt_hough_stage *st = &d.stage[j];
+    int j = blockIdx.x, k = k0 + blockIdx.y, slot = rank_slot(j, blockIdx.y, jobs);
+    pt_hough_stage *st = &d.stage[slot];
     int active = k < d.ncand[j] && !d.overflow[j];
     if (threadIdx.x == 0)
         st->active = active;
     if (!active)
         return;
     const pt_cuda_eye_job job = b.jobs[j];
-    size_t e0 = (size_t)j * d.s.edge_cap;
+    size_t e0 = (size_t)slot * d.s.edge_cap;
     edge_view e = job_edges(&d, &job, j, max_height);
     pt_circle peak = d.cand[(size_t)j * PT_HOUGH_CANDIDATES + k];
     pt_image img = frame_image(&p, &b, &job);
@@ -245,20 +257,20 @@ __global__ void __launch_bounds__(THREADS) refine_start(pt_cuda_params p, pt_cud
     }
 }
 
-/* Block per RANSAC_ROWS rows of the sample table per job: the block's best
- * row (most votes, ties to the lowest) -> partials. */
+/* Block per RANSAC_ROWS rows of the sample table per job and lane: the
+ * block's best row (most votes, ties to the lowest) -> partials. */
 __global__ void __launch_bounds__(RANSAC_ROWS) ransac_rows(pt_cuda_params p, pt_cuda_buffers b,
-                                                           pt_hough_dev d, int ellipse)
+                                                           pt_hough_dev d, int ellipse, int jobs)
 {
     __shared__ pt_point shared_pts[SHARED_POINTS];
     __shared__ int votes_of[RANSAC_ROWS], row_of[RANSAC_ROWS];
-    int j = blockIdx.y;
-    const pt_hough_stage *st = &d.stage[j];
+    int j = blockIdx.y, slot = rank_slot(j, blockIdx.z, jobs);
+    const pt_hough_stage *st = &d.stage[slot];
     if (!st->active)
         return;
     const pt_cuda_eye_job job = b.jobs[j];
     int n = st->n, ks = p.sample_size;
-    int2 *out = d.partials + (size_t)j * d.partials_per_job + blockIdx.x;
+    int2 *out = d.partials + (size_t)slot * d.partials_per_job + blockIdx.x;
     if (n < ks || ks < (ellipse ? 5 : 3) || ks > PT_RANSAC_MAX_SAMPLE_SIZE) {
         if (threadIdx.x == 0)
             *out = make_int2(-1, -1);
@@ -267,7 +279,7 @@ __global__ void __launch_bounds__(RANSAC_ROWS) ransac_rows(pt_cuda_params p, pt_
     /* circle: refine()'s band; ellipse: ransac_inlier */
     double inlier = ellipse ? d.s.ransac_inlier : fmax(REFINE_PX, REFINE_SHARE * st->peak.r);
     double min_r = job.min_r, max_r = job.max_r;
-    const pt_point *pts = d.pts + (size_t)j * d.s.edge_cap;
+    const pt_point *pts = d.pts + (size_t)slot * d.s.edge_cap;
     if (n <= SHARED_POINTS) {
         for (int k = threadIdx.x; k < n; k += RANSAC_ROWS)
             shared_pts[k] = pts[k];
@@ -320,19 +332,19 @@ __global__ void __launch_bounds__(RANSAC_ROWS) ransac_rows(pt_cuda_params p, pt_
         *out = make_int2(votes_of[0], row_of[0]);
 }
 
-/* Block per job: the best row over the partials, its model refitted on its
- * inliers (in point order); found -> sh. */
-__device__ static void ransac_pick(const pt_cuda_params *p, const pt_hough_dev *d, int j,
+/* Block per job and lane: the best row over the slot's partials, its model
+ * refitted on its inliers (in point order); found -> sh. */
+__device__ static void ransac_pick(const pt_cuda_params *p, const pt_hough_dev *d, int slot,
                                    int ellipse, double inlier, double min_r, double max_r,
                                    refine_shared *sh)
 {
-    const pt_hough_stage *st = &d->stage[j];
+    const pt_hough_stage *st = &d->stage[slot];
     int n = st->n;
-    const pt_point *pts = d->pts + (size_t)j * d->s.edge_cap;
-    int *idx = d->idx + (size_t)j * d->s.edge_cap;
+    const pt_point *pts = d->pts + (size_t)slot * d->s.edge_cap;
+    int *idx = d->idx + (size_t)slot * d->s.edge_cap;
     if (threadIdx.x == 0) {
         int best_votes = -1, best_row = -1;
-        const int2 *part = d->partials + (size_t)j * d->partials_per_job;
+        const int2 *part = d->partials + (size_t)slot * d->partials_per_job;
         for (int b = 0; b < d->partials_per_job; b++)
             if (part[b].y >= 0 && part[b].x > best_votes) {
                 best_votes = part[b].x;
@@ -421,18 +433,20 @@ __device__ static void finish_task(const pt_cuda_params *p, const pt_cuda_buffer
  * done, otherwise the annulus points around the circle for the ellipse
  * RANSAC (at most PT_HOUGH_ELLIPSE_POINTS: pt_hough_thin_annulus). */
 __global__ void __launch_bounds__(THREADS) refine_circle(pt_cuda_params p, pt_cuda_buffers b,
-                                                         pt_hough_dev d, int k, int max_height)
+                                                         pt_hough_dev d, int k0, int jobs,
+                                                         int max_height)
 {
     __shared__ refine_shared sh;
-    int j = blockIdx.x;
-    pt_hough_stage *st = &d.stage[j];
+    int j = blockIdx.x, k = k0 + blockIdx.y, slot = rank_slot(j, blockIdx.y, jobs);
+    pt_hough_stage *st = &d.stage[slot];
     if (!st->active)
         return;
     const pt_cuda_eye_job job = b.jobs[j];
-    size_t e0 = (size_t)j * d.s.edge_cap;
+    size_t e0 = (size_t)slot * d.s.edge_cap;
     edge_view e = job_edges(&d, &job, j, max_height);
     pt_circle peak = st->peak, circle = peak;
-    ransac_pick(&p, &d, j, 0, fmax(REFINE_PX, REFINE_SHARE * peak.r), job.min_r, job.max_r, &sh);
+    ransac_pick(&p, &d, slot, 0, fmax(REFINE_PX, REFINE_SHARE * peak.r), job.min_r, job.max_r,
+                &sh);
     if (sh.found)
         circle = sh.circle;
     if (!d.s.ellipse && !d.s.refit) {
@@ -458,20 +472,21 @@ __global__ void __launch_bounds__(THREADS) refine_circle(pt_cuda_params p, pt_cu
  * hough_refit=ellipse keeps its circle unless the ellipse is credible
  * (lib/detect/hough_refit.h), then reports its centre and mean radius. */
 __global__ void __launch_bounds__(THREADS) refine_ellipse(pt_cuda_params p, pt_cuda_buffers b,
-                                                          pt_hough_dev d, int k, int max_height)
+                                                          pt_hough_dev d, int k0, int jobs,
+                                                          int max_height)
 {
     __shared__ refine_shared sh;
-    int j = blockIdx.x;
-    const pt_hough_stage *st = &d.stage[j];
+    int j = blockIdx.x, k = k0 + blockIdx.y, slot = rank_slot(j, blockIdx.y, jobs);
+    const pt_hough_stage *st = &d.stage[slot];
     if (!st->active)
         return;
     const pt_cuda_eye_job job = b.jobs[j];
-    size_t e0 = (size_t)j * d.s.edge_cap;
+    size_t e0 = (size_t)slot * d.s.edge_cap;
     edge_view e = job_edges(&d, &job, j, max_height);
     pt_point *pts = d.pts + e0;
     pt_circle circle = st->circle;
     pt_ellipse el = {0, 0, 0, 0, 0};
-    ransac_pick(&p, &d, j, 1, d.s.ransac_inlier, job.min_r, job.max_r, &sh);
+    ransac_pick(&p, &d, slot, 1, d.s.ransac_inlier, job.min_r, job.max_r, &sh);
     int ok = sh.found;
     if (ok) {
         el = sh.ellipse;
@@ -575,14 +590,19 @@ cudaError_t pt_cuda_hough_refine(const pt_hough_dev *d, const pt_cuda_params *p,
                                  cudaStream_t stream)
 {
     int ranks = d->s.gradient ? PT_HOUGH_CANDIDATES : 1;
-    dim3 rows_grid(d->partials_per_job, jobs);
-    for (int k = 0; k < ranks; k++) {
-        refine_start<<<jobs, THREADS, 0, stream>>>(*p, *b, *d, k, height);
-        ransac_rows<<<rows_grid, RANSAC_ROWS, 0, stream>>>(*p, *b, *d, 0);
-        refine_circle<<<jobs, THREADS, 0, stream>>>(*p, *b, *d, k, height);
+    /* as many ranks at once as the chunk's scratch slots hold, in groups of
+     * equal size (the same launches for every group) */
+    int fit = d->slots / jobs, lanes = fit < 1 ? 1 : fit > ranks ? ranks : fit;
+    int groups = (ranks + lanes - 1) / lanes;
+    lanes = (ranks + groups - 1) / groups;
+    dim3 blocks(jobs, lanes), rows_grid(d->partials_per_job, jobs, lanes);
+    for (int k0 = 0; k0 < ranks; k0 += lanes) {
+        refine_start<<<blocks, THREADS, 0, stream>>>(*p, *b, *d, k0, jobs, height);
+        ransac_rows<<<rows_grid, RANSAC_ROWS, 0, stream>>>(*p, *b, *d, 0, jobs);
+        refine_circle<<<blocks, THREADS, 0, stream>>>(*p, *b, *d, k0, jobs, height);
         if (d->s.ellipse || d->s.refit) {
-            ransac_rows<<<rows_grid, RANSAC_ROWS, 0, stream>>>(*p, *b, *d, 1);
-            refine_ellipse<<<jobs, THREADS, 0, stream>>>(*p, *b, *d, k, height);
+            ransac_rows<<<rows_grid, RANSAC_ROWS, 0, stream>>>(*p, *b, *d, 1, jobs);
+            refine_ellipse<<<blocks, THREADS, 0, stream>>>(*p, *b, *d, k0, jobs, height);
         }
     }
     hough_finish<<<(jobs + 63) / 64, 64, 0, stream>>>(*p, *b, *d, jobs);

@@ -4,8 +4,9 @@
  * magnitude, for the coarse cells on its dark side at every tested radius
  * (atomic float adds); the centre is the first maximum of the 3x3 sums in
  * scan order (a 64-bit key: sum bits, then the inverted cell index); the
- * radius histogram is summed in edge order (each bin by one thread), so its
- * floats round as on the CPU; candidates as gradient_peak().
+ * radius histogram counts fixed-point weights (lib/detect/hough_radii.h) by
+ * integer atomics, the same sums as the CPU's in any order; candidates as
+ * gradient_peak().
  *
  * Sampled voting (the paper): batches of radius planes per job, votes at the
  * precomputed circle offsets limited to +- vote_spread of the dark side; the
@@ -21,7 +22,7 @@
 #define THREADS 256
 #define VOTE_BLOCKS 32 /* blocks per job of the edge loops */
 #define AIM_COS 0.8660254
-#define RADIUS_BAND 0.1
+#define SHARED_BINS 2048 /* radius histograms up to this long are counted in shared memory */
 
 __device__ static inline int edge_x(int32_t xy) { return xy & 0xffff; }
 __device__ static inline int edge_y(int32_t xy) { return xy >> 16; }
@@ -104,16 +105,14 @@ __global__ void gradient_peak(pt_cuda_buffers b, pt_hough_dev d)
 }
 
 typedef struct {
-    int bins[THREADS];
-    float weights[THREADS];
+    long long bins[SHARED_BINS];
     double centre[2];
-    int warp_counts[THREADS / 32];
     int seed_found, count;
 } candidates_shared;
 
 /* Block per job (all threads call it): radius_candidates() of
  * omp/detect/hough.c for centre (px, py) (roi coordinates): the radius
- * histogram summed in edge order, the scores, up to max of their local
+ * histogram (fixed-point weights), the scores, up to max of their local
  * maxima in [lo, hi] (pt_hough_radius_peaks: the `strong` strongest, then
  * the smallest) appended (full frame) at cand[at..]; edges with skip[i]
  * set (skip not NULL) left out. Returns their number (on every thread). */
@@ -122,63 +121,34 @@ __device__ static int radius_candidates(const pt_hough_dev *d, int j, const pt_c
                                         int hi, int strong, int max, int at, const uint8_t *skip,
                                         candidates_shared *sh)
 {
-    float *hist = d->rhist + (size_t)j * d->s.hist_len;
+    /* the histogram in shared memory when it fits, else in the job's slice */
+    long long *hist = max_r + 2 <= SHARED_BINS ? sh->bins : d->rhist + (size_t)j * d->s.hist_len;
     double *score = d->score + (size_t)j * d->s.hist_len;
     for (int k = threadIdx.x; k < max_r + 2; k += blockDim.x)
-        hist[k] = 0.0f;
+        hist[k] = 0;
     __syncthreads();
     int n = d->edge_count[j];
     size_t e0 = (size_t)j * d->s.edge_cap;
-    for (int t0 = 0; t0 < n; t0 += THREADS) {
-        int i = t0 + threadIdx.x, bin = -1;
-        float wgt = 0.0f;
-        if (i < n && !(skip && skip[e0 + i])) {
-            int32_t xy = d->exy[e0 + i];
-            double dx = px - edge_x(xy), dy = py - edge_y(xy);
-            float ux = d->eux[e0 + i], uy = d->euy[e0 + i];
-            float d2 = reject_dist2(dx, dy, 0.0, 0.0);
-            if (!reject_ring(d2, min_r - 0.5, max_r + 0.5) &&
-                !reject_aim(ux, uy, dx, dy, d2, AIM_COS)) {
-                double dist = hypot(dx, dy);
-                int k = (int)llround(dist);
-                if (!(k < min_r || k > max_r || ux * dx + uy * dy < AIM_COS * dist)) {
-                    bin = k;
-                    wgt = d->emag[e0 + i];
-                }
-            }
-        }
-        /* the tile's votes compacted in edge order, then summed in that
-         * order: the float sums round as the CPU's */
-        unsigned ballot = __ballot_sync(0xffffffffu, bin >= 0);
-        if ((threadIdx.x & 31) == 0)
-            sh->warp_counts[threadIdx.x >> 5] = __popc(ballot);
-        __syncthreads();
-        int before = 0, total = 0;
-        for (int w = 0; w < THREADS / 32; w++) {
-            before += w < (threadIdx.x >> 5) ? sh->warp_counts[w] : 0;
-            total += sh->warp_counts[w];
-        }
-        if (bin >= 0) {
-            int at_tile = before + __popc(ballot & ((1u << (threadIdx.x & 31)) - 1u));
-            sh->bins[at_tile] = bin;
-            sh->weights[at_tile] = wgt;
-        }
-        __syncthreads();
-        /* thread t owns the bins k with k % THREADS == t: each bin's sum
-         * still runs in edge order, the bins in parallel */
-        for (int t = 0; t < total; t++)
-            if ((sh->bins[t] & (THREADS - 1)) == threadIdx.x)
-                hist[sh->bins[t]] += sh->weights[t];
-        __syncthreads();
+    for (int i = threadIdx.x; i < n; i += THREADS) {
+        if (skip && skip[e0 + i])
+            continue;
+        int32_t xy = d->exy[e0 + i];
+        double dx = px - edge_x(xy), dy = py - edge_y(xy);
+        float ux = d->eux[e0 + i], uy = d->euy[e0 + i];
+        float d2 = reject_dist2(dx, dy, 0.0, 0.0);
+        if (reject_ring(d2, min_r - 0.5, max_r + 0.5) || reject_aim(ux, uy, dx, dy, d2, AIM_COS))
+            continue;
+        double dist = hypot(dx, dy);
+        int k = (int)llround(dist);
+        if (!(k < min_r || k > max_r || ux * dx + uy * dy < AIM_COS * dist))
+            atomicAdd((unsigned long long *)&hist[k],
+                      (unsigned long long)pt_hough_vote_weight(d->emag[e0 + i]));
     }
+    __syncthreads();
+    for (int r = min_r + threadIdx.x; r <= max_r; r += THREADS)
+        score[r] = pt_hough_radius_score(hist, max_r, r);
+    __syncthreads();
     if (threadIdx.x == 0) {
-        for (int r = min_r; r <= max_r; r++) {
-            int band = (int)ceil(RADIUS_BAND * r);
-            double sum = 0.0;
-            for (int k = r - band; k <= r + band; k++)
-                sum += k >= 0 && k <= max_r ? hist[k] : 0.0f;
-            score[r] = sum / (2.0 * M_PI * r);
-        }
         int radius[PT_HOUGH_CANDIDATES];
         int count = pt_hough_radius_peaks(score, min_r, max_r, lo, hi, strong,
                                           max < PT_HOUGH_CANDIDATES ? max : PT_HOUGH_CANDIDATES,
