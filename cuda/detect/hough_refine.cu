@@ -4,9 +4,10 @@
  * ranks at once in the scratch slots (point lists, RANSAC partials) its
  * other jobs would use, so one frame's candidates run side by side.
  * Point lists are compacted in edge order (ballots), so the shared RANSAC
- * sample table picks the CPU's points; RANSAC rows are spread over blocks of
- * 128 rows per job and the best (most votes, then the lowest row) reduced;
- * the fits are lib/detect/fit.h's, a sample's on one thread and a refit's
+ * sample table picks the CPU's points; RANSAC rows are spread over warps
+ * (a row's inliers counted by its lanes) and the best (most votes, then the
+ * lowest row) reduced; the fits are lib/detect/fit.h's, a sample's on every
+ * lane of its warp and a refit's
  * over the first warp (cuda/detect/warp_fit.cuh), built with --fmad=false
  * so they round as on the CPU. Then the choice among candidates
  * (confidence x edge support) and the result. */
@@ -32,7 +33,8 @@
 #define THREADS 256
 #define WARPS (THREADS / 32)
 #define SHARED_POINTS 2048
-#define RANSAC_ROWS 128 /* table rows per block (pt_cuda_hough_ransac_blocks) */
+#define RANSAC_THREADS 128
+#define RANSAC_ROWS (RANSAC_THREADS / 32) /* table rows per block, a warp each */
 #define REFINE_PX 2.0
 #define REFINE_SHARE 0.1
 #define ANNULUS_IN 0.8
@@ -257,10 +259,11 @@ __global__ void __launch_bounds__(THREADS) refine_start(pt_cuda_params p, pt_cud
     }
 }
 
-/* Block per RANSAC_ROWS rows of the sample table per job and lane: the
- * block's best row (most votes, ties to the lowest) -> partials. */
-__global__ void __launch_bounds__(RANSAC_ROWS) ransac_rows(pt_cuda_params p, pt_cuda_buffers b,
-                                                           pt_hough_dev d, int ellipse, int jobs)
+/* Block per RANSAC_ROWS rows of the sample table per job and lane, a warp
+ * per row (its lanes count the inliers: integer votes, the same in any
+ * order): the block's best row (most votes, ties to the lowest) -> partials. */
+__global__ void __launch_bounds__(RANSAC_THREADS) ransac_rows(pt_cuda_params p, pt_cuda_buffers b,
+                                                              pt_hough_dev d, int ellipse, int jobs)
 {
     __shared__ pt_point shared_pts[SHARED_POINTS];
     __shared__ int votes_of[RANSAC_ROWS], row_of[RANSAC_ROWS];
@@ -281,55 +284,56 @@ __global__ void __launch_bounds__(RANSAC_ROWS) ransac_rows(pt_cuda_params p, pt_
     double min_r = job.min_r, max_r = job.max_r;
     const pt_point *pts = d.pts + (size_t)slot * d.s.edge_cap;
     if (n <= SHARED_POINTS) {
-        for (int k = threadIdx.x; k < n; k += RANSAC_ROWS)
+        for (int k = threadIdx.x; k < n; k += RANSAC_THREADS)
             shared_pts[k] = pts[k];
         __syncthreads();
         pts = shared_pts;
     }
-    int s = blockIdx.x * RANSAC_ROWS + threadIdx.x, votes = -1, row = -1;
+    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    int s = blockIdx.x * RANSAC_ROWS + warp, votes = -1, row = -1;
     int sidx[PT_RANSAC_MAX_SAMPLE_SIZE];
+    /* the row, its sample and its model are the same on every lane */
     if (s < p.ransac_rows && pt_ransac_sample_indices(p.ransac_values, ks, s, n, sidx)) {
+        int mine = 0;
         if (ellipse) {
             pt_ellipse e;
             if (pt_fit_ellipse(pts, sidx, ks, &e) && pt_ransac_ellipse_in_range(&e, min_r, max_r)) {
                 pt_ellipse_frame f;
                 pt_ellipse_frame_init(&e, &f);
-                votes = 0;
                 double lo = f.b - inlier, hi = f.a + inlier;
-                for (int k = 0; k < n; k++)
-                    votes += !reject_ring(reject_dist2(pts[k].x, pts[k].y, f.cx, f.cy), lo, hi) &&
-                             pt_ellipse_frame_within(&f, pts[k].x, pts[k].y, inlier);
+                for (int k = lane; k < n; k += 32)
+                    mine += !reject_ring(reject_dist2(pts[k].x, pts[k].y, f.cx, f.cy), lo, hi) &&
+                            pt_ellipse_frame_within(&f, pts[k].x, pts[k].y, inlier);
                 row = s;
             }
         } else {
             pt_circle c;
             if (pt_fit_circle(pts, sidx, ks, &c) && pt_ransac_circle_in_range(&c, min_r, max_r)) {
-                votes = 0;
                 vote_circle_f vc = vote_circle_init(c.cx, c.cy, c.r, inlier);
-                for (int k = 0; k < n; k++) {
+                for (int k = lane; k < n; k += 32) {
                     int vote = vote_circle(&vc, pts[k].x, pts[k].y);
-                    votes += vote >= 0 ? vote : pt_circle_distance(&c, pts[k].x, pts[k].y) <= inlier;
+                    mine += vote >= 0 ? vote : pt_circle_distance(&c, pts[k].x, pts[k].y) <= inlier;
                 }
                 row = s;
             }
         }
+        if (row >= 0)
+            votes = warp_isum(mine);
     }
-    votes_of[threadIdx.x] = votes;
-    row_of[threadIdx.x] = row;
+    if (lane == 0) {
+        votes_of[warp] = votes;
+        row_of[warp] = row;
+    }
     __syncthreads();
-    for (int stride = RANSAC_ROWS / 2; stride > 0; stride >>= 1) {
-        if (threadIdx.x < stride) {
-            int ov = votes_of[threadIdx.x + stride], os = row_of[threadIdx.x + stride];
-            int mv = votes_of[threadIdx.x], ms = row_of[threadIdx.x];
-            if (os >= 0 && (ov > mv || (ov == mv && (ms < 0 || os < ms)))) {
-                votes_of[threadIdx.x] = ov;
-                row_of[threadIdx.x] = os;
+    if (threadIdx.x == 0) {
+        int best_votes = -1, best_row = -1; /* rows ascend with the warps: the first best wins */
+        for (int w = 0; w < RANSAC_ROWS; w++)
+            if (row_of[w] >= 0 && votes_of[w] > best_votes) {
+                best_votes = votes_of[w];
+                best_row = row_of[w];
             }
-        }
-        __syncthreads();
+        *out = make_int2(best_votes, best_row);
     }
-    if (threadIdx.x == 0)
-        *out = make_int2(votes_of[0], row_of[0]);
 }
 
 /* Block per job and lane: the best row over the slot's partials, its model
@@ -598,10 +602,10 @@ cudaError_t pt_cuda_hough_refine(const pt_hough_dev *d, const pt_cuda_params *p,
     dim3 blocks(jobs, lanes), rows_grid(d->partials_per_job, jobs, lanes);
     for (int k0 = 0; k0 < ranks; k0 += lanes) {
         refine_start<<<blocks, THREADS, 0, stream>>>(*p, *b, *d, k0, jobs, height);
-        ransac_rows<<<rows_grid, RANSAC_ROWS, 0, stream>>>(*p, *b, *d, 0, jobs);
+        ransac_rows<<<rows_grid, RANSAC_THREADS, 0, stream>>>(*p, *b, *d, 0, jobs);
         refine_circle<<<blocks, THREADS, 0, stream>>>(*p, *b, *d, k0, jobs, height);
         if (d->s.ellipse || d->s.refit) {
-            ransac_rows<<<rows_grid, RANSAC_ROWS, 0, stream>>>(*p, *b, *d, 1, jobs);
+            ransac_rows<<<rows_grid, RANSAC_THREADS, 0, stream>>>(*p, *b, *d, 1, jobs);
             refine_ellipse<<<blocks, THREADS, 0, stream>>>(*p, *b, *d, k0, jobs, height);
         }
     }

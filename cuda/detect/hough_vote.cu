@@ -107,8 +107,72 @@ __global__ void gradient_peak(pt_cuda_buffers b, pt_hough_dev d)
 typedef struct {
     long long bins[SHARED_BINS];
     double centre[2];
+    unsigned long long seed_key;
     int seed_found, count;
 } candidates_shared;
+
+/* pt_hough_seed_prefix() by the block: each row's running sums, then each
+ * column's (integers: the same integral image). */
+__device__ static void block_seed_prefix(int32_t *ii, int gw, int gh)
+{
+    long s = gw + 1;
+    for (int gx = threadIdx.x; gx <= gw; gx += blockDim.x)
+        ii[gx] = 0;
+    for (int gy = threadIdx.x; gy < gh; gy += blockDim.x) {
+        int32_t *here = ii + (gy + 1) * s, row = 0;
+        here[0] = 0;
+        for (int gx = 1; gx <= gw; gx++) {
+            row += here[gx];
+            here[gx] = row;
+        }
+    }
+    __syncthreads();
+    for (int gx = 1 + threadIdx.x; gx <= gw; gx += blockDim.x) {
+        int32_t col = 0;
+        for (int gy = 1; gy <= gh; gy++) {
+            col += ii[gy * s + gx];
+            ii[gy * s + gx] = col;
+        }
+    }
+    __syncthreads();
+}
+
+/* pt_hough_darkest() by the block: every box's sum at once, the least
+ * (the first in row order among equals: a key of sum, then box index). */
+__device__ static int block_seed_darkest(const int32_t *ii, int gw, int gh, pt_hough_seed *seed,
+                                         candidates_shared *sh)
+{
+    int half = PT_HOUGH_SEED_HALF, bw = gw - 2 * half, bh = gh - 2 * half;
+    unsigned long long mine = ~0ull;
+    if (threadIdx.x == 0)
+        sh->seed_key = ~0ull;
+    __syncthreads();
+    for (int k = threadIdx.x; bw > 0 && bh > 0 && k < bw * bh; k += blockDim.x) {
+        int x = half + k % bw, y = half + k / bw;
+        int32_t sum = pt_hough_seed_box(ii, gw, x - half, y - half, x + half + 1, y + half + 1);
+        unsigned long long key = (unsigned long long)(uint32_t)sum << 32 | (unsigned)k;
+        mine = key < mine ? key : mine;
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+        unsigned long long other = __shfl_xor_sync(0xffffffffu, mine, o);
+        mine = other < mine ? other : mine;
+    }
+    if ((threadIdx.x & 31) == 0 && mine != ~0ull)
+        atomicMin(&sh->seed_key, mine);
+    __syncthreads();
+    unsigned long long key = sh->seed_key;
+    __syncthreads();
+    if (key == ~0ull) {
+        seed->gx = -1;
+        return 0;
+    }
+    int k = (int)(key & 0xffffffffu);
+    seed->gx = half + k % bw;
+    seed->gy = half + k / bw;
+    seed->half = half;
+    seed->sum = (int32_t)(key >> 32);
+    return 1;
+}
 
 /* Block per job (all threads call it): radius_candidates() of
  * omp/detect/hough.c for centre (px, py) (roi coordinates): the radius
@@ -190,8 +254,8 @@ __device__ static void peak_centre(const pt_hough_dev *d, int j, const pt_cuda_e
 }
 
 /* Block per job: sub-cell centre and its radius candidates, then the coarse
- * localisation's seed (lib/detect/hough_seed.h: cell sums in parallel, the
- * integral and the darkest box on one thread) and its radius candidates
+ * localisation's seed (lib/detect/hough_seed.h: cell sums, the integral
+ * and the darkest box over the block) and its radius candidates
  * unless the voting's centre lies in its box (omp/detect/hough.c
  * gradient_peak() and seed_candidates()). */
 __global__ void gradient_candidates(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d)
@@ -230,10 +294,11 @@ __global__ void gradient_candidates(pt_cuda_params p, pt_cuda_buffers b, pt_houg
                 pt_hough_seed_cell_sum(&img, job.x0, job.y0, seed_cell, gx, gy);
         }
         __syncthreads();
+        block_seed_prefix(ii, gw, gh);
+        pt_hough_seed seed;
+        int found = block_seed_darkest(ii, gw, gh, &seed, &sh);
         if (threadIdx.x == 0) {
-            pt_hough_seed_prefix(ii, gw, gh);
-            pt_hough_seed seed;
-            sh.seed_found = pt_hough_darkest(ii, gw, gh, &seed);
+            sh.seed_found = found;
             d.seed_level[j] = sh.seed_found ? pt_hough_seed_level(&seed, seed_cell) : -1.0;
             /* the voting's centre in the seed's box: no seed candidates */
             if (sh.seed_found && pt_hough_seed_near(&seed, seed_cell, sh.centre[0], sh.centre[1]))
