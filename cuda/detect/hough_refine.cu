@@ -30,7 +30,8 @@
 
 #include "lib/detect/confidence.h"
 
-#define THREADS 256
+/* a block per candidate: one frame's edges spread over more threads */
+#define THREADS 1024
 #define WARPS (THREADS / 32)
 #define SHARED_POINTS 2048
 #define RANSAC_THREADS 128

@@ -20,6 +20,8 @@
 #include "lib/detect/hough_seed.h"
 
 #define THREADS 256
+/* the candidates' blocks (a block per job): one frame's edges spread over more threads */
+#define CAND_THREADS 1024
 #define VOTE_BLOCKS 32 /* blocks per job of the edge loops */
 #define AIM_COS 0.8660254
 #define SHARED_BINS 2048 /* radius histograms up to this long are counted in shared memory */
@@ -193,7 +195,7 @@ __device__ static int radius_candidates(const pt_hough_dev *d, int j, const pt_c
     __syncthreads();
     int n = d->edge_count[j];
     size_t e0 = (size_t)j * d->s.edge_cap;
-    for (int i = threadIdx.x; i < n; i += THREADS) {
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
         if (skip && skip[e0 + i])
             continue;
         int32_t xy = d->exy[e0 + i];
@@ -209,7 +211,7 @@ __device__ static int radius_candidates(const pt_hough_dev *d, int j, const pt_c
                       (unsigned long long)pt_hough_vote_weight(d->emag[e0 + i]));
     }
     __syncthreads();
-    for (int r = min_r + threadIdx.x; r <= max_r; r += THREADS)
+    for (int r = min_r + threadIdx.x; r <= max_r; r += blockDim.x)
         score[r] = pt_hough_radius_score(hist, max_r, r);
     __syncthreads();
     if (threadIdx.x == 0) {
@@ -258,7 +260,8 @@ __device__ static void peak_centre(const pt_hough_dev *d, int j, const pt_cuda_e
  * and the darkest box over the block) and its radius candidates
  * unless the voting's centre lies in its box (omp/detect/hough.c
  * gradient_peak() and seed_candidates()). */
-__global__ void gradient_candidates(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d)
+__global__ void __launch_bounds__(CAND_THREADS)
+    gradient_candidates(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d)
 {
     __shared__ candidates_shared sh;
     int j = blockIdx.x;
@@ -352,7 +355,7 @@ __global__ void dark_voters(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d)
 /* Block per job: the dark-edge vote's centre and its PT_HOUGH_DARK_RADII
  * strongest radii (from its voters alone) appended to the candidates, less
  * those the candidates before them repeat (pt_hough_dark_vote_new). */
-__global__ void dark_candidates(pt_cuda_buffers b, pt_hough_dev d)
+__global__ void __launch_bounds__(CAND_THREADS) dark_candidates(pt_cuda_buffers b, pt_hough_dev d)
 {
     __shared__ candidates_shared sh;
     int j = blockIdx.x;
@@ -386,7 +389,7 @@ cudaError_t pt_cuda_hough_vote_gradient(const pt_hough_dev *d, const pt_cuda_par
         return st;
     gradient_votes<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*b, *d, 0);
     gradient_peak<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*b, *d);
-    gradient_candidates<<<jobs, THREADS, 0, stream>>>(*p, *b, *d);
+    gradient_candidates<<<jobs, CAND_THREADS, 0, stream>>>(*p, *b, *d);
     /* the dark-edge vote: the same accumulator and peak, its voters only */
     dark_voters<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*p, *b, *d);
     if ((st = cudaGetLastError()) != cudaSuccess ||
@@ -396,7 +399,7 @@ cudaError_t pt_cuda_hough_vote_gradient(const pt_hough_dev *d, const pt_cuda_par
         return st;
     gradient_votes<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*b, *d, 1);
     gradient_peak<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*b, *d);
-    dark_candidates<<<jobs, THREADS, 0, stream>>>(*b, *d);
+    dark_candidates<<<jobs, CAND_THREADS, 0, stream>>>(*b, *d);
     return cudaGetLastError();
 }
 
