@@ -77,7 +77,8 @@ const pt_param_def pt_tl_param_defs[] = {
      0, 2, NULL, PT_ALG_TL,
      "tl_shape=auto: the ellipse's centre and mean radius are reported only where their "
      "confidence is at least this share of the circle's (and not below the reporting minimum "
-     "where the circle's is not); 0: the border pixels' votes alone decide"},
+     "where the circle's is not), or where the ellipse holds 3/4 of the border pixels; 0: "
+     "the border pixels' votes alone decide"},
     {"tl_flat", PT_PARAM_INT, offsetof(pt_config, tl.flat), 1, 0, 1, NULL, PT_ALG_TL,
      "1: border pixels on an edge flatter than a pupil of max_radius (a lid's chord, a straight "
      "shadow) leave the fit (tl_border=pixels); 0: every border pixel (the paper)"},
