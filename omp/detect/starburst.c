@@ -95,12 +95,12 @@ static int ransac_circle_band(const pt_point *pts, int n, const pt_ransac_table 
  * (lib/detect/starburst_flat.h), in order; returns their number. normals
  * and keep: scratch for n. */
 static int drop_flat(const pt_sb_view *c, pt_point *pts, pt_point *normals, int n, double reach,
-                     int *keep)
+                     double band, int *keep)
 {
     for (int i = 0; i < n; i++)
         normals[i] = pt_sb_edge_normal(c, pts[i]);
     for (int i = 0; i < n; i++)
-        keep[i] = !pt_sb_flat_point(pts, normals, NULL, n, i, reach);
+        keep[i] = !pt_sb_flat_point(pts, normals, NULL, n, i, reach, band);
     int m = 0, flat = 0;
     for (int i = 0; i < n; i++)
         flat += !keep[i];
@@ -188,7 +188,8 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
             pt_trace_sb_stage2(trace, pts[j], pts + from, n - from);
         }
         if (normals) /* edges flatter than any pupil leave the fit */
-            n = drop_flat(&c, pts, normals, n, pt_sb_flat_reach(in->max_radius), scratch_idx);
+            n = drop_flat(&c, pts, normals, n, pt_sb_flat_reach(in->max_radius, k.flat_band),
+                          k.flat_band, scratch_idx);
         pt_trace_sb_fitted(trace, pts, n);
         if (n < in->ransac->sample_size)
             break;
