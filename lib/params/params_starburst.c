@@ -67,6 +67,8 @@ const pt_param_def pt_starburst_param_defs[] = {
      "reject: edge points on an edge flatter than a pupil of max_radius (two points with the gradient direction within 10 degrees of its own within 1 px of its tangent, farther along it than sqrt(2 max_radius): a lid, a crease; when at least 4 points are) are left out of the fit; keep: fit every edge point"},
     {"flat_band", PT_PARAM_DOUBLE, SB(flat_band), 1, 0.25, 8, NULL, PT_ALG_STARBURST,
      "flat_edges=reject: px off a point's tangent within which its two partners lie (and their least distance along it, sqrt(2 flat_band max_radius)); wider finds lid edges whose points scatter"},
+    {"vote_angle", PT_PARAM_DOUBLE, SB(vote_angle), 0, 0, 89, NULL, PT_ALG_STARBURST,
+     "circle fits: a point votes for a RANSAC sample's circle only when its edge direction (grey-level gradient) lies within this many degrees of the circle's radius through it, so lid edges and texture crossing the circle do not hold it; 0 = off"},
     {"inner_pass", PT_PARAM_CHOICE, SB(inner_pass), PT_SB_INNER_ON, 0, 1, inner_choices,
      PT_ALG_STARBURST,
      "on: a fit whose core (0.25 of its axes) is 6 or more grey levels darker than its inner ring (0.55, lower quartile), such as the iris of a low-contrast eye, loses to any fit without; the first such fit is searched again from its centre with edge_threshold lowered to 0.4 x that difference and rays and radii within 0.7 x its radius, the inner fit reported when found and its pupil score is at least half the first's; off: no search inside a fit (the paper's)"},
