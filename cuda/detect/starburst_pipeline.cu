@@ -435,8 +435,10 @@ __global__ void __launch_bounds__(PIPE_THREADS) ransac(pt_cuda_params p, pt_cuda
     if (s < p.ransac_rows) {
         if (sample_fit(&p, pts, n, s, job.min_r, b.state[j].max_r, &cc, &ee)) {
             int lo = q * n / lanes, hi = (q + 1) * n / lanes;
+            pt_sb_view view = job_view(p, b, job);
             votes = count_votes(pts + lo, hi - lo, &cc, &ee,
-                                pt_sb_fits_ellipse(&p.sb, p.ellipse), &p.sb);
+                                pt_sb_fits_ellipse(&p.sb, p.ellipse), &p.sb,
+                                pt_sb_radial_on(&p.sb) ? &view : NULL);
             ok = 1;
         }
     }
