@@ -28,14 +28,21 @@ static int circle_points(double cx, double cy, double r, double step, pt_point *
     return n;
 }
 
+static int count_flat_band(const pt_point *pts, const pt_point *nrm, const uint8_t *found, int n,
+                           double max_r, double band)
+{
+    int flat = 0;
+    double reach = pt_sb_flat_reach(max_r, band);
+    for (int i = 0; i < n; i++)
+        flat += (!found || found[i]) && pt_sb_flat_point(pts, nrm, found, n, i, reach, band);
+    return flat;
+}
+
+/* with the default flat_band, 1 px */
 static int count_flat(const pt_point *pts, const pt_point *nrm, const uint8_t *found, int n,
                       double max_r)
 {
-    int flat = 0;
-    double reach = pt_sb_flat_reach(max_r);
-    for (int i = 0; i < n; i++)
-        flat += (!found || found[i]) && pt_sb_flat_point(pts, nrm, found, n, i, reach);
-    return flat;
+    return count_flat_band(pts, nrm, found, n, max_r, 1.0);
 }
 
 static void test_geometry(void)
@@ -97,6 +104,35 @@ static void test_geometry(void)
              "flat points leave the fit from PT_SB_FLAT_MIN on");
 }
 
+/* flat_band: a lid edge whose points scatter by +-2 px about it is flat
+ * within a 3 px band and not within 1 px; pupils up to max_radius stay
+ * whole at any band (the reach grows with it). */
+static void test_band(void)
+{
+    static pt_point pts[MAXN], nrm[MAXN];
+    const double max_r = 100;
+    for (double band = 0.5; band <= 8; band *= 2)
+        for (double r = 4; r <= max_r; r += 8) {
+            int n = circle_points(64.5, 63.2, r, 2.0, pts, nrm);
+            PT_CHECK(count_flat_band(pts, nrm, NULL, n, max_r, band) == 0,
+                     "a pupil up to max_radius keeps all at any band");
+        }
+    int n = 0;
+    for (double x = 20; x <= 140; x += 4, n++) {
+        pts[n].x = (float)x;
+        pts[n].y = (float)(40 + ((n % 3) - 1) * 2.0);
+        nrm[n].x = 0.0f;
+        nrm[n].y = -1.0f;
+    }
+    PT_CHECK(count_flat_band(pts, nrm, NULL, n, max_r, 3.0) == n,
+             "a scattered lid edge is flat within 3 px");
+    pt_point up = {0.0f, -1.0f}, a = {50.0f, 40.0f}, b = {110.0f, 42.0f};
+    PT_CHECK(!pt_sb_flat_partner(a, up, b, up, pt_sb_flat_reach(max_r, 1.0), 1.0),
+             "2 px off the tangent: no partner within 1 px");
+    PT_CHECK(pt_sb_flat_partner(a, up, b, up, pt_sb_flat_reach(max_r, 3.0), 3.0),
+             "2 px off the tangent: a partner within 3 px");
+}
+
 static void test_normals(void)
 {
     static uint8_t buf[W * W];
@@ -124,6 +160,7 @@ static void test_normals(void)
 int main(void)
 {
     test_geometry();
+    test_band();
     test_normals();
     return PT_TEST_SUMMARY("starburst_flat");
 }

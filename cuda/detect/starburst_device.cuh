@@ -12,6 +12,7 @@
 #include "lib/detect/ransac.h"
 #include "lib/detect/starburst_flat.h"
 #include "lib/detect/starburst_inner.h"
+#include "lib/detect/starburst_radial.h"
 #include "lib/detect/starburst_ray.h"
 
 static __device__ pt_point clamp_point(const pt_sb_view *c, pt_point p)
@@ -27,8 +28,11 @@ static __device__ pt_point clamp_point(const pt_sb_view *c, pt_point p)
     return p;
 }
 
+/* view: the eye's view when circle votes test edge directions (vote_angle,
+ * lib/detect/starburst_radial.h; each point's pt_sb_edge_normal, as the
+ * serial detector computes it), else NULL. */
 static __device__ int count_votes(const pt_point *pts, int n, const pt_circle *c, const pt_ellipse *e,
-                           int ellipse, const pt_sb_config *k)
+                           int ellipse, const pt_sb_config *k, const pt_sb_view *view)
 {
     double inlier = k->inlier;
     int votes = 0;
@@ -39,7 +43,8 @@ static __device__ int count_votes(const pt_point *pts, int n, const pt_circle *c
             votes += pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= inlier;
     } else {
         for (int j = 0; j < n; j++)
-            votes += pt_sb_circle_vote(k, c, pts[j].x, pts[j].y);
+            votes += pt_sb_circle_vote(k, c, pts[j].x, pts[j].y) &&
+                     (!view || pt_sb_radial_vote(k, c, pts[j], pt_sb_edge_normal(view, pts[j])));
     }
     return votes;
 }

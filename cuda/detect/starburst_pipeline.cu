@@ -281,7 +281,7 @@ static __device__ void drop_flat_in_place(const pt_cuda_params &p, const pt_cuda
         int s = tile + threadIdx.x;
         int is_flat = s < slots && found[s] &&
                       pt_sb_flat_point(b.slot_points + base, b.slot_normals + base, found, slots,
-                                       s, reach);
+                                       s, reach, p.sb.flat_band);
         count += __syncthreads_count(is_flat);
         /* marked after every thread of the tile has tested (the count's
          * barrier): a mark keeps the slot found for later tiles' tests */
@@ -305,7 +305,7 @@ __global__ void __launch_bounds__(PIPE_THREADS) drop_flat_slots(pt_cuda_params p
     if (!b.state[j].active)
         return;
     int slots = p.rays * (1 + p.rays2);
-    const double reach = pt_sb_flat_reach(b.jobs[j].max_r);
+    const double reach = pt_sb_flat_reach(b.jobs[j].max_r, p.sb.flat_band);
     if (slots > FLAT_SHARED_POINTS) {
         drop_flat_in_place(p, b, j, slots, reach);
         return;
@@ -325,7 +325,7 @@ __global__ void __launch_bounds__(PIPE_THREADS) drop_flat_slots(pt_cuda_params p
     __syncthreads();
     int n = gathered, mine = 0;
     for (int k = threadIdx.x; k < n; k += PIPE_THREADS) {
-        flat[k] = (uint8_t)pt_sb_flat_point(pts, nrm, NULL, n, k, reach);
+        flat[k] = (uint8_t)pt_sb_flat_point(pts, nrm, NULL, n, k, reach, p.sb.flat_band);
         mine += flat[k];
     }
     atomicAdd(&flat_count, mine);
@@ -435,8 +435,10 @@ __global__ void __launch_bounds__(PIPE_THREADS) ransac(pt_cuda_params p, pt_cuda
     if (s < p.ransac_rows) {
         if (sample_fit(&p, pts, n, s, job.min_r, b.state[j].max_r, &cc, &ee)) {
             int lo = q * n / lanes, hi = (q + 1) * n / lanes;
+            pt_sb_view view = job_view(p, b, job);
             votes = count_votes(pts + lo, hi - lo, &cc, &ee,
-                                pt_sb_fits_ellipse(&p.sb, p.ellipse), &p.sb);
+                                pt_sb_fits_ellipse(&p.sb, p.ellipse), &p.sb,
+                                pt_sb_radial_on(&p.sb) ? &view : NULL);
             ok = 1;
         }
     }

@@ -28,6 +28,10 @@ void pt_sb_config_resolve(const pt_config *cfg, pt_sb_config *out)
     out->circle_votes = sb->circle_votes;
     out->ellipse_fit = sb->ellipse_fit;
     out->flat_edges = sb->flat_edges;
+    out->flat_band = sb->flat_band > 0 ? sb->flat_band : 1.0;
+    out->vote_cos = sb->vote_angle > 0 && sb->vote_angle < 90
+                        ? cos(sb->vote_angle * 3.14159265358979323846 / 180.0)
+                        : -2.0;
     out->inner_pass = sb->inner_pass;
     out->edge_peak = sb->edge_peak;
     out->fit_choice = sb->fit_choice;

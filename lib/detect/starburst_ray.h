@@ -44,6 +44,9 @@ typedef struct {
     int circle_votes;   /* PT_SB_VOTES_*: RANSAC score of a sample's circle */
     int ellipse_fit;    /* PT_SB_ELLIPSE_*: how --ellipse fits */
     int flat_edges;     /* PT_SB_FLAT_*: points on flat edges (lib/detect/starburst_flat.h) */
+    double flat_band;   /* px off a point's tangent its flat partners lie within */
+    double vote_cos;    /* cos vote_angle: circle votes need the edge direction this close
+                           to the radius (lib/detect/starburst_radial.h); -2 = off */
     int inner_pass;     /* PT_SB_INNER_*: lib/detect/starburst_inner.h */
     int edge_peak;      /* PT_SB_PEAK_*: pt_sb_step_peak */
     int fit_choice;     /* PT_SB_CHOICE_*: lib/detect/starburst_choice.h */

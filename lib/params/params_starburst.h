@@ -56,6 +56,8 @@ typedef struct {
     int circle_votes;       /* PT_SB_VOTES_*: what a RANSAC circle sample is scored by */
     int ellipse_fit;        /* PT_SB_ELLIPSE_*: how --ellipse fits */
     int flat_edges;         /* PT_SB_FLAT_*: edge points on edges flatter than any pupil */
+    double flat_band;       /* px off a point's tangent that count as the same flat edge */
+    double vote_angle;      /* degrees: circle votes need the edge direction this close to the radius; 0 = off */
     int inner_pass;         /* PT_SB_INNER_*: a second pass inside a fit with a darker core */
     int edge_peak;          /* PT_SB_PEAK_*: a step's steepest point over the step or its first peak */
     int fit_choice;         /* PT_SB_CHOICE_*: the answer among the iterations' fits */

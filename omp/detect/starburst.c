@@ -12,6 +12,7 @@
 #include "lib/detect/starburst_config.h"
 #include "lib/detect/starburst_flat.h"
 #include "lib/detect/starburst_inner.h"
+#include "lib/detect/starburst_radial.h"
 #include "lib/detect/starburst_ray.h"
 #include "lib/detect/starburst_refit.h"
 #include "lib/detect/starburst_size.h"
@@ -31,9 +32,11 @@ static pt_point clamp_to_roi(const pt_sb_view *c, pt_point p)
 }
 
 /* pt_ransac_circle's semantics (lib/detect/ransac.h), samples scored by
- * pt_sb_circle_vote, the refit on the inlier band of pt_sb_circle_band:
- * cuda/detect/starburst.cu does the same in parallel. */
-static int ransac_circle_band(const pt_point *pts, int n, const pt_ransac_table *t, int rows,
+ * pt_sb_circle_vote and, with vote_angle, pt_sb_radial_vote on the points'
+ * edge directions nrm (NULL: not tested), the refit on the inlier band of
+ * pt_sb_circle_band: cuda/detect/starburst.cu does the same in parallel. */
+static int ransac_circle_band(const pt_point *pts, const pt_point *nrm, int n,
+                              const pt_ransac_table *t, int rows,
                               const pt_sb_config *k, double min_r, double max_r, int *inl,
                               pt_ransac_fit *out)
 {
@@ -55,7 +58,8 @@ static int ransac_circle_band(const pt_point *pts, int n, const pt_ransac_table 
             continue;
         int votes = 0;
         for (int j = 0; j < n; j++)
-            votes += pt_sb_circle_vote(k, &c, pts[j].x, pts[j].y);
+            votes += pt_sb_circle_vote(k, &c, pts[j].x, pts[j].y) &&
+                     (!nrm || pt_sb_radial_vote(k, &c, pts[j], nrm[j]));
         if (votes > best_votes) {
             best_votes = votes;
             best_s = s;
@@ -91,24 +95,24 @@ static int ransac_circle_band(const pt_point *pts, int n, const pt_ransac_table 
     return 1;
 }
 
-/* pts[0..n) without the points on flat edges when there are enough of them
- * (lib/detect/starburst_flat.h), in order; returns their number. normals
- * and keep: scratch for n. */
-static int drop_flat(const pt_sb_view *c, pt_point *pts, pt_point *normals, int n, double reach,
+/* pts[0..n) (edge directions normals) without the points on flat edges
+ * when there are enough of them (lib/detect/starburst_flat.h), in order,
+ * their normals with them; returns their number. keep: scratch for n. */
+static int drop_flat(pt_point *pts, pt_point *normals, int n, double reach, double band,
                      int *keep)
 {
     for (int i = 0; i < n; i++)
-        normals[i] = pt_sb_edge_normal(c, pts[i]);
-    for (int i = 0; i < n; i++)
-        keep[i] = !pt_sb_flat_point(pts, normals, NULL, n, i, reach);
+        keep[i] = !pt_sb_flat_point(pts, normals, NULL, n, i, reach, band);
     int m = 0, flat = 0;
     for (int i = 0; i < n; i++)
         flat += !keep[i];
     if (!pt_sb_flat_drops(flat))
         return n;
     for (int i = 0; i < n; i++)
-        if (keep[i])
+        if (keep[i]) {
+            normals[m] = normals[i];
             pts[m++] = pts[i];
+        }
     return m;
 }
 
@@ -138,10 +142,12 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
     int capacity = rays * (1 + rays2);
     pt_point *pts = pt_arena_alloc(arena, (size_t)capacity * sizeof *pts);
     int *scratch_idx = pt_arena_alloc(arena, (size_t)capacity * sizeof *scratch_idx);
+    /* edge directions: for the flat-edge test and the radial votes */
+    int want_normals = k.flat_edges == PT_SB_FLAT_REJECT || pt_sb_radial_on(&k);
     pt_point *normals = NULL;
-    if (k.flat_edges == PT_SB_FLAT_REJECT)
+    if (want_normals)
         normals = pt_arena_alloc(arena, (size_t)capacity * sizeof *normals);
-    if (!pts || !scratch_idx || (k.flat_edges == PT_SB_FLAT_REJECT && !normals))
+    if (!pts || !scratch_idx || (want_normals && !normals))
         return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for starburst points");
 
     int len1 = pt_auto_ray_length(cfg, in->max_radius);
@@ -187,8 +193,11 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
             }
             pt_trace_sb_stage2(trace, pts[j], pts + from, n - from);
         }
-        if (normals) /* edges flatter than any pupil leave the fit */
-            n = drop_flat(&c, pts, normals, n, pt_sb_flat_reach(in->max_radius), scratch_idx);
+        for (int i = 0; normals && i < n; i++)
+            normals[i] = pt_sb_edge_normal(&c, pts[i]);
+        if (k.flat_edges == PT_SB_FLAT_REJECT) /* edges flatter than any pupil leave the fit */
+            n = drop_flat(pts, normals, n, pt_sb_flat_reach(in->max_radius, k.flat_band),
+                          k.flat_band, scratch_idx);
         pt_trace_sb_fitted(trace, pts, n);
         if (n < in->ransac->sample_size)
             break;
@@ -196,7 +205,8 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
                         ? pt_ransac_ellipse(pts, n, in->ransac, cfg->pre.ransac_samples,
                                             cfg->pre.ransac_inlier, in->min_radius, max_r,
                                             scratch_idx, &fit)
-                        : ransac_circle_band(pts, n, in->ransac, cfg->pre.ransac_samples, &k,
+                        : ransac_circle_band(pts, pt_sb_radial_on(&k) ? normals : NULL, n,
+                                             in->ransac, cfg->pre.ransac_samples, &k,
                                              in->min_radius, max_r, scratch_idx, &fit);
         if (!found)
             break;

@@ -1,0 +1,44 @@
+/* Starburst's radial votes (man page, vote_angle), shared by
+ * omp/detect/starburst.c and cuda/detect/ (PT_HD, header-only).
+ *
+ * Along a pupil's border the grey level rises outwards: the edge direction
+ * (the unit grey-level gradient, pt_sb_edge_normal) of a point on it points
+ * along the circle's radius through the point. A lid's edge, a lid crease
+ * or the border of a reflection crosses a circle that settles tangent to it
+ * (a fit shrunk into the visible part of a lid-cut pupil) or one through the
+ * iris's texture at other angles: a RANSAC sample's circle then collects
+ * only the points whose direction lies within vote_angle of its radius, and
+ * the circle through the pupil's own arcs wins. The refit takes the circle
+ * band as before. Only IEEE-exact operations (+ - * sqrt, compares): both
+ * back ends count the same votes. */
+#ifndef PT_STARBURST_RADIAL_H
+#define PT_STARBURST_RADIAL_H
+
+#include "lib/core/pt_geom.h"
+#include "lib/core/pt_hd.h"
+#include "lib/detect/fit.h"
+#include "lib/detect/starburst_ray.h"
+
+/* Whether RANSAC's circle votes test edge directions (vote_angle > 0). */
+static inline PT_HD int pt_sb_radial_on(const pt_sb_config *k)
+{
+    return k->vote_cos > -1.0;
+}
+
+/* Whether point p with edge direction nrm may vote for circle c: its
+ * direction within vote_angle of the radius from c's centre through p
+ * (cos >= k->vote_cos), or no direction to test (a zero normal: flat grey
+ * or next to the region's border; p at the centre), or the test off. */
+static inline PT_HD int pt_sb_radial_vote(const pt_sb_config *k, const pt_circle *c, pt_point p,
+                                          pt_point nrm)
+{
+    if (!pt_sb_radial_on(k) || (nrm.x == 0.0f && nrm.y == 0.0f))
+        return 1;
+    double dx = p.x - c->cx, dy = p.y - c->cy;
+    double len = sqrt(dx * dx + dy * dy);
+    if (!(len > 0.0))
+        return 1;
+    return dx * nrm.x + dy * nrm.y >= k->vote_cos * len;
+}
+
+#endif
