@@ -201,6 +201,7 @@ static cudaError_t hough_create(const pt_config *cfg, int ellipse, const pt_cuda
     ALLOC(d->pts, edges);
     ALLOC(d->idx, edges);
     ALLOC(d->stage, jobs);
+    d->slots = max_jobs;
     d->partials_per_job = pt_cuda_hough_ransac_blocks(p->ransac_rows);
     ALLOC(d->partials, jobs * d->partials_per_job);
     d->acc = (float *)d->label;

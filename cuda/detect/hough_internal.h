@@ -98,7 +98,7 @@ typedef struct {
     /* gradient voting */
     float *acc;                  /* cells_per_job */
     unsigned long long *peak;    /* per job: best 3x3 sum key */
-    float *rhist;                /* hist_len per job */
+    long long *rhist;            /* hist_len per job (radius histograms too long for shared memory) */
     double *score;               /* hist_len per job */
     int32_t *seed_ii;            /* seed_ii_per_job per job (lib/detect/hough_seed.h) */
     /* sampled voting */
@@ -116,11 +116,14 @@ typedef struct {
     int *ndark;                  /* per job: the dark-edge vote's candidates start here */
     double *seed_level;          /* per job: the seed box's mean level, -1: none */
     pt_hough_task *task;         /* PT_HOUGH_CANDIDATES per job */
-    pt_point *pts;               /* edge_cap per job */
-    int *idx;                    /* edge_cap per job */
-    pt_hough_stage *stage;       /* per job */
-    int2 *partials;              /* partials_per_job per job: best (votes, row) per block */
+    /* refinement scratch: `slots` of each (a chunk's jobs x the candidate
+     * ranks refined at once, hough_refine.cu) */
+    pt_point *pts;               /* edge_cap per slot */
+    int *idx;                    /* edge_cap per slot */
+    pt_hough_stage *stage;       /* per slot */
+    int2 *partials;              /* partials_per_job per slot: best (votes, row) per block */
     int partials_per_job;
+    int slots;                   /* the chunk's most jobs */
 } pt_hough_dev;
 
 /* canny.cu: the ordered edge list of every job's roi of b->smoothed, each

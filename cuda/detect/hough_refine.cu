@@ -1,9 +1,13 @@
 /* Refinement of the Hough candidates on the GPU, as refine() in omp/detect/hough.c,
- * for each candidate rank in turn (a few launches per rank, block per job).
+ * a few launches per group of candidate ranks, a block per job and rank.
+ * The candidates are independent: a chunk of few jobs refines several
+ * ranks at once in the scratch slots (point lists, RANSAC partials) its
+ * other jobs would use, so one frame's candidates run side by side.
  * Point lists are compacted in edge order (ballots), so the shared RANSAC
- * sample table picks the CPU's points; RANSAC rows are spread over blocks of
- * 128 rows per job and the best (most votes, then the lowest row) reduced;
- * the fits are lib/detect/fit.h's, a sample's on one thread and a refit's
+ * sample table picks the CPU's points; RANSAC rows are spread over warps
+ * (a row's inliers counted by its lanes) and the best (most votes, then the
+ * lowest row) reduced; the fits are lib/detect/fit.h's, a sample's on every
+ * lane of its warp and a refit's
  * over the first warp (cuda/detect/warp_fit.cuh), built with --fmad=false
  * so they round as on the CPU. Then the choice among candidates
  * (confidence x edge support) and the result. */
@@ -26,10 +30,12 @@
 
 #include "lib/detect/confidence.h"
 
-#define THREADS 256
+/* a block per candidate: one frame's edges spread over more threads */
+#define THREADS 1024
 #define WARPS (THREADS / 32)
 #define SHARED_POINTS 2048
-#define RANSAC_ROWS 128 /* table rows per block (pt_cuda_hough_ransac_blocks) */
+#define RANSAC_THREADS 128
+#define RANSAC_ROWS (RANSAC_THREADS / 32) /* table rows per block, a warp each */
 #define REFINE_PX 2.0
 #define REFINE_SHARE 0.1
 #define ANNULUS_IN 0.8
@@ -218,20 +224,29 @@ __device__ static const uint8_t *glint_mask(const pt_cuda_params *p, const pt_cu
     return b->mask + (size_t)job->frame * p->plane;
 }
 
-/* Block per job: the candidate's annulus points (refine()'s first step). */
+/* The scratch slot (stage, point list, partials) of job j's candidate in
+ * lane `lane` of `lanes` refined at once: below jobs x lanes <= d->slots. */
+__device__ static inline int rank_slot(int j, int lane, int jobs)
+{
+    return lane * jobs + j;
+}
+
+/* Block per job and lane: candidate k0 + lane's annulus points (refine()'s
+ * first step). */
 __global__ void __launch_bounds__(THREADS) refine_start(pt_cuda_params p, pt_cuda_buffers b,
-                                                        pt_hough_dev d, int k, int max_height)
+                                                        pt_hough_dev d, int k0, int jobs,
+                                                        int max_height)
 {
     __shared__ refine_shared sh;
-    int j = blockIdx.x;
-    pt_hough_stage *st = &d.stage[j];
+    int j = blockIdx.x, k = k0 + blockIdx.y, slot = rank_slot(j, blockIdx.y, jobs);
+    pt_hough_stage *st = &d.stage[slot];
     int active = k < d.ncand[j] && !d.overflow[j];
     if (threadIdx.x == 0)
         st->active = active;
     if (!active)
         return;
     const pt_cuda_eye_job job = b.jobs[j];
-    size_t e0 = (size_t)j * d.s.edge_cap;
+    size_t e0 = (size_t)slot * d.s.edge_cap;
     edge_view e = job_edges(&d, &job, j, max_height);
     pt_circle peak = d.cand[(size_t)j * PT_HOUGH_CANDIDATES + k];
     pt_image img = frame_image(&p, &b, &job);
@@ -245,20 +260,21 @@ __global__ void __launch_bounds__(THREADS) refine_start(pt_cuda_params p, pt_cud
     }
 }
 
-/* Block per RANSAC_ROWS rows of the sample table per job: the block's best
- * row (most votes, ties to the lowest) -> partials. */
-__global__ void __launch_bounds__(RANSAC_ROWS) ransac_rows(pt_cuda_params p, pt_cuda_buffers b,
-                                                           pt_hough_dev d, int ellipse)
+/* Block per RANSAC_ROWS rows of the sample table per job and lane, a warp
+ * per row (its lanes count the inliers: integer votes, the same in any
+ * order): the block's best row (most votes, ties to the lowest) -> partials. */
+__global__ void __launch_bounds__(RANSAC_THREADS) ransac_rows(pt_cuda_params p, pt_cuda_buffers b,
+                                                              pt_hough_dev d, int ellipse, int jobs)
 {
     __shared__ pt_point shared_pts[SHARED_POINTS];
     __shared__ int votes_of[RANSAC_ROWS], row_of[RANSAC_ROWS];
-    int j = blockIdx.y;
-    const pt_hough_stage *st = &d.stage[j];
+    int j = blockIdx.y, slot = rank_slot(j, blockIdx.z, jobs);
+    const pt_hough_stage *st = &d.stage[slot];
     if (!st->active)
         return;
     const pt_cuda_eye_job job = b.jobs[j];
     int n = st->n, ks = p.sample_size;
-    int2 *out = d.partials + (size_t)j * d.partials_per_job + blockIdx.x;
+    int2 *out = d.partials + (size_t)slot * d.partials_per_job + blockIdx.x;
     if (n < ks || ks < (ellipse ? 5 : 3) || ks > PT_RANSAC_MAX_SAMPLE_SIZE) {
         if (threadIdx.x == 0)
             *out = make_int2(-1, -1);
@@ -267,72 +283,73 @@ __global__ void __launch_bounds__(RANSAC_ROWS) ransac_rows(pt_cuda_params p, pt_
     /* circle: refine()'s band; ellipse: ransac_inlier */
     double inlier = ellipse ? d.s.ransac_inlier : fmax(REFINE_PX, REFINE_SHARE * st->peak.r);
     double min_r = job.min_r, max_r = job.max_r;
-    const pt_point *pts = d.pts + (size_t)j * d.s.edge_cap;
+    const pt_point *pts = d.pts + (size_t)slot * d.s.edge_cap;
     if (n <= SHARED_POINTS) {
-        for (int k = threadIdx.x; k < n; k += RANSAC_ROWS)
+        for (int k = threadIdx.x; k < n; k += RANSAC_THREADS)
             shared_pts[k] = pts[k];
         __syncthreads();
         pts = shared_pts;
     }
-    int s = blockIdx.x * RANSAC_ROWS + threadIdx.x, votes = -1, row = -1;
+    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    int s = blockIdx.x * RANSAC_ROWS + warp, votes = -1, row = -1;
     int sidx[PT_RANSAC_MAX_SAMPLE_SIZE];
+    /* the row, its sample and its model are the same on every lane */
     if (s < p.ransac_rows && pt_ransac_sample_indices(p.ransac_values, ks, s, n, sidx)) {
+        int mine = 0;
         if (ellipse) {
             pt_ellipse e;
             if (pt_fit_ellipse(pts, sidx, ks, &e) && pt_ransac_ellipse_in_range(&e, min_r, max_r)) {
                 pt_ellipse_frame f;
                 pt_ellipse_frame_init(&e, &f);
-                votes = 0;
                 double lo = f.b - inlier, hi = f.a + inlier;
-                for (int k = 0; k < n; k++)
-                    votes += !reject_ring(reject_dist2(pts[k].x, pts[k].y, f.cx, f.cy), lo, hi) &&
-                             pt_ellipse_frame_within(&f, pts[k].x, pts[k].y, inlier);
+                for (int k = lane; k < n; k += 32)
+                    mine += !reject_ring(reject_dist2(pts[k].x, pts[k].y, f.cx, f.cy), lo, hi) &&
+                            pt_ellipse_frame_within(&f, pts[k].x, pts[k].y, inlier);
                 row = s;
             }
         } else {
             pt_circle c;
             if (pt_fit_circle(pts, sidx, ks, &c) && pt_ransac_circle_in_range(&c, min_r, max_r)) {
-                votes = 0;
                 vote_circle_f vc = vote_circle_init(c.cx, c.cy, c.r, inlier);
-                for (int k = 0; k < n; k++) {
+                for (int k = lane; k < n; k += 32) {
                     int vote = vote_circle(&vc, pts[k].x, pts[k].y);
-                    votes += vote >= 0 ? vote : pt_circle_distance(&c, pts[k].x, pts[k].y) <= inlier;
+                    mine += vote >= 0 ? vote : pt_circle_distance(&c, pts[k].x, pts[k].y) <= inlier;
                 }
                 row = s;
             }
         }
+        if (row >= 0)
+            votes = warp_isum(mine);
     }
-    votes_of[threadIdx.x] = votes;
-    row_of[threadIdx.x] = row;
+    if (lane == 0) {
+        votes_of[warp] = votes;
+        row_of[warp] = row;
+    }
     __syncthreads();
-    for (int stride = RANSAC_ROWS / 2; stride > 0; stride >>= 1) {
-        if (threadIdx.x < stride) {
-            int ov = votes_of[threadIdx.x + stride], os = row_of[threadIdx.x + stride];
-            int mv = votes_of[threadIdx.x], ms = row_of[threadIdx.x];
-            if (os >= 0 && (ov > mv || (ov == mv && (ms < 0 || os < ms)))) {
-                votes_of[threadIdx.x] = ov;
-                row_of[threadIdx.x] = os;
+    if (threadIdx.x == 0) {
+        int best_votes = -1, best_row = -1; /* rows ascend with the warps: the first best wins */
+        for (int w = 0; w < RANSAC_ROWS; w++)
+            if (row_of[w] >= 0 && votes_of[w] > best_votes) {
+                best_votes = votes_of[w];
+                best_row = row_of[w];
             }
-        }
-        __syncthreads();
+        *out = make_int2(best_votes, best_row);
     }
-    if (threadIdx.x == 0)
-        *out = make_int2(votes_of[0], row_of[0]);
 }
 
-/* Block per job: the best row over the partials, its model refitted on its
- * inliers (in point order); found -> sh. */
-__device__ static void ransac_pick(const pt_cuda_params *p, const pt_hough_dev *d, int j,
+/* Block per job and lane: the best row over the slot's partials, its model
+ * refitted on its inliers (in point order); found -> sh. */
+__device__ static void ransac_pick(const pt_cuda_params *p, const pt_hough_dev *d, int slot,
                                    int ellipse, double inlier, double min_r, double max_r,
                                    refine_shared *sh)
 {
-    const pt_hough_stage *st = &d->stage[j];
+    const pt_hough_stage *st = &d->stage[slot];
     int n = st->n;
-    const pt_point *pts = d->pts + (size_t)j * d->s.edge_cap;
-    int *idx = d->idx + (size_t)j * d->s.edge_cap;
+    const pt_point *pts = d->pts + (size_t)slot * d->s.edge_cap;
+    int *idx = d->idx + (size_t)slot * d->s.edge_cap;
     if (threadIdx.x == 0) {
         int best_votes = -1, best_row = -1;
-        const int2 *part = d->partials + (size_t)j * d->partials_per_job;
+        const int2 *part = d->partials + (size_t)slot * d->partials_per_job;
         for (int b = 0; b < d->partials_per_job; b++)
             if (part[b].y >= 0 && part[b].x > best_votes) {
                 best_votes = part[b].x;
@@ -421,18 +438,20 @@ __device__ static void finish_task(const pt_cuda_params *p, const pt_cuda_buffer
  * done, otherwise the annulus points around the circle for the ellipse
  * RANSAC (at most PT_HOUGH_ELLIPSE_POINTS: pt_hough_thin_annulus). */
 __global__ void __launch_bounds__(THREADS) refine_circle(pt_cuda_params p, pt_cuda_buffers b,
-                                                         pt_hough_dev d, int k, int max_height)
+                                                         pt_hough_dev d, int k0, int jobs,
+                                                         int max_height)
 {
     __shared__ refine_shared sh;
-    int j = blockIdx.x;
-    pt_hough_stage *st = &d.stage[j];
+    int j = blockIdx.x, k = k0 + blockIdx.y, slot = rank_slot(j, blockIdx.y, jobs);
+    pt_hough_stage *st = &d.stage[slot];
     if (!st->active)
         return;
     const pt_cuda_eye_job job = b.jobs[j];
-    size_t e0 = (size_t)j * d.s.edge_cap;
+    size_t e0 = (size_t)slot * d.s.edge_cap;
     edge_view e = job_edges(&d, &job, j, max_height);
     pt_circle peak = st->peak, circle = peak;
-    ransac_pick(&p, &d, j, 0, fmax(REFINE_PX, REFINE_SHARE * peak.r), job.min_r, job.max_r, &sh);
+    ransac_pick(&p, &d, slot, 0, fmax(REFINE_PX, REFINE_SHARE * peak.r), job.min_r, job.max_r,
+                &sh);
     if (sh.found)
         circle = sh.circle;
     if (!d.s.ellipse && !d.s.refit) {
@@ -458,20 +477,21 @@ __global__ void __launch_bounds__(THREADS) refine_circle(pt_cuda_params p, pt_cu
  * hough_refit=ellipse keeps its circle unless the ellipse is credible
  * (lib/detect/hough_refit.h), then reports its centre and mean radius. */
 __global__ void __launch_bounds__(THREADS) refine_ellipse(pt_cuda_params p, pt_cuda_buffers b,
-                                                          pt_hough_dev d, int k, int max_height)
+                                                          pt_hough_dev d, int k0, int jobs,
+                                                          int max_height)
 {
     __shared__ refine_shared sh;
-    int j = blockIdx.x;
-    const pt_hough_stage *st = &d.stage[j];
+    int j = blockIdx.x, k = k0 + blockIdx.y, slot = rank_slot(j, blockIdx.y, jobs);
+    const pt_hough_stage *st = &d.stage[slot];
     if (!st->active)
         return;
     const pt_cuda_eye_job job = b.jobs[j];
-    size_t e0 = (size_t)j * d.s.edge_cap;
+    size_t e0 = (size_t)slot * d.s.edge_cap;
     edge_view e = job_edges(&d, &job, j, max_height);
     pt_point *pts = d.pts + e0;
     pt_circle circle = st->circle;
     pt_ellipse el = {0, 0, 0, 0, 0};
-    ransac_pick(&p, &d, j, 1, d.s.ransac_inlier, job.min_r, job.max_r, &sh);
+    ransac_pick(&p, &d, slot, 1, d.s.ransac_inlier, job.min_r, job.max_r, &sh);
     int ok = sh.found;
     if (ok) {
         el = sh.ellipse;
@@ -575,14 +595,19 @@ cudaError_t pt_cuda_hough_refine(const pt_hough_dev *d, const pt_cuda_params *p,
                                  cudaStream_t stream)
 {
     int ranks = d->s.gradient ? PT_HOUGH_CANDIDATES : 1;
-    dim3 rows_grid(d->partials_per_job, jobs);
-    for (int k = 0; k < ranks; k++) {
-        refine_start<<<jobs, THREADS, 0, stream>>>(*p, *b, *d, k, height);
-        ransac_rows<<<rows_grid, RANSAC_ROWS, 0, stream>>>(*p, *b, *d, 0);
-        refine_circle<<<jobs, THREADS, 0, stream>>>(*p, *b, *d, k, height);
+    /* as many ranks at once as the chunk's scratch slots hold, in groups of
+     * equal size (the same launches for every group) */
+    int fit = d->slots / jobs, lanes = fit < 1 ? 1 : fit > ranks ? ranks : fit;
+    int groups = (ranks + lanes - 1) / lanes;
+    lanes = (ranks + groups - 1) / groups;
+    dim3 blocks(jobs, lanes), rows_grid(d->partials_per_job, jobs, lanes);
+    for (int k0 = 0; k0 < ranks; k0 += lanes) {
+        refine_start<<<blocks, THREADS, 0, stream>>>(*p, *b, *d, k0, jobs, height);
+        ransac_rows<<<rows_grid, RANSAC_THREADS, 0, stream>>>(*p, *b, *d, 0, jobs);
+        refine_circle<<<blocks, THREADS, 0, stream>>>(*p, *b, *d, k0, jobs, height);
         if (d->s.ellipse || d->s.refit) {
-            ransac_rows<<<rows_grid, RANSAC_ROWS, 0, stream>>>(*p, *b, *d, 1);
-            refine_ellipse<<<jobs, THREADS, 0, stream>>>(*p, *b, *d, k, height);
+            ransac_rows<<<rows_grid, RANSAC_THREADS, 0, stream>>>(*p, *b, *d, 1, jobs);
+            refine_ellipse<<<blocks, THREADS, 0, stream>>>(*p, *b, *d, k0, jobs, height);
         }
     }
     hough_finish<<<(jobs + 63) / 64, 64, 0, stream>>>(*p, *b, *d, jobs);

@@ -4,8 +4,9 @@
  * magnitude, for the coarse cells on its dark side at every tested radius
  * (atomic float adds); the centre is the first maximum of the 3x3 sums in
  * scan order (a 64-bit key: sum bits, then the inverted cell index); the
- * radius histogram is summed in edge order (each bin by one thread), so its
- * floats round as on the CPU; candidates as gradient_peak().
+ * radius histogram counts fixed-point weights (lib/detect/hough_radii.h) by
+ * integer atomics, the same sums as the CPU's in any order; candidates as
+ * gradient_peak().
  *
  * Sampled voting (the paper): batches of radius planes per job, votes at the
  * precomputed circle offsets limited to +- vote_spread of the dark side; the
@@ -19,9 +20,11 @@
 #include "lib/detect/hough_seed.h"
 
 #define THREADS 256
+/* the candidates' blocks (a block per job): one frame's edges spread over more threads */
+#define CAND_THREADS 1024
 #define VOTE_BLOCKS 32 /* blocks per job of the edge loops */
 #define AIM_COS 0.8660254
-#define RADIUS_BAND 0.1
+#define SHARED_BINS 2048 /* radius histograms up to this long are counted in shared memory */
 
 __device__ static inline int edge_x(int32_t xy) { return xy & 0xffff; }
 __device__ static inline int edge_y(int32_t xy) { return xy >> 16; }
@@ -104,16 +107,78 @@ __global__ void gradient_peak(pt_cuda_buffers b, pt_hough_dev d)
 }
 
 typedef struct {
-    int bins[THREADS];
-    float weights[THREADS];
+    long long bins[SHARED_BINS];
     double centre[2];
-    int warp_counts[THREADS / 32];
+    unsigned long long seed_key;
     int seed_found, count;
 } candidates_shared;
 
+/* pt_hough_seed_prefix() by the block: each row's running sums, then each
+ * column's (integers: the same integral image). */
+__device__ static void block_seed_prefix(int32_t *ii, int gw, int gh)
+{
+    long s = gw + 1;
+    for (int gx = threadIdx.x; gx <= gw; gx += blockDim.x)
+        ii[gx] = 0;
+    for (int gy = threadIdx.x; gy < gh; gy += blockDim.x) {
+        int32_t *here = ii + (gy + 1) * s, row = 0;
+        here[0] = 0;
+        for (int gx = 1; gx <= gw; gx++) {
+            row += here[gx];
+            here[gx] = row;
+        }
+    }
+    __syncthreads();
+    for (int gx = 1 + threadIdx.x; gx <= gw; gx += blockDim.x) {
+        int32_t col = 0;
+        for (int gy = 1; gy <= gh; gy++) {
+            col += ii[gy * s + gx];
+            ii[gy * s + gx] = col;
+        }
+    }
+    __syncthreads();
+}
+
+/* pt_hough_darkest() by the block: every box's sum at once, the least
+ * (the first in row order among equals: a key of sum, then box index). */
+__device__ static int block_seed_darkest(const int32_t *ii, int gw, int gh, pt_hough_seed *seed,
+                                         candidates_shared *sh)
+{
+    int half = PT_HOUGH_SEED_HALF, bw = gw - 2 * half, bh = gh - 2 * half;
+    unsigned long long mine = ~0ull;
+    if (threadIdx.x == 0)
+        sh->seed_key = ~0ull;
+    __syncthreads();
+    for (int k = threadIdx.x; bw > 0 && bh > 0 && k < bw * bh; k += blockDim.x) {
+        int x = half + k % bw, y = half + k / bw;
+        int32_t sum = pt_hough_seed_box(ii, gw, x - half, y - half, x + half + 1, y + half + 1);
+        unsigned long long key = (unsigned long long)(uint32_t)sum << 32 | (unsigned)k;
+        mine = key < mine ? key : mine;
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+        unsigned long long other = __shfl_xor_sync(0xffffffffu, mine, o);
+        mine = other < mine ? other : mine;
+    }
+    if ((threadIdx.x & 31) == 0 && mine != ~0ull)
+        atomicMin(&sh->seed_key, mine);
+    __syncthreads();
+    unsigned long long key = sh->seed_key;
+    __syncthreads();
+    if (key == ~0ull) {
+        seed->gx = -1;
+        return 0;
+    }
+    int k = (int)(key & 0xffffffffu);
+    seed->gx = half + k % bw;
+    seed->gy = half + k / bw;
+    seed->half = half;
+    seed->sum = (int32_t)(key >> 32);
+    return 1;
+}
+
 /* Block per job (all threads call it): radius_candidates() of
  * omp/detect/hough.c for centre (px, py) (roi coordinates): the radius
- * histogram summed in edge order, the scores, up to max of their local
+ * histogram (fixed-point weights), the scores, up to max of their local
  * maxima in [lo, hi] (pt_hough_radius_peaks: the `strong` strongest, then
  * the smallest) appended (full frame) at cand[at..]; edges with skip[i]
  * set (skip not NULL) left out. Returns their number (on every thread). */
@@ -122,63 +187,34 @@ __device__ static int radius_candidates(const pt_hough_dev *d, int j, const pt_c
                                         int hi, int strong, int max, int at, const uint8_t *skip,
                                         candidates_shared *sh)
 {
-    float *hist = d->rhist + (size_t)j * d->s.hist_len;
+    /* the histogram in shared memory when it fits, else in the job's slice */
+    long long *hist = max_r + 2 <= SHARED_BINS ? sh->bins : d->rhist + (size_t)j * d->s.hist_len;
     double *score = d->score + (size_t)j * d->s.hist_len;
     for (int k = threadIdx.x; k < max_r + 2; k += blockDim.x)
-        hist[k] = 0.0f;
+        hist[k] = 0;
     __syncthreads();
     int n = d->edge_count[j];
     size_t e0 = (size_t)j * d->s.edge_cap;
-    for (int t0 = 0; t0 < n; t0 += THREADS) {
-        int i = t0 + threadIdx.x, bin = -1;
-        float wgt = 0.0f;
-        if (i < n && !(skip && skip[e0 + i])) {
-            int32_t xy = d->exy[e0 + i];
-            double dx = px - edge_x(xy), dy = py - edge_y(xy);
-            float ux = d->eux[e0 + i], uy = d->euy[e0 + i];
-            float d2 = reject_dist2(dx, dy, 0.0, 0.0);
-            if (!reject_ring(d2, min_r - 0.5, max_r + 0.5) &&
-                !reject_aim(ux, uy, dx, dy, d2, AIM_COS)) {
-                double dist = hypot(dx, dy);
-                int k = (int)llround(dist);
-                if (!(k < min_r || k > max_r || ux * dx + uy * dy < AIM_COS * dist)) {
-                    bin = k;
-                    wgt = d->emag[e0 + i];
-                }
-            }
-        }
-        /* the tile's votes compacted in edge order, then summed in that
-         * order: the float sums round as the CPU's */
-        unsigned ballot = __ballot_sync(0xffffffffu, bin >= 0);
-        if ((threadIdx.x & 31) == 0)
-            sh->warp_counts[threadIdx.x >> 5] = __popc(ballot);
-        __syncthreads();
-        int before = 0, total = 0;
-        for (int w = 0; w < THREADS / 32; w++) {
-            before += w < (threadIdx.x >> 5) ? sh->warp_counts[w] : 0;
-            total += sh->warp_counts[w];
-        }
-        if (bin >= 0) {
-            int at_tile = before + __popc(ballot & ((1u << (threadIdx.x & 31)) - 1u));
-            sh->bins[at_tile] = bin;
-            sh->weights[at_tile] = wgt;
-        }
-        __syncthreads();
-        /* thread t owns the bins k with k % THREADS == t: each bin's sum
-         * still runs in edge order, the bins in parallel */
-        for (int t = 0; t < total; t++)
-            if ((sh->bins[t] & (THREADS - 1)) == threadIdx.x)
-                hist[sh->bins[t]] += sh->weights[t];
-        __syncthreads();
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+        if (skip && skip[e0 + i])
+            continue;
+        int32_t xy = d->exy[e0 + i];
+        double dx = px - edge_x(xy), dy = py - edge_y(xy);
+        float ux = d->eux[e0 + i], uy = d->euy[e0 + i];
+        float d2 = reject_dist2(dx, dy, 0.0, 0.0);
+        if (reject_ring(d2, min_r - 0.5, max_r + 0.5) || reject_aim(ux, uy, dx, dy, d2, AIM_COS))
+            continue;
+        double dist = hypot(dx, dy);
+        int k = (int)llround(dist);
+        if (!(k < min_r || k > max_r || ux * dx + uy * dy < AIM_COS * dist))
+            atomicAdd((unsigned long long *)&hist[k],
+                      (unsigned long long)pt_hough_vote_weight(d->emag[e0 + i]));
     }
+    __syncthreads();
+    for (int r = min_r + threadIdx.x; r <= max_r; r += blockDim.x)
+        score[r] = pt_hough_radius_score(hist, max_r, r);
+    __syncthreads();
     if (threadIdx.x == 0) {
-        for (int r = min_r; r <= max_r; r++) {
-            int band = (int)ceil(RADIUS_BAND * r);
-            double sum = 0.0;
-            for (int k = r - band; k <= r + band; k++)
-                sum += k >= 0 && k <= max_r ? hist[k] : 0.0f;
-            score[r] = sum / (2.0 * M_PI * r);
-        }
         int radius[PT_HOUGH_CANDIDATES];
         int count = pt_hough_radius_peaks(score, min_r, max_r, lo, hi, strong,
                                           max < PT_HOUGH_CANDIDATES ? max : PT_HOUGH_CANDIDATES,
@@ -220,11 +256,12 @@ __device__ static void peak_centre(const pt_hough_dev *d, int j, const pt_cuda_e
 }
 
 /* Block per job: sub-cell centre and its radius candidates, then the coarse
- * localisation's seed (lib/detect/hough_seed.h: cell sums in parallel, the
- * integral and the darkest box on one thread) and its radius candidates
+ * localisation's seed (lib/detect/hough_seed.h: cell sums, the integral
+ * and the darkest box over the block) and its radius candidates
  * unless the voting's centre lies in its box (omp/detect/hough.c
  * gradient_peak() and seed_candidates()). */
-__global__ void gradient_candidates(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d)
+__global__ void __launch_bounds__(CAND_THREADS)
+    gradient_candidates(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d)
 {
     __shared__ candidates_shared sh;
     int j = blockIdx.x;
@@ -260,10 +297,11 @@ __global__ void gradient_candidates(pt_cuda_params p, pt_cuda_buffers b, pt_houg
                 pt_hough_seed_cell_sum(&img, job.x0, job.y0, seed_cell, gx, gy);
         }
         __syncthreads();
+        block_seed_prefix(ii, gw, gh);
+        pt_hough_seed seed;
+        int found = block_seed_darkest(ii, gw, gh, &seed, &sh);
         if (threadIdx.x == 0) {
-            pt_hough_seed_prefix(ii, gw, gh);
-            pt_hough_seed seed;
-            sh.seed_found = pt_hough_darkest(ii, gw, gh, &seed);
+            sh.seed_found = found;
             d.seed_level[j] = sh.seed_found ? pt_hough_seed_level(&seed, seed_cell) : -1.0;
             /* the voting's centre in the seed's box: no seed candidates */
             if (sh.seed_found && pt_hough_seed_near(&seed, seed_cell, sh.centre[0], sh.centre[1]))
@@ -317,7 +355,7 @@ __global__ void dark_voters(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d)
 /* Block per job: the dark-edge vote's centre and its PT_HOUGH_DARK_RADII
  * strongest radii (from its voters alone) appended to the candidates, less
  * those the candidates before them repeat (pt_hough_dark_vote_new). */
-__global__ void dark_candidates(pt_cuda_buffers b, pt_hough_dev d)
+__global__ void __launch_bounds__(CAND_THREADS) dark_candidates(pt_cuda_buffers b, pt_hough_dev d)
 {
     __shared__ candidates_shared sh;
     int j = blockIdx.x;
@@ -351,7 +389,7 @@ cudaError_t pt_cuda_hough_vote_gradient(const pt_hough_dev *d, const pt_cuda_par
         return st;
     gradient_votes<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*b, *d, 0);
     gradient_peak<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*b, *d);
-    gradient_candidates<<<jobs, THREADS, 0, stream>>>(*p, *b, *d);
+    gradient_candidates<<<jobs, CAND_THREADS, 0, stream>>>(*p, *b, *d);
     /* the dark-edge vote: the same accumulator and peak, its voters only */
     dark_voters<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*p, *b, *d);
     if ((st = cudaGetLastError()) != cudaSuccess ||
@@ -361,7 +399,7 @@ cudaError_t pt_cuda_hough_vote_gradient(const pt_hough_dev *d, const pt_cuda_par
         return st;
     gradient_votes<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*b, *d, 1);
     gradient_peak<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*b, *d);
-    dark_candidates<<<jobs, THREADS, 0, stream>>>(*b, *d);
+    dark_candidates<<<jobs, CAND_THREADS, 0, stream>>>(*b, *d);
     return cudaGetLastError();
 }
 

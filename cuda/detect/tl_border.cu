@@ -8,8 +8,8 @@
  *   tl_scan     block per task: exclusive scan of the row counts
  *   tl_scatter  block per row: the row's border pixels, in order, as points
  *   tl_flat_test  FLAT_SPLIT blocks per task (tl_flat): each pixel's
- *               flat-edge test (lib/detect/tl_flat.h) over the rows within
- *               reach, and the task's count of flat pixels
+ *               flat-edge test (lib/detect/tl_flat.h) by a warp over the
+ *               rows within reach, and the task's count of flat pixels
  *   tl_flat_drop  block per task: where the flat pixels leave, the others
  *               compacted in order
  *
@@ -29,10 +29,12 @@
 #define FLAT_THREADS 1024
 #define FLAT_WARPS (FLAT_THREADS / 32)
 /* The flat-edge tests of a task's pixels are independent searches of up to
- * thousands of partners each: FLAT_SPLIT blocks of TEST_THREADS share them,
- * so a frame's few tasks spread over the GPU. */
-#define FLAT_SPLIT 32
+ * thousands of partners each over up to a hundred rows: FLAT_SPLIT blocks of
+ * TEST_THREADS share them, a warp per pixel, so a frame's few tasks spread
+ * over the GPU. */
+#define FLAT_SPLIT 128
 #define TEST_THREADS 256
+#define TEST_WARPS (TEST_THREADS / 32)
 #define TOUCHES 0x80000000u
 
 __global__ void __launch_bounds__(PICK_THREADS)
@@ -228,14 +230,30 @@ __global__ void __launch_bounds__(TEST_THREADS)
     const pt_cuda_frame_dims dims = b.dims[job.frame];
     const uint8_t *plane = b.smoothed + job.frame * p.plane;
     double reach = pt_tl_flat_reach(job.max_r);
-    int flat = 0;
-    for (int i = blockIdx.x * TEST_THREADS + threadIdx.x; i < n; i += FLAT_SPLIT * TEST_THREADS) {
-        flags[i] = pt_tl_flat_point(points, offsets, job.y0, job.h, n, plane, p.pitch,
-                                    dims.width, dims.height, i, reach);
-        flat += flags[i];
+    int lane = threadIdx.x & 31, flat = 0;
+    /* a warp per pixel, its lanes over the rows the search crosses: a pixel
+     * is flat where the rows hold PT_TL_FLAT_PARTNERS partners in all, as
+     * pt_tl_flat_point() finds them one row after another */
+    for (int i = blockIdx.x * TEST_WARPS + (threadIdx.x >> 5); i < n;
+         i += FLAT_SPLIT * TEST_WARPS) {
+        pt_tl_flat_probe q;
+        int partners = 0;
+        if (pt_tl_flat_probe_init(points, job.y0, job.h, plane, p.pitch, dims.width, dims.height,
+                                  i, reach, &q))
+            for (int r0 = q.row_lo; r0 <= q.row_hi && partners < PT_TL_FLAT_PARTNERS; r0 += 32) {
+                int r = r0 + lane, mine = 0;
+                if (r <= q.row_hi && pt_tl_flat_probe_row(&q, r))
+                    mine = pt_tl_flat_row_partners(&q, points, offsets, job.h, n, plane, p.pitch,
+                                                   dims.width, dims.height, r,
+                                                   PT_TL_FLAT_PARTNERS);
+                partners += warp_isum(mine);
+            }
+        if (lane == 0) {
+            flags[i] = partners >= PT_TL_FLAT_PARTNERS;
+            flat += flags[i];
+        }
     }
-    flat = warp_isum(flat);
-    if ((threadIdx.x & 31) == 0 && flat)
+    if (lane == 0 && flat)
         atomicAdd(&fit->flat, flat); /* an integer count: the same in any order */
 }
 

@@ -19,6 +19,8 @@
 #ifndef PT_HOUGH_RADII_H
 #define PT_HOUGH_RADII_H
 
+#include <math.h>
+
 #include "lib/core/pt_hd.h"
 
 /* the strongest radii: from this share of the best score */
@@ -30,6 +32,29 @@
 #define PT_HOUGH_STRONG_RADII 3
 /* candidates differ by more than 1 / this share of the larger radius */
 #define PT_HOUGH_RADIUS_APART_DIV 5
+/* a radius's score counts the votes within this share of it */
+#define PT_HOUGH_RADIUS_BAND 0.1
+/* votes are counted in units of 1 / this of gradient magnitude */
+#define PT_HOUGH_VOTE_SCALE 256.0f
+
+/* A radius vote's weight: the edge's gradient magnitude (>= 0) in fixed
+ * point. Integer sums do not depend on the order the votes are added in,
+ * so a back end may add them in parallel and still agree with the other. */
+static inline PT_HD long long pt_hough_vote_weight(float mag)
+{
+    return (long long)(mag * PT_HOUGH_VOTE_SCALE + 0.5f);
+}
+
+/* score[r] from the radius histogram hist[0..max_r]: the votes within
+ * +-PT_HOUGH_RADIUS_BAND r of r per px of circumference. */
+static inline PT_HD double pt_hough_radius_score(const long long *hist, int max_r, int r)
+{
+    int band = (int)ceil(PT_HOUGH_RADIUS_BAND * r);
+    long long n = 0;
+    for (int k = r - band; k <= r + band; k++)
+        n += k >= 0 && k <= max_r ? hist[k] : 0;
+    return (double)n / ((double)PT_HOUGH_VOTE_SCALE * 2.0 * M_PI * r);
+}
 
 /* Whether radius r of score[min_r..max_r] is a local maximum (the first of
  * a plateau) of at least keep. */

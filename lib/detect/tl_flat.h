@@ -72,61 +72,97 @@ static inline PT_HD pt_point pt_tl_flat_normal(const uint8_t *buf, int stride, i
     return n;
 }
 
+/* Pixel i's partner search (pt_tl_flat_point): its position and edge
+ * direction, the distances along its tangent a partner lies between, the
+ * rows its tangent band crosses there (rows row_lo..row_hi of the border,
+ * less the gap (gap_lo, gap_hi) nearer than the reach) and the columns. */
+typedef struct {
+    pt_point p, normal;
+    double reach, far, xlo, xhi;
+    int row_lo, row_hi, gap_lo, gap_hi;
+} pt_tl_flat_probe;
+
+/* Sets up pixel i's search; 0 where it has no edge direction (not flat). */
+static inline PT_HD int pt_tl_flat_probe_init(const pt_point *pts, int y0, int rows,
+                                              const uint8_t *buf, int stride, int w, int h,
+                                              int i, double reach, pt_tl_flat_probe *q)
+{
+    q->p = pts[i];
+    q->normal = pt_tl_flat_normal(buf, stride, w, h, (int)q->p.x, (int)q->p.y);
+    if (q->normal.x == 0.0f && q->normal.y == 0.0f)
+        return 0;
+    q->reach = reach;
+    q->far = PT_TL_FLAT_SPAN * reach;
+    /* A partner's row offset is off ny + along nx: at most band + far |nx|
+     * and at least reach |nx| - band away (one row of margin each). */
+    double ax = q->normal.x < 0.0f ? -(double)q->normal.x : (double)q->normal.x;
+    int y = (int)q->p.y - y0, near = (int)(reach * ax - PT_TL_FLAT_BAND) - 1,
+        span = (int)(PT_TL_FLAT_BAND + q->far * ax) + 1;
+    q->row_lo = y - span < 0 ? 0 : y - span;
+    q->row_hi = y + span >= rows ? rows - 1 : y + span;
+    q->gap_lo = near > 0 ? y - near : y; /* rows strictly between are skipped */
+    q->gap_hi = near > 0 ? y + near : y;
+    /* Its column offset is off nx - along ny: at most band + far |ny| away
+     * (a pixel of margin for the normal's rounding). */
+    double ay = q->normal.y < 0.0f ? -(double)q->normal.y : (double)q->normal.y;
+    double xspan = PT_TL_FLAT_BAND + q->far * ay + 1.0;
+    q->xlo = q->p.x - xspan;
+    q->xhi = q->p.x + xspan;
+    return 1;
+}
+
+/* Whether border row r is one the probe searches. */
+static inline PT_HD int pt_tl_flat_probe_row(const pt_tl_flat_probe *q, int r)
+{
+    return r >= q->row_lo && r <= q->row_hi && !(r > q->gap_lo && r < q->gap_hi);
+}
+
+/* The partners of the probe's pixel in border row r, at most `limit`. Each
+ * row's pixels are in column order, so only the probe's columns are read. */
+static inline PT_HD int pt_tl_flat_row_partners(const pt_tl_flat_probe *q, const pt_point *pts,
+                                                const int *row_start, int rows, int n,
+                                                const uint8_t *buf, int stride, int w, int h,
+                                                int r, int limit)
+{
+    int lo = row_start[r], end = r + 1 < rows ? row_start[r + 1] : n, partners = 0;
+    for (int hi = end; lo < hi;) { /* the row's first pixel at or right of xlo */
+        int mid = lo + (hi - lo) / 2;
+        if (pts[mid].x < q->xlo)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (int k = lo; k < end && pts[k].x <= q->xhi; k++) {
+        double dx = (double)pts[k].x - q->p.x, dy = (double)pts[k].y - q->p.y;
+        double off = dx * q->normal.x + dy * q->normal.y, along = dy * q->normal.x - dx * q->normal.y;
+        if (!(off <= PT_TL_FLAT_BAND && off >= -PT_TL_FLAT_BAND) ||
+            !((along >= q->reach && along <= q->far) || (along <= -q->reach && along >= -q->far)))
+            continue;
+        pt_point nk = pt_tl_flat_normal(buf, stride, w, h, (int)pts[k].x, (int)pts[k].y);
+        if ((double)q->normal.x * nk.x + (double)q->normal.y * nk.y >= PT_TL_FLAT_COS &&
+            ++partners >= limit)
+            break;
+    }
+    return partners;
+}
+
 /* Whether border pixel i of pts[0..n) (raster order; row_start[r]: the
  * index of the first pixel of row y0 + r, r < rows) lies on a flat edge of
- * the frame plane buf (w x h). */
+ * the frame plane buf (w x h): PT_TL_FLAT_PARTNERS partners in any rows. */
 static inline PT_HD int pt_tl_flat_point(const pt_point *pts, const int *row_start, int y0,
                                          int rows, int n, const uint8_t *buf, int stride,
                                          int w, int h, int i, double reach)
 {
-    pt_point pi = pts[i];
-    pt_point ni = pt_tl_flat_normal(buf, stride, w, h, (int)pi.x, (int)pi.y);
-    if (ni.x == 0.0f && ni.y == 0.0f)
+    pt_tl_flat_probe q;
+    if (!pt_tl_flat_probe_init(pts, y0, rows, buf, stride, w, h, i, reach, &q))
         return 0;
-    double far = PT_TL_FLAT_SPAN * reach;
-    /* A partner's row offset is off ny + along nx: at most band + far |nx|
-     * and at least reach |nx| - band away (one row of margin each). */
-    double ax = ni.x < 0.0f ? -(double)ni.x : (double)ni.x;
-    int y = (int)pi.y - y0, near = (int)(reach * ax - PT_TL_FLAT_BAND) - 1,
-        span = (int)(PT_TL_FLAT_BAND + far * ax) + 1;
-    if (near < 0)
-        near = 0;
-    /* Its column offset is off nx - along ny: at most band + far |ny| away
-     * (a pixel of margin for the normal's rounding). Each row's pixels are
-     * in column order, so only that span of a row is read: the partners and
-     * the order they are met in are the same. */
-    double ay = ni.y < 0.0f ? -(double)ni.y : (double)ni.y;
-    double xspan = PT_TL_FLAT_BAND + far * ay + 1.0;
-    double xlo = pi.x - xspan, xhi = pi.x + xspan;
     int partners = 0;
-    for (int side = near > 0 ? -1 : 1; side <= 1; side += 2) {
-        /* rows y - span .. y - near, then y + near .. y + span (one range when near is 0) */
-        int ya = side < 0 || near == 0 ? y - span : y + near;
-        int yb = side < 0 ? y - near : y + span;
-        ya = ya < 0 ? 0 : ya;
-        yb = yb >= rows ? rows - 1 : yb;
-        for (int r = ya; r <= yb; r++) {
-            int lo = row_start[r], end = r + 1 < rows ? row_start[r + 1] : n;
-            for (int hi = end; lo < hi;) { /* the row's first pixel at or right of xlo */
-                int mid = lo + (hi - lo) / 2;
-                if (pts[mid].x < xlo)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            for (int k = lo; k < end && pts[k].x <= xhi; k++) {
-                double dx = (double)pts[k].x - pi.x, dy = (double)pts[k].y - pi.y;
-                double off = dx * ni.x + dy * ni.y, along = dy * ni.x - dx * ni.y;
-                if (!(off <= PT_TL_FLAT_BAND && off >= -PT_TL_FLAT_BAND) ||
-                    !((along >= reach && along <= far) || (along <= -reach && along >= -far)))
-                    continue;
-                pt_point nk = pt_tl_flat_normal(buf, stride, w, h, (int)pts[k].x, (int)pts[k].y);
-                if ((double)ni.x * nk.x + (double)ni.y * nk.y >= PT_TL_FLAT_COS &&
-                    ++partners >= PT_TL_FLAT_PARTNERS)
-                    return 1;
-            }
-        }
-    }
+    for (int r = q.row_lo; r <= q.row_hi; r++)
+        if (pt_tl_flat_probe_row(&q, r) &&
+            (partners += pt_tl_flat_row_partners(&q, pts, row_start, rows, n, buf, stride, w, h,
+                                                 r, PT_TL_FLAT_PARTNERS - partners)) >=
+                PT_TL_FLAT_PARTNERS)
+            return 1;
     return 0;
 }
 

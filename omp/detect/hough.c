@@ -37,8 +37,6 @@
 /* gradient voting: an edge supports a centre when its dark direction points
  * at it within acos(HOUGH_AIM_COS) (30 degrees) */
 #define HOUGH_AIM_COS 0.8660254
-/* gradient voting: radius window, +- this share of the radius */
-#define HOUGH_RADIUS_BAND 0.1
 #define HOUGH_CANDIDATES 6
 /* with those of the coarse localisation's seed (lib/detect/hough_seed.h) and
  * of the dark-edge vote (lib/detect/hough_dark_vote.h) */
@@ -276,13 +274,13 @@ static void vote_gradient(const edge_list *e, int r, int w, int h, uint16_t *acc
 
 /* The radius candidates of centre (px, py) (roi coordinates): of the edge
  * pixels whose dark direction points at the centre (within HOUGH_AIM_COS),
- * the distances whose +-HOUGH_RADIUS_BAND share holds most of them per px
+ * the distances whose +-PT_HOUGH_RADIUS_BAND share holds most of them per px
  * of circumference; of its local maxima in [lo, hi], the `strong`
  * strongest, then the smallest, at most max, smallest first
  * (pt_hough_radius_peaks; circles in peak). hist and score hold max_r + 2
  * entries. */
 static int radius_candidates(const edge_list *e, double px, double py, int min_r, int max_r,
-                             int lo, int hi, float *hist, double *score, pt_circle *peak,
+                             int lo, int hi, long long *hist, double *score, pt_circle *peak,
                              int strong, int max)
 {
     memset(hist, 0, (size_t)(max_r + 2) * sizeof *hist);
@@ -293,15 +291,10 @@ static int radius_candidates(const edge_list *e, double px, double py, int min_r
             continue;
         if (e->skip && e->skip[i])
             continue;
-        hist[k] += e->mag[i];
+        hist[k] += pt_hough_vote_weight(e->mag[i]);
     }
-    for (int r = min_r; r <= max_r; r++) {
-        int band = (int)ceil(HOUGH_RADIUS_BAND * r);
-        double n = 0.0;
-        for (int k = r - band; k <= r + band; k++)
-            n += k >= 0 && k <= max_r ? hist[k] : 0.0f;
-        score[r] = n / (2.0 * M_PI * r);
-    }
+    for (int r = min_r; r <= max_r; r++)
+        score[r] = pt_hough_radius_score(hist, max_r, r);
     int radius[HOUGH_ALL_CANDIDATES];
     int count = pt_hough_radius_peaks(score, min_r, max_r, lo, hi, strong,
                                       max < HOUGH_ALL_CANDIDATES ? max : HOUGH_ALL_CANDIDATES,
@@ -321,7 +314,7 @@ static int radius_candidates(const edge_list *e, double px, double py, int min_r
  * neither vote nor count. Returns -1 when nothing voted; the centre (roi
  * coordinates) in *centre_x, *centre_y. */
 static int gradient_peak(const edge_list *e, int min_r, int max_r, int step, int cell,
-                         int w, int h, float *acc, float *hist, double *score,
+                         int w, int h, float *acc, long long *hist, double *score,
                          pt_circle *peak, double *centre_x, double *centre_y, int strong,
                          int max)
 {
@@ -387,7 +380,7 @@ static int gradient_peak(const edge_list *e, int min_r, int max_r, int step, int
  * holds (roi width + 1) x (roi height + 1) entries. */
 static int seed_candidates(const edge_list *e, const pt_image *img, const pt_roi *roi,
                            int min_r, int max_r, double vx, double vy, int32_t *ii,
-                           float *hist, double *score, pt_circle *cand, int n, double *level)
+                           long long *hist, double *score, pt_circle *cand, int n, double *level)
 {
     int cell = pt_hough_seed_cell(min_r), gw = roi->width / cell, gh = roi->height / cell;
     *level = -1.0;
@@ -414,7 +407,7 @@ static int seed_candidates(const edge_list *e, const pt_image *img, const pt_roi
  * candidates when limit < 0 (no seed) or no edge votes. */
 static int dark_vote_candidates(edge_list *e, const pt_image *img, const pt_roi *roi, int min_r,
                                 int max_r, int step, int cell, int limit, pt_arena *arena,
-                                float *acc, float *hist, double *score, pt_circle *cand, int *n)
+                                float *acc, long long *hist, double *score, pt_circle *cand, int *n)
 {
     if (limit < 0)
         return 0;
@@ -730,7 +723,7 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
     double pupil_shape = -1.0; /* gradient voting: the chosen outline's pupil score */
     if (gradient) {
         float *acc = pt_arena_alloc(arena, (size_t)(w + 1) * (h + 1) * sizeof *acc);
-        float *hist = pt_arena_alloc(arena, (size_t)(max_r + 2) * sizeof *hist);
+        long long *hist = pt_arena_alloc(arena, (size_t)(max_r + 2) * sizeof *hist);
         double *score = pt_arena_alloc(arena, (size_t)(max_r + 2) * sizeof *score);
         if (!acc || !hist || !score)
             return pt_error_set(err, PT_ERR_NOMEM, "", "hough: out of memory");
