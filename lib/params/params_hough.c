@@ -70,7 +70,7 @@ const pt_param_def pt_hough_param_defs[] = {
      PT_ALG_HOUGH,
      "gradient voting's choice: a candidate holding a clearly darker one with a pupil score "
      ">= 0.4 and a value (confidence x edge support) of at least this share of the best is "
-     "left out (the iris around the pupil); 0.25 before 2026-11-27"},
+     "left out (the iris around the pupil); 0.25 until 2026-11-26"},
 };
 const int pt_hough_param_count =
     (int)(sizeof pt_hough_param_defs / sizeof pt_hough_param_defs[0]);
