@@ -154,6 +154,7 @@ static cudaError_t hough_create(const pt_config *cfg, int ellipse, const pt_cuda
     s->skip_glints = hp->glint_edges == PT_HOUGH_GLINT_EDGES_SKIP;
     s->flat_edges = hp->flat_edges == PT_HOUGH_FLAT_REJECT;
     s->dark_vote = hp->dark_vote == PT_HOUGH_DARK_VOTE_ON;
+    s->nest_keep = hp->nest_keep;
     s->ransac_samples = cfg->pre.ransac_samples;
     s->ransac_inlier = cfg->pre.ransac_inlier;
     s->job_px = (size_t)width * height;

@@ -46,6 +46,7 @@ typedef struct {
     int skip_glints;              /* hough_glint_edges=skip */
     int flat_edges;               /* hough_flat_edges=reject (lib/detect/hough_flat.h) */
     int dark_vote;                /* hough_dark_vote=on (lib/detect/hough_dark_vote.h) */
+    double nest_keep;             /* hough_nest_keep (lib/detect/hough_choose.h) */
     int ransac_samples;           /* cfg->pre.ransac_samples */
     double ransac_inlier;
     size_t job_px;                /* plane elements per job */

@@ -554,7 +554,7 @@ __global__ void hough_finish(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d
         for (int k = nvote; k < nseed; k++)
             if (ok[k] && pt_hough_seed_repeats(&out[k], inside[k], nvote, ok, out, inside))
                 ok[k] = 0;
-        best = pt_hough_choose(nc, ok, value, inside, shape, out);
+        best = pt_hough_choose_nest(nc, ok, value, inside, shape, out, d.s.nest_keep);
     } else if (nc > 0 && task[0].ok) {
         best = 0;
     }

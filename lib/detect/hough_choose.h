@@ -35,7 +35,8 @@
 #define PT_HOUGH_NEST_RATIO 0.75   /* pt_hough_holds_darker: inner radius / outer at most */
 #define PT_HOUGH_NEST_SLACK 0.1    /* pt_hough_holds_darker: outer disc widened by this x r */
 #define PT_HOUGH_NEST_KEEP 0.25    /* pt_hough_choose: a darker pupil-shaped inner candidate
-                                      counts from this share of the best value */
+                                      counts from this share of the best value
+                                      (pt_hough_choose_nest: hough_nest_keep) */
 #define PT_HOUGH_CHOICE_MAX 16     /* pt_hough_choose looks at this many candidates at most */
 
 /* Darkness inside ellipse e: at each of PT_HOUGH_INSIDE_ANGLES angles the
@@ -153,16 +154,16 @@ static inline PT_HD int pt_hough_holds_darker(int n, int k, const int *ok, const
  * confidence x support; inside[k]: pt_hough_inside_level; shape[k]: pupil
  * score of its outline; c[k]: the circle it reports), -1 when none is ok.
  * Candidates holding a darker one (pt_hough_holds_darker: credible at
- * PT_HOUGH_CHOICE_KEEP of the best value, or pupil-shaped from
- * PT_HOUGH_NEST_KEEP) are left out first: the pupil's outline may be far
+ * PT_HOUGH_CHOICE_KEEP of the best value, or pupil-shaped from nest_keep
+ * of it, hough_nest_keep) are left out first: the pupil's outline may be far
  * weaker than the iris's (a dark iris, little contrast at the pupil's
  * border) and still be the pupil. Of the others, those of at least
  * PT_HOUGH_CHOICE_KEEP of their best value whose inside is nearly as dark
  * as the darkest of them; of these the most credible. Ties go to the lower
  * index (the smaller radius). */
-static inline PT_HD int pt_hough_choose(int n, const int *ok, const double *value,
-                                        const int *inside, const double *shape,
-                                        const pt_circle *c)
+static inline PT_HD int pt_hough_choose_nest(int n, const int *ok, const double *value,
+                                             const int *inside, const double *shape,
+                                             const pt_circle *c, double nest_keep)
 {
     if (n > PT_HOUGH_CHOICE_MAX)
         n = PT_HOUGH_CHOICE_MAX;
@@ -172,7 +173,7 @@ static inline PT_HD int pt_hough_choose(int n, const int *ok, const double *valu
             best = value[k];
     if (best < 0.0)
         return -1;
-    double strong = PT_HOUGH_CHOICE_KEEP * best, weak = PT_HOUGH_NEST_KEEP * best;
+    double strong = PT_HOUGH_CHOICE_KEEP * best, weak = nest_keep * best;
     double best_left = -1.0;
     int outer[PT_HOUGH_CHOICE_MAX];
     for (int k = 0; k < n; k++) {
@@ -194,6 +195,15 @@ static inline PT_HD int pt_hough_choose(int n, const int *ok, const double *valu
             (chosen < 0 || value[k] > value[chosen]))
             chosen = k;
     return chosen;
+}
+
+/* pt_hough_choose_nest with a darker pupil-shaped inner candidate counting
+ * from PT_HOUGH_NEST_KEEP of the best value. */
+static inline PT_HD int pt_hough_choose(int n, const int *ok, const double *value,
+                                        const int *inside, const double *shape,
+                                        const pt_circle *c)
+{
+    return pt_hough_choose_nest(n, ok, value, inside, shape, c, PT_HOUGH_NEST_KEEP);
 }
 
 #endif

@@ -66,6 +66,11 @@ const pt_param_def pt_hough_param_defs[] = {
      "have a pixel at most the darkest box's level + hough_dark_spread at 0.5, 1 or 1.5 x "
      "min_radius in on their dark side (the pupil's border, not a lid's); its 2 strongest "
      "radii are candidates too; off: the voting's and the darkest box's centres only"},
+    {"hough_nest_keep", PT_PARAM_DOUBLE, offsetof(pt_config, hough.nest_keep), 0.2, 0, 1, NULL,
+     PT_ALG_HOUGH,
+     "gradient voting's choice: a candidate holding a clearly darker one with a pupil score "
+     ">= 0.4 and a value (confidence x edge support) of at least this share of the best is "
+     "left out (the iris around the pupil); 0.25 until 2026-11-26"},
 };
 const int pt_hough_param_count =
     (int)(sizeof pt_hough_param_defs / sizeof pt_hough_param_defs[0]);

@@ -35,6 +35,9 @@ typedef struct {
                               support and the dark-edge vote */
     int dark_vote;         /* PT_HOUGH_DARK_VOTE_*: candidates of a second centre
                               voted for by the edges with the pupil behind them */
+    double nest_keep;      /* gradient voting's choice: a clearly darker, pupil-shaped
+                              candidate inside another leaves that one out from this
+                              share of the best candidate's value */
 } pt_hough_params;
 
 #endif

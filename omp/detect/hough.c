@@ -777,7 +777,7 @@ pt_status pt_omp_hough(const pt_eye_input *in, const pt_config *cfg,
         for (int k = nvote; k < dark_from; k++)
             if (ok[k] && pt_hough_seed_repeats(&fit_out[k], inside[k], nvote, ok, fit_out, inside))
                 ok[k] = 0;
-        int chosen = pt_hough_choose(nc, ok, value, inside, shape, fit_out);
+        int chosen = pt_hough_choose_nest(nc, ok, value, inside, shape, fit_out, p->nest_keep);
         if (chosen < 0)
             return PT_OK;
         circle = fit_out[chosen];
