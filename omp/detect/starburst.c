@@ -57,9 +57,13 @@ static int ransac_circle_band(const pt_point *pts, const pt_point *nrm, int n,
             !pt_fit_circle(pts, idx, size, &c) || !pt_ransac_circle_in_range(&c, min_r, max_r))
             continue;
         int votes = 0;
-        for (int j = 0; j < n; j++)
-            votes += pt_sb_circle_vote(k, &c, pts[j].x, pts[j].y) &&
-                     (!nrm || pt_sb_radial_vote(k, &c, pts[j], nrm[j]));
+        if (!nrm) /* the plain count: a loop the compiler vectorises */
+            for (int j = 0; j < n; j++)
+                votes += pt_sb_circle_vote(k, &c, pts[j].x, pts[j].y);
+        else
+            for (int j = 0; j < n; j++)
+                votes += pt_sb_circle_vote(k, &c, pts[j].x, pts[j].y) &&
+                         pt_sb_radial_vote(k, &c, pts[j], nrm[j]);
         if (votes > best_votes) {
             best_votes = votes;
             best_s = s;
