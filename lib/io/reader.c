@@ -30,14 +30,13 @@ typedef enum {
     JOB_FILE,  /* decode the file (pt_image_load) */
     JOB_PAGE,  /* read a stack page that is not in place */
     JOB_READY, /* a frame in place, or an input that failed to open */
-    JOB_TOUCH, /* a frame in place whose pages a worker maps ahead of its use */
     JOB_VIDEO  /* a video, read by the caller's thread */
 } job_kind;
 
 typedef struct {
     job_kind kind;
     int input;
-    mapped *map; /* JOB_PAGE, JOB_TOUCH and in-place JOB_READY */
+    mapped *map; /* JOB_PAGE and in-place JOB_READY */
     long page;
     int in_place;
     int started, done;
@@ -84,34 +83,13 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int needs_work(const job *j)
-{
-    return j->kind == JOB_FILE || j->kind == JOB_PAGE || j->kind == JOB_TOUCH;
-}
-
-/* Reads a byte of every page of an in-place frame, so that its pages are
- * mapped by a worker, ahead of the copy or the detector that reads it, and
- * not one page fault at a time on the back end's critical path. */
-static void touch_frame(const pt_image *v)
-{
-    const volatile uint8_t *p = v->buf;
-    size_t bytes = (size_t)(v->height - 1) * (size_t)v->stride + (size_t)v->width;
-    uint8_t sink = 0;
-    for (size_t o = 0; o < bytes; o += 4096)
-        sink ^= p[o];
-    sink ^= p[bytes - 1];
-    (void)sink;
-}
+static int needs_work(const job *j) { return j->kind == JOB_FILE || j->kind == JOB_PAGE; }
 
 static void run_job(pt_reader *r, job *j)
 {
     pt_error_clear(&j->err);
     if (j->kind == JOB_FILE) {
         j->status = pt_image_load(r->paths[j->input], &r->opt, &j->frames, &j->err);
-    } else if (j->kind == JOB_TOUCH) {
-        pt_image view;
-        if (pt_stack_frame_in_place(&j->map->stack, j->page, &view))
-            touch_frame(&view);
     } else {
         j->status = pt_stack_read_frame(&j->map->stack, j->page, &r->opt, r->paths[j->input],
                                         &j->image, &j->err);
@@ -223,10 +201,9 @@ static void plan(pt_reader *r)
             j->page = r->plan_page;
             m->refs++;
             if (pt_stack_frame_in_place(&m->stack, j->page, &view)) {
-                /* pinned mappings are resident already */
-                j->kind = m->pinned ? JOB_READY : JOB_TOUCH;
+                j->kind = JOB_READY;
                 j->in_place = 1;
-                j->done = m->pinned;
+                j->done = 1;
             } else {
                 j->kind = JOB_PAGE;
             }
