@@ -56,7 +56,7 @@ typedef struct {
     size_t seed_ii_per_job;       /* seed grid integral entries per job */
 } pt_hough_settings;
 
-/* Per job: the candidate being refined (hough_refine.cu's stages). */
+/* Per scratch slot: the candidate being refined there (hough_refine.cu's stages). */
 typedef struct {
     int active;        /* this job has a candidate of this rank */
     int n;             /* points in pts */

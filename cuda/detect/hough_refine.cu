@@ -225,7 +225,8 @@ __device__ static const uint8_t *glint_mask(const pt_cuda_params *p, const pt_cu
 }
 
 /* The scratch slot (stage, point list, partials) of job j's candidate in
- * lane `lane` of `lanes` refined at once: below jobs x lanes <= d->slots. */
+ * lane `lane` of the ranks refined at once; jobs x lanes <= d->slots, so
+ * every slot is below d->slots. */
 __device__ static inline int rank_slot(int j, int lane, int jobs)
 {
     return lane * jobs + j;
