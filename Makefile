@@ -120,6 +120,12 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(PT_CFLAGS) -MMD -MP -c -o $@ $<
 
+# RANSAC's ellipse votes run pt_ellipse_frame_distance's iterations over
+# vector lanes: square roots without errno, and comparisons the compiler may
+# make on every lane. Every value rounds as before; only the IEEE exception
+# flags, which nothing reads, may differ.
+$(BUILD)/lib/detect/ransac.o: PT_CFLAGS += -fno-math-errno -fno-trapping-math
+
 # Starburst's fits and votes must round as on the CPU: no fused multiply-adds.
 $(BUILD)/cuda/detect/starburst.o $(BUILD)/cuda/detect/starburst_pipeline.o: NVCCFLAGS += --fmad=false
 # So must tl's (cuda/detect/tl*.cu).
