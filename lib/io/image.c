@@ -174,6 +174,8 @@ void pt_row_to_grey(const uint8_t *src, const pt_row_format *fmt, int width,
                 const uint8_t *p = src + (size_t)x * n;
                 dst[x] = (uint8_t)luma601(p[0], p[1], p[2]);
             }
+        else if (n == 1)
+            memcpy(dst, src, (size_t)width);
         else
             for (int x = 0; x < width; x++)
                 dst[x] = src[(size_t)x * n];

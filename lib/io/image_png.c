@@ -151,7 +151,11 @@ static pt_status decode(png_job *job, pt_error *err)
      * whole so that its largest sample says whether the values are the
      * declared bits as they are or scaled up to 16 bits. */
     int declared = fmt.bits == 16 ? declared_bits(job) : 0;
-    if (passes == 1 && !declared) {
+    if (passes == 1 && fmt.bits == 8 && channels == 1 && rowbytes <= (size_t)img->stride) {
+        /* 8-bit grey rows are the image's rows: read in place */
+        for (png_uint_32 y = 0; y < height; y++)
+            png_read_row(png, img->buf + (size_t)y * img->stride, NULL);
+    } else if (passes == 1 && !declared) {
         job->row = malloc(rowbytes);
         if (!job->row)
             return pt_error_set(err, PT_ERR_NOMEM, job->name, "out of memory");
