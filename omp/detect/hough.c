@@ -12,6 +12,7 @@
 
 #include <omp.h>
 
+#include "lib/core/pt_clones.h"
 #include "lib/detect/confidence.h"
 #include "lib/detect/fit.h"
 #include "lib/detect/hough_choose.h"
@@ -307,6 +308,43 @@ static int radius_candidates(const edge_list *e, double px, double py, int min_r
     return count;
 }
 
+/* gradient_peak()'s votes: each edge's radii min_r, min_r + step, ... up to
+ * max_r, GRADIENT_BLOCK at a time: the block's cells of the w x h
+ * accumulator computed at once (vectorised), then added in radius order up
+ * to the first that leaves the roi (further radii leave it too). The cells
+ * have side 1 / inv px. */
+#define GRADIENT_BLOCK 32
+PT_VECTOR_CLONES static void gradient_votes(const edge_list *e, int min_r, int max_r, int step,
+                                            float inv, int w, int h, float *restrict acc)
+{
+    int32_t at[GRADIENT_BLOCK];
+    for (int i = 0; i < e->count; i++) {
+        if (e->skip && e->skip[i])
+            continue;
+        float x = ((float)e->x[i] + 0.5f) * inv, y = ((float)e->y[i] + 0.5f) * inv;
+        float ux = e->ux[i] * inv, uy = e->uy[i] * inv, m = e->mag[i];
+        for (int r0 = min_r; r0 <= max_r; r0 += GRADIENT_BLOCK * step) {
+            int n = (max_r - r0) / step + 1;
+            n = n < GRADIENT_BLOCK ? n : GRADIENT_BLOCK;
+#pragma omp simd
+            for (int k = 0; k < n; k++) {
+                float r = (float)(r0 + k * step), fx = x + r * ux, fy = y + r * uy;
+                /* floorf, exactly: truncated, then one less below zero */
+                int cx = (int)fx, cy = (int)fy;
+                cx -= (float)cx > fx;
+                cy -= (float)cy > fy;
+                int inside = ((unsigned)cx < (unsigned)w) & ((unsigned)cy < (unsigned)h);
+                at[k] = inside ? (int32_t)((unsigned)cy * (unsigned)w + (unsigned)cx) : -1;
+            }
+            int k = 0;
+            for (; k < n && at[k] >= 0; k++)
+                acc[at[k]] += m;
+            if (k < n)
+                break;
+        }
+    }
+}
+
 /* Gradient voting in two stages (fast; hough_vote=gradient): every edge pixel
  * votes for the centres on its dark side at each tested radius, all radii in
  * one centre accumulator; the centre is the maximum of its 3x3 sums. Then the
@@ -324,20 +362,8 @@ static int gradient_peak(const edge_list *e, int min_r, int max_r, int step, int
     h = (h + cell - 1) / cell;
     if (step < cell)
         step = cell;
-    float inv = 1.0f / (float)cell;
     memset(acc, 0, (size_t)w * h * sizeof *acc);
-    for (int i = 0; i < e->count; i++) {
-        if (e->skip && e->skip[i])
-            continue;
-        float x = ((float)e->x[i] + 0.5f) * inv, y = ((float)e->y[i] + 0.5f) * inv;
-        float ux = e->ux[i] * inv, uy = e->uy[i] * inv, m = e->mag[i];
-        for (int r = min_r; r <= max_r; r += step) {
-            int cx = (int)floorf(x + (float)r * ux), cy = (int)floorf(y + (float)r * uy);
-            if ((unsigned)cx >= (unsigned)w || (unsigned)cy >= (unsigned)h)
-                break; /* further radii leave the roi too */
-            acc[(size_t)cy * w + cx] += m;
-        }
-    }
+    gradient_votes(e, min_r, max_r, step, 1.0f / (float)cell, w, h, acc);
     float best = 0.0f;
     int bx = -1, by = -1;
     for (int y = 1; y + 1 < h; y++) {
