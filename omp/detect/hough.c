@@ -78,8 +78,45 @@ typedef struct {
     int32_t *linear; /* dy * width + dx */
 } vote_offsets;
 
-/* The edge pixels of c; those on flat edges (lib/detect/hough_flat.h, at
+/* Edge pixel (x, y) of c appended to e; flagged flat as collect_edges says. */
+static inline void add_edge(const pt_canny_edges *c, double flat_reach, int x, int y,
+                            edge_list *e)
+{
+    int k = e->count++;
+    e->x[k] = x;
+    e->y[k] = y;
+    size_t i = (size_t)y * c->width + x;
+    float m = c->magnitude[i] > 0.0f ? c->magnitude[i] : 1.0f;
+    e->mag[k] = c->magnitude[i];
+    e->flat[k] = flat_reach > 0.0 && pt_hough_flat_edge(c->edges, 1, c->gx, c->gy, c->width,
+                                                        c->height, x, y, flat_reach);
+    /* gradients point from dark to bright; the pupil centre is behind */
+    e->ux[k] = -c->gx[i] / m;
+    e->uy[k] = -c->gy[i] / m;
+    float a = atan2f(e->uy[k], e->ux[k]) * (float)(180.0 / M_PI);
+    e->angle[k] = a < 0.0f ? a + 360.0f : a;
+}
+
+/* The edge pixels of c in row order, the map read 8 bytes at a time (its
+ * values are 0 or 1); those on flat edges (lib/detect/hough_flat.h, at
  * flat_reach px along the tangent) flagged when flat_reach > 0. */
+PT_VECTOR_CLONES __attribute__((flatten)) static void scan_edges(const pt_canny_edges *c, double flat_reach,
+                                        edge_list *e)
+{
+    for (int y = 0; y < c->height; y++) {
+        const uint8_t *row = c->edges + (size_t)y * c->width;
+        for (int x = 0; x < c->width; x += 8) {
+            uint64_t v = 0;
+            memcpy(&v, row + x, c->width - x < 8 ? (size_t)(c->width - x) : sizeof v);
+            while (v) {
+                add_edge(c, flat_reach, x + (__builtin_ctzll(v) >> 3), y, e);
+                v &= v - 1;
+            }
+        }
+    }
+}
+
+/* The edge pixels of c (scan_edges). */
 static pt_status collect_edges(const pt_canny_edges *c, double flat_reach, pt_arena *arena,
                                edge_list *e, pt_error *err)
 {
@@ -94,27 +131,7 @@ static pt_status collect_edges(const pt_canny_edges *c, double flat_reach, pt_ar
     e->flat = pt_arena_alloc(arena, n * sizeof *e->flat);
     if (!e->x || !e->y || !e->ux || !e->uy || !e->angle || !e->mag || !e->flat)
         return pt_error_set(err, PT_ERR_NOMEM, "", "hough: out of memory");
-    for (int y = 0; y < c->height; y++) {
-        const uint8_t *row = c->edges + (size_t)y * c->width;
-        for (int x = 0; x < c->width; x++) {
-            if (!row[x])
-                continue;
-            int k = e->count++;
-            e->x[k] = x;
-            e->y[k] = y;
-            size_t i = (size_t)y * c->width + x;
-            float m = c->magnitude[i] > 0.0f ? c->magnitude[i] : 1.0f;
-            e->mag[k] = c->magnitude[i];
-            e->flat[k] = flat_reach > 0.0 && pt_hough_flat_edge(c->edges, 1, c->gx, c->gy,
-                                                                c->width, c->height, x, y,
-                                                                flat_reach);
-            /* gradients point from dark to bright; the pupil centre is behind */
-            e->ux[k] = -c->gx[i] / m;
-            e->uy[k] = -c->gy[i] / m;
-            float a = atan2f(e->uy[k], e->ux[k]) * (float)(180.0 / M_PI);
-            e->angle[k] = a < 0.0f ? a + 360.0f : a;
-        }
-    }
+    scan_edges(c, flat_reach, e);
     return PT_OK;
 }
 
@@ -286,9 +303,13 @@ static int radius_candidates(const edge_list *e, double px, double py, int min_r
 {
     memset(hist, 0, (size_t)(max_r + 2) * sizeof *hist);
     for (int i = 0; i < e->count; i++) {
-        double dx = px - e->x[i], dy = py - e->y[i], d = hypot(dx, dy);
+        double dx = px - e->x[i], dy = py - e->y[i], aim = e->ux[i] * dx + e->uy[i] * dy;
+        /* a negative aim fails the aim test for any distance */
+        if (aim < 0.0)
+            continue;
+        double d = hypot(dx, dy);
         int k = (int)lround(d);
-        if (k < min_r || k > max_r || e->ux[i] * dx + e->uy[i] * dy < HOUGH_AIM_COS * d)
+        if (k < min_r || k > max_r || aim < HOUGH_AIM_COS * d)
             continue;
         if (e->skip && e->skip[i])
             continue;
