@@ -19,6 +19,7 @@
 #include "lib/detect/hough_dark.h"
 #include "lib/detect/hough_dark_vote.h"
 #include "lib/detect/hough_flat.h"
+#include "lib/detect/hough_peak.h"
 #include "lib/detect/hough_radii.h"
 #include "lib/detect/pupil_score.h"
 #include "lib/detect/hough_refit.h"
@@ -404,17 +405,8 @@ static int gradient_peak(const edge_list *e, int min_r, int max_r, int step, int
     if (best <= 0.0f)
         return -1;
     /* the weighted mean of the 3x3 cells: a sub-cell centre estimate */
-    double sx = 0.0, sy = 0.0, sw = 0.0;
-    for (int y = by - 1; y <= by + 1; y++)
-        for (int x = bx - 1; x <= bx + 1; x++) {
-            double v = acc[(size_t)y * w + x];
-            sx += v * ((x + 0.5) * cell - 0.5);
-            sy += v * ((y + 0.5) * cell - 0.5);
-            sw += v;
-        }
-    *centre_x = sx / sw;
-    *centre_y = sy / sw;
-    return radius_candidates(e, sx / sw, sy / sw, min_r, max_r, min_r, max_r, hist, score,
+    pt_hough_peak_centre(acc, w, cell, bx, by, centre_x, centre_y);
+    return radius_candidates(e, *centre_x, *centre_y, min_r, max_r, min_r, max_r, hist, score,
                              peak, strong, max);
 }
 
