@@ -323,18 +323,20 @@ pt_status pt_canny_detect(const uint8_t *pix, int stride, int width, int height,
                                    CANNY_BINS);
     out->low = (float)(low_ratio * out->high);
     uint8_t *edges = out->edges;
-    memset(edges, 0, n);
-    if (out->high <= 0.0f)
+    if (out->high <= 0.0f || width < 3 || height < 3) {
+        memset(edges, 0, n);
         return PT_OK;
+    }
 
     /* Candidates on interior pixels only, so every strong pixel's 8
-     * neighbours lie inside the image. */
+     * neighbours lie inside the image; the border is no edge. */
+    memset(edges, 0, (size_t)width);
+    memset(edges + (size_t)(height - 1) * width, 0, (size_t)width);
     int top = 0;
     for (int y = 1; y + 1 < height; y++) {
         size_t row = (size_t)y * width;
         uint8_t *e = edges + row;
-        if (width < 3)
-            break;
+        e[0] = e[width - 1] = 0;
         suppress_row(out->magnitude + row, out->gx + row, out->gy + row, width, out->low,
                      out->high, e);
         top = push_strong(e, width, row, stack, top);

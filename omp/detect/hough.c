@@ -56,6 +56,8 @@ typedef struct {
     const uint8_t *skip; /* when not NULL: edges with skip[i] set do not vote */
     double offset;  /* hough_edge_offset: the refinement's points moved this far
                        towards the dark side */
+    int width, height; /* of the roi */
+    int32_t *row_first; /* edges of row y: row_first[y] .. row_first[y+1]-1 */
 } edge_list;
 
 /* Edge i as the refinement sees it (full frame, moved by e->offset px
@@ -106,6 +108,7 @@ PT_VECTOR_CLONES __attribute__((flatten)) static void scan_edges(const pt_canny_
 {
     for (int y = 0; y < c->height; y++) {
         const uint8_t *row = c->edges + (size_t)y * c->width;
+        e->row_first[y] = e->count;
         for (int x = 0; x < c->width; x += 8) {
             uint64_t v = 0;
             memcpy(&v, row + x, c->width - x < 8 ? (size_t)(c->width - x) : sizeof v);
@@ -115,6 +118,7 @@ PT_VECTOR_CLONES __attribute__((flatten)) static void scan_edges(const pt_canny_
             }
         }
     }
+    e->row_first[c->height] = e->count;
 }
 
 /* The edge pixels of c (scan_edges). */
@@ -130,7 +134,11 @@ static pt_status collect_edges(const pt_canny_edges *c, double flat_reach, pt_ar
     e->angle = pt_arena_alloc(arena, n * sizeof *e->angle);
     e->mag = pt_arena_alloc(arena, n * sizeof *e->mag);
     e->flat = pt_arena_alloc(arena, n * sizeof *e->flat);
-    if (!e->x || !e->y || !e->ux || !e->uy || !e->angle || !e->mag || !e->flat)
+    e->width = c->width;
+    e->height = c->height;
+    e->row_first = pt_arena_alloc(arena, ((size_t)c->height + 1) * sizeof *e->row_first);
+    if (!e->x || !e->y || !e->ux || !e->uy || !e->angle || !e->mag || !e->flat ||
+        !e->row_first)
         return pt_error_set(err, PT_ERR_NOMEM, "", "hough: out of memory");
     scan_edges(c, flat_reach, e);
     return PT_OK;
@@ -291,6 +299,63 @@ static void vote_gradient(const edge_list *e, int r, int w, int h, uint16_t *acc
     }
 }
 
+/* Edge points are listed by row, and by column within a row
+ * (collect_edges), so the edges whose refinement point (edge_point) lies
+ * within reach px of (x, y) (full frame) along both axes are, row by row,
+ * one index range each: the per-candidate loops below visit only those, in
+ * edge order. A 1 px margin beyond edge_point's offset keeps them a
+ * superset of the points any test with that reach can accept. */
+typedef struct {
+    int y0, y1; /* rows (roi) */
+    int x0, x1; /* columns (roi) */
+} edge_box;
+
+/* [lo, hi] of a coordinate (an offset off) within reach of v: clamped to
+ * [0, size - 1]; the whole of it when v is NaN. */
+static void box_side(double v, double pad, int off, int size, int *lo_out, int *hi_out)
+{
+    double lo = floor(v - pad) - off, hi = ceil(v + pad) - off;
+    if (!(lo <= hi)) { /* NaN */
+        *lo_out = 0;
+        *hi_out = size - 1;
+        return;
+    }
+    *lo_out = lo < 0.0 ? 0 : lo > (double)size ? size : (int)lo;
+    *hi_out = hi < -1.0 ? -1 : hi > (double)(size - 1) ? size - 1 : (int)hi;
+}
+
+/* The box of edges within reach of (x, y) (edge_box). */
+static edge_box edge_box_around(const edge_list *e, int x_off, int y_off, double x, double y,
+                                double reach)
+{
+    double pad = reach + fabs(e->offset) + 1.0;
+    edge_box b;
+    box_side(x, pad, x_off, e->width, &b.x0, &b.x1);
+    box_side(y, pad, y_off, e->height, &b.y0, &b.y1);
+    return b;
+}
+
+/* The first edge of row y at column x or beyond (row_first[y + 1] when none). */
+static int row_edge_from(const edge_list *e, int y, int x)
+{
+    int a = e->row_first[y], b = e->row_first[y + 1];
+    while (a < b) {
+        int m = a + (b - a) / 2;
+        if (e->x[m] < x)
+            a = m + 1;
+        else
+            b = m;
+    }
+    return a;
+}
+
+/* The edges of row y within the box's columns: [*i0, *i1). */
+static inline void box_row(const edge_list *e, const edge_box *b, int y, int *i0, int *i1)
+{
+    *i0 = row_edge_from(e, y, b->x0);
+    *i1 = row_edge_from(e, y, b->x1 + 1);
+}
+
 /* The radius candidates of centre (px, py) (roi coordinates): of the edge
  * pixels whose dark direction points at the centre (within HOUGH_AIM_COS),
  * the distances whose +-PT_HOUGH_RADIUS_BAND share holds most of them per px
@@ -303,18 +368,24 @@ static int radius_candidates(const edge_list *e, double px, double py, int min_r
                              int strong, int max)
 {
     memset(hist, 0, (size_t)(max_r + 2) * sizeof *hist);
-    for (int i = 0; i < e->count; i++) {
-        double dx = px - e->x[i], dy = py - e->y[i], aim = e->ux[i] * dx + e->uy[i] * dy;
-        /* a negative aim fails the aim test for any distance */
-        if (aim < 0.0)
-            continue;
-        double d = hypot(dx, dy);
-        int k = (int)lround(d);
-        if (k < min_r || k > max_r || aim < HOUGH_AIM_COS * d)
-            continue;
-        if (e->skip && e->skip[i])
-            continue;
-        hist[k] += pt_hough_vote_weight(e->mag[i]);
+    /* distances that round to max_r or less lie within max_r + 1 */
+    edge_box box = edge_box_around(e, 0, 0, px, py, max_r + 1.0);
+    for (int ey = box.y0; ey <= box.y1; ey++) {
+        int i0, i1;
+        box_row(e, &box, ey, &i0, &i1);
+        for (int i = i0; i < i1; i++) {
+            double dx = px - e->x[i], dy = py - e->y[i], aim = e->ux[i] * dx + e->uy[i] * dy;
+            /* a negative aim fails the aim test for any distance */
+            if (aim < 0.0)
+                continue;
+            double d = hypot(dx, dy);
+            int k = (int)lround(d);
+            if (k < min_r || k > max_r || aim < HOUGH_AIM_COS * d)
+                continue;
+            if (e->skip && e->skip[i])
+                continue;
+            hist[k] += pt_hough_vote_weight(e->mag[i]);
+        }
     }
     for (int r = min_r; r <= max_r; r++)
         score[r] = pt_hough_radius_score(hist, max_r, r);
@@ -466,40 +537,6 @@ static int dark_vote_candidates(edge_list *e, const pt_image *img, const pt_roi 
     return 0;
 }
 
-/* The index of the first edge whose row is y or more (edges are in row order). */
-static int first_edge_from_row(const edge_list *e, int y)
-{
-    int a = 0, b = e->count;
-    while (a < b) {
-        int m = a + (b - a) / 2;
-        if (e->y[m] < y)
-            a = m + 1;
-        else
-            b = m;
-    }
-    return a;
-}
-
-/* Edge points are listed by row (collect_edges), so the edges whose
- * refinement point (edge_point) lies within reach rows of y (full frame)
- * are one index range [*i0, *i1): the per-candidate loops below visit only
- * those. A 1 px margin beyond edge_point's offset keeps the range a superset
- * of the points any test with that reach can accept. */
-static void edge_rows(const edge_list *e, int y_off, double y, double reach, int *i0, int *i1)
-{
-    double pad = reach + fabs(e->offset) + 1.0;
-    double lo = floor(y - pad) - y_off, hi = ceil(y + pad) - y_off;
-    if (!(lo <= hi)) { /* NaN */
-        *i0 = 0;
-        *i1 = e->count;
-        return;
-    }
-    int ylo = lo < -1.0 ? -1 : lo > (double)INT32_MAX - 1 ? INT32_MAX - 1 : (int)lo;
-    int yhi = hi < -1.0 ? -1 : hi > (double)INT32_MAX - 1 ? INT32_MAX - 1 : (int)hi;
-    *i0 = first_edge_from_row(e, ylo);
-    *i1 = first_edge_from_row(e, yhi + 1);
-}
-
 /* 1 when the distance whose square is d2 lies surely below lo or above hi
  * (a 1 px margin over any rounding): those points fail a test of
  * lo <= distance <= hi whatever its own rounding, and skip it. */
@@ -515,18 +552,22 @@ static inline int outside_ring(double d2, double lo, double hi)
 static double circle_support(const edge_list *e, int x_off, int y_off, const pt_circle *c,
                              double band)
 {
-    int n = 0, i0, i1;
-    edge_rows(e, y_off, c->cy, c->r + band, &i0, &i1);
-    for (int i = i0; i < i1; i++) {
-        double x, y;
-        edge_point(e, i, x_off, y_off, &x, &y);
-        double dx = c->cx - x, dy = c->cy - y;
-        if (outside_ring(dx * dx + dy * dy, c->r - band, c->r + band))
-            continue;
-        double d = hypot(dx, dy);
-        if (e->flat[i])
-            continue;
-        n += fabs(d - c->r) <= band && e->ux[i] * dx + e->uy[i] * dy >= HOUGH_AIM_COS * d;
+    int n = 0;
+    edge_box box = edge_box_around(e, x_off, y_off, c->cx, c->cy, c->r + band);
+    for (int ey = box.y0; ey <= box.y1; ey++) {
+        int i0, i1;
+        box_row(e, &box, ey, &i0, &i1);
+        for (int i = i0; i < i1; i++) {
+            double x, y;
+            edge_point(e, i, x_off, y_off, &x, &y);
+            double dx = c->cx - x, dy = c->cy - y;
+            if (outside_ring(dx * dx + dy * dy, c->r - band, c->r + band))
+                continue;
+            double d = hypot(dx, dy);
+            if (e->flat[i])
+                continue;
+            n += fabs(d - c->r) <= band && e->ux[i] * dx + e->uy[i] * dy >= HOUGH_AIM_COS * d;
+        }
     }
     double s = n / fmax(2.0 * M_PI * c->r, 1.0);
     return s > 1.0 ? 1.0 : s;
@@ -542,18 +583,22 @@ static int near_ellipse(const edge_list *e, int x_off, int y_off, const pt_ellip
     pt_ellipse_frame frame;
     pt_ellipse_frame_init(el, &frame);
     double a = el->a > el->b ? el->a : el->b, b = el->a > el->b ? el->b : el->a;
-    int n = 0, i0, i1;
-    edge_rows(e, y_off, el->cy, a + band, &i0, &i1);
-    for (int i = i0; i < i1; i++) {
-        double x, y;
-        edge_point(e, i, x_off, y_off, &x, &y);
-        double dx = x - el->cx, dy = y - el->cy;
-        if (outside_ring(dx * dx + dy * dy, b - band, a + band))
-            continue;
-        if (pt_ellipse_frame_within(&frame, x, y, band)) {
-            pts[n].x = (float)x;
-            pts[n].y = (float)y;
-            n++;
+    int n = 0;
+    edge_box box = edge_box_around(e, x_off, y_off, el->cx, el->cy, a + band);
+    for (int ey = box.y0; ey <= box.y1; ey++) {
+        int i0, i1;
+        box_row(e, &box, ey, &i0, &i1);
+        for (int i = i0; i < i1; i++) {
+            double x, y;
+            edge_point(e, i, x_off, y_off, &x, &y);
+            double dx = x - el->cx, dy = y - el->cy;
+            if (outside_ring(dx * dx + dy * dy, b - band, a + band))
+                continue;
+            if (pt_ellipse_frame_within(&frame, x, y, band)) {
+                pts[n].x = (float)x;
+                pts[n].y = (float)y;
+                n++;
+            }
         }
     }
     return n;
@@ -574,28 +619,32 @@ static int around_peak(const edge_list *e, int x_off, int y_off, const pt_circle
 {
     double reach = PT_HOUGH_DARK_REACH * c->r;
     const double cos45 = 0.70710678;
-    int n = 0, i0, i1;
-    edge_rows(e, y_off, c->cy, r_out, &i0, &i1);
-    for (int i = i0; i < i1; i++) {
-        double x, y;
-        edge_point(e, i, x_off, y_off, &x, &y);
-        double dx = c->cx - x, dy = c->cy - y, aim = e->ux[i] * dx + e->uy[i] * dy;
-        /* a negative aim fails the 45 degree test for any distance */
-        if (outside_ring(dx * dx + dy * dy, r_in, r_out) || aim < 0.0)
-            continue;
-        if (mask && mask[(size_t)(e->y[i] + y_off) * img->stride + (e->x[i] + x_off)])
-            continue;
-        if (e->flat[i])
-            continue;
-        double d = hypot(dx, dy);
-        if (d < r_in || d > r_out || aim < cos45 * d)
-            continue;
-        if (dark_limit < 255 &&
-            !pt_hough_dark_behind(img, x, y, e->ux[i], e->uy[i], reach, dark_limit))
-            continue;
-        pts[n].x = (float)x;
-        pts[n].y = (float)y;
-        n++;
+    int n = 0;
+    edge_box box = edge_box_around(e, x_off, y_off, c->cx, c->cy, r_out);
+    for (int ey = box.y0; ey <= box.y1; ey++) {
+        int i0, i1;
+        box_row(e, &box, ey, &i0, &i1);
+        for (int i = i0; i < i1; i++) {
+            double x, y;
+            edge_point(e, i, x_off, y_off, &x, &y);
+            double dx = c->cx - x, dy = c->cy - y, aim = e->ux[i] * dx + e->uy[i] * dy;
+            /* a negative aim fails the 45 degree test for any distance */
+            if (outside_ring(dx * dx + dy * dy, r_in, r_out) || aim < 0.0)
+                continue;
+            if (mask && mask[(size_t)(e->y[i] + y_off) * img->stride + (e->x[i] + x_off)])
+                continue;
+            if (e->flat[i])
+                continue;
+            double d = hypot(dx, dy);
+            if (d < r_in || d > r_out || aim < cos45 * d)
+                continue;
+            if (dark_limit < 255 &&
+                !pt_hough_dark_behind(img, x, y, e->ux[i], e->uy[i], reach, dark_limit))
+                continue;
+            pts[n].x = (float)x;
+            pts[n].y = (float)y;
+            n++;
+        }
     }
     return n;
 }
