@@ -52,8 +52,13 @@ PT_VECTOR_CLONES static void filter_row(const uint8_t *src, int width, const flo
                                         const float *dg, int radius, float *restrict padded,
                                         float *restrict out_g, float *restrict out_dg)
 {
-    for (int x = -radius; x < width + radius; x++)
-        padded[x + radius] = src[x < 0 ? 0 : x >= width ? width - 1 : x];
+    for (int x = 0; x < radius; x++) {
+        padded[x] = src[0];
+        padded[width + radius + x] = src[width - 1];
+    }
+#pragma omp simd
+    for (int x = 0; x < width; x++)
+        padded[x + radius] = src[x];
 #pragma omp simd
     for (int x = 0; x < width; x++) {
         out_g[x] = 0.0f;
