@@ -481,6 +481,41 @@ static int gradient_peak(const edge_list *e, int min_r, int max_r, int step, int
                              peak, strong, max);
 }
 
+/* pt_hough_seed_integral (lib/detect/hough_seed.h) of the roi: each grid
+ * row's cell x cell sums from its image rows added column-wise first (a
+ * vectorised loop), then `cell` columns at a time. Integer sums: the same
+ * values in any order. ii holds (roi width + 1) x (roi height + 1) entries;
+ * from cells of 2 px on, the integral ((gw + 1) x (gh + 1)) leaves the last
+ * roi width of them free for the column sums. */
+PT_VECTOR_CLONES static void seed_integral(const pt_image *img, const pt_roi *roi, int cell,
+                                           int32_t *ii)
+{
+    int w = roi->width, gw = w / cell, gh = roi->height / cell;
+    if (cell < 2) {
+        pt_hough_seed_integral(img, roi->x0, roi->y0, roi->width, roi->height, cell, ii);
+        return;
+    }
+    int32_t *column = ii + (size_t)roi->width * roi->height;
+    for (int gy = 0; gy < gh; gy++) {
+        memset(column, 0, (size_t)w * sizeof *column);
+        for (int y = 0; y < cell; y++) {
+            const uint8_t *p =
+                img->buf + (size_t)(roi->y0 + gy * cell + y) * img->stride + roi->x0;
+#pragma omp simd
+            for (int x = 0; x < w; x++)
+                column[x] += p[x];
+        }
+        int32_t *cells = ii + (size_t)(gy + 1) * (gw + 1) + 1;
+        for (int gx = 0; gx < gw; gx++) {
+            int32_t sum = 0;
+            for (int x = gx * cell; x < (gx + 1) * cell; x++)
+                sum += column[x];
+            cells[gx] = sum;
+        }
+    }
+    pt_hough_seed_prefix(ii, gw, gh);
+}
+
 /* Candidates around the coarse localisation's seed (lib/detect/hough_seed.h):
  * radius_candidates of its centre from half the radius of its box's area
  * up, at most PT_HOUGH_SEED_RADII, unless the voting's centre (vx, vy) lies
@@ -496,7 +531,7 @@ static int seed_candidates(const edge_list *e, const pt_image *img, const pt_roi
     *level = -1.0;
     if (gw < 3 || gh < 3)
         return n;
-    pt_hough_seed_integral(img, roi->x0, roi->y0, roi->width, roi->height, cell, ii);
+    seed_integral(img, roi, cell, ii);
     pt_hough_seed seed;
     if (!pt_hough_darkest(ii, gw, gh, &seed))
         return n;
