@@ -49,7 +49,6 @@ typedef struct {
     int count;      /* edge pixels */
     int32_t *x, *y; /* roi coordinates */
     float *ux, *uy; /* unit vector towards the dark side */
-    float *angle;   /* its direction, degrees in [0, 360) */
     float *mag;     /* gradient magnitude (the weight of its gradient votes) */
     uint8_t *flat;  /* on a flat edge (lib/detect/hough_flat.h): left out of the
                        fits, the edge support and the dark-edge vote */
@@ -96,8 +95,6 @@ static inline void add_edge(const pt_canny_edges *c, double flat_reach, int x, i
     /* gradients point from dark to bright; the pupil centre is behind */
     e->ux[k] = -c->gx[i] / m;
     e->uy[k] = -c->gy[i] / m;
-    float a = atan2f(e->uy[k], e->ux[k]) * (float)(180.0 / M_PI);
-    e->angle[k] = a < 0.0f ? a + 360.0f : a;
 }
 
 /* The edge pixels of c in row order, the map read 8 bytes at a time (its
@@ -131,13 +128,12 @@ static pt_status collect_edges(const pt_canny_edges *c, double flat_reach, pt_ar
     e->y = pt_arena_alloc(arena, n * sizeof *e->y);
     e->ux = pt_arena_alloc(arena, n * sizeof *e->ux);
     e->uy = pt_arena_alloc(arena, n * sizeof *e->uy);
-    e->angle = pt_arena_alloc(arena, n * sizeof *e->angle);
     e->mag = pt_arena_alloc(arena, n * sizeof *e->mag);
     e->flat = pt_arena_alloc(arena, n * sizeof *e->flat);
     e->width = c->width;
     e->height = c->height;
     e->row_first = pt_arena_alloc(arena, ((size_t)c->height + 1) * sizeof *e->row_first);
-    if (!e->x || !e->y || !e->ux || !e->uy || !e->angle || !e->mag || !e->flat ||
+    if (!e->x || !e->y || !e->ux || !e->uy || !e->mag || !e->flat ||
         !e->row_first)
         return pt_error_set(err, PT_ERR_NOMEM, "", "hough: out of memory");
     scan_edges(c, flat_reach, e);
@@ -253,8 +249,11 @@ static pt_status sample_ranges(const edge_list *e, const vote_offsets *o, double
         return pt_error_set(err, PT_ERR_NOMEM, "", "hough: out of memory");
     int A = o->angles;
     for (int i = 0; i < e->count; i++) {
-        int a0 = (int)ceil((e->angle[i] - spread) / o->step);
-        int k = (int)floor((e->angle[i] + spread) / o->step) - a0 + 1;
+        /* the dark direction, degrees in [0, 360) */
+        float a = atan2f(e->uy[i], e->ux[i]) * (float)(180.0 / M_PI);
+        float angle = a < 0.0f ? a + 360.0f : a;
+        int a0 = (int)ceil((angle - spread) / o->step);
+        int k = (int)floor((angle + spread) / o->step) - a0 + 1;
         first[i] = ((a0 % A) + A) % A;
         count[i] = k < 0 ? 0 : k > A ? A : k;
     }
