@@ -99,9 +99,11 @@ static inline void add_edge(const pt_canny_edges *c, double flat_reach, int x, i
 
 /* The edge pixels of c in row order, the map read 8 bytes at a time (its
  * values are 0 or 1); those on flat edges (lib/detect/hough_flat.h, at
- * flat_reach px along the tangent) flagged when flat_reach > 0. */
-PT_VECTOR_CLONES __attribute__((flatten)) static void scan_edges(const pt_canny_edges *c, double flat_reach,
-                                        edge_list *e)
+ * flat_reach px along the tangent) flagged when flat_reach > 0. Its AVX2
+ * clone, with the flat test inlined (flatten), floors in one instruction. */
+PT_VECTOR_CLONES __attribute__((flatten)) static void scan_edges(const pt_canny_edges *c,
+                                                                 double flat_reach,
+                                                                 edge_list *e)
 {
     for (int y = 0; y < c->height; y++) {
         const uint8_t *row = c->edges + (size_t)y * c->width;
@@ -133,8 +135,7 @@ static pt_status collect_edges(const pt_canny_edges *c, double flat_reach, pt_ar
     e->width = c->width;
     e->height = c->height;
     e->row_first = pt_arena_alloc(arena, ((size_t)c->height + 1) * sizeof *e->row_first);
-    if (!e->x || !e->y || !e->ux || !e->uy || !e->mag || !e->flat ||
-        !e->row_first)
+    if (!e->x || !e->y || !e->ux || !e->uy || !e->mag || !e->flat || !e->row_first)
         return pt_error_set(err, PT_ERR_NOMEM, "", "hough: out of memory");
     scan_edges(c, flat_reach, e);
     return PT_OK;
