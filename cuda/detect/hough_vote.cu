@@ -16,6 +16,7 @@
 
 #include "cuda/detect/hough_internal.h"
 #include "cuda/detect/hough_reject.cuh"
+#include "lib/detect/hough_peak.h"
 #include "lib/detect/hough_radii.h"
 #include "lib/detect/hough_seed.h"
 
@@ -234,7 +235,8 @@ __device__ static int radius_candidates(const pt_hough_dev *d, int j, const pt_c
 }
 
 /* The voting centre of job j's accumulator peak key: the weighted mean of
- * the 3x3 cells (omp/detect/hough.c gradient_peak()), roi coordinates. */
+ * the 3x3 cells (lib/detect/hough_peak.h, as omp/detect/hough.c
+ * gradient_peak()), roi coordinates. */
 __device__ static void peak_centre(const pt_hough_dev *d, int j, const pt_cuda_eye_job *job,
                                    unsigned long long key, double *cx, double *cy)
 {
@@ -242,17 +244,7 @@ __device__ static void peak_centre(const pt_hough_dev *d, int j, const pt_cuda_e
     int cw = (job->w + cell - 1) / cell;
     const float *acc = d->acc + (size_t)j * d->s.cells_per_job;
     int k = (int)(0xffffffffu - (unsigned)(key & 0xffffffffu));
-    int bx = k % cw, by = k / cw;
-    double sx = 0.0, sy = 0.0, sw = 0.0;
-    for (int y = by - 1; y <= by + 1; y++)
-        for (int x = bx - 1; x <= bx + 1; x++) {
-            double v = acc[(size_t)y * cw + x];
-            sx += v * ((x + 0.5) * cell - 0.5);
-            sy += v * ((y + 0.5) * cell - 0.5);
-            sw += v;
-        }
-    *cx = sx / sw;
-    *cy = sy / sw;
+    pt_hough_peak_centre(acc, cw, cell, k % cw, k / cw, cx, cy);
 }
 
 /* Block per job: sub-cell centre and its radius candidates, then the coarse

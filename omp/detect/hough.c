@@ -12,12 +12,14 @@
 
 #include <omp.h>
 
+#include "lib/core/pt_clones.h"
 #include "lib/detect/confidence.h"
 #include "lib/detect/fit.h"
 #include "lib/detect/hough_choose.h"
 #include "lib/detect/hough_dark.h"
 #include "lib/detect/hough_dark_vote.h"
 #include "lib/detect/hough_flat.h"
+#include "lib/detect/hough_peak.h"
 #include "lib/detect/hough_radii.h"
 #include "lib/detect/pupil_score.h"
 #include "lib/detect/hough_refit.h"
@@ -47,13 +49,14 @@ typedef struct {
     int count;      /* edge pixels */
     int32_t *x, *y; /* roi coordinates */
     float *ux, *uy; /* unit vector towards the dark side */
-    float *angle;   /* its direction, degrees in [0, 360) */
     float *mag;     /* gradient magnitude (the weight of its gradient votes) */
     uint8_t *flat;  /* on a flat edge (lib/detect/hough_flat.h): left out of the
                        fits, the edge support and the dark-edge vote */
     const uint8_t *skip; /* when not NULL: edges with skip[i] set do not vote */
     double offset;  /* hough_edge_offset: the refinement's points moved this far
                        towards the dark side */
+    int width, height; /* of the roi */
+    int32_t *row_first; /* edges of row y: row_first[y] .. row_first[y+1]-1 */
 } edge_list;
 
 /* Edge i as the refinement sees it (full frame, moved by e->offset px
@@ -77,8 +80,47 @@ typedef struct {
     int32_t *linear; /* dy * width + dx */
 } vote_offsets;
 
-/* The edge pixels of c; those on flat edges (lib/detect/hough_flat.h, at
- * flat_reach px along the tangent) flagged when flat_reach > 0. */
+/* Edge pixel (x, y) of c appended to e; flagged flat as collect_edges says. */
+static inline void add_edge(const pt_canny_edges *c, double flat_reach, int x, int y,
+                            edge_list *e)
+{
+    int k = e->count++;
+    e->x[k] = x;
+    e->y[k] = y;
+    size_t i = (size_t)y * c->width + x;
+    float m = c->magnitude[i] > 0.0f ? c->magnitude[i] : 1.0f;
+    e->mag[k] = c->magnitude[i];
+    e->flat[k] = flat_reach > 0.0 && pt_hough_flat_edge(c->edges, 1, c->gx, c->gy, c->width,
+                                                        c->height, x, y, flat_reach);
+    /* gradients point from dark to bright; the pupil centre is behind */
+    e->ux[k] = -c->gx[i] / m;
+    e->uy[k] = -c->gy[i] / m;
+}
+
+/* The edge pixels of c in row order, the map read 8 bytes at a time (its
+ * values are 0 or 1); those on flat edges (lib/detect/hough_flat.h, at
+ * flat_reach px along the tangent) flagged when flat_reach > 0. Its AVX2
+ * clone, with the flat test inlined (flatten), floors in one instruction. */
+PT_VECTOR_CLONES __attribute__((flatten)) static void scan_edges(const pt_canny_edges *c,
+                                                                 double flat_reach,
+                                                                 edge_list *e)
+{
+    for (int y = 0; y < c->height; y++) {
+        const uint8_t *row = c->edges + (size_t)y * c->width;
+        e->row_first[y] = e->count;
+        for (int x = 0; x < c->width; x += 8) {
+            uint64_t v = 0;
+            memcpy(&v, row + x, c->width - x < 8 ? (size_t)(c->width - x) : sizeof v);
+            while (v) {
+                add_edge(c, flat_reach, x + (__builtin_ctzll(v) >> 3), y, e);
+                v &= v - 1;
+            }
+        }
+    }
+    e->row_first[c->height] = e->count;
+}
+
+/* The edge pixels of c (scan_edges). */
 static pt_status collect_edges(const pt_canny_edges *c, double flat_reach, pt_arena *arena,
                                edge_list *e, pt_error *err)
 {
@@ -88,32 +130,14 @@ static pt_status collect_edges(const pt_canny_edges *c, double flat_reach, pt_ar
     e->y = pt_arena_alloc(arena, n * sizeof *e->y);
     e->ux = pt_arena_alloc(arena, n * sizeof *e->ux);
     e->uy = pt_arena_alloc(arena, n * sizeof *e->uy);
-    e->angle = pt_arena_alloc(arena, n * sizeof *e->angle);
     e->mag = pt_arena_alloc(arena, n * sizeof *e->mag);
     e->flat = pt_arena_alloc(arena, n * sizeof *e->flat);
-    if (!e->x || !e->y || !e->ux || !e->uy || !e->angle || !e->mag || !e->flat)
+    e->width = c->width;
+    e->height = c->height;
+    e->row_first = pt_arena_alloc(arena, ((size_t)c->height + 1) * sizeof *e->row_first);
+    if (!e->x || !e->y || !e->ux || !e->uy || !e->mag || !e->flat || !e->row_first)
         return pt_error_set(err, PT_ERR_NOMEM, "", "hough: out of memory");
-    for (int y = 0; y < c->height; y++) {
-        const uint8_t *row = c->edges + (size_t)y * c->width;
-        for (int x = 0; x < c->width; x++) {
-            if (!row[x])
-                continue;
-            int k = e->count++;
-            e->x[k] = x;
-            e->y[k] = y;
-            size_t i = (size_t)y * c->width + x;
-            float m = c->magnitude[i] > 0.0f ? c->magnitude[i] : 1.0f;
-            e->mag[k] = c->magnitude[i];
-            e->flat[k] = flat_reach > 0.0 && pt_hough_flat_edge(c->edges, 1, c->gx, c->gy,
-                                                                c->width, c->height, x, y,
-                                                                flat_reach);
-            /* gradients point from dark to bright; the pupil centre is behind */
-            e->ux[k] = -c->gx[i] / m;
-            e->uy[k] = -c->gy[i] / m;
-            float a = atan2f(e->uy[k], e->ux[k]) * (float)(180.0 / M_PI);
-            e->angle[k] = a < 0.0f ? a + 360.0f : a;
-        }
-    }
+    scan_edges(c, flat_reach, e);
     return PT_OK;
 }
 
@@ -226,8 +250,11 @@ static pt_status sample_ranges(const edge_list *e, const vote_offsets *o, double
         return pt_error_set(err, PT_ERR_NOMEM, "", "hough: out of memory");
     int A = o->angles;
     for (int i = 0; i < e->count; i++) {
-        int a0 = (int)ceil((e->angle[i] - spread) / o->step);
-        int k = (int)floor((e->angle[i] + spread) / o->step) - a0 + 1;
+        /* the dark direction, degrees in [0, 360) */
+        float a = atan2f(e->uy[i], e->ux[i]) * (float)(180.0 / M_PI);
+        float angle = a < 0.0f ? a + 360.0f : a;
+        int a0 = (int)ceil((angle - spread) / o->step);
+        int k = (int)floor((angle + spread) / o->step) - a0 + 1;
         first[i] = ((a0 % A) + A) % A;
         count[i] = k < 0 ? 0 : k > A ? A : k;
     }
@@ -272,6 +299,63 @@ static void vote_gradient(const edge_list *e, int r, int w, int h, uint16_t *acc
     }
 }
 
+/* Edge points are listed by row, and by column within a row
+ * (collect_edges), so the edges whose refinement point (edge_point) lies
+ * within reach px of (x, y) (full frame) along both axes are, row by row,
+ * one index range each: the per-candidate loops below visit only those, in
+ * edge order. A 1 px margin beyond edge_point's offset keeps them a
+ * superset of the points any test with that reach can accept. */
+typedef struct {
+    int y0, y1; /* rows (roi) */
+    int x0, x1; /* columns (roi) */
+} edge_box;
+
+/* [lo, hi] of a coordinate (an offset off) within reach of v: clamped to
+ * [0, size - 1]; the whole of it when v is NaN. */
+static void box_side(double v, double pad, int off, int size, int *lo_out, int *hi_out)
+{
+    double lo = floor(v - pad) - off, hi = ceil(v + pad) - off;
+    if (!(lo <= hi)) { /* NaN */
+        *lo_out = 0;
+        *hi_out = size - 1;
+        return;
+    }
+    *lo_out = lo < 0.0 ? 0 : lo > (double)size ? size : (int)lo;
+    *hi_out = hi < -1.0 ? -1 : hi > (double)(size - 1) ? size - 1 : (int)hi;
+}
+
+/* The box of edges within reach of (x, y) (edge_box). */
+static edge_box edge_box_around(const edge_list *e, int x_off, int y_off, double x, double y,
+                                double reach)
+{
+    double pad = reach + fabs(e->offset) + 1.0;
+    edge_box b;
+    box_side(x, pad, x_off, e->width, &b.x0, &b.x1);
+    box_side(y, pad, y_off, e->height, &b.y0, &b.y1);
+    return b;
+}
+
+/* The first edge of row y at column x or beyond (row_first[y + 1] when none). */
+static int row_edge_from(const edge_list *e, int y, int x)
+{
+    int a = e->row_first[y], b = e->row_first[y + 1];
+    while (a < b) {
+        int m = a + (b - a) / 2;
+        if (e->x[m] < x)
+            a = m + 1;
+        else
+            b = m;
+    }
+    return a;
+}
+
+/* The edges of row y within the box's columns: [*i0, *i1). */
+static inline void box_row(const edge_list *e, const edge_box *b, int y, int *i0, int *i1)
+{
+    *i0 = row_edge_from(e, y, b->x0);
+    *i1 = row_edge_from(e, y, b->x1 + 1);
+}
+
 /* The radius candidates of centre (px, py) (roi coordinates): of the edge
  * pixels whose dark direction points at the centre (within HOUGH_AIM_COS),
  * the distances whose +-PT_HOUGH_RADIUS_BAND share holds most of them per px
@@ -284,14 +368,24 @@ static int radius_candidates(const edge_list *e, double px, double py, int min_r
                              int strong, int max)
 {
     memset(hist, 0, (size_t)(max_r + 2) * sizeof *hist);
-    for (int i = 0; i < e->count; i++) {
-        double dx = px - e->x[i], dy = py - e->y[i], d = hypot(dx, dy);
-        int k = (int)lround(d);
-        if (k < min_r || k > max_r || e->ux[i] * dx + e->uy[i] * dy < HOUGH_AIM_COS * d)
-            continue;
-        if (e->skip && e->skip[i])
-            continue;
-        hist[k] += pt_hough_vote_weight(e->mag[i]);
+    /* distances that round to max_r or less lie within max_r + 1 */
+    edge_box box = edge_box_around(e, 0, 0, px, py, max_r + 1.0);
+    for (int ey = box.y0; ey <= box.y1; ey++) {
+        int i0, i1;
+        box_row(e, &box, ey, &i0, &i1);
+        for (int i = i0; i < i1; i++) {
+            double dx = px - e->x[i], dy = py - e->y[i], aim = e->ux[i] * dx + e->uy[i] * dy;
+            /* a negative aim fails the aim test for any distance */
+            if (aim < 0.0)
+                continue;
+            double d = hypot(dx, dy);
+            int k = (int)lround(d);
+            if (k < min_r || k > max_r || aim < HOUGH_AIM_COS * d)
+                continue;
+            if (e->skip && e->skip[i])
+                continue;
+            hist[k] += pt_hough_vote_weight(e->mag[i]);
+        }
     }
     for (int r = min_r; r <= max_r; r++)
         score[r] = pt_hough_radius_score(hist, max_r, r);
@@ -305,6 +399,43 @@ static int radius_candidates(const edge_list *e, double px, double py, int min_r
         peak[k].r = radius[k];
     }
     return count;
+}
+
+/* gradient_peak()'s votes: each edge's radii min_r, min_r + step, ... up to
+ * max_r, GRADIENT_BLOCK at a time: the block's cells of the w x h
+ * accumulator computed at once (vectorised), then added in radius order up
+ * to the first that leaves the roi (further radii leave it too). The cells
+ * have side 1 / inv px. */
+#define GRADIENT_BLOCK 32
+PT_VECTOR_CLONES static void gradient_votes(const edge_list *e, int min_r, int max_r, int step,
+                                            float inv, int w, int h, float *restrict acc)
+{
+    int32_t at[GRADIENT_BLOCK];
+    for (int i = 0; i < e->count; i++) {
+        if (e->skip && e->skip[i])
+            continue;
+        float x = ((float)e->x[i] + 0.5f) * inv, y = ((float)e->y[i] + 0.5f) * inv;
+        float ux = e->ux[i] * inv, uy = e->uy[i] * inv, m = e->mag[i];
+        for (int r0 = min_r; r0 <= max_r; r0 += GRADIENT_BLOCK * step) {
+            int n = (max_r - r0) / step + 1;
+            n = n < GRADIENT_BLOCK ? n : GRADIENT_BLOCK;
+#pragma omp simd
+            for (int k = 0; k < n; k++) {
+                float r = (float)(r0 + k * step), fx = x + r * ux, fy = y + r * uy;
+                /* floorf, exactly: truncated, then one less below zero */
+                int cx = (int)fx, cy = (int)fy;
+                cx -= (float)cx > fx;
+                cy -= (float)cy > fy;
+                int inside = ((unsigned)cx < (unsigned)w) & ((unsigned)cy < (unsigned)h);
+                at[k] = inside ? (int32_t)((unsigned)cy * (unsigned)w + (unsigned)cx) : -1;
+            }
+            int k = 0;
+            for (; k < n && at[k] >= 0; k++)
+                acc[at[k]] += m;
+            if (k < n)
+                break;
+        }
+    }
 }
 
 /* Gradient voting in two stages (fast; hough_vote=gradient): every edge pixel
@@ -324,20 +455,8 @@ static int gradient_peak(const edge_list *e, int min_r, int max_r, int step, int
     h = (h + cell - 1) / cell;
     if (step < cell)
         step = cell;
-    float inv = 1.0f / (float)cell;
     memset(acc, 0, (size_t)w * h * sizeof *acc);
-    for (int i = 0; i < e->count; i++) {
-        if (e->skip && e->skip[i])
-            continue;
-        float x = ((float)e->x[i] + 0.5f) * inv, y = ((float)e->y[i] + 0.5f) * inv;
-        float ux = e->ux[i] * inv, uy = e->uy[i] * inv, m = e->mag[i];
-        for (int r = min_r; r <= max_r; r += step) {
-            int cx = (int)floorf(x + (float)r * ux), cy = (int)floorf(y + (float)r * uy);
-            if ((unsigned)cx >= (unsigned)w || (unsigned)cy >= (unsigned)h)
-                break; /* further radii leave the roi too */
-            acc[(size_t)cy * w + cx] += m;
-        }
-    }
+    gradient_votes(e, min_r, max_r, step, 1.0f / (float)cell, w, h, acc);
     float best = 0.0f;
     int bx = -1, by = -1;
     for (int y = 1; y + 1 < h; y++) {
@@ -357,18 +476,44 @@ static int gradient_peak(const edge_list *e, int min_r, int max_r, int step, int
     if (best <= 0.0f)
         return -1;
     /* the weighted mean of the 3x3 cells: a sub-cell centre estimate */
-    double sx = 0.0, sy = 0.0, sw = 0.0;
-    for (int y = by - 1; y <= by + 1; y++)
-        for (int x = bx - 1; x <= bx + 1; x++) {
-            double v = acc[(size_t)y * w + x];
-            sx += v * ((x + 0.5) * cell - 0.5);
-            sy += v * ((y + 0.5) * cell - 0.5);
-            sw += v;
-        }
-    *centre_x = sx / sw;
-    *centre_y = sy / sw;
-    return radius_candidates(e, sx / sw, sy / sw, min_r, max_r, min_r, max_r, hist, score,
+    pt_hough_peak_centre(acc, w, cell, bx, by, centre_x, centre_y);
+    return radius_candidates(e, *centre_x, *centre_y, min_r, max_r, min_r, max_r, hist, score,
                              peak, strong, max);
+}
+
+/* pt_hough_seed_integral (lib/detect/hough_seed.h) of the roi: each grid
+ * row's cell x cell sums from its image rows added column-wise first (a
+ * vectorised loop), then `cell` columns at a time. Integer sums: the same
+ * values in any order. ii holds (roi width + 1) x (roi height + 1) entries;
+ * from cells of 2 px on, the integral ((gw + 1) x (gh + 1)) leaves the last
+ * roi width of them free for the column sums. */
+PT_VECTOR_CLONES static void seed_integral(const pt_image *img, const pt_roi *roi, int cell,
+                                           int32_t *ii)
+{
+    int w = roi->width, gw = w / cell, gh = roi->height / cell;
+    if (cell < 2) {
+        pt_hough_seed_integral(img, roi->x0, roi->y0, roi->width, roi->height, cell, ii);
+        return;
+    }
+    int32_t *column = ii + (size_t)roi->width * roi->height;
+    for (int gy = 0; gy < gh; gy++) {
+        memset(column, 0, (size_t)w * sizeof *column);
+        for (int y = 0; y < cell; y++) {
+            const uint8_t *p =
+                img->buf + (size_t)(roi->y0 + gy * cell + y) * img->stride + roi->x0;
+#pragma omp simd
+            for (int x = 0; x < w; x++)
+                column[x] += p[x];
+        }
+        int32_t *cells = ii + (size_t)(gy + 1) * (gw + 1) + 1;
+        for (int gx = 0; gx < gw; gx++) {
+            int32_t sum = 0;
+            for (int x = gx * cell; x < (gx + 1) * cell; x++)
+                sum += column[x];
+            cells[gx] = sum;
+        }
+    }
+    pt_hough_seed_prefix(ii, gw, gh);
 }
 
 /* Candidates around the coarse localisation's seed (lib/detect/hough_seed.h):
@@ -386,7 +531,7 @@ static int seed_candidates(const edge_list *e, const pt_image *img, const pt_roi
     *level = -1.0;
     if (gw < 3 || gh < 3)
         return n;
-    pt_hough_seed_integral(img, roi->x0, roi->y0, roi->width, roi->height, cell, ii);
+    seed_integral(img, roi, cell, ii);
     pt_hough_seed seed;
     if (!pt_hough_darkest(ii, gw, gh, &seed))
         return n;
@@ -427,40 +572,6 @@ static int dark_vote_candidates(edge_list *e, const pt_image *img, const pt_roi 
     return 0;
 }
 
-/* The index of the first edge whose row is y or more (edges are in row order). */
-static int first_edge_from_row(const edge_list *e, int y)
-{
-    int a = 0, b = e->count;
-    while (a < b) {
-        int m = a + (b - a) / 2;
-        if (e->y[m] < y)
-            a = m + 1;
-        else
-            b = m;
-    }
-    return a;
-}
-
-/* Edge points are listed by row (collect_edges), so the edges whose
- * refinement point (edge_point) lies within reach rows of y (full frame)
- * are one index range [*i0, *i1): the per-candidate loops below visit only
- * those. A 1 px margin beyond edge_point's offset keeps the range a superset
- * of the points any test with that reach can accept. */
-static void edge_rows(const edge_list *e, int y_off, double y, double reach, int *i0, int *i1)
-{
-    double pad = reach + fabs(e->offset) + 1.0;
-    double lo = floor(y - pad) - y_off, hi = ceil(y + pad) - y_off;
-    if (!(lo <= hi)) { /* NaN */
-        *i0 = 0;
-        *i1 = e->count;
-        return;
-    }
-    int ylo = lo < -1.0 ? -1 : lo > (double)INT32_MAX - 1 ? INT32_MAX - 1 : (int)lo;
-    int yhi = hi < -1.0 ? -1 : hi > (double)INT32_MAX - 1 ? INT32_MAX - 1 : (int)hi;
-    *i0 = first_edge_from_row(e, ylo);
-    *i1 = first_edge_from_row(e, yhi + 1);
-}
-
 /* 1 when the distance whose square is d2 lies surely below lo or above hi
  * (a 1 px margin over any rounding): those points fail a test of
  * lo <= distance <= hi whatever its own rounding, and skip it. */
@@ -476,18 +587,22 @@ static inline int outside_ring(double d2, double lo, double hi)
 static double circle_support(const edge_list *e, int x_off, int y_off, const pt_circle *c,
                              double band)
 {
-    int n = 0, i0, i1;
-    edge_rows(e, y_off, c->cy, c->r + band, &i0, &i1);
-    for (int i = i0; i < i1; i++) {
-        double x, y;
-        edge_point(e, i, x_off, y_off, &x, &y);
-        double dx = c->cx - x, dy = c->cy - y;
-        if (outside_ring(dx * dx + dy * dy, c->r - band, c->r + band))
-            continue;
-        double d = hypot(dx, dy);
-        if (e->flat[i])
-            continue;
-        n += fabs(d - c->r) <= band && e->ux[i] * dx + e->uy[i] * dy >= HOUGH_AIM_COS * d;
+    int n = 0;
+    edge_box box = edge_box_around(e, x_off, y_off, c->cx, c->cy, c->r + band);
+    for (int ey = box.y0; ey <= box.y1; ey++) {
+        int i0, i1;
+        box_row(e, &box, ey, &i0, &i1);
+        for (int i = i0; i < i1; i++) {
+            double x, y;
+            edge_point(e, i, x_off, y_off, &x, &y);
+            double dx = c->cx - x, dy = c->cy - y;
+            if (outside_ring(dx * dx + dy * dy, c->r - band, c->r + band))
+                continue;
+            double d = hypot(dx, dy);
+            if (e->flat[i])
+                continue;
+            n += fabs(d - c->r) <= band && e->ux[i] * dx + e->uy[i] * dy >= HOUGH_AIM_COS * d;
+        }
     }
     double s = n / fmax(2.0 * M_PI * c->r, 1.0);
     return s > 1.0 ? 1.0 : s;
@@ -503,18 +618,22 @@ static int near_ellipse(const edge_list *e, int x_off, int y_off, const pt_ellip
     pt_ellipse_frame frame;
     pt_ellipse_frame_init(el, &frame);
     double a = el->a > el->b ? el->a : el->b, b = el->a > el->b ? el->b : el->a;
-    int n = 0, i0, i1;
-    edge_rows(e, y_off, el->cy, a + band, &i0, &i1);
-    for (int i = i0; i < i1; i++) {
-        double x, y;
-        edge_point(e, i, x_off, y_off, &x, &y);
-        double dx = x - el->cx, dy = y - el->cy;
-        if (outside_ring(dx * dx + dy * dy, b - band, a + band))
-            continue;
-        if (pt_ellipse_frame_within(&frame, x, y, band)) {
-            pts[n].x = (float)x;
-            pts[n].y = (float)y;
-            n++;
+    int n = 0;
+    edge_box box = edge_box_around(e, x_off, y_off, el->cx, el->cy, a + band);
+    for (int ey = box.y0; ey <= box.y1; ey++) {
+        int i0, i1;
+        box_row(e, &box, ey, &i0, &i1);
+        for (int i = i0; i < i1; i++) {
+            double x, y;
+            edge_point(e, i, x_off, y_off, &x, &y);
+            double dx = x - el->cx, dy = y - el->cy;
+            if (outside_ring(dx * dx + dy * dy, b - band, a + band))
+                continue;
+            if (pt_ellipse_frame_within(&frame, x, y, band)) {
+                pts[n].x = (float)x;
+                pts[n].y = (float)y;
+                n++;
+            }
         }
     }
     return n;
@@ -535,28 +654,32 @@ static int around_peak(const edge_list *e, int x_off, int y_off, const pt_circle
 {
     double reach = PT_HOUGH_DARK_REACH * c->r;
     const double cos45 = 0.70710678;
-    int n = 0, i0, i1;
-    edge_rows(e, y_off, c->cy, r_out, &i0, &i1);
-    for (int i = i0; i < i1; i++) {
-        double x, y;
-        edge_point(e, i, x_off, y_off, &x, &y);
-        double dx = c->cx - x, dy = c->cy - y, aim = e->ux[i] * dx + e->uy[i] * dy;
-        /* a negative aim fails the 45 degree test for any distance */
-        if (outside_ring(dx * dx + dy * dy, r_in, r_out) || aim < 0.0)
-            continue;
-        if (mask && mask[(size_t)(e->y[i] + y_off) * img->stride + (e->x[i] + x_off)])
-            continue;
-        if (e->flat[i])
-            continue;
-        double d = hypot(dx, dy);
-        if (d < r_in || d > r_out || aim < cos45 * d)
-            continue;
-        if (dark_limit < 255 &&
-            !pt_hough_dark_behind(img, x, y, e->ux[i], e->uy[i], reach, dark_limit))
-            continue;
-        pts[n].x = (float)x;
-        pts[n].y = (float)y;
-        n++;
+    int n = 0;
+    edge_box box = edge_box_around(e, x_off, y_off, c->cx, c->cy, r_out);
+    for (int ey = box.y0; ey <= box.y1; ey++) {
+        int i0, i1;
+        box_row(e, &box, ey, &i0, &i1);
+        for (int i = i0; i < i1; i++) {
+            double x, y;
+            edge_point(e, i, x_off, y_off, &x, &y);
+            double dx = c->cx - x, dy = c->cy - y, aim = e->ux[i] * dx + e->uy[i] * dy;
+            /* a negative aim fails the 45 degree test for any distance */
+            if (outside_ring(dx * dx + dy * dy, r_in, r_out) || aim < 0.0)
+                continue;
+            if (mask && mask[(size_t)(e->y[i] + y_off) * img->stride + (e->x[i] + x_off)])
+                continue;
+            if (e->flat[i])
+                continue;
+            double d = hypot(dx, dy);
+            if (d < r_in || d > r_out || aim < cos45 * d)
+                continue;
+            if (dark_limit < 255 &&
+                !pt_hough_dark_behind(img, x, y, e->ux[i], e->uy[i], reach, dark_limit))
+                continue;
+            pts[n].x = (float)x;
+            pts[n].y = (float)y;
+            n++;
+        }
     }
     return n;
 }
