@@ -47,7 +47,7 @@ NVCCFLAGS += -I. -Xcompiler -fPIC,-fvisibility=hidden
 # is missing. lib/api/registry.c, the back-end registry, is the top of the
 # library: the program, the tests and pupiltrack.h's detectors reach every
 # back end by name there.
-LIB_SRC   := $(filter-out lib/io/video_ffmpeg.c lib/io/video_none.c,$(wildcard lib/*/*.c eval/*.c \
+LIB_SRC   := $(filter-out lib/io/video_ffmpeg.c lib/io/ffmpeg_lib.c lib/io/video_none.c,$(wildcard lib/*/*.c eval/*.c \
              omp/*/*.c)) \
              cuda/detect/chunk_plan.c $(wildcard cuda/*/*_table.c)
 
@@ -57,9 +57,12 @@ FFMPEG_PKGS := libavformat libavcodec libavutil libswscale
 FFMPEG_FOUND := $(shell pkg-config --exists $(FFMPEG_PKGS) 2>/dev/null && echo 1 || echo 0)
 VIDEO     ?= $(FFMPEG_FOUND)
 ifeq ($(VIDEO),1)
-LIB_SRC   += lib/io/video_ffmpeg.c
-$(BUILD)/lib/io/video_ffmpeg.o: PT_CFLAGS += $(shell pkg-config --cflags $(FFMPEG_PKGS))
-LDLIBS    += $(shell pkg-config --libs $(FFMPEG_PKGS))
+LIB_SRC   += lib/io/video_ffmpeg.c lib/io/ffmpeg_lib.c
+$(BUILD)/lib/io/video_ffmpeg.o $(BUILD)/lib/io/ffmpeg_lib.o: \
+  PT_CFLAGS += $(shell pkg-config --cflags $(FFMPEG_PKGS))
+# The libraries are loaded when the first video is opened (lib/io/ffmpeg_lib.c),
+# not linked: a run without video does not load them.
+LDLIBS    += -ldl
 else
 LIB_SRC   += lib/io/video_none.c
 ifeq ($(filter clean,$(MAKECMDGOALS)),)
@@ -119,6 +122,12 @@ $(LIBSO): $(LIB_OBJ) lib/api/pupiltrack.map
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(PT_CFLAGS) -MMD -MP -c -o $@ $<
+
+# RANSAC's ellipse votes run pt_ellipse_frame_distance's iterations over
+# vector lanes: square roots without errno, and comparisons the compiler may
+# make on every lane. Every value rounds as before; only the IEEE exception
+# flags, which nothing reads, may differ.
+$(BUILD)/lib/detect/ransac.o: PT_CFLAGS += -fno-math-errno -fno-trapping-math
 
 # Starburst's fits and votes must round as on the CPU: no fused multiply-adds.
 $(BUILD)/cuda/detect/starburst.o $(BUILD)/cuda/detect/starburst_pipeline.o: NVCCFLAGS += --fmad=false

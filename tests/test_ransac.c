@@ -425,6 +425,102 @@ static void test_circle_votes_exact(void)
     PT_CHECK(pt_ransac_circle_votes(p, N, &far, 2.0, -1) == 0, "far centre: no votes");
 }
 
+/* pt_ransac_ellipse_votes against the plain count with
+ * pt_ellipse_frame_within: random ellipses (near-circles, flat ones, tiny
+ * and huge axes, any angle), points anywhere, on and near the outline, on
+ * the axes and at the centre (where the closest-point iteration stops
+ * early), and the early stop's decision. */
+static void test_ellipse_votes_exact(void)
+{
+    enum { N = 211 };
+    pt_point p[N];
+    int differ = 0, early_wrong = 0, cases = 0, axis_points = 0;
+    for (int trial = 0; trial < 3000; trial++) {
+        pt_ellipse e;
+        e.cx = 640 * pt_test_uniform(&rng) - 20;
+        e.cy = 512 * pt_test_uniform(&rng) - 20;
+        if (trial % 4 == 0) { /* a centre that a point can hit exactly */
+            e.cx = floor(e.cx) + 0.5;
+            e.cy = floor(e.cy);
+        }
+        int kind = trial % 5;
+        e.a = kind == 0 ? 0.05 + 2 * pt_test_uniform(&rng)
+              : kind == 1 ? 3 + 30 * pt_test_uniform(&rng)
+                          : 20 + 400 * pt_test_uniform(&rng);
+        double ratio = kind == 3 ? 1.0 : kind == 4 ? 0.05 + 0.3 * pt_test_uniform(&rng)
+                                                   : 0.5 + 0.6 * pt_test_uniform(&rng);
+        e.b = e.a * ratio;
+        e.theta = trial % 6 == 0 ? 0.0 : 360 * pt_test_uniform(&rng) - 180;
+        double t = trial % 3 == 0 ? 2.0 : 0.1 + 10 * pt_test_uniform(&rng);
+        pt_ellipse_frame f;
+        pt_ellipse_frame_init(&e, &f);
+        for (int k = 0; k < N; k++) {
+            int what = (int)(6 * pt_test_uniform(&rng));
+            double ang = 2 * PI * pt_test_uniform(&rng);
+            double u, v;
+            if (what == 0) { /* anywhere around */
+                double rad = 3 * (e.a + t) * pt_test_uniform(&rng);
+                u = rad * cos(ang);
+                v = rad * sin(ang);
+            } else if (what <= 2) { /* near the outline */
+                double along = 1 + pt_test_gauss(&rng, t / (e.b > 1 ? e.b : 1));
+                u = e.a * cos(ang) * along;
+                v = e.b * sin(ang) * along;
+            } else if (what == 3) { /* on an axis of the frame */
+                double rad = 2 * (e.a + t) * pt_test_uniform(&rng);
+                u = pt_test_uniform(&rng) < 0.5 ? rad : 0.0;
+                v = u == 0.0 ? rad : 0.0;
+                axis_points++;
+            } else if (what == 4) { /* the centre */
+                u = v = 0.0;
+            } else { /* integer pixel positions near the outline */
+                u = e.a * cos(ang);
+                v = e.b * sin(ang);
+            }
+            double x = e.cx + u * f.cos_t - v * f.sin_t, y = e.cy + u * f.sin_t + v * f.cos_t;
+            if (what == 5) {
+                x = floor(x + 0.5);
+                y = floor(y + 0.5);
+            }
+            p[k].x = (float)x;
+            p[k].y = (float)y;
+        }
+        for (int n = 0; n <= N; n += trial % 2 ? 71 : 1) {
+            int want_n = 0;
+            for (int k = 0; k < n; k++)
+                want_n += pt_ellipse_frame_within(&f, p[k].x, p[k].y, t);
+            differ += pt_ransac_ellipse_votes(p, n, &e, t, -1) != want_n;
+            int beat = (int)(n * pt_test_uniform(&rng));
+            int got = pt_ransac_ellipse_votes(p, n, &e, t, beat);
+            early_wrong += want_n > beat ? got != want_n : got > beat;
+            cases++;
+        }
+    }
+    PT_CHECK(axis_points > 1000, "%d points on the axes", axis_points);
+    PT_CHECK(differ == 0, "ellipse votes equal the plain count: %d differences in %d cases",
+             differ, cases);
+    PT_CHECK(early_wrong == 0, "early stop keeps the decision: %d wrong in %d cases", early_wrong,
+             cases);
+    /* A circle's centre is its own centre of curvature: the iteration stops
+     * at once and the distance is the radius (within 2 px here). */
+    pt_ellipse round = {100.5, 100.0, 1.5, 1.5, 0.0};
+    pt_point centre[3] = {{100.5f, 100.0f}, {100.5f, 100.0f}, {104.5f, 100.0f}};
+    PT_CHECK(pt_ransac_ellipse_votes(centre, 3, &round, 2.0, -1) == 2,
+             "a small circle's centre lies within 2 px of it");
+    /* degenerate and non-finite models count like the plain test */
+    pt_ellipse bad[4] = {{NAN, 0, 5, 4, 0}, {10, 10, 0, 0, 0}, {10, 10, 5, NAN, 30},
+                         {10, 10, -3, 2, 0}};
+    for (int k = 0; k < 4; k++) {
+        pt_ellipse_frame f;
+        pt_ellipse_frame_init(&bad[k], &f);
+        int want = 0;
+        for (int j = 0; j < N; j++)
+            want += pt_ellipse_frame_within(&f, p[j].x, p[j].y, 2.0);
+        PT_CHECK(pt_ransac_ellipse_votes(p, N, &bad[k], 2.0, -1) == want,
+                 "degenerate ellipse %d counts like the plain test", k);
+    }
+}
+
 int main(void)
 {
     test_table_determinism();
@@ -436,5 +532,6 @@ int main(void)
     test_ransac_rules();
     test_ransac_pruned_equals_full();
     test_circle_votes_exact();
+    test_ellipse_votes_exact();
     return PT_TEST_SUMMARY("ransac");
 }

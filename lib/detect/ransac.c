@@ -143,18 +143,109 @@ static int circle_votes(const pt_point *pts, int n, const pt_circle *c, double i
     return pt_ransac_circle_votes(pts, n, c, inlier_px, beat);
 }
 
-static int ellipse_votes(const pt_point *pts, int n, const pt_ellipse *e, double inlier_px,
-                         int beat)
+/* The points of one chunk that pt_ellipse_frame_within's bound cannot
+ * decide: u, v are their ellipse-frame coordinates folded into the first
+ * quadrant (as pt_ellipse_frame_distance computes them). Each lane runs
+ * pt_ellipse_frame_distance's four iterations (lib/detect/fit.h) with the
+ * same operations in the same order; where the scalar loop would break, the
+ * lane stops moving its outline point (ca, sb). So every lane ends on the
+ * scalar distance to the last bit. Returns how many lie within d. */
+PT_VECTOR_CLONES static int64_t ellipse_lanes_within(const double *u, const double *v, int m,
+                                                     double a, double b, double d)
+{
+    double ia = 1.0 / a, ib = 1.0 / b;
+    double kx = (a * a - b * b) * ia, ky = (b * b - a * a) * ib;
+    double ca[VOTE_CHUNK], sb[VOTE_CHUNK], live[VOTE_CHUNK];
+    for (int j = 0; j < m; j++) {
+        ca[j] = sb[j] = 0.70710678118654752440;
+        live[j] = 1.0;
+    }
+    for (int it = 0; it < 4; it++) {
+#ifndef __clang__ /* clang declines this loop in its -O1 builds and warns */
+#pragma omp simd
+#endif
+        for (int j = 0; j < m; j++) {
+            double c = ca[j], s = sb[j];
+            double ex = kx * c * c * c, ey = ky * s * s * s;
+            double rx = a * c - ex, ry = b * s - ey;
+            double qx = u[j] - ex, qy = v[j] - ey;
+            double r = sqrt(rx * rx + ry * ry), q = sqrt(qx * qx + qy * qy);
+            double t = r / q;
+            double nc = (qx * t + ex) * ia, ns = (qy * t + ey) * ib;
+            /* the scalar clamp to [0, 1], NaN kept; every comparison made
+             * on every lane, so the loop has no branches */
+            int nc_lo = nc < 0.0, nc_hi = nc > 1.0, ns_lo = ns < 0.0, ns_hi = ns > 1.0;
+            nc = nc_lo ? 0.0 : (nc_hi ? 1.0 : nc);
+            ns = ns_lo ? 0.0 : (ns_hi ? 1.0 : ns);
+            double len = sqrt(nc * nc + ns * ns);
+            double il = 1.0 / len;
+            int on = (live[j] > 0.0) & (q > 0.0) & (len > 0.0);
+            live[j] = on ? 1.0 : 0.0;
+            ca[j] = on ? nc * il : c;
+            sb[j] = on ? ns * il : s;
+        }
+    }
+    int64_t in = 0;
+#ifndef __clang__
+#pragma omp simd reduction(+ : in)
+#endif
+    for (int j = 0; j < m; j++) {
+        double px = u[j] - a * ca[j], py = v[j] - b * sb[j];
+        in += (int64_t)(sqrt(px * px + py * py) <= d);
+    }
+    return in;
+}
+
+/* Step 1c for an ellipse: pt_ellipse_frame_within(f, x, y, d) point by
+ * point, a chunk at a time. The bound rejects the points clearly off the
+ * outline in one vectorised pass; the rest take the lanes' full test. */
+PT_VECTOR_CLONES int pt_ransac_ellipse_votes(const pt_point *pts, int n, const pt_ellipse *e,
+                                             double inlier_px, int beat)
 {
     pt_ellipse_frame f;
     pt_ellipse_frame_init(e, &f);
+    double a = f.a, b = f.b, d = inlier_px;
+    /* pt_ellipse_frame_within skips its bound unless both axes are positive */
+    int bounded = a > 0.0 && b > 0.0;
+    double amin = a < b ? a : b;
     int votes = 0;
-    for (int k = 0; k < n; k++) {
-        votes += pt_ellipse_frame_within(&f, pts[k].x, pts[k].y, inlier_px);
-        if (beat >= 0 && votes + (n - 1 - k) <= beat)
+    for (int k0 = 0; k0 < n; k0 += VOTE_CHUNK) {
+        int m = n - k0 < VOTE_CHUNK ? n - k0 : VOTE_CHUNK;
+        const pt_point *p = pts + k0;
+        double u[VOTE_CHUNK], v[VOTE_CHUNK];
+        int64_t open[VOTE_CHUNK];
+#ifndef __clang__
+#pragma omp simd
+#endif
+        for (int j = 0; j < m; j++) {
+            double dx = (double)p[j].x - f.cx, dy = (double)p[j].y - f.cy;
+            double uj = fabs(dx * f.cos_t + dy * f.sin_t);
+            double vj = fabs(-dx * f.sin_t + dy * f.cos_t);
+            double gu = uj / a, gv = vj / b;
+            double bound = amin * fabs(sqrt(gu * gu + gv * gv) - 1.0);
+            double slack = 1e-9 * (d + a + b + uj + vj) + 1e-12;
+            u[j] = uj;
+            v[j] = vj;
+            open[j] = (int64_t)!bounded | (int64_t)!(bound > d + slack);
+        }
+        int left = 0;
+        for (int j = 0; j < m; j++) {
+            u[left] = u[j];
+            v[left] = v[j];
+            left += (int)open[j];
+        }
+        votes += (int)ellipse_lanes_within(u, v, left, a, b, d);
+        /* A sample that can no longer exceed beat needs no exact count. */
+        if (beat >= 0 && votes + (n - k0 - m) <= beat)
             return votes;
     }
     return votes;
+}
+
+static int ellipse_votes(const pt_point *pts, int n, const pt_ellipse *e, double inlier_px,
+                         int beat)
+{
+    return pt_ransac_ellipse_votes(pts, n, e, inlier_px, beat);
 }
 
 static int usable_samples(const pt_ransac_table *t, int samples_used)

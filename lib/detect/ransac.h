@@ -160,6 +160,10 @@ int pt_ransac_ellipse(const pt_point *pts, int n, const pt_ransac_table *t,
  * beat, returning some value <= beat; beat < 0: the exact count. */
 int pt_ransac_circle_votes(const pt_point *pts, int n, const pt_circle *c, double inlier_px,
                            int beat);
+/* The same for an ellipse: pt_ellipse_frame_within(frame of e, x, y,
+ * inlier_px) point by point (lib/detect/fit.h). */
+int pt_ransac_ellipse_votes(const pt_point *pts, int n, const pt_ellipse *e, double inlier_px,
+                            int beat);
 
 #ifdef __cplusplus
 }

@@ -4,17 +4,14 @@
  * says), others converted by libswscale to full-range luma. */
 #include "lib/io/pt_video.h"
 
-#include <libavcodec/avcodec.h>
-#include <libavformat/avformat.h>
-#include <libavutil/imgutils.h>
-#include <libavutil/pixdesc.h>
-#include <libswscale/swscale.h>
 #include <math.h>
 #include <string.h>
 
+#include "lib/io/ffmpeg_lib.h"
 #include "lib/io/image_decode.h"
 
 struct pt_video {
+    const pt_ffmpeg *av; /* FFmpeg's functions (lib/io/ffmpeg_lib.h) */
     char path[512];
     AVFormatContext *format;
     AVCodecContext *codec;
@@ -30,7 +27,7 @@ struct pt_video {
 static pt_status av_fail(pt_video *v, pt_error *err, pt_status status, const char *what, int code)
 {
     char text[AV_ERROR_MAX_STRING_SIZE] = {0};
-    av_strerror(code, text, sizeof text);
+    v->av->av_strerror(code, text, sizeof text);
     v->done = 1;
     return pt_error_set(err, status, v->path, "%s after %ld frames: %s", what, v->frames, text);
 }
@@ -39,39 +36,44 @@ void pt_video_close(pt_video *v)
 {
     if (!v)
         return;
-    sws_freeContext(v->sws);
-    av_frame_free(&v->frame);
-    av_packet_free(&v->packet);
-    avcodec_free_context(&v->codec);
-    avformat_close_input(&v->format);
-    av_free(v);
+    const pt_ffmpeg *av = v->av;
+    av->sws_freeContext(v->sws);
+    av->av_frame_free(&v->frame);
+    av->av_packet_free(&v->packet);
+    av->avcodec_free_context(&v->codec);
+    av->avformat_close_input(&v->format);
+    av->av_free(v);
 }
 
-void pt_video_quiet(void) { av_log_set_level(AV_LOG_QUIET); }
+void pt_video_quiet(void) { pt_ffmpeg_quiet(); }
 
 pt_status pt_video_open(const char *path, int threads, pt_video **out, pt_error *err)
 {
     *out = NULL;
-    pt_video *v = av_mallocz(sizeof *v);
+    const pt_ffmpeg *av = pt_ffmpeg_get(path, err);
+    if (!av)
+        return err->status;
+    pt_video *v = av->av_mallocz(sizeof *v);
     if (!v)
         return pt_error_set(err, PT_ERR_NOMEM, path, "out of memory");
+    v->av = av;
     snprintf(v->path, sizeof v->path, "%s", path);
     char text[AV_ERROR_MAX_STRING_SIZE] = {0};
-    int rc = avformat_open_input(&v->format, path, NULL, NULL);
+    int rc = v->av->avformat_open_input(&v->format, path, NULL, NULL);
     if (rc < 0) {
-        av_strerror(rc, text, sizeof text);
+        v->av->av_strerror(rc, text, sizeof text);
         pt_video_close(v);
         return pt_error_set(err, rc == AVERROR(ENOENT) ? PT_ERR_IO : PT_ERR_FORMAT, path,
                             "cannot open the video: %s", text);
     }
-    if ((rc = avformat_find_stream_info(v->format, NULL)) < 0) {
-        av_strerror(rc, text, sizeof text);
+    if ((rc = v->av->avformat_find_stream_info(v->format, NULL)) < 0) {
+        v->av->av_strerror(rc, text, sizeof text);
         pt_video_close(v);
         return pt_error_set(err, PT_ERR_FORMAT, path, "cannot read the video's streams: %s",
                             text);
     }
     const AVCodec *decoder = NULL;
-    v->stream = av_find_best_stream(v->format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0);
+    v->stream = v->av->av_find_best_stream(v->format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0);
     if (v->stream < 0 || !decoder) {
         int no_decoder = v->stream == AVERROR_DECODER_NOT_FOUND;
         pt_video_close(v);
@@ -80,9 +82,9 @@ pt_status pt_video_open(const char *path, int threads, pt_video **out, pt_error 
                                        : "the file holds no video stream");
     }
     AVStream *stream = v->format->streams[v->stream];
-    if (!(v->codec = avcodec_alloc_context3(decoder)) ||
-        avcodec_parameters_to_context(v->codec, stream->codecpar) < 0 ||
-        !(v->packet = av_packet_alloc()) || !(v->frame = av_frame_alloc())) {
+    if (!(v->codec = v->av->avcodec_alloc_context3(decoder)) ||
+        v->av->avcodec_parameters_to_context(v->codec, stream->codecpar) < 0 ||
+        !(v->packet = v->av->av_packet_alloc()) || !(v->frame = v->av->av_frame_alloc())) {
         pt_video_close(v);
         return pt_error_set(err, PT_ERR_NOMEM, path, "out of memory for the decoder");
     }
@@ -91,8 +93,8 @@ pt_status pt_video_open(const char *path, int threads, pt_video **out, pt_error 
     /* Damage is an error, not concealed: checksums where the codec has them
      * (FFV1 level 3, ...), and the decoders stop at what they detect. */
     v->codec->err_recognition |= AV_EF_CRCCHECK | AV_EF_EXPLODE;
-    if ((rc = avcodec_open2(v->codec, decoder, NULL)) < 0) {
-        av_strerror(rc, text, sizeof text);
+    if ((rc = v->av->avcodec_open2(v->codec, decoder, NULL)) < 0) {
+        v->av->av_strerror(rc, text, sizeof text);
         pt_video_close(v);
         return pt_error_set(err, PT_ERR_FORMAT, path, "cannot start the %s decoder: %s",
                             decoder->name, text);
@@ -126,22 +128,22 @@ static pt_status to_grey(pt_video *v, const AVFrame *f, int significant_bits, pt
             pt_row_to_grey(f->data[0] + (ptrdiff_t)f->linesize[0] * y, &rf, f->width,
                            img->buf + (size_t)img->stride * y);
     } else {
-        v->sws = sws_getCachedContext(v->sws, f->width, f->height, fmt, f->width, f->height,
+        v->sws = v->av->sws_getCachedContext(v->sws, f->width, f->height, fmt, f->width, f->height,
                                       AV_PIX_FMT_GRAY8, SWS_POINT, NULL, NULL, NULL);
         if (!v->sws) {
             pt_image_destroy(img);
-            const char *name = av_get_pix_fmt_name(fmt);
+            const char *name = v->av->av_get_pix_fmt_name(fmt);
             return pt_error_set(err, PT_ERR_FORMAT, v->path,
                                 "cannot convert %s frames to grey", name ? name : "these");
         }
         /* limited-range luma (16..235) is stretched to 0..255 */
         int full = f->color_range == AVCOL_RANGE_JPEG || fmt == AV_PIX_FMT_YUVJ420P ||
                    fmt == AV_PIX_FMT_YUVJ422P || fmt == AV_PIX_FMT_YUVJ444P;
-        const int *coef = sws_getCoefficients(SWS_CS_DEFAULT);
-        sws_setColorspaceDetails(v->sws, coef, full, coef, 1, 0, 1 << 16, 1 << 16);
+        const int *coef = v->av->sws_getCoefficients(SWS_CS_DEFAULT);
+        v->av->sws_setColorspaceDetails(v->sws, coef, full, coef, 1, 0, 1 << 16, 1 << 16);
         uint8_t *dst[4] = {img->buf, NULL, NULL, NULL};
         int dst_stride[4] = {img->stride, 0, 0, 0};
-        sws_scale(v->sws, (const uint8_t *const *)f->data, f->linesize, 0, f->height, dst,
+        v->av->sws_scale(v->sws, (const uint8_t *const *)f->data, f->linesize, 0, f->height, dst,
                   dst_stride);
     }
     *out = img;
@@ -178,10 +180,10 @@ pt_status pt_video_next(pt_video *v, int significant_bits, pt_image **frame, dou
     *frame = NULL;
     *seconds = NAN;
     while (!v->done) {
-        int rc = avcodec_receive_frame(v->codec, v->frame);
+        int rc = v->av->avcodec_receive_frame(v->codec, v->frame);
         if (rc == 0) {
             if (v->frame->decode_error_flags || (v->frame->flags & AV_FRAME_FLAG_CORRUPT)) {
-                av_frame_unref(v->frame);
+                v->av->av_frame_unref(v->frame);
                 v->done = 1;
                 return pt_error_set(err, PT_ERR_FORMAT, v->path,
                                     "frame %ld is damaged; the video is read up to it", v->frames);
@@ -190,7 +192,7 @@ pt_status pt_video_next(pt_video *v, int significant_bits, pt_image **frame, dou
             if (v->frame->best_effort_timestamp != AV_NOPTS_VALUE)
                 *seconds = (double)v->frame->best_effort_timestamp * av_q2d(s->time_base);
             pt_status st = to_grey(v, v->frame, significant_bits, frame, err);
-            av_frame_unref(v->frame);
+            v->av->av_frame_unref(v->frame);
             if (st) {
                 v->done = 1;
                 return st;
@@ -207,16 +209,16 @@ pt_status pt_video_next(pt_video *v, int significant_bits, pt_image **frame, dou
         if (v->flushing)
             return av_fail(v, err, PT_ERR_FORMAT, "the decoder stopped", rc);
         /* the decoder wants input: the next packet of the stream, or the end */
-        rc = av_read_frame(v->format, v->packet);
+        rc = v->av->av_read_frame(v->format, v->packet);
         if (rc == AVERROR_EOF) {
             v->flushing = 1;
-            rc = avcodec_send_packet(v->codec, NULL);
+            rc = v->av->avcodec_send_packet(v->codec, NULL);
         } else if (rc < 0) {
             return av_fail(v, err, PT_ERR_IO, "cannot read the video", rc);
         } else {
             if (v->packet->stream_index == v->stream)
-                rc = avcodec_send_packet(v->codec, v->packet);
-            av_packet_unref(v->packet);
+                rc = v->av->avcodec_send_packet(v->codec, v->packet);
+            v->av->av_packet_unref(v->packet);
         }
         if (rc < 0 && rc != AVERROR_EOF)
             return av_fail(v, err, PT_ERR_FORMAT, "cannot decode the video", rc);

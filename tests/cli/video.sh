@@ -11,6 +11,12 @@ elif ! command -v ffmpeg >/dev/null 2>&1; then
     expect_grep "no_such_video.mkv: cannot open the video" "$TMP/v_probe.err" "missing video named"
     echo "SKIP: video tests: no ffmpeg program to make test videos (apt-get install ffmpeg)"
 else
+    # FFmpeg's libraries are loaded when a video is opened, not at start:
+    # a run without video does not load them (pupiltrack(1), IMAGES)
+    if command -v ldd >/dev/null 2>&1; then
+        ldd "$PT" | grep -q 'libav\(format\|codec\|util\)' &&
+            fail "pupiltrack loads FFmpeg's libraries at start" || ok
+    fi
     "$PT" synth -n 8 -o "$TMP/vf" >/dev/null 2>&1
     enc() { ffmpeg -nostdin -y -loglevel error -framerate 30 -i "$TMP/vf/%06d.png" "$@"; }
     enc -c:v ffv1 -pix_fmt gray "$TMP/v_ffv1.mkv" &&
