@@ -157,14 +157,16 @@ __global__ void __launch_bounds__(32) tl_choose(pt_cuda_params p, pt_cuda_buffer
         return;
     const tl_fit *fits = d.fits + (size_t)j * d.thresholds;
     double best_support = 0.0, best_quality = 0.0;
-    for (int i = 0; i < d.thresholds; i++) {
+    /* the winner from the first d.count slots; those of a second dark level
+     * (lib/detect/tl_small.h) compete as enclosed fits only, as pt_omp_tl() */
+    for (int i = 0; i < d.count; i++) {
         if (!fits[i].found)
             continue;
         best_support = fmax(best_support, fits[i].votes / outline_length(&fits[i], d.ellipse));
         best_quality = fmax(best_quality, fits[i].quality);
     }
     int winner = -1;
-    for (int i = 0; i < d.thresholds; i++) {
+    for (int i = 0; i < d.count; i++) {
         const tl_fit *fit = &fits[i];
         if (!fit->found)
             continue;

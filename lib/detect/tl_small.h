@@ -15,7 +15,11 @@
  * low and fit part of it). The grey levels cannot tell the two apart; the
  * fits can. Where fewer than tl_small_also % lie half-way down, the
  * tl_count thresholds from the other dark level are tried as well, after
- * the first tl_count, and all of them compete as one set (tl_score). */
+ * the first tl_count. The winner is chosen among the first tl_count
+ * (tl_score); the fits of the second ones compete with the others as the
+ * pupil inside it (tl_pupil_prior, lib/detect/tl_nest.h): a small pupil
+ * the first thresholds missed lies inside the iris they fit, while a fit
+ * of the core of a pupil they found does not replace it. */
 #ifndef PT_TL_SMALL_H
 #define PT_TL_SMALL_H
 

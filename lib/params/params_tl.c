@@ -35,8 +35,9 @@ const pt_param_def pt_tl_param_defs[] = {
      "tl_range=eye: where at least tl_small_share but fewer than this share (%) of the "
      "128x128 grid's samples lie half-way down to its darkest patch (a small pupil, or the "
      "darker core of a pupil the 32x32 grid found), tl_count more thresholds from that "
-     "half-way level are tried after those from the 32x32 grid's dark level, and all "
-     "compete (tl_score); at most tl_small_share: the first tl_count only"},
+     "half-way level are tried after those from the 32x32 grid's dark level; the winner "
+     "is chosen among the first (tl_score), and the fits of all may win as the pupil "
+     "inside it (tl_pupil_prior); at most tl_small_share: the first tl_count only"},
     {"tl_min", PT_PARAM_INT, offsetof(pt_config, tl.threshold_min), 20, 0, 255,
      NULL, PT_ALG_TL, "tl_range=fixed: first grey-level threshold (pupil = pixels <= threshold)"},
     {"tl_max", PT_PARAM_INT, offsetof(pt_config, tl.threshold_max), 100, 0, 255,

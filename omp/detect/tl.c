@@ -423,7 +423,7 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
         if (levels[i] < 0) /* a slot of the second dark level not tried */
             continue;
         quality[i] = fit_threshold(&wk, levels[i], fit, &copies[i]);
-        if (!fit->found)
+        if (!fit->found || i >= per_level)
             continue;
         best_support = fmax(best_support, fit->votes / outline_length(fit, opt->ellipse));
         best_quality = fmax(best_quality, quality[i]);
@@ -432,9 +432,12 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
      * outline covered is near the best one compete; score=quality: only fits
      * whose quality is near the best one compete, so a half-hidden iris blob
      * (many votes, few of its border pixels on the fit, not dark inside)
-     * cannot beat a whole pupil. Ties: the lower threshold. */
+     * cannot beat a whole pupil. Ties: the lower threshold. The thresholds
+     * from a second dark level (lib/detect/tl_small.h) are there for a small
+     * pupil inside the iris the first ones fit: they compete below, as
+     * enclosed fits, only. */
     int winner = -1;
-    for (int i = 0; i < thresholds; i++) {
+    for (int i = 0; i < per_level; i++) {
         const pt_ransac_fit *fit = &fits[i];
         if (!fit->found)
             continue;
