@@ -139,6 +139,19 @@ int main(void)
     compare("monocular circle 640x512, small pupils, tl_small_share=1.07", &cfg, &opt, 40, 640,
             512, 269);
     cfg.tl.small_share = small_share;
+    /* both dark levels where the fine grid's share lies between tl_small_share and
+     * tl_small_also (lib/detect/tl_small.h): the defaults, and the first level alone */
+    compare("monocular circle 640x512, small pupils, both dark levels", &cfg, &opt, 40, 640,
+            512, 275);
+    opt.ellipse = 1;
+    compare("monocular ellipse 640x512, small pupils, both dark levels", &cfg, &opt, 40, 640,
+            512, 276);
+    opt.ellipse = 0;
+    double small_also = cfg.tl.small_also;
+    cfg.tl.small_also = 0.0;
+    compare("monocular circle 640x512, small pupils, tl_small_also=0", &cfg, &opt, 40, 640, 512,
+            277);
+    cfg.tl.small_also = small_also;
     /* lid-cut pupils: border pixels on the lid's chord leave the fit
      * (lib/detect/tl_flat.h), and all of them stay with tl_flat=0 */
     hazards = PT_SYNTH_LID;

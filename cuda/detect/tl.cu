@@ -54,10 +54,14 @@ static cudaError_t tl_create(const pt_config *cfg, int ellipse, const pt_cuda_pa
     d->tstep = tl->threshold_step > 0 ? tl->threshold_step : 1;
     d->range = tl->range;
     d->spacing = tl->spacing;
-    d->thresholds = tl->range == PT_TL_RANGE_EYE ? (tl->count > 0 ? tl->count : 1)
-                    : tl->threshold_step <= 0 || tl->threshold_max < tl->threshold_min
-                        ? 0
-                        : (tl->threshold_max - tl->threshold_min) / tl->threshold_step + 1;
+    d->count = tl->range == PT_TL_RANGE_EYE ? (tl->count > 0 ? tl->count : 1)
+               : tl->threshold_step <= 0 || tl->threshold_max < tl->threshold_min
+                   ? 0
+                   : (tl->threshold_max - tl->threshold_min) / tl->threshold_step + 1;
+    /* tl_small_also may add a second tl_count (lib/detect/tl_small.h) */
+    d->thresholds = tl->range == PT_TL_RANGE_EYE
+                        ? pt_tl_small_slots(d->count, tl->small_share, tl->small_also)
+                        : d->count;
     d->score = tl->score;
     d->refine = tl->refine;
     d->ellipse = ellipse;
@@ -66,6 +70,7 @@ static cudaError_t tl_create(const pt_config *cfg, int ellipse, const pt_cuda_pa
     d->pupil_prior = tl->pupil_prior;
     d->flat = tl->flat;
     d->small_share = tl->small_share;
+    d->small_also = tl->small_also;
     d->level_share = tl->level_share;
     d->level_gap = tl->level_gap;
     d->circle_band = tl->circle_band;

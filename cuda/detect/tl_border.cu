@@ -43,8 +43,14 @@ __global__ void __launch_bounds__(PICK_THREADS)
     __shared__ unsigned long long best_inner, best_any;
     int slot = blockIdx.x, task = first + slot, t;
     int j = tl_task_job(d, jobs, task, &t);
-    if (t < 0)
+    if (t < 0) {
+        /* a threshold slot not tried (lib/detect/tl_small.h): no fit */
+        if (threadIdx.x == 0 && task < jobs * d.thresholds) {
+            d.fits[task].found = 0;
+            d.fits[task].quality = 0.0;
+        }
         return;
+    }
     const pt_cuda_eye_job job = b.jobs[j];
     const uint32_t *sizes = (const uint32_t *)(d.points + slot * d.cap);
     const int32_t *roots = d.roots + slot * d.root_cap;

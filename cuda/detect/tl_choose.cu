@@ -94,7 +94,8 @@ static __device__ pt_image frame_view(const pt_cuda_params &p, const pt_cuda_buf
 /* Block per eye job (LEVELS_THREADS threads): the coarse grid's dark and
  * surround levels from its histogram, counted by the whole block in shared
  * memory (thread 0 reads the two ranks off it), and the fine grid's dark
- * level (lib/detect/eye_levels.h, pt_eye_tl_dark's steps), its samples held
+ * levels (lib/detect/eye_levels.h, pt_eye_tl_dark's steps, and
+ * lib/detect/tl_small.h's second one), its samples held
  * in shared memory and its darkest patch and count shared out over the
  * block; counts, the minimum and the ranks are exact, so the levels are
  * pt_eye_grid_level's and pt_eye_tl_dark's. */
@@ -111,7 +112,7 @@ __global__ void __launch_bounds__(LEVELS_THREADS) tl_levels(pt_cuda_params p, pt
     const pt_cuda_eye_job job = b.jobs[j];
     if (job.w <= 0 || job.h <= 0) {
         if (threadIdx.x == 0)
-            d.levels[j] = make_int3(0, 0, 0);
+            d.levels[j] = make_int4(0, 0, 0, -1);
         return;
     }
     const uint8_t *buf = b.smoothed + job.frame * p.plane;
@@ -137,10 +138,12 @@ __global__ void __launch_bounds__(LEVELS_THREADS) tl_levels(pt_cuda_params p, pt
         atomicAdd(&below, pt_eye_fine_below(fine, mid, threadIdx.x, LEVELS_THREADS));
         __syncthreads();
     }
-    if (threadIdx.x == 0)
-        d.levels[j] = make_int3(coarse_dark,
-                                mid >= 0 && pt_eye_fine_small(below, d.small_share) ? mid : coarse_dark,
-                                surround);
+    if (threadIdx.x == 0) {
+        /* the dark levels of lib/detect/tl_small.h */
+        int other, dark = pt_tl_small_darks(coarse_dark, mid, below, d.small_share,
+                                            d.small_also, &other);
+        d.levels[j] = make_int4(coarse_dark, dark, surround, other);
+    }
 }
 
 /* Warp per job: every lane runs the choice (the same values in each), the
@@ -154,14 +157,16 @@ __global__ void __launch_bounds__(32) tl_choose(pt_cuda_params p, pt_cuda_buffer
         return;
     const tl_fit *fits = d.fits + (size_t)j * d.thresholds;
     double best_support = 0.0, best_quality = 0.0;
-    for (int i = 0; i < d.thresholds; i++) {
+    /* the winner from the first d.count slots; those of a second dark level
+     * (lib/detect/tl_small.h) compete as enclosed fits only, as pt_omp_tl() */
+    for (int i = 0; i < d.count; i++) {
         if (!fits[i].found)
             continue;
         best_support = fmax(best_support, fits[i].votes / outline_length(&fits[i], d.ellipse));
         best_quality = fmax(best_quality, fits[i].quality);
     }
     int winner = -1;
-    for (int i = 0; i < d.thresholds; i++) {
+    for (int i = 0; i < d.count; i++) {
         const tl_fit *fit = &fits[i];
         if (!fit->found)
             continue;

@@ -30,6 +30,7 @@
 #include "cuda/detect/cuda_internal.h"
 #include "cuda/detect/warp_fit.cuh"
 #include "lib/detect/eye_levels.h"
+#include "lib/detect/tl_small.h"
 #include "lib/detect/tl_shape.h"
 #include "lib/params/params_tl.h"
 
@@ -53,7 +54,8 @@ typedef struct {
 /* Device work buffers and settings of one detector instance (by value into launches). */
 typedef struct {
     /* settings */
-    int thresholds, tmin, tstep;
+    int thresholds, tmin, tstep; /* thresholds: slots per job (lib/detect/tl_small.h) */
+    int count;        /* range=eye: thresholds per dark level (tl_count) */
     int range;        /* PT_TL_RANGE_*: per-job thresholds from levels, or tmin + i tstep */
     int spacing;      /* tl_spacing (range=eye): PT_TL_SPACING_* */
     int score, refine, ellipse;
@@ -62,6 +64,7 @@ typedef struct {
     int pupil_prior;  /* tl_pupil_prior: the credible fit the winner encloses wins */
     int flat;         /* tl_flat: border pixels on flat edges leave (lib/detect/tl_flat.h) */
     double small_share; /* tl_small_share: the fine grid's small dark region (eye_levels.h) */
+    double small_also;  /* tl_small_also: both dark levels tried (lib/detect/tl_small.h) */
     double level_share; /* tl_level_share: the refit threshold (lib/detect/tl_level.h) */
     double level_gap;   /* tl_level_gap: the surround's ring at least this far out */
     double circle_band;
@@ -84,16 +87,18 @@ typedef struct {
     int *refine_t;       /* max_jobs: refit threshold, -1: no refit */
     int *settled;        /* max_jobs: index in fits of the fit that stands, -1: none */
     int *check_t;        /* max_jobs: shape-check threshold, -1: no check */
-    int3 *levels;        /* max_jobs: (coarse dark, dark, surround) grey levels (range=eye) */
+    int4 *levels;        /* max_jobs: (coarse dark, dark, surround, second dark level or -1)
+                            grey levels (range=eye) */
 } tl_dev;
 
 #ifdef __CUDACC__
-/* Threshold i of job j, as omp/detect/tl.c's eye_thresholds. */
+/* Threshold i of job j, as omp/detect/tl.c's eye_thresholds (-1: a slot of
+ * the second dark level not tried, lib/detect/tl_small.h). */
 static __device__ __forceinline__ int tl_threshold(const tl_dev &d, int j, int i)
 {
     if (d.range == PT_TL_RANGE_EYE)
-        return pt_eye_threshold(d.levels[j].x, d.levels[j].y, d.levels[j].z, i, d.thresholds,
-                                d.tmin, d.tstep, d.spacing + 1);
+        return pt_tl_small_threshold(d.levels[j].x, d.levels[j].y, d.levels[j].w,
+                                     d.levels[j].z, i, d.count, d.tmin, d.tstep, d.spacing + 1);
     return d.tmin + i * d.tstep;
 }
 

@@ -30,6 +30,14 @@ const pt_param_def pt_tl_param_defs[] = {
      "missed where fewer than this share (%) of its samples lie half-way down to it or "
      "darker; 1.07 (the 32x32 grid's dark rank, 11 of its 1024 samples) also finds pupils "
      "covering 0.5-1.07 % of the eye, but starts the thresholds lower on some it found"},
+    {"tl_small_also", PT_PARAM_DOUBLE, offsetof(pt_config, tl.small_also), 1.07, 0, 100,
+     NULL, PT_ALG_TL,
+     "tl_range=eye: where at least tl_small_share but fewer than this share (%) of the "
+     "128x128 grid's samples lie half-way down to its darkest patch (a small pupil, or the "
+     "darker core of a pupil the 32x32 grid found), tl_count more thresholds from that "
+     "half-way level are tried after those from the 32x32 grid's dark level; the winner "
+     "is chosen among the first (tl_score), and the fits of all may win as the pupil "
+     "inside it (tl_pupil_prior); at most tl_small_share: the first tl_count only"},
     {"tl_min", PT_PARAM_INT, offsetof(pt_config, tl.threshold_min), 20, 0, 255,
      NULL, PT_ALG_TL, "tl_range=fixed: first grey-level threshold (pupil = pixels <= threshold)"},
     {"tl_max", PT_PARAM_INT, offsetof(pt_config, tl.threshold_max), 100, 0, 255,

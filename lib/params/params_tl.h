@@ -25,6 +25,9 @@ typedef struct {
     double small_share; /* range=eye: a dark region of the fine grid covering less than
                            this share (%) of the eye is a small pupil the coarse grid
                            missed (lib/detect/eye_levels.h) */
+    double small_also;  /* range=eye: where the share lies between small_share and this,
+                           the thresholds from both dark levels are tried
+                           (lib/detect/tl_small.h) */
     double circle_band; /* circle RANSAC inlier distance as a share of the blob's
                            equivalent radius (at least ransac_inlier); 0 = ransac_inlier */
     int refine;        /* 1: refit at the grey level mid-way between pupil and surround */

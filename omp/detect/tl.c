@@ -13,6 +13,7 @@
 #include "lib/detect/tl_level.h"
 #include "lib/detect/tl_nest.h"
 #include "lib/detect/tl_shape.h"
+#include "lib/detect/tl_small.h"
 #include "omp/detect/detect.h"
 #include "omp/detect/labeling.h"
 
@@ -333,10 +334,11 @@ static int mid_level(const pt_image *img, const pt_circle *c, double share, doub
 }
 
 /* The thresholds tried on this eye (tl_range): between its dark and
- * surround levels (lib/detect/eye_levels.h pt_eye_threshold), or the fixed
- * tl_min, tl_min + tl_step, ... */
+ * surround levels (lib/detect/eye_levels.h pt_eye_threshold), n per dark
+ * level of lib/detect/tl_small.h (slots n..slots-1: -1 where the second
+ * level is not tried), or the fixed tl_min, tl_min + tl_step, ... */
 static void eye_thresholds(const pt_image *img, const pt_roi *roi, const pt_tl_params *p, int n,
-                           int *levels)
+                           int slots, int *levels)
 {
     if (p->range != PT_TL_RANGE_EYE) {
         for (int i = 0; i < n; i++)
@@ -347,12 +349,18 @@ static void eye_thresholds(const pt_image *img, const pt_roi *roi, const pt_tl_p
     pt_eye_grid_histogram(img->buf, img->stride, roi->x0, roi->y0, roi->width, roi->height,
                           hist);
     int coarse = pt_eye_level_of_histogram(hist, PT_EYE_DARK_RANK);
-    int dark = pt_eye_tl_dark(img->buf, img->stride, roi->x0, roi->y0, roi->width, roi->height,
-                              coarse, p->small_share);
     int surround = pt_eye_level_of_histogram(hist, PT_EYE_SURROUND_RANK);
-    for (int i = 0; i < n; i++)
-        levels[i] = pt_eye_threshold(coarse, dark, surround, i, n, p->threshold_min,
-                                     p->threshold_step, p->spacing + 1);
+    /* the fine grid (pt_eye_tl_dark's steps) */
+    uint8_t fine[PT_EYE_FINE_GRID * PT_EYE_FINE_GRID];
+    pt_eye_fine_gather(img->buf, img->stride, roi->x0, roi->y0, roi->width, roi->height, fine, 0,
+                       1);
+    int mid = pt_eye_fine_mid(coarse, pt_eye_fine_least9(fine, 0, 1));
+    int below = mid >= 0 ? pt_eye_fine_below(fine, mid, 0, 1) : 0;
+    int other;
+    int dark = pt_tl_small_darks(coarse, mid, below, p->small_share, p->small_also, &other);
+    for (int i = 0; i < slots; i++)
+        levels[i] = pt_tl_small_threshold(coarse, dark, other, surround, i, n, p->threshold_min,
+                                          p->threshold_step, p->spacing + 1);
 }
 
 static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
@@ -375,14 +383,18 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
     if (!in->ransac)
         return pt_error_set(err, PT_ERR_INTERNAL, "", "tl: no RANSAC sample table");
     size_t pixels = (size_t)roi.width * (size_t)roi.height;
-    int thresholds = p->range == PT_TL_RANGE_EYE ? (p->count > 0 ? p->count : 1)
-                     : p->threshold_max < p->threshold_min
-                         ? 0
-                         : (p->threshold_max - p->threshold_min) / p->threshold_step + 1;
+    int per_level = p->range == PT_TL_RANGE_EYE ? (p->count > 0 ? p->count : 1)
+                    : p->threshold_max < p->threshold_min
+                        ? 0
+                        : (p->threshold_max - p->threshold_min) / p->threshold_step + 1;
+    /* threshold slots: tl_small_also may add a second tl_count (lib/detect/tl_small.h) */
+    int thresholds = p->range == PT_TL_RANGE_EYE
+                         ? pt_tl_small_slots(per_level, p->small_share, p->small_also)
+                         : per_level;
     int *levels = pt_arena_alloc(arena, (size_t)(thresholds + 1) * sizeof *levels);
     if (!levels)
         return pt_error_set(err, PT_ERR_NOMEM, "", "tl: out of memory");
-    eye_thresholds(img, &roi, p, thresholds, levels);
+    eye_thresholds(img, &roi, p, per_level, thresholds, levels);
     uint8_t *mask = pt_arena_alloc(arena, pixels);
     int *row_start = pt_arena_alloc(arena, ((size_t)roi.height + 1) * sizeof *row_start);
     pt_point *border = pt_arena_alloc(arena, pixels * sizeof *border);
@@ -406,8 +418,12 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
     double best_support = 0.0, best_quality = 0.0;
     for (int i = 0; i < thresholds; i++) {
         pt_ransac_fit *fit = &fits[i];
+        quality[i] = 0.0;
+        fit->found = 0;
+        if (levels[i] < 0) /* a slot of the second dark level not tried */
+            continue;
         quality[i] = fit_threshold(&wk, levels[i], fit, &copies[i]);
-        if (!fit->found)
+        if (!fit->found || i >= per_level)
             continue;
         best_support = fmax(best_support, fit->votes / outline_length(fit, opt->ellipse));
         best_quality = fmax(best_quality, quality[i]);
@@ -416,9 +432,12 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
      * outline covered is near the best one compete; score=quality: only fits
      * whose quality is near the best one compete, so a half-hidden iris blob
      * (many votes, few of its border pixels on the fit, not dark inside)
-     * cannot beat a whole pupil. Ties: the lower threshold. */
+     * cannot beat a whole pupil. Ties: the lower threshold. The thresholds
+     * from a second dark level (lib/detect/tl_small.h) are there for a small
+     * pupil inside the iris the first ones fit: they compete below, as
+     * enclosed fits, only. */
     int winner = -1;
-    for (int i = 0; i < thresholds; i++) {
+    for (int i = 0; i < per_level; i++) {
         const pt_ransac_fit *fit = &fits[i];
         if (!fit->found)
             continue;
