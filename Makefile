@@ -168,11 +168,12 @@ check-asan:
 
 # Fuzz targets: clang's libFuzzer with AddressSanitizer and
 # UndefinedBehaviorSanitizer; any undefined behaviour stops the run as a crash.
+# At -O1 clang does not vectorise the omp simd loops: no note for each.
 FUZZ_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_SECONDS  ?= 30
 fuzz:
 	@$(MAKE) --no-print-directory BUILD=build-fuzz CUDA=0 CC=clang PT_BIN=build-fuzz/pupiltrack \
-	  CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SANITIZE)" fuzz-targets
+	  CFLAGS="-O1 -g -fno-omit-frame-pointer -Wno-pass-failed -fsanitize=fuzzer-no-link $(FUZZ_SANITIZE)" fuzz-targets
 
 fuzz-targets: $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
 
