@@ -94,11 +94,11 @@ static __device__ pt_image frame_view(const pt_cuda_params &p, const pt_cuda_buf
 /* Block per eye job (LEVELS_THREADS threads): the coarse grid's dark and
  * surround levels from its histogram, counted by the whole block in shared
  * memory (thread 0 reads the two ranks off it), and the fine grid's dark
- * levels (lib/detect/eye_levels.h, pt_eye_tl_dark's steps, and
+ * levels (lib/detect/eye_levels.h, pt_eye_fine_patch's steps, and
  * lib/detect/tl_small.h's second one), its samples held
  * in shared memory and its darkest patch and count shared out over the
  * block; counts, the minimum and the ranks are exact, so the levels are
- * pt_eye_grid_level's and pt_eye_tl_dark's. */
+ * pt_eye_grid_level's and pt_eye_fine_patch's. */
 #define LEVELS_THREADS 256
 #define FINE_SAMPLES (PT_EYE_FINE_GRID * PT_EYE_FINE_GRID)
 

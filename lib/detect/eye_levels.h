@@ -173,18 +173,18 @@ static inline PT_HD int pt_eye_fine_below(const uint8_t *fine, int level, int fi
     return n;
 }
 
-/* The dark level tl_range=eye spreads its thresholds from, given the
- * coarse grid's dark level (see above), in one thread (the CUDA back end
- * shares the same steps out over a block: cuda/detect/tl_choose.cu). */
-static inline int pt_eye_tl_dark(const uint8_t *buf, int stride, int x0, int y0, int w, int h,
-                                 int coarse_dark, double share_pct)
+/* The fine grid's half-way level below the coarse grid's dark level (see
+ * above; -1: no patch stands apart) and, in *below, how many fine samples
+ * lie at or under it, in one thread (the CUDA back end shares the same
+ * steps out over a block: cuda/detect/tl_choose.cu). */
+static inline int pt_eye_fine_patch(const uint8_t *buf, int stride, int x0, int y0, int w, int h,
+                                    int coarse_dark, int *below)
 {
     uint8_t fine[PT_EYE_FINE_GRID * PT_EYE_FINE_GRID];
     pt_eye_fine_gather(buf, stride, x0, y0, w, h, fine, 0, 1);
     int mid = pt_eye_fine_mid(coarse_dark, pt_eye_fine_least9(fine, 0, 1));
-    if (mid < 0)
-        return coarse_dark;
-    return pt_eye_fine_small(pt_eye_fine_below(fine, mid, 0, 1), share_pct) ? mid : coarse_dark;
+    *below = mid >= 0 ? pt_eye_fine_below(fine, mid, 0, 1) : 0;
+    return mid;
 }
 
 /* Threshold i (0-based) of n for tl_range=eye: between the eye's dark and

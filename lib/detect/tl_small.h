@@ -35,8 +35,8 @@ static inline PT_HD int pt_tl_small_slots(int count, double small_share, double 
     return small_also > small_share ? 2 * count : count;
 }
 
-/* The dark level the first tl_count thresholds start from (as
- * pt_eye_tl_dark) and, in *other, the one the second tl_count start from
+/* The dark level the first tl_count thresholds start from (from
+ * pt_eye_fine_patch) and, in *other, the one the second tl_count start from
  * (-1: none), given the coarse dark level, the fine grid's half-way level
  * mid (-1: no patch stands apart, pt_eye_fine_mid) and the number `below`
  * of fine samples at most mid. */

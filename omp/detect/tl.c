@@ -350,13 +350,9 @@ static void eye_thresholds(const pt_image *img, const pt_roi *roi, const pt_tl_p
                           hist);
     int coarse = pt_eye_level_of_histogram(hist, PT_EYE_DARK_RANK);
     int surround = pt_eye_level_of_histogram(hist, PT_EYE_SURROUND_RANK);
-    /* the fine grid (pt_eye_tl_dark's steps) */
-    uint8_t fine[PT_EYE_FINE_GRID * PT_EYE_FINE_GRID];
-    pt_eye_fine_gather(img->buf, img->stride, roi->x0, roi->y0, roi->width, roi->height, fine, 0,
-                       1);
-    int mid = pt_eye_fine_mid(coarse, pt_eye_fine_least9(fine, 0, 1));
-    int below = mid >= 0 ? pt_eye_fine_below(fine, mid, 0, 1) : 0;
-    int other;
+    int below, other;
+    int mid = pt_eye_fine_patch(img->buf, img->stride, roi->x0, roi->y0, roi->width, roi->height,
+                                coarse, &below);
     int dark = pt_tl_small_darks(coarse, mid, below, p->small_share, p->small_also, &other);
     for (int i = 0; i < slots; i++)
         levels[i] = pt_tl_small_threshold(coarse, dark, other, surround, i, n, p->threshold_min,
