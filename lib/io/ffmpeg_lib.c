@@ -9,14 +9,11 @@
 #include <stdatomic.h>
 #include <stdio.h>
 
-#define PT_STR2(x) #x
-#define PT_STR(x) PT_STR2(x)
-
 static const char *const sonames[] = {
-    "libavutil.so." PT_STR(LIBAVUTIL_VERSION_MAJOR),
-    "libswscale.so." PT_STR(LIBSWSCALE_VERSION_MAJOR),
-    "libavcodec.so." PT_STR(LIBAVCODEC_VERSION_MAJOR),
-    "libavformat.so." PT_STR(LIBAVFORMAT_VERSION_MAJOR),
+    "libavutil.so." AV_STRINGIFY(LIBAVUTIL_VERSION_MAJOR),
+    "libswscale.so." AV_STRINGIFY(LIBSWSCALE_VERSION_MAJOR),
+    "libavcodec.so." AV_STRINGIFY(LIBAVCODEC_VERSION_MAJOR),
+    "libavformat.so." AV_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR),
 };
 enum { AVUTIL, SWSCALE, AVCODEC, AVFORMAT, LIBS };
 
