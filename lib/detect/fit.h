@@ -519,30 +519,38 @@ pt_ellipse_frame_distance(const pt_ellipse_frame *f, double x, double y)
     return sqrt(px * px + py * py);
 }
 
+/* Whether a point lies clearly farther than d from the outline: u, v are
+ * its coordinates in the ellipse's frame, folded into the first quadrant
+ * (as pt_ellipse_frame_distance computes them). g(p) = |(u / a, v / b)| is
+ * a norm whose unit circle is the ellipse and |g(p) - g(q)| <= |p - q| /
+ * min(a, b), so every point q of the outline (g(q) = 1) has |p - q| >=
+ * min(a, b) |g(p) - 1|: a lower bound on the true distance.
+ * pt_ellipse_frame_distance returns the distance to one point of the
+ * outline, never less than the true distance, so a point whose bound
+ * exceeds d (by more than the rounding of either computation) would fail
+ * its test too. a, b: the frame's axes; 0 unless both are positive. Exact
+ * IEEE operations only: the same answer on the CPU and the GPU. */
+static inline PT_HD int pt_ellipse_frame_beyond(double a, double b, double u, double v,
+                                                double d)
+{
+    double gu = u / a, gv = v / b;
+    double bound = (a < b ? a : b) * fabs(sqrt(gu * gu + gv * gv) - 1.0);
+    double slack = 1e-9 * (d + a + b + u + v) + 1e-12;
+    return (a > 0.0) & (b > 0.0) & (bound > d + slack);
+}
+
 /* Whether the point lies within d of the outline, with the same answer as
  * pt_ellipse_frame_distance(f, x, y) <= d but far cheaper for the points
- * that are clearly off it. g(p) = |(u / a, v / b)| is a norm whose unit
- * circle is the ellipse and |g(p) - g(q)| <= |p - q| / min(a, b), so every
- * point q of the outline (g(q) = 1) has |p - q| >= min(a, b) |g(p) - 1|: a
- * lower bound on the true distance. pt_ellipse_frame_distance returns the
- * distance to one point of the outline, never less than the true distance,
- * so a point whose bound exceeds d (by more than the rounding of either
- * computation) would fail its test too. The rest take the full test. Only
- * exact IEEE operations: the same answer on the CPU and the GPU. */
+ * that are clearly off it (pt_ellipse_frame_beyond); the rest take the
+ * full test. */
 static inline PT_HD int pt_ellipse_frame_within(const pt_ellipse_frame *f, double x, double y,
                                                 double d)
 {
-    double a = f->a, b = f->b;
-    if (a > 0.0 && b > 0.0) {
-        double dx = x - f->cx, dy = y - f->cy;
-        double u = fabs(dx * f->cos_t + dy * f->sin_t);
-        double v = fabs(-dx * f->sin_t + dy * f->cos_t);
-        double gu = u / a, gv = v / b;
-        double bound = (a < b ? a : b) * fabs(sqrt(gu * gu + gv * gv) - 1.0);
-        double slack = 1e-9 * (d + a + b + u + v) + 1e-12;
-        if (bound > d + slack)
-            return 0;
-    }
+    double dx = x - f->cx, dy = y - f->cy;
+    double u = fabs(dx * f->cos_t + dy * f->sin_t);
+    double v = fabs(-dx * f->sin_t + dy * f->cos_t);
+    if (pt_ellipse_frame_beyond(f->a, f->b, u, v, d))
+        return 0;
     return pt_ellipse_frame_distance(f, x, y) <= d;
 }
 

@@ -137,11 +137,6 @@ PT_VECTOR_CLONES int pt_ransac_circle_votes(const pt_point *pts, int n, const pt
     return votes;
 }
 
-static int circle_votes(const pt_point *pts, int n, const pt_circle *c, double inlier_px,
-                        int beat)
-{
-    return pt_ransac_circle_votes(pts, n, c, inlier_px, beat);
-}
 
 /* The points of one chunk that pt_ellipse_frame_within's bound cannot
  * decide: u, v are their ellipse-frame coordinates folded into the first
@@ -204,10 +199,7 @@ PT_VECTOR_CLONES int pt_ransac_ellipse_votes(const pt_point *pts, int n, const p
 {
     pt_ellipse_frame f;
     pt_ellipse_frame_init(e, &f);
-    double a = f.a, b = f.b, d = inlier_px;
-    /* pt_ellipse_frame_within skips its bound unless both axes are positive */
-    int bounded = a > 0.0 && b > 0.0;
-    double amin = a < b ? a : b;
+    double d = inlier_px;
     int votes = 0;
     for (int k0 = 0; k0 < n; k0 += VOTE_CHUNK) {
         int m = n - k0 < VOTE_CHUNK ? n - k0 : VOTE_CHUNK;
@@ -221,12 +213,9 @@ PT_VECTOR_CLONES int pt_ransac_ellipse_votes(const pt_point *pts, int n, const p
             double dx = (double)p[j].x - f.cx, dy = (double)p[j].y - f.cy;
             double uj = fabs(dx * f.cos_t + dy * f.sin_t);
             double vj = fabs(-dx * f.sin_t + dy * f.cos_t);
-            double gu = uj / a, gv = vj / b;
-            double bound = amin * fabs(sqrt(gu * gu + gv * gv) - 1.0);
-            double slack = 1e-9 * (d + a + b + uj + vj) + 1e-12;
             u[j] = uj;
             v[j] = vj;
-            open[j] = (int64_t)!bounded | (int64_t)!(bound > d + slack);
+            open[j] = (int64_t)!pt_ellipse_frame_beyond(f.a, f.b, uj, vj, d);
         }
         int left = 0;
         for (int j = 0; j < m; j++) {
@@ -234,18 +223,12 @@ PT_VECTOR_CLONES int pt_ransac_ellipse_votes(const pt_point *pts, int n, const p
             v[left] = v[j];
             left += (int)open[j];
         }
-        votes += (int)ellipse_lanes_within(u, v, left, a, b, d);
+        votes += (int)ellipse_lanes_within(u, v, left, f.a, f.b, d);
         /* A sample that can no longer exceed beat needs no exact count. */
         if (beat >= 0 && votes + (n - k0 - m) <= beat)
             return votes;
     }
     return votes;
-}
-
-static int ellipse_votes(const pt_point *pts, int n, const pt_ellipse *e, double inlier_px,
-                         int beat)
-{
-    return pt_ransac_ellipse_votes(pts, n, e, inlier_px, beat);
 }
 
 static int usable_samples(const pt_ransac_table *t, int samples_used)
@@ -282,7 +265,7 @@ int pt_ransac_circle(const pt_point *pts, int n, const pt_ransac_table *t, int s
         pt_circle c;
         if (!pt_fit_circle(pts, idx, k_size, &c) || !pt_ransac_circle_in_range(&c, min_r, max_r))
             continue;
-        int votes = circle_votes(pts, n, &c, inlier_px, best_votes);
+        int votes = pt_ransac_circle_votes(pts, n, &c, inlier_px, best_votes);
         if (votes > best_votes) {
             best_votes = votes;
             best_s = s;
@@ -301,7 +284,7 @@ int pt_ransac_circle(const pt_point *pts, int n, const pt_ransac_table *t, int s
     best = out->circle;
     out->found = 1;
     out->sample = best_s;
-    out->votes = circle_votes(pts, n, &best, inlier_px, -1);
+    out->votes = pt_ransac_circle_votes(pts, n, &best, inlier_px, -1);
     return 1;
 }
 
@@ -324,7 +307,7 @@ int pt_ransac_ellipse(const pt_point *pts, int n, const pt_ransac_table *t,
         if (!pt_fit_ellipse(pts, idx, k_size, &e) ||
             !pt_ransac_ellipse_in_range(&e, min_r, max_r))
             continue;
-        int votes = ellipse_votes(pts, n, &e, inlier_px, best_votes);
+        int votes = pt_ransac_ellipse_votes(pts, n, &e, inlier_px, best_votes);
         if (votes > best_votes) {
             best_votes = votes;
             best_s = s;
@@ -345,6 +328,6 @@ int pt_ransac_ellipse(const pt_point *pts, int n, const pt_ransac_table *t,
     best = out->ellipse;
     out->found = 1;
     out->sample = best_s;
-    out->votes = ellipse_votes(pts, n, &best, inlier_px, -1);
+    out->votes = pt_ransac_ellipse_votes(pts, n, &best, inlier_px, -1);
     return 1;
 }
