@@ -123,11 +123,13 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(PT_CFLAGS) -MMD -MP -c -o $@ $<
 
-# RANSAC's ellipse votes run pt_ellipse_frame_distance's iterations over
-# vector lanes: square roots without errno, and comparisons the compiler may
-# make on every lane. Every value rounds as before; only the IEEE exception
-# flags, which nothing reads, may differ.
-$(BUILD)/lib/detect/ransac.o: PT_CFLAGS += -fno-math-errno -fno-trapping-math
+# Loops that take square roots, floors and comparisons over vector lanes
+# (RANSAC's ellipse votes, Canny's magnitude, hough's gradient votes): no
+# errno, and comparisons and roundings the compiler may make on every lane.
+# Every value rounds as before; only the IEEE exception flags, which
+# nothing reads, may differ.
+$(BUILD)/lib/detect/ransac.o $(BUILD)/omp/detect/canny.o $(BUILD)/omp/detect/hough.o: \
+  PT_CFLAGS += -fno-math-errno -fno-trapping-math
 
 # Starburst's fits and votes must round as on the CPU: no fused multiply-adds.
 $(BUILD)/cuda/detect/starburst.o $(BUILD)/cuda/detect/starburst_pipeline.o: NVCCFLAGS += --fmad=false

@@ -8,11 +8,6 @@
 
 #include "omp/preprocess/preprocess.h" /* PT_VECTOR_CLONES */
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define CANNY_SSE2 1
-#endif
-
 #define CANNY_BINS 2048
 #define CANNY_MAX_RADIUS 64
 /* Magnitudes below this are float rounding on flat areas, not gradients. */
@@ -95,28 +90,13 @@ PT_VECTOR_CLONES static void filter_row(const uint8_t *src, int width, const flo
     }
 }
 
-/* mag = sqrt(gx^2 + gy^2) of one row; returns its largest value. The
- * compiler keeps sqrtf scalar (it may set errno); sqrtps rounds each lane
- * as sqrtf does, so x86-64 takes 4 pixels a step. */
+/* mag = sqrt(gx^2 + gy^2) of one row; returns its largest value. */
 static inline float magnitude_row(const float *restrict gx, const float *restrict gy, int width,
                                   float *restrict mag)
 {
     float vmax = 0.0f;
-    int x = 0;
-#ifdef CANNY_SSE2
-    __m128 vm = _mm_setzero_ps();
-    for (; x + 4 <= width; x += 4) {
-        __m128 a = _mm_loadu_ps(gx + x), b = _mm_loadu_ps(gy + x);
-        __m128 m = _mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(a, a), _mm_mul_ps(b, b)));
-        _mm_storeu_ps(mag + x, m);
-        vm = _mm_max_ps(vm, m);
-    }
-    float lanes[4];
-    _mm_storeu_ps(lanes, vm);
-    for (int k = 0; k < 4; k++)
-        vmax = lanes[k] > vmax ? lanes[k] : vmax;
-#endif
-    for (; x < width; x++) {
+#pragma omp simd reduction(max : vmax)
+    for (int x = 0; x < width; x++) {
         mag[x] = sqrtf(gx[x] * gx[x] + gy[x] * gy[x]);
         vmax = mag[x] > vmax ? mag[x] : vmax;
     }

@@ -421,11 +421,8 @@ PT_VECTOR_CLONES static void gradient_votes(const edge_list *e, int min_r, int m
             n = n < GRADIENT_BLOCK ? n : GRADIENT_BLOCK;
 #pragma omp simd
             for (int k = 0; k < n; k++) {
-                float r = (float)(r0 + k * step), fx = x + r * ux, fy = y + r * uy;
-                /* floorf, exactly: truncated, then one less below zero */
-                int cx = (int)fx, cy = (int)fy;
-                cx -= (float)cx > fx;
-                cy -= (float)cy > fy;
+                float r = (float)(r0 + k * step);
+                int cx = (int)floorf(x + r * ux), cy = (int)floorf(y + r * uy);
                 int inside = ((unsigned)cx < (unsigned)w) & ((unsigned)cy < (unsigned)h);
                 at[k] = inside ? (int32_t)((unsigned)cy * (unsigned)w + (unsigned)cx) : -1;
             }
