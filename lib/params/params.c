@@ -17,6 +17,7 @@ static const param_group groups[] = {
     {pt_starburst_param_defs, &pt_starburst_param_count},
     {pt_tl_param_defs, &pt_tl_param_count},
     {pt_hough_param_defs, &pt_hough_param_count},
+    {pt_retry_param_defs, &pt_retry_param_count},
 };
 #define GROUP_COUNT ((int)(sizeof groups / sizeof groups[0]))
 

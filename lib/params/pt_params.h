@@ -12,6 +12,7 @@
 #include "lib/params/params_starburst.h"
 #include "lib/params/params_tl.h"
 #include "lib/params/params_hough.h"
+#include "lib/params/params_retry.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -33,6 +34,7 @@ typedef struct {
     pt_starburst_params starburst;
     pt_tl_params tl;
     pt_hough_params hough;
+    pt_retry_params retry;
 } pt_config;
 
 typedef enum { PT_PARAM_INT, PT_PARAM_DOUBLE, PT_PARAM_CHOICE } pt_param_type;
@@ -56,6 +58,8 @@ extern const pt_param_def pt_tl_param_defs[];
 extern const int pt_tl_param_count;
 extern const pt_param_def pt_hough_param_defs[];
 extern const int pt_hough_param_count;
+extern const pt_param_def pt_retry_param_defs[];
+extern const int pt_retry_param_count;
 
 /* All definitions in listing order; *count receives their number. */
 const pt_param_def *pt_param_def_at(int index);

@@ -1,0 +1,400 @@
+/* The second look at half resolution over any back end (half_retry.h). */
+#include "lib/detect/half_retry.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <omp.h>
+#include <string.h>
+#include <time.h>
+
+/* Smallest side of an eye's reduced region: the auto parameters are made
+ * for eye regions from 128x128 crops up (pupiltrack(1), PARAMETERS). */
+#define HALF_MIN_SIDE 128
+
+typedef struct {
+    const pt_backend *inner;
+    void *full;                /* the inner back end at the frames' size */
+    void *half;                /* at half size, made at the first second look */
+    pt_config half_cfg;        /* cfg with its pixel sizes halved */
+    pt_track_options opt;
+    int width, height;
+    int on;                    /* half_retry applies to this detector and mode */
+    double below, margin;
+    /* one call's second look: frame indices, their halves, results, overlays */
+    int cap;
+    int *which;
+    pt_image **halves;
+    pt_result *half_results;
+    pt_overlay *half_overlays;
+    /* a submitted batch whose second look waits until its results are complete */
+    int pending;
+    pt_image *const *pend_frames;
+    int pend_n;
+    pt_result *pend_results;
+    pt_overlay *pend_overlays;
+    /* for stage_report */
+    double look_ms;
+    long frames, eyes_looked, eyes_kept;
+} retry_state;
+
+static double clock_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+void pt_image_halve(const pt_image *src, pt_image *dst)
+{
+    int w = src->width / 2, h = src->height / 2;
+    for (int y = 0; y < h; y++) {
+        const uint8_t *a = src->buf + (size_t)(2 * y) * src->stride;
+        const uint8_t *b = a + src->stride;
+        uint8_t *o = dst->buf + (size_t)y * dst->stride;
+        for (int x = 0; x < w; x++)
+            o[x] = (uint8_t)((a[2 * x] + a[2 * x + 1] + b[2 * x] + b[2 * x + 1] + 2) >> 2);
+    }
+}
+
+void pt_result_from_half(pt_result *r)
+{
+    if (r->has_circle) {
+        r->circle.cx = 2 * r->circle.cx + 0.5;
+        r->circle.cy = 2 * r->circle.cy + 0.5;
+        r->circle.r *= 2;
+    }
+    if (r->has_ellipse) {
+        r->ellipse.cx = 2 * r->ellipse.cx + 0.5;
+        r->ellipse.cy = 2 * r->ellipse.cy + 0.5;
+        r->ellipse.a *= 2;
+        r->ellipse.b *= 2;
+    }
+}
+
+int pt_half_retry_wanted(const pt_result *first, double below)
+{
+    return below > 0 && (first->status == PT_DETECT_NOTFOUND ||
+                         (first->status == PT_DETECT_OK && first->confidence < below));
+}
+
+int pt_half_retry_keeps(const pt_result *first, const pt_result *second, double margin)
+{
+    if (second->status != PT_DETECT_OK || !(second->has_circle || second->has_ellipse))
+        return 0;
+    double r = second->has_ellipse ? (second->ellipse.a + second->ellipse.b) / 2
+                                   : second->circle.r;
+    if (r < 2 * PT_HALF_MIN_RADIUS)
+        return 0;
+    return first->status != PT_DETECT_OK || second->confidence > first->confidence + margin;
+}
+
+/* Pixel sizes given with -p, halved for the half-size frame (0 or -1: auto). */
+static void halve_config(pt_config *c)
+{
+    if (c->pre.min_radius > 0)
+        c->pre.min_radius = c->pre.min_radius / 2 > 0 ? c->pre.min_radius / 2 : 1;
+    if (c->pre.max_radius > 0)
+        c->pre.max_radius = c->pre.max_radius / 2 > 0 ? c->pre.max_radius / 2 : 1;
+    if (c->pre.reflection_kernel > 0)
+        c->pre.reflection_kernel = (c->pre.reflection_kernel / 2) | 1;
+    if (c->pre.reflection_dilate > 0)
+        c->pre.reflection_dilate = (c->pre.reflection_dilate / 2) | 1;
+    if (c->starburst.start_x >= 0)
+        c->starburst.start_x = (c->starburst.start_x - 0.5) / 2;
+    if (c->starburst.start_y >= 0)
+        c->starburst.start_y = (c->starburst.start_y - 0.5) / 2;
+    if (c->starburst.start_x < 0 || c->starburst.start_y < 0)
+        c->starburst.start_x = c->starburst.start_y = -1;
+}
+
+static pt_status retry_create(const pt_backend *inner, const pt_config *cfg,
+                              const pt_track_options *opt, int width, int height,
+                              void **state, pt_error *err)
+{
+    *state = NULL;
+    retry_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory");
+    pt_status st = inner->create(cfg, opt, width, height, &s->full, err);
+    if (st) {
+        free(s);
+        return st;
+    }
+    s->inner = inner;
+    s->opt = *opt;
+    s->width = width;
+    s->height = height;
+    s->below = cfg->retry.below;
+    s->margin = cfg->retry.margin;
+    int eye_width = opt->binocular ? width / 2 : width;
+    s->on = s->below > 0 && !opt->sequence &&
+            (opt->algorithm & (PT_ALG_STARBURST | PT_ALG_TL)) &&
+            eye_width / 2 >= HALF_MIN_SIDE && height / 2 >= HALF_MIN_SIDE;
+    s->half_cfg = *cfg;
+    halve_config(&s->half_cfg);
+    *state = s;
+    return PT_OK;
+}
+
+static void retry_destroy(void *state)
+{
+    retry_state *s = state;
+    if (!s)
+        return;
+    s->inner->destroy(s->full);
+    if (s->half)
+        s->inner->destroy(s->half);
+    for (int k = 0; k < s->cap; k++)
+        pt_image_destroy(s->halves[k]);
+    int eyes = s->opt.binocular ? 2 : 1;
+    if (s->half_overlays)
+        for (int k = 0; k < s->cap * eyes; k++)
+            pt_overlay_free(&s->half_overlays[k]);
+    free(s->which);
+    free(s->halves);
+    free(s->half_results);
+    free(s->half_overlays);
+    free(s);
+}
+
+/* Room for m frames' second look. */
+static pt_status reserve(retry_state *s, int m, pt_error *err)
+{
+    if (m <= s->cap)
+        return PT_OK;
+    int eyes = s->opt.binocular ? 2 : 1;
+    int *which = realloc(s->which, (size_t)m * sizeof *which);
+    if (which)
+        s->which = which;
+    pt_image **halves = realloc(s->halves, (size_t)m * sizeof *halves);
+    if (halves)
+        s->halves = halves;
+    pt_result *res = realloc(s->half_results, (size_t)m * eyes * sizeof *res);
+    if (res)
+        s->half_results = res;
+    pt_overlay *ov = realloc(s->half_overlays, (size_t)m * eyes * sizeof *ov);
+    if (ov)
+        s->half_overlays = ov;
+    if (!which || !halves || !res || !ov)
+        return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for half_retry");
+    for (int k = s->cap; k < m; k++)
+        halves[k] = NULL;
+    memset(ov + (size_t)s->cap * eyes, 0, (size_t)(m - s->cap) * eyes * sizeof *ov);
+    s->cap = m;
+    return PT_OK;
+}
+
+/* Replace an eye's drawing by the second look's, scaled to the frame. */
+static void take_overlay(pt_overlay *dst, const pt_overlay *src)
+{
+    pt_overlay_clear(dst);
+    for (int p = 0; p < src->count; p++)
+        pt_overlay_add(dst, 2 * src->points[p].x + 0.5f, 2 * src->points[p].y + 0.5f);
+}
+
+static int frame_wanted(const retry_state *s, const pt_image *f, const pt_result *res)
+{
+    int eyes = s->opt.binocular ? 2 : 1;
+    if (!f || !f->buf || f->width / (2 * eyes) < HALF_MIN_SIDE ||
+        f->height / 2 < HALF_MIN_SIDE)
+        return 0;
+    for (int e = 0; e < eyes; e++)
+        if (pt_half_retry_wanted(&res[e], s->below))
+            return 1;
+    return 0;
+}
+
+/* The second look at frames whose first results are complete. */
+static pt_status second_look(retry_state *s, pt_image *const *frames, int n,
+                             pt_result *results, pt_overlay *overlays, pt_error *err)
+{
+    if (!s->on)
+        return PT_OK;
+    int eyes = s->opt.binocular ? 2 : 1;
+    s->frames += n;
+    double t0 = clock_ms();
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        m += frame_wanted(s, frames[i], &results[(size_t)i * eyes]);
+    if (!m)
+        return PT_OK;
+    pt_status st = reserve(s, m, err);
+    if (st)
+        return st;
+    m = 0;
+    for (int i = 0; i < n; i++) {
+        if (!frame_wanted(s, frames[i], &results[(size_t)i * eyes]))
+            continue;
+        int hw = frames[i]->width / 2, hh = frames[i]->height / 2;
+        pt_image *h = s->halves[m];
+        if (!h || h->width != hw || h->height != hh) {
+            pt_image_destroy(h);
+            h = s->halves[m] = pt_image_create(hw, hh);
+            if (!h)
+                return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for half_retry");
+        }
+        s->which[m++] = i;
+    }
+    int threads = s->opt.threads > 0 ? s->opt.threads : omp_get_max_threads();
+#pragma omp parallel for num_threads(threads) schedule(static) if (m > 1)
+    for (int k = 0; k < m; k++)
+        pt_image_halve(frames[s->which[k]], s->halves[k]);
+    if (!s->half) {
+        st = s->inner->create(&s->half_cfg, &s->opt, s->width / 2, s->height / 2, &s->half,
+                              err);
+        if (st)
+            return st;
+    }
+    st = s->inner->track(s->half, s->halves, m, s->half_results,
+                         overlays ? s->half_overlays : NULL, err);
+    if (st)
+        return st;
+    double per_frame = (clock_ms() - t0) / m;
+    for (int k = 0; k < m; k++) {
+        int i = s->which[k];
+        for (int e = 0; e < eyes; e++) {
+            pt_result *r = &results[(size_t)i * eyes + e];
+            pt_result *q = &s->half_results[(size_t)k * eyes + e];
+            if (!pt_half_retry_wanted(r, s->below))
+                continue;
+            s->eyes_looked++;
+            pt_result_from_half(q);
+            double ms = r->ms + per_frame;
+            if (pt_half_retry_keeps(r, q, s->margin)) {
+                char eye = r->eye;
+                *r = *q;
+                r->eye = eye;
+                s->eyes_kept++;
+                if (overlays)
+                    take_overlay(&overlays[(size_t)i * eyes + e],
+                                 &s->half_overlays[(size_t)k * eyes + e]);
+            }
+            r->ms = ms;
+        }
+    }
+    s->look_ms += clock_ms() - t0;
+    return PT_OK;
+}
+
+static pt_status retry_track(void *state, pt_image *const *frames, int n, pt_result *results,
+                             pt_overlay *overlays, pt_error *err)
+{
+    retry_state *s = state;
+    pt_status st = s->inner->track(s->full, frames, n, results, overlays, err);
+    return st ? st : second_look(s, frames, n, results, overlays, err);
+}
+
+static pt_status retry_submit(void *state, pt_image *const *frames, int n, pt_result *results,
+                              pt_overlay *overlays, pt_error *err)
+{
+    retry_state *s = state;
+    if (!s->inner->submit)
+        return retry_track(state, frames, n, results, overlays, err);
+    pt_status st = s->inner->submit(s->full, frames, n, results, overlays, err);
+    /* the previous batch's results are complete now; its frames still ours */
+    int had = s->pending;
+    s->pending = 0;
+    if (!st && had)
+        st = second_look(s, s->pend_frames, s->pend_n, s->pend_results, s->pend_overlays, err);
+    if (st)
+        return st;
+    s->pending = 1;
+    s->pend_frames = frames;
+    s->pend_n = n;
+    s->pend_results = results;
+    s->pend_overlays = overlays;
+    return PT_OK;
+}
+
+static pt_status retry_drain(void *state, pt_error *err)
+{
+    retry_state *s = state;
+    pt_status st = s->inner->drain ? s->inner->drain(s->full, err) : PT_OK;
+    int had = s->pending;
+    s->pending = 0;
+    if (!st && had)
+        st = second_look(s, s->pend_frames, s->pend_n, s->pend_results, s->pend_overlays, err);
+    return st;
+}
+
+static pt_status retry_pin(void *state, pt_image *const *frames, int n, pt_error *err)
+{
+    retry_state *s = state;
+    return s->inner->pin ? s->inner->pin(s->full, frames, n, err) : PT_OK;
+}
+
+static void retry_unpin(void *state, pt_image *const *frames, int n)
+{
+    retry_state *s = state;
+    if (s->inner->unpin)
+        s->inner->unpin(s->full, frames, n);
+}
+
+static pt_status retry_pin_region(void *state, const void *base, size_t bytes, pt_error *err)
+{
+    retry_state *s = state;
+    return s->inner->pin_region ? s->inner->pin_region(s->full, base, bytes, err) : PT_OK;
+}
+
+static void retry_unpin_region(void *state, const void *base)
+{
+    retry_state *s = state;
+    if (s->inner->unpin_region)
+        s->inner->unpin_region(s->full, base);
+}
+
+static double retry_upload_ms(void *state)
+{
+    retry_state *s = state;
+    return s->inner->upload_ms ? s->inner->upload_ms(s->full) : 0;
+}
+
+/* The inner back end's stages, then the second look's time per frame. */
+static void retry_stage_report(void *state, char *buf, int size)
+{
+    retry_state *s = state;
+    buf[0] = '\0';
+    if (s->inner->stage_report)
+        s->inner->stage_report(s->full, buf, size);
+    if (!s->on)
+        return;
+    size_t used = strlen(buf);
+    if ((int)used + 1 >= size)
+        return;
+    double per = s->frames ? s->look_ms / (double)s->frames : 0;
+    snprintf(buf + used, (size_t)size - used,
+             "  %-14s %8.4f ms/frame (%ld eyes looked at again, %ld kept)\n", "half_retry", per,
+             s->eyes_looked, s->eyes_kept);
+}
+
+static pt_status omp_retry_create(const pt_config *cfg, const pt_track_options *opt, int width,
+                                  int height, void **state, pt_error *err)
+{
+    return retry_create(&pt_backend_omp, cfg, opt, width, height, state, err);
+}
+
+static pt_status cuda_retry_create(const pt_config *cfg, const pt_track_options *opt,
+                                   int width, int height, void **state, pt_error *err)
+{
+    return retry_create(&pt_backend_cuda, cfg, opt, width, height, state, err);
+}
+
+const pt_backend pt_backend_omp_half_retry = {.name = "omp",
+                                              .create = omp_retry_create,
+                                              .track = retry_track,
+                                              .destroy = retry_destroy,
+                                              .stage_report = retry_stage_report};
+
+const pt_backend pt_backend_cuda_half_retry = {.name = "cuda",
+                                               .create = cuda_retry_create,
+                                               .track = retry_track,
+                                               .destroy = retry_destroy,
+                                               .pin = retry_pin,
+                                               .unpin = retry_unpin,
+                                               .stage_report = retry_stage_report,
+                                               .submit = retry_submit,
+                                               .drain = retry_drain,
+                                               .gpu_options = 1,
+                                               .pin_region = retry_pin_region,
+                                               .unpin_region = retry_unpin_region,
+                                               .upload_ms = retry_upload_ms};
