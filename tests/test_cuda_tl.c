@@ -5,15 +5,23 @@
  * several threshold steps, every score mode and without the refit, small
  * pupils (the fine grid's dark level); also
  * frames smaller than the back end was prepared for, and several chunks and
- * task batches. Skips (passing) when no usable GPU is present. */
+ * task batches, among them eyes that try the second dark level
+ * (lib/detect/tl_small.h) beside eyes that do not in one call, the same
+ * on the GPU whether the frames come in one call or one at a time. Skips
+ * (passing) when no usable GPU is present. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuda/core/pt_cuda.h"
+#include "lib/core/pt_arena.h"
+#include "lib/detect/eye_levels.h"
 #include "lib/detect/pt_backend.h"
+#include "lib/detect/tl_small.h"
+#include "lib/params/params_auto.h"
 #include "lib/synth/synth.h"
+#include "omp/preprocess/preprocess.h"
 #include "tests/pt_agree.h"
 #include "tests/pt_test.h"
 
@@ -41,12 +49,11 @@ static void run(const pt_backend *b, const pt_config *cfg, const pt_track_option
     run_backend(b, cfg, opt, prepare_w, prepare_h, frames, n, res);
 }
 
-static void compare(const char *what, const pt_config *cfg, const pt_track_options *opt, int n,
-                    int w, int h, uint64_t seed)
+/* The GPU's results against the CPU's on frames[0..n), in one call. */
+static void compare_frames(const char *what, const pt_config *cfg, const pt_track_options *opt,
+                           pt_image **frames, int n)
 {
     int eyes = opt->binocular ? 2 : 1;
-    n = n / frames_div > 0 ? n / frames_div : 1;
-    pt_image **frames = render_case(n, w, h, opt->binocular, seed);
     pt_result *ref = calloc((size_t)n * eyes, sizeof *ref);
     pt_result *gpu = calloc((size_t)n * eyes, sizeof *gpu);
     run(&pt_backend_omp, cfg, opt, frames, n, ref);
@@ -85,9 +92,96 @@ static void compare(const char *what, const pt_config *cfg, const pt_track_optio
     total.status_differs += a.status_differs;
     total.beyond_tolerance += a.beyond_tolerance;
     total.worst = fmax(total.worst, a.worst);
-    free_frames(frames, n);
     free(ref);
     free(gpu);
+}
+
+static void compare(const char *what, const pt_config *cfg, const pt_track_options *opt, int n,
+                    int w, int h, uint64_t seed)
+{
+    n = n / frames_div > 0 ? n / frames_div : 1;
+    pt_image **frames = render_case(n, w, h, opt->binocular, seed);
+    compare_frames(what, cfg, opt, frames, n);
+    free_frames(frames, n);
+}
+
+/* The eyes of frames[0..n) (monocular) that try the second dark level, as
+ * omp/detect/tl.c's eye_thresholds finds them on the preprocessed frame. */
+static int second_level_eyes(const pt_config *cfg, pt_image **frames, int n)
+{
+    int tried = 0;
+    pt_arena arena;
+    pt_arena_init(&arena);
+    for (int i = 0; i < n; i++) {
+        int w = frames[i]->width, h = frames[i]->height;
+        pt_auto_params autos;
+        pt_resolve_auto(cfg, w, h, &autos);
+        pt_image smoothed = {w, h, (w + 63) & ~63, NULL};
+        smoothed.buf = pt_arena_alloc(&arena, (size_t)smoothed.stride * h);
+        uint8_t *mask = pt_arena_alloc(&arena, (size_t)smoothed.stride * h);
+        int mask_valid;
+        pt_error err;
+        PT_CHECK(smoothed.buf && mask && pt_preprocess(frames[i], &cfg->pre, autos.reflection_kernel,
+                                                       autos.reflection_dilate, &smoothed, mask,
+                                                       &mask_valid, &arena, &err) == PT_OK,
+                 "preprocessing frame %d", i);
+        unsigned hist[256];
+        pt_eye_grid_histogram(smoothed.buf, smoothed.stride, 0, 0, w, h, hist);
+        int coarse = pt_eye_level_of_histogram(hist, PT_EYE_DARK_RANK);
+        int surround = pt_eye_level_of_histogram(hist, PT_EYE_SURROUND_RANK);
+        int below, other;
+        int mid = pt_eye_fine_patch(smoothed.buf, smoothed.stride, 0, 0, w, h, coarse, &below);
+        int dark = pt_tl_small_darks(coarse, mid, below, cfg->tl.small_share, cfg->tl.small_also,
+                                     &other);
+        /* the first slot past tl_count: a threshold where that level is tried */
+        tried += pt_tl_small_threshold(coarse, dark, other, surround, cfg->tl.count,
+                                       cfg->tl.count, cfg->tl.threshold_min,
+                                       cfg->tl.threshold_step, cfg->tl.spacing + 1) >= 0;
+        pt_arena_reset(&arena);
+    }
+    pt_arena_free(&arena);
+    return tried;
+}
+
+/* Small-pupil frames (even) and ordinary ones (odd) in one call, through a
+ * back end prepared for 1280x1024 (47 task slots per batch): the eyes that
+ * try the second dark level beside those that do not, their tasks over
+ * several batches; the GPU as the CPU, and the same in one call as one
+ * frame at a time (the batches then hold one eye's tasks). */
+static void compare_mix(const pt_config *cfg, const pt_track_options *opt, int n, int w, int h,
+                        uint64_t seed)
+{
+    n = n / frames_div > 1 ? n / frames_div : 2;
+    pt_image **frames = render_hazards(n, w, h, 0, seed, 1.0f, PT_SYNTH_SMALL_PUPIL);
+    pt_image **plain = render_hazards(n, w, h, 0, seed + 1, 1.0f, 0);
+    for (int i = 1; i < n; i += 2) {
+        pt_image *t = frames[i];
+        frames[i] = plain[i];
+        plain[i] = t;
+    }
+    int tried = second_level_eyes(cfg, frames, n);
+    printf("mixed frames %dx%d: %d of %d eyes try the second dark level\n", w, h, tried, n);
+    PT_CHECK(tried > 0 && tried < n, "mixed frames: %d of %d eyes try the second dark level",
+             tried, n);
+    prepare_w = 1280;
+    prepare_h = 1024;
+    compare_frames("monocular circle 320x256, mixed small and ordinary pupils", cfg, opt, frames,
+                   n);
+    pt_result *one = calloc((size_t)n, sizeof *one), *each = calloc((size_t)n, sizeof *each);
+    run_backend_calls(&pt_backend_cuda, cfg, opt, prepare_w, prepare_h, frames, n, n, 0, one);
+    run_backend_calls(&pt_backend_cuda, cfg, opt, prepare_w, prepare_h, frames, n, 1, 0, each);
+    prepare_w = prepare_h = 0;
+    int differ = 0;
+    for (int i = 0; i < n; i++)
+        differ += one[i].status != each[i].status || one[i].circle.cx != each[i].circle.cx ||
+                  one[i].circle.cy != each[i].circle.cy || one[i].circle.r != each[i].circle.r ||
+                  one[i].confidence != each[i].confidence;
+    PT_CHECK(differ == 0, "mixed frames: %d of %d eyes differ between one call and single frames",
+             differ, n);
+    free(one);
+    free(each);
+    free_frames(frames, n);
+    free_frames(plain, n);
 }
 
 int main(void)
@@ -152,6 +246,8 @@ int main(void)
     compare("monocular circle 640x512, small pupils, tl_small_also=0", &cfg, &opt, 40, 640, 512,
             277);
     cfg.tl.small_also = small_also;
+    hazards = 0;
+    compare_mix(&cfg, &opt, 128, 320, 256, 300);
     /* lid-cut pupils: border pixels on the lid's chord leave the fit
      * (lib/detect/tl_flat.h), and all of them stay with tl_flat=0 */
     hazards = PT_SYNTH_LID;

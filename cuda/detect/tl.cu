@@ -3,7 +3,11 @@
  * synchronisation: every (job, threshold) task in batches of slots (label,
  * border, RANSAC), the choice per job, the mid-level refits in batches, the
  * fit that stands per job, circle mode's shape checks in batches, the
- * results. */
+ * results. The batches past every job's first tl_count thresholds hold the
+ * second dark level's tasks of the jobs that try it (cuda/detect/tl_tasks.h):
+ * in a CUDA graph each such batch is the body of a conditional node that
+ * runs only where the batch holds a task; launched from the host, every
+ * batch runs and its kernels end at once for slots without a task. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +22,8 @@
 
 typedef struct {
     tl_dev d;
-    int batch; /* slots */
+    int batch;         /* slots */
+    cudaStream_t body; /* captures the gated batches' bodies (NULL: none) */
 } tl_instance;
 
 static void tl_destroy(void *instance)
@@ -38,6 +43,10 @@ static void tl_destroy(void *instance)
     cudaFree(in->d.settled);
     cudaFree(in->d.check_t);
     cudaFree(in->d.levels);
+    cudaFree(in->d.second);
+    cudaFree(in->d.seconds);
+    if (in->body)
+        cudaStreamDestroy(in->body);
     free(in);
 }
 
@@ -114,13 +123,34 @@ static cudaError_t tl_create(const pt_config *cfg, int ellipse, const pt_cuda_pa
     TL_ALLOC(d->settled, jobs);
     TL_ALLOC(d->check_t, jobs);
     TL_ALLOC(d->levels, jobs);
+    TL_ALLOC(d->second, jobs);
+    TL_ALLOC(d->seconds, 1);
 #undef TL_ALLOC
+    if (st == cudaSuccess)
+        st = cudaMemset(d->seconds, 0, sizeof *d->seconds);
+#if CUDART_VERSION >= 12040
+    if (st == cudaSuccess && d->thresholds > d->count)
+        st = cudaStreamCreateWithFlags(&in->body, cudaStreamNonBlocking);
+#endif
     if (st != cudaSuccess) {
         tl_destroy(in);
         return st;
     }
     *instance = in;
     return cudaSuccess;
+}
+
+/* The batch of tasks [at, at + count). */
+static cudaError_t run_batch(const tl_instance *in, const pt_cuda_params *p,
+                             const pt_cuda_buffers *b, int jobs, int at, int count, int width,
+                             int height, cudaStream_t stream)
+{
+    cudaError_t st = pt_tl_label(p, b, &in->d, jobs, at, count, width, height, stream);
+    if (st == cudaSuccess)
+        st = pt_tl_border(p, b, &in->d, jobs, at, count, width, height, stream);
+    if (st == cudaSuccess)
+        st = pt_tl_fit(p, b, &in->d, jobs, at, count, stream);
+    return st;
 }
 
 /* Tasks [first, end) in batches of the instance's slots. */
@@ -130,15 +160,123 @@ static cudaError_t run_tasks(const tl_instance *in, const pt_cuda_params *p,
 {
     for (int at = first; at < end; at += in->batch) {
         int count = end - at < in->batch ? end - at : in->batch;
-        cudaError_t st = pt_tl_label(p, b, &in->d, jobs, at, count, width, height, stream);
-        if (st == cudaSuccess)
-            st = pt_tl_border(p, b, &in->d, jobs, at, count, width, height, stream);
-        if (st == cudaSuccess)
-            st = pt_tl_fit(p, b, &in->d, jobs, at, count, stream);
+        cudaError_t st = run_batch(in, p, b, jobs, at, count, width, height, stream);
         if (st != cudaSuccess)
             return st;
     }
     return cudaSuccess;
+}
+
+#if CUDART_VERSION >= 12040
+/* In the graph being captured on stream: a conditional node (handle h)
+ * whose body, captured on in->body, is the batch [at, at + count). */
+static cudaError_t gated_batch(const tl_instance *in, const pt_cuda_params *p,
+                               const pt_cuda_buffers *b, int jobs, int at, int count, int width,
+                               int height, cudaGraphConditionalHandle h, cudaStream_t stream)
+{
+    cudaStreamCaptureStatus status;
+    cudaGraph_t graph = NULL;
+    const cudaGraphNode_t *deps = NULL;
+    const cudaGraphEdgeData *edges = NULL;
+    size_t ndeps = 0;
+    cudaError_t st = cudaStreamGetCaptureInfo(stream, &status, NULL, &graph, &deps, &edges, &ndeps);
+    if (st != cudaSuccess)
+        return st;
+    cudaGraphNodeParams node_params = {cudaGraphNodeTypeConditional};
+    node_params.conditional.handle = h;
+    node_params.conditional.type = cudaGraphCondTypeIf;
+    node_params.conditional.size = 1;
+    cudaGraphNode_t node;
+    st = cudaGraphAddNode(&node, graph, deps, edges, ndeps, &node_params);
+    if (st != cudaSuccess)
+        return st;
+    st = cudaStreamBeginCaptureToGraph(in->body, node_params.conditional.phGraph_out[0], NULL,
+                                       NULL, 0, cudaStreamCaptureModeRelaxed);
+    if (st != cudaSuccess)
+        return st;
+    cudaError_t launched = run_batch(in, p, b, jobs, at, count, width, height, in->body);
+    cudaGraph_t body = NULL;
+    st = cudaStreamEndCapture(in->body, &body);
+    if (launched != cudaSuccess)
+        return launched;
+    if (st != cudaSuccess)
+        return st;
+    /* what follows on stream waits for the conditional node */
+    return cudaStreamUpdateCaptureDependencies(stream, &node, NULL, 1,
+                                               cudaStreamSetCaptureDependencies);
+}
+
+/* In *gates, the conditional handles of the rounds from task at to end, up
+ * to TL_GATES, made in the graph being captured on stream; count 0 and
+ * cudaErrorNotSupported where none can be made (no graph being captured,
+ * or no conditional nodes here). */
+static cudaError_t make_gates(const tl_instance *in, int at, int end, cudaStream_t stream,
+                              tl_gates *gates)
+{
+    memset(gates, 0, sizeof *gates);
+    gates->at = at;
+    gates->batch = in->batch;
+    cudaStreamCaptureStatus status;
+    cudaGraph_t graph = NULL;
+    if (!in->body)
+        return cudaErrorNotSupported;
+    if (cudaStreamGetCaptureInfo(stream, &status, NULL, &graph) != cudaSuccess) {
+        cudaGetLastError();
+        return cudaErrorNotSupported;
+    }
+    if (status != cudaStreamCaptureStatusActive)
+        return cudaErrorNotSupported;
+    for (; gates->count < TL_GATES && at + gates->count * in->batch < end; gates->count++) {
+        cudaGraphConditionalHandle h;
+        if (cudaGraphConditionalHandleCreate(&h, graph, 0, cudaGraphCondAssignDefault) !=
+            cudaSuccess) {
+            cudaGetLastError();
+            gates->count = 0;
+            return cudaErrorNotSupported;
+        }
+        gates->handle[gates->count] = h;
+    }
+    return cudaSuccess;
+}
+#endif
+
+/* Every job's threshold tasks (cuda/detect/tl_tasks.h): the first
+ * thresholds' rounds, then those of the other slots, in a graph each
+ * where it holds a task, else all of them. */
+static cudaError_t run_thresholds(const tl_instance *in, const pt_cuda_params *p,
+                                  const pt_cuda_buffers *b, int jobs, int width, int height,
+                                  cudaStream_t stream)
+{
+    const tl_dev *d = &in->d;
+    int sure = jobs * d->count, end = jobs * d->thresholds;
+    if (sure >= end)
+        return run_tasks(in, p, b, jobs, 0, end, width, height, stream);
+    tl_gates gates;
+    memset(&gates, 0, sizeof gates);
+    int gated = 0;
+#if CUDART_VERSION >= 12040
+    gated = make_gates(in, sure, end, stream, &gates) == cudaSuccess;
+#endif
+    cudaError_t st = pt_tl_second(d, jobs, &gates, stream);
+    if (st == cudaSuccess)
+        st = run_tasks(in, p, b, jobs, 0, sure, width, height, stream);
+    if (st != cudaSuccess || !gated)
+        return st == cudaSuccess ? run_tasks(in, p, b, jobs, sure, end, width, height, stream)
+                                 : st;
+#if CUDART_VERSION >= 12040
+    for (int at = sure;;) {
+        for (int k = 0; st == cudaSuccess && k < gates.count; k++, at += in->batch) {
+            int count = end - at < in->batch ? end - at : in->batch;
+            st = gated_batch(in, p, b, jobs, at, count, width, height, gates.handle[k], stream);
+        }
+        if (st != cudaSuccess || at >= end)
+            return st;
+        st = make_gates(in, at, end, stream, &gates);
+        if (st == cudaSuccess)
+            st = pt_tl_gate(d, jobs, &gates, stream);
+    }
+#endif
+    return st;
 }
 
 static cudaError_t tl_run(void *instance, const pt_cuda_params *p, const pt_cuda_buffers *b,
@@ -151,7 +289,7 @@ static cudaError_t tl_run(void *instance, const pt_cuda_params *p, const pt_cuda
     cudaError_t st = in->d.range == PT_TL_RANGE_EYE ? pt_tl_levels(p, b, &in->d, jobs, stream)
                                                      : cudaSuccess;
     if (st == cudaSuccess)
-        st = run_tasks(in, p, b, jobs, 0, main_tasks, width, height, stream);
+        st = run_thresholds(in, p, b, jobs, width, height, stream);
     if (st == cudaSuccess)
         st = pt_tl_choose(p, b, &in->d, jobs, stream);
     if (st == cudaSuccess && in->d.refine && in->d.thresholds > 0)

@@ -41,17 +41,17 @@ __global__ void __launch_bounds__(PICK_THREADS)
     tl_pick(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs, int first)
 {
     __shared__ unsigned long long best_inner, best_any;
-    int slot = blockIdx.x, task = first + slot, t;
-    int j = tl_task_job(d, jobs, task, &t);
-    if (t < 0) {
-        /* a threshold slot not tried (lib/detect/tl_small.h): no fit */
-        if (threadIdx.x == 0 && task < jobs * d.thresholds) {
-            d.fits[task].found = 0;
-            d.fits[task].quality = 0.0;
+    int slot = blockIdx.x;
+    const tl_task task = tl_task_at(d, jobs, first + slot);
+    if (task.t < 0) {
+        /* a threshold slot not tried: no fit (a refit or check not run is never read) */
+        if (threadIdx.x == 0 && task.fit >= 0 && first + slot < jobs * d.thresholds) {
+            d.fits[task.fit].found = 0;
+            d.fits[task.fit].quality = 0.0;
         }
         return;
     }
-    const pt_cuda_eye_job job = b.jobs[j];
+    const pt_cuda_eye_job job = b.jobs[task.job];
     const uint32_t *sizes = (const uint32_t *)(d.points + slot * d.cap);
     const int32_t *roots = d.roots + slot * d.root_cap;
     int count = d.root_count[slot];
@@ -82,7 +82,7 @@ __global__ void __launch_bounds__(PICK_THREADS)
     if (threadIdx.x != 0)
         return;
     unsigned long long key = best_inner ? best_inner : best_any;
-    tl_fit *fit = d.fits + task;
+    tl_fit *fit = d.fits + task.fit;
     fit->found = 0;
     fit->votes = 0;
     fit->n = 0;
@@ -94,7 +94,7 @@ __global__ void __launch_bounds__(PICK_THREADS)
     fit->blob_r = key ? sqrt(fit->size / M_PI) : 0.0;
     /* tl_inlier_band() */
     double band = p.inlier;
-    if (!tl_task_ellipse(d, jobs, task) && d.circle_band * fit->blob_r > band)
+    if (!tl_task_ellipse(d, jobs, first + slot) && d.circle_band * fit->blob_r > band)
         band = d.circle_band * fit->blob_r;
     fit->band = band;
 }
@@ -111,20 +111,20 @@ static __device__ __forceinline__ bool is_border(const int32_t *labels, int w, i
     return !inner;
 }
 
-/* The task's blob in the slot, and its row range start; false when none. */
-static __device__ __forceinline__ bool task_blob(const tl_dev &d, const pt_cuda_buffers &b,
-                                                 int jobs, int first, int slot,
-                                                 pt_cuda_eye_job *job, int32_t *k)
+/* The slot's task's fit, its blob (root k) and job; NULL when none. */
+static __device__ __forceinline__ tl_fit *task_blob(const tl_dev &d, const pt_cuda_buffers &b,
+                                                    int jobs, int first, int slot,
+                                                    pt_cuda_eye_job *job, int32_t *k)
 {
-    int t;
-    int j = tl_task_job(d, jobs, first + slot, &t);
-    if (t < 0)
-        return false;
-    *k = d.fits[first + slot].root;
+    const tl_task task = tl_task_at(d, jobs, first + slot);
+    if (task.t < 0)
+        return NULL;
+    tl_fit *fit = d.fits + task.fit;
+    *k = fit->root;
     if (*k < 0)
-        return false;
-    *job = b.jobs[j];
-    return true;
+        return NULL;
+    *job = b.jobs[task.job];
+    return fit;
 }
 
 __global__ void __launch_bounds__(ROW_THREADS) tl_rows(pt_cuda_buffers b, tl_dev d, int jobs, int first)
@@ -133,10 +133,11 @@ __global__ void __launch_bounds__(ROW_THREADS) tl_rows(pt_cuda_buffers b, tl_dev
     int slot = blockIdx.z, y = blockIdx.x;
     pt_cuda_eye_job job;
     int32_t k;
-    if (!task_blob(d, b, jobs, first, slot, &job, &k) || y >= job.h)
+    const tl_fit *fit = task_blob(d, b, jobs, first, slot, &job, &k);
+    if (!fit || y >= job.h)
         return;
     int32_t *counts = d.row_offsets + slot * d.rows_cap;
-    if (y < k / job.w || y > d.fits[first + slot].last_row) { /* rows outside the blob */
+    if (y < k / job.w || y > fit->last_row) { /* rows outside the blob */
         if (threadIdx.x == 0)
             counts[y] = 0;
         return;
@@ -163,7 +164,8 @@ __global__ void __launch_bounds__(SCAN_THREADS) tl_scan(pt_cuda_buffers b, tl_de
     int slot = blockIdx.x;
     pt_cuda_eye_job job;
     int32_t k;
-    if (!task_blob(d, b, jobs, first, slot, &job, &k))
+    tl_fit *fit = task_blob(d, b, jobs, first, slot, &job, &k);
+    if (!fit)
         return;
     int32_t *counts = d.row_offsets + slot * d.rows_cap;
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -190,7 +192,7 @@ __global__ void __launch_bounds__(SCAN_THREADS) tl_scan(pt_cuda_buffers b, tl_de
         __syncthreads();
     }
     if (threadIdx.x == 0)
-        d.fits[first + slot].n = carry;
+        fit->n = carry;
 }
 
 __global__ void __launch_bounds__(ROW_THREADS) tl_scatter(pt_cuda_buffers b, tl_dev d, int jobs, int first)
@@ -199,11 +201,12 @@ __global__ void __launch_bounds__(ROW_THREADS) tl_scatter(pt_cuda_buffers b, tl_
     int slot = blockIdx.z, y = blockIdx.x;
     pt_cuda_eye_job job;
     int32_t k;
-    if (!task_blob(d, b, jobs, first, slot, &job, &k) || y >= job.h || y < k / job.w)
+    const tl_fit *fit = task_blob(d, b, jobs, first, slot, &job, &k);
+    if (!fit || y >= job.h || y < k / job.w)
         return;
     const int32_t *offsets = d.row_offsets + slot * d.rows_cap;
     int at = offsets[y];
-    int end = y + 1 < job.h ? offsets[y + 1] : d.fits[first + slot].n;
+    int end = y + 1 < job.h ? offsets[y + 1] : fit->n;
     if (end == at)
         return;
     const int32_t *labels = d.labels + slot * d.cap;
@@ -226,9 +229,9 @@ __global__ void __launch_bounds__(TEST_THREADS)
     int slot = blockIdx.y;
     pt_cuda_eye_job job;
     int32_t k;
-    if (!task_blob(d, b, jobs, first, slot, &job, &k))
+    tl_fit *fit = task_blob(d, b, jobs, first, slot, &job, &k);
+    if (!fit)
         return;
-    tl_fit *fit = d.fits + first + slot;
     int n = fit->n;
     const int32_t *offsets = d.row_offsets + slot * d.rows_cap;
     const pt_point *points = d.points + slot * d.cap;
@@ -270,9 +273,9 @@ __global__ void __launch_bounds__(FLAT_THREADS)
     int slot = blockIdx.x;
     pt_cuda_eye_job job;
     int32_t k;
-    if (!task_blob(d, b, jobs, first, slot, &job, &k))
+    tl_fit *fit = task_blob(d, b, jobs, first, slot, &job, &k);
+    if (!fit)
         return;
-    tl_fit *fit = d.fits + first + slot;
     int n = fit->n;
     if (!pt_tl_flat_drops(fit->flat, n, pt_tl_flat_reach(job.max_r)))
         return;

@@ -114,23 +114,23 @@ __global__ void __launch_bounds__(RANSAC_THREADS)
     tl_ransac(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs, int first)
 {
     __shared__ pt_point chunk[RANSAC_CHUNK];
-    int slot = blockIdx.z, split = blockIdx.y, task = first + slot, t;
-    int j = tl_task_job(d, jobs, task, &t);
-    if (t < 0)
+    int slot = blockIdx.z, split = blockIdx.y, at = first + slot;
+    const tl_task task = tl_task_at(d, jobs, at);
+    if (task.t < 0)
         return;
-    const tl_fit *fit = d.fits + task;
+    const tl_fit *fit = d.fits + task.fit;
     /* circle mode's shape check: every step-th point (lib/detect/tl_shape.h) */
-    int step = tl_task_step(d, jobs, task, fit->n), n = (fit->n + step - 1) / step;
+    int step = tl_task_step(d, jobs, at, fit->n), n = (fit->n + step - 1) / step;
     int chunks = (n + RANSAC_CHUNK - 1) / RANSAC_CHUNK;
     if (n < p.sample_size || split >= chunks)
         return;
-    const pt_cuda_eye_job job = b.jobs[j];
+    const pt_cuda_eye_job job = b.jobs[task.job];
     double band = fit->band;
     const pt_point *pts = d.points + slot * d.cap;
     int s = blockIdx.x * RANSAC_THREADS + threadIdx.x;
     pt_circle c = {0, 0, 0};
     pt_ellipse e = {0, 0, 0, 0, 0};
-    int ell = tl_task_ellipse(d, jobs, task), rows = p.ransac_rows;
+    int ell = tl_task_ellipse(d, jobs, at), rows = p.ransac_rows;
     bool valid = s < rows &&
                  sample_model(p, ell, pts, n, step, s, job.min_r, job.max_r, &c, &e);
     int32_t *votes = d.votes + (size_t)slot * d.nblocks * RANSAC_THREADS;
@@ -259,20 +259,21 @@ __global__ void __launch_bounds__(SELECT_THREADS)
     __shared__ pt_point refit_pts[TL_SERIAL_REFIT];
     __shared__ warp_fit_shared fit_s;
     __shared__ int part[SELECT_WARPS];
-    int slot = blockIdx.x, task = first + slot, t;
+    int slot = blockIdx.x, at = first + slot;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    int j = tl_task_job(d, jobs, task, &t);
-    if (t < 0)
+    const tl_task task = tl_task_at(d, jobs, at);
+    if (task.t < 0)
         return;
-    tl_fit *fit = d.fits + task;
+    const int j = task.job;
+    tl_fit *fit = d.fits + task.fit;
     /* the shape check's RANSAC sees every step-th of the n_all points */
-    int n_all = fit->n, step = tl_task_step(d, jobs, task, n_all), n = (n_all + step - 1) / step;
+    int n_all = fit->n, step = tl_task_step(d, jobs, at, n_all), n = (n_all + step - 1) / step;
     if (n < p.sample_size)
         return; /* found = 0, quality 0 (tl_pick) */
     const pt_cuda_eye_job job = b.jobs[j];
     const pt_point *pts = d.points + slot * d.cap;
     double band = fit->band;
-    int ell = tl_task_ellipse(d, jobs, task);
+    int ell = tl_task_ellipse(d, jobs, at);
     /* the best row: most votes, ties to the lowest row (every warp finds it) */
     const int32_t *votes = d.votes + (size_t)slot * d.nblocks * RANSAC_THREADS;
     int best_v = -1, best_s = -1;
@@ -342,7 +343,7 @@ __global__ void __launch_bounds__(SELECT_THREADS)
     int final_votes = block_votes(ell, c, e, pts, n_all, band, part);
     /* circle mode's shape check: the standing circle's border points in the band */
     int circle_votes = 0;
-    if (task >= jobs * d.thresholds + jobs)
+    if (at >= jobs * d.thresholds + jobs)
         circle_votes = block_votes(0, d.fits[d.settled[j]].circle, e, pts, n_all, band, part);
     if (warp != 0)
         return;

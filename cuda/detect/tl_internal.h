@@ -1,9 +1,12 @@
 /* The CUDA threshold-and-labeling detector (-a tl -b cuda), shared by its
- * files: the work is a list of tasks, each one (job, threshold): first every
- * threshold of every job (task = job * thresholds + i), then, with tl_refine,
- * one refit per job (task = jobs * thresholds + job) at the grey level the
- * choice step found. Tasks run in batches over a fixed number of slots, each
- * slot with its own label image, point list and counters:
+ * files: the work is a list of tasks, each one (job, threshold): first the
+ * thresholds of every job, in the order of cuda/detect/tl_tasks.h (every
+ * job's first tl_count, then the second dark level's of the jobs that try
+ * it, listed by tl_second.cu), then, with tl_refine, one refit per job
+ * (task = jobs * thresholds + job) at the grey level the choice step found.
+ * Each task's fit lies in d.fits at job * thresholds + its threshold slot
+ * (refits: at the task's number). Tasks run in batches over a fixed number
+ * of slots, each slot with its own label image, point list and counters:
  *
  *   tl_label.cu   8-connected labeling: union-find inside 32x32 tiles in
  *                 shared memory, union across tile borders, flattening with
@@ -14,6 +17,9 @@
  *   tl_fit.cu     RANSAC over the shared sample table (thread per row, the
  *                 points split over blocks, votes summed by atomics), the
  *                 best row, refit on the inliers, votes, quality
+ *   tl_second.cu  the jobs whose second dark level is tried, and whether
+ *                 each round of the other tasks runs (tl.cu: CUDA graph
+ *                 conditional nodes)
  *   tl_choose.cu  the best threshold per job, the mid-level refit's
  *                 threshold, the fit that stands (winner or refit), and the
  *                 result
@@ -28,6 +34,7 @@
 #define PT_CUDA_TL_INTERNAL_H
 
 #include "cuda/detect/cuda_internal.h"
+#include "cuda/detect/tl_tasks.h"
 #include "cuda/detect/warp_fit.cuh"
 #include "lib/detect/eye_levels.h"
 #include "lib/detect/tl_small.h"
@@ -89,7 +96,19 @@ typedef struct {
     int *check_t;        /* max_jobs: shape-check threshold, -1: no check */
     int4 *levels;        /* max_jobs: (coarse dark, dark, surround, second dark level or -1)
                             grey levels (range=eye) */
+    int *second;         /* max_jobs: the jobs whose slots past count are tried, in order */
+    int *seconds;        /* 1: their number */
 } tl_dev;
+
+/* Rounds of other slots' tasks that run only where they hold one
+ * (pt_tl_round_runs), in a CUDA graph: the handles
+ * (cudaGraphConditionalHandle) of the conditional nodes of up to TL_GATES
+ * rounds, those starting at tasks at + k batch (k < count). */
+#define TL_GATES 64
+typedef struct {
+    int count, at, batch;
+    unsigned long long handle[TL_GATES];
+} tl_gates;
 
 #ifdef __CUDACC__
 /* Threshold i of job j, as omp/detect/tl.c's eye_thresholds (-1: a slot of
@@ -102,22 +121,32 @@ static __device__ __forceinline__ int tl_threshold(const tl_dev &d, int j, int i
     return d.tmin + i * d.tstep;
 }
 
-/* The job of a task, and its threshold in *t (< 0: nothing to do). */
-static __device__ __forceinline__ int tl_task_job(const tl_dev &d, int jobs, int task, int *t)
+/* What a task does: its job, its threshold (< 0: nothing to do) and the
+ * index of its fit in d.fits (-1: none). */
+typedef struct {
+    int job, t, fit;
+} tl_task;
+
+static __device__ __forceinline__ tl_task tl_task_at(const tl_dev &d, int jobs, int task)
 {
+    tl_task k;
     int refits = jobs * d.thresholds; /* the first refit task */
     if (task < refits) {
-        *t = tl_threshold(d, task / d.thresholds, task % d.thresholds);
-        return task / d.thresholds;
+        int slot, seconds = task < jobs * d.count ? 0 : *d.seconds;
+        k.job = pt_tl_task_slot(task, jobs, d.count, d.thresholds, d.second, seconds, &slot);
+        k.t = slot < 0 ? -1 : tl_threshold(d, k.job, slot);
+        k.fit = slot < 0 ? -1 : k.job * d.thresholds + slot;
+        return k;
     }
-    int j = task - refits;
-    if (j < jobs) {
-        *t = d.refine_t[j];
-        return j;
+    k.fit = task;
+    k.job = task - refits;
+    if (k.job < jobs) {
+        k.t = d.refine_t[k.job];
+        return k;
     }
-    j -= jobs; /* circle mode's shape check */
-    *t = d.check_t[j];
-    return j;
+    k.job -= jobs; /* circle mode's shape check */
+    k.t = d.check_t[k.job];
+    return k;
 }
 
 /* The step between the n border points a task's RANSAC samples and votes
@@ -148,6 +177,12 @@ cudaError_t pt_tl_fit(const pt_cuda_params *p, const pt_cuda_buffers *b, const t
 /* Per job (tl_range=eye): its dark and surround levels (d->levels). */
 cudaError_t pt_tl_levels(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,
                          int jobs, cudaStream_t stream);
+/* After pt_tl_levels, where jobs have slots past count: the jobs that try
+ * them (d->second, d->seconds), for the others those slots' fits cleared
+ * (not found), and the conditions of the rounds in gates. */
+cudaError_t pt_tl_second(const tl_dev *d, int jobs, const tl_gates *gates, cudaStream_t stream);
+/* The conditions of further rounds (after pt_tl_second). */
+cudaError_t pt_tl_gate(const tl_dev *d, int jobs, const tl_gates *gates, cudaStream_t stream);
 /* Per job: the winner over the thresholds and the refit's threshold. */
 cudaError_t pt_tl_choose(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,
                          int jobs, cudaStream_t stream);

@@ -29,11 +29,11 @@ __global__ void __launch_bounds__(TILE *TILE_ROWS)
 {
     __shared__ int32_t s[TILE * TILE];
     __shared__ unsigned row_bits[TILE];
-    int slot = blockIdx.z, t;
-    int j = tl_task_job(d, jobs, first + slot, &t);
-    if (t < 0)
+    int slot = blockIdx.z;
+    const tl_task task = tl_task_at(d, jobs, first + slot);
+    if (task.t < 0)
         return;
-    const pt_cuda_eye_job job = b.jobs[j];
+    const pt_cuda_eye_job job = b.jobs[task.job];
     if (blockIdx.x == 0 && blockIdx.y == 0 && threadIdx.x == 0 && threadIdx.y == 0)
         d.root_count[slot] = 0;
     int x0 = blockIdx.x * TILE, y0 = blockIdx.y * TILE;
@@ -47,7 +47,7 @@ __global__ void __launch_bounds__(TILE *TILE_ROWS)
 #pragma unroll
     for (int r = 0; r < TILE_PER_THREAD; r++) {
         int ly = threadIdx.y + r * TILE_ROWS, x = x0 + tx, y = y0 + ly;
-        fg[r] = x < job.w && y < job.h && img[(size_t)y * p.pitch + x] <= t;
+        fg[r] = x < job.w && y < job.h && img[(size_t)y * p.pitch + x] <= task.t;
         unsigned bits = __ballot_sync(0xffffffffu, fg[r]);
         if (tx == 0)
             row_bits[ly] = bits;
@@ -102,11 +102,11 @@ __global__ void __launch_bounds__(TILE *TILE_ROWS)
 __global__ void __launch_bounds__(2 * TILE)
     tl_merge(pt_cuda_buffers b, tl_dev d, int jobs, int first)
 {
-    int slot = blockIdx.z, t;
-    int j = tl_task_job(d, jobs, first + slot, &t);
-    if (t < 0)
+    int slot = blockIdx.z;
+    const tl_task task = tl_task_at(d, jobs, first + slot);
+    if (task.t < 0)
         return;
-    const pt_cuda_eye_job job = b.jobs[j];
+    const pt_cuda_eye_job job = b.jobs[task.job];
     int w = job.w, h = job.h;
     int x0 = blockIdx.x * TILE, y0 = blockIdx.y * TILE;
     int k = threadIdx.x % TILE, left = threadIdx.x < TILE;
@@ -132,11 +132,11 @@ __global__ void __launch_bounds__(2 * TILE)
 __global__ void __launch_bounds__(FLAT_THREADS)
     tl_flatten(tl_dev d, pt_cuda_buffers b, int jobs, int first)
 {
-    int slot = blockIdx.z, t;
-    int j = tl_task_job(d, jobs, first + slot, &t);
-    if (t < 0)
+    int slot = blockIdx.z;
+    const tl_task task = tl_task_at(d, jobs, first + slot);
+    if (task.t < 0)
         return;
-    const pt_cuda_eye_job job = b.jobs[j];
+    const pt_cuda_eye_job job = b.jobs[task.job];
     int w = job.w, h = job.h, npix = w * h;
     if (blockIdx.x * FLAT_THREADS >= npix)
         return;
