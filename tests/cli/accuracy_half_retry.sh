@@ -48,7 +48,10 @@ else
 fi
 expect_exit 2 "half_retry above its range" -- "$PT" track -p half_retry=2 -o "$TMP/hr_bad.csv" "$TMP/hr"
 # -b cuda takes the same decisions on the same confidences: rows byte for
-# byte, monocular and binocular. Skipped without a usable GPU.
+# byte, monocular and binocular, and in pipelined calls of 8 frames (bench
+# --from-files submits a call while the previous one runs; the second look
+# at a call's frames follows once their results are complete).
+# Skipped without a usable GPU.
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 &&
    "$PT" track -b cuda -o /dev/null testdata/synth/000000.png 2>/dev/null; then
     for hr_alg in starburst tl; do
@@ -60,6 +63,12 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 &&
                 fail "half_retry $hr_alg $mode: -b cuda differs from -b omp"
                 diff "$TMP/hr-omp.csv" "$TMP/hr-cuda.csv" | head -4; fi
         done
+        "$PT" track -a $hr_alg -b omp -o "$TMP/hr-t.csv" "$TMP/hr" 2>/dev/null
+        "$PT" bench --from-files -a $hr_alg -b cuda --batch 8 -o "$TMP/hr-p.csv" "$TMP/hr" >/dev/null 2>&1
+        cut -d, -f1,5-12 "$TMP/hr-t.csv" >"$TMP/hr-t.cut"; cut -d, -f1,5-12 "$TMP/hr-p.csv" >"$TMP/hr-p.cut"
+        if [ -s "$TMP/hr-t.cut" ] && cmp -s "$TMP/hr-t.cut" "$TMP/hr-p.cut"; then ok; else
+            fail "half_retry $hr_alg: pipelined -b cuda calls differ from -b omp"
+            diff "$TMP/hr-t.cut" "$TMP/hr-p.cut" | head -4; fi
     done
 else
     echo "SKIP: -b cuda half_retry agreement (no usable GPU)"
