@@ -21,6 +21,8 @@ static const pt_preset_value paper_values[] = {
     {"ransac_samples", "1024", SB | TL},
     {"ransac_sample_size", "5", SB | TL},
     {"ransac_inlier", "2", SB | TL},
+    /* one look, at the frame's size */
+    {"half_retry", "0", SB | TL},
     /* Starburst: 20 rays, second stage within +-50 degrees, restarts until the
      * centre moves less than 10 px; plain RANSAC circle or ellipse */
     {"start", "centre", SB},
