@@ -136,16 +136,49 @@ static pt_status retry_create(const pt_backend *inner, const pt_config *cfg,
     return PT_OK;
 }
 
+/* Free reduced frame k (unpinned first). */
+static void drop_half(retry_state *s, int k)
+{
+    if (s->halves[k] && s->inner->unpin)
+        s->inner->unpin(s->half, &s->halves[k], 1);
+    pt_image_destroy(s->halves[k]);
+    s->halves[k] = NULL;
+}
+
+/* Reduced frame k at w x h: made once and kept, page-locked where the back
+ * end copies frames to a device (its copies then go straight from it); a
+ * frame that cannot be page-locked is copied as any other. */
+static pt_status make_half(retry_state *s, int k, int w, int h, pt_error *err)
+{
+    pt_image *img = s->halves[k];
+    if (img && img->width == w && img->height == h)
+        return PT_OK;
+    drop_half(s, k);
+    img = s->halves[k] = pt_image_create(w, h);
+    if (!img)
+        return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for half_retry");
+    pt_error ignored;
+    pt_error_clear(&ignored);
+    if (s->inner->pin && s->inner->pin(s->half, &s->halves[k], 1, &ignored) != PT_OK) {
+        /* not page-locked: unpin must not be called for it */
+        pt_image_destroy(img);
+        img = s->halves[k] = pt_image_create(w, h);
+        if (!img)
+            return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for half_retry");
+    }
+    return PT_OK;
+}
+
 static void retry_destroy(void *state)
 {
     retry_state *s = state;
     if (!s)
         return;
+    for (int k = 0; k < s->cap; k++)
+        drop_half(s, k);
     s->inner->destroy(s->full);
     if (s->half)
         s->inner->destroy(s->half);
-    for (int k = 0; k < s->cap; k++)
-        pt_image_destroy(s->halves[k]);
     int eyes = s->opt.binocular ? 2 : 1;
     if (s->half_overlays)
         for (int k = 0; k < s->cap * eyes; k++)
@@ -219,32 +252,24 @@ static pt_status second_look(retry_state *s, pt_image *const *frames, int n,
     if (!m)
         return PT_OK;
     pt_status st = reserve(s, m, err);
+    if (!st && !s->half)
+        st = s->inner->create(&s->half_cfg, &s->opt, s->width / 2, s->height / 2, &s->half,
+                              err);
     if (st)
         return st;
     m = 0;
     for (int i = 0; i < n; i++) {
         if (!frame_wanted(s, frames[i], &results[(size_t)i * eyes]))
             continue;
-        int hw = frames[i]->width / 2, hh = frames[i]->height / 2;
-        pt_image *h = s->halves[m];
-        if (!h || h->width != hw || h->height != hh) {
-            pt_image_destroy(h);
-            h = s->halves[m] = pt_image_create(hw, hh);
-            if (!h)
-                return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for half_retry");
-        }
+        st = make_half(s, m, frames[i]->width / 2, frames[i]->height / 2, err);
+        if (st)
+            return st;
         s->which[m++] = i;
     }
     int threads = s->opt.threads > 0 ? s->opt.threads : omp_get_max_threads();
 #pragma omp parallel for num_threads(threads) schedule(static) if (m > 1)
     for (int k = 0; k < m; k++)
         pt_image_halve(frames[s->which[k]], s->halves[k]);
-    if (!s->half) {
-        st = s->inner->create(&s->half_cfg, &s->opt, s->width / 2, s->height / 2, &s->half,
-                              err);
-        if (st)
-            return st;
-    }
     st = s->inner->track(s->half, s->halves, m, s->half_results,
                          overlays ? s->half_overlays : NULL, err);
     if (st)
