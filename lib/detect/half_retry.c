@@ -24,6 +24,7 @@ typedef struct {
     int cap;
     int *which;
     pt_image **halves;
+    unsigned char *pinned;     /* halves[k] page-locked through the back end */
     pt_result *half_results;
     pt_overlay *half_overlays;
     /* a submitted batch whose second look waits until its results are complete */
@@ -139,10 +140,11 @@ static pt_status retry_create(const pt_backend *inner, const pt_config *cfg,
 /* Free reduced frame k (unpinned first). */
 static void drop_half(retry_state *s, int k)
 {
-    if (s->halves[k] && s->inner->unpin)
+    if (s->pinned[k] && s->inner->unpin)
         s->inner->unpin(s->half, &s->halves[k], 1);
     pt_image_destroy(s->halves[k]);
     s->halves[k] = NULL;
+    s->pinned[k] = 0;
 }
 
 /* Reduced frame k at w x h: made once and kept, page-locked where the back
@@ -159,13 +161,7 @@ static pt_status make_half(retry_state *s, int k, int w, int h, pt_error *err)
         return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for half_retry");
     pt_error ignored;
     pt_error_clear(&ignored);
-    if (s->inner->pin && s->inner->pin(s->half, &s->halves[k], 1, &ignored) != PT_OK) {
-        /* not page-locked: unpin must not be called for it */
-        pt_image_destroy(img);
-        img = s->halves[k] = pt_image_create(w, h);
-        if (!img)
-            return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for half_retry");
-    }
+    s->pinned[k] = s->inner->pin && s->inner->pin(s->half, &s->halves[k], 1, &ignored) == PT_OK;
     return PT_OK;
 }
 
@@ -185,6 +181,7 @@ static void retry_destroy(void *state)
             pt_overlay_free(&s->half_overlays[k]);
     free(s->which);
     free(s->halves);
+    free(s->pinned);
     free(s->half_results);
     free(s->half_overlays);
     free(s);
@@ -208,10 +205,15 @@ static pt_status reserve(retry_state *s, int m, pt_error *err)
     pt_overlay *ov = realloc(s->half_overlays, (size_t)m * eyes * sizeof *ov);
     if (ov)
         s->half_overlays = ov;
-    if (!which || !halves || !res || !ov)
+    unsigned char *pinned = realloc(s->pinned, (size_t)m);
+    if (pinned)
+        s->pinned = pinned;
+    if (!which || !halves || !res || !ov || !pinned)
         return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for half_retry");
-    for (int k = s->cap; k < m; k++)
+    for (int k = s->cap; k < m; k++) {
         halves[k] = NULL;
+        pinned[k] = 0;
+    }
     memset(ov + (size_t)s->cap * eyes, 0, (size_t)(m - s->cap) * eyes * sizeof *ov);
     s->cap = m;
     return PT_OK;
