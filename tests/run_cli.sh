@@ -20,6 +20,12 @@ expect_exit() {
 expect_grep() {
     if grep -qE -- "$1" "$2"; then ok; else fail "$3: no '$1' in $(basename "$2")"; head -5 "$2" | sed 's/^/  /'; fi
 }
+# cuda_usable: a GPU is there and -b cuda tracks a frame on it (tests that
+# compare -b cuda with -b omp print SKIP otherwise)
+cuda_usable() {
+    command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 &&
+        "$PT" track -b cuda -o /dev/null testdata/synth/000000.png 2>/dev/null
+}
 # one_line FILE DESCRIPTION: stderr holds exactly one line
 one_line() {
     n=$(wc -l <"$1"); if [ "$n" -eq 1 ]; then ok; else fail "$2: $n lines on stderr"; head -5 "$1"; fi

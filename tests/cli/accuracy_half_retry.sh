@@ -52,8 +52,7 @@ expect_exit 2 "half_retry above its range" -- "$PT" track -p half_retry=2 -o "$T
 # --from-files submits a call while the previous one runs; the second look
 # at a call's frames follows once their results are complete).
 # Skipped without a usable GPU.
-if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 &&
-   "$PT" track -b cuda -o /dev/null testdata/synth/000000.png 2>/dev/null; then
+if cuda_usable; then
     for hr_alg in starburst tl; do
         for mode in "" "--binocular"; do
             for b in omp cuda; do

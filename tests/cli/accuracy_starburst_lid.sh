@@ -44,8 +44,7 @@ expect_exit 2 "flat_band below its range" -- "$PT" track -a starburst -p flat_ba
 # -b cuda counts the same votes (cuda/detect/starburst_device.cuh) and drops
 # the same flat points (flat_band): the fits byte for byte, circle, --ellipse
 # and --sequence. Skipped without a usable GPU.
-if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 &&
-   "$PT" track -b cuda -o /dev/null testdata/synth/000000.png 2>/dev/null; then
+if cuda_usable; then
     for mode in "" "--ellipse" "--sequence"; do
         for b in omp cuda; do
             "$PT" track -a starburst -b $b $mode -p vote_angle=20 -p flat_band=3 "$TMP/lo" \

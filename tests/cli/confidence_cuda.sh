@@ -2,8 +2,7 @@
 # (pupiltrack(1), METRICS: confidence), with each detector, in --sequence
 # and --ellipse mode: columns image, status .. confidence the same byte for
 # byte. Skipped without a usable GPU.
-if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 &&
-   "$PT" track -b cuda -o /dev/null testdata/synth/000000.png 2>/dev/null; then
+if cuda_usable; then
     for a in starburst tl hough; do
         for mode in "" "--ellipse" "--sequence"; do
             "$PT" track -a $a -b omp $mode testdata/synth 2>/dev/null | cut -d, -f1,5-12 >"$TMP/conf-omp.csv"
