@@ -578,6 +578,46 @@ static inline int outside_ring(double d2, double lo, double hi)
     return (l > 0.0 && d2 < l * l) || d2 > h * h;
 }
 
+/* The edges whose refinement point (edge_point) may lie between lo and hi
+ * px from (cx, cy) (full frame), in edge order: those of the box within hi
+ * (edge_box_around), less those surely outside the ring (outside_ring).
+ * ring_edges_next gives each one's index and point, -1 after the last; it
+ * is always inlined (as a call per edge it added 1.8 % to the instructions
+ * of hough on a 1280x1024 frame, valgrind --tool=callgrind). */
+typedef struct {
+    const edge_list *e;
+    int x_off, y_off;
+    double cx, cy, lo, hi;
+    edge_box box;
+    int ey, i, i1; /* the row, its next edge and its end */
+} ring_edges;
+
+static inline ring_edges ring_edges_of(const edge_list *e, int x_off, int y_off, double cx,
+                                       double cy, double lo, double hi)
+{
+    ring_edges r = {e, x_off, y_off, cx, cy, lo, hi,
+                    edge_box_around(e, x_off, y_off, cx, cy, hi), 0, 0, 0};
+    r.ey = r.box.y0 - 1;
+    return r;
+}
+
+static inline __attribute__((always_inline)) int ring_edges_next(ring_edges *r, double *x,
+                                                                   double *y)
+{
+    for (;;) {
+        while (r->i < r->i1) {
+            int i = r->i++;
+            edge_point(r->e, i, r->x_off, r->y_off, x, y);
+            double dx = *x - r->cx, dy = *y - r->cy;
+            if (!outside_ring(dx * dx + dy * dy, r->lo, r->hi))
+                return i;
+        }
+        if (++r->ey > r->box.y1)
+            return -1;
+        box_row(r->e, &r->box, r->ey, &r->i, &r->i1);
+    }
+}
+
 /* Edges within band of the circle that face its centre, not flat
  * (lib/detect/hough_flat.h: a lid's chord tangent to a circle in the
  * pupil's visible part), per px of its circumference, at most 1. */
@@ -585,21 +625,13 @@ static double circle_support(const edge_list *e, int x_off, int y_off, const pt_
                              double band)
 {
     int n = 0;
-    edge_box box = edge_box_around(e, x_off, y_off, c->cx, c->cy, c->r + band);
-    for (int ey = box.y0; ey <= box.y1; ey++) {
-        int i0, i1;
-        box_row(e, &box, ey, &i0, &i1);
-        for (int i = i0; i < i1; i++) {
-            double x, y;
-            edge_point(e, i, x_off, y_off, &x, &y);
-            double dx = c->cx - x, dy = c->cy - y;
-            if (outside_ring(dx * dx + dy * dy, c->r - band, c->r + band))
-                continue;
-            double d = hypot(dx, dy);
-            if (e->flat[i])
-                continue;
-            n += fabs(d - c->r) <= band && e->ux[i] * dx + e->uy[i] * dy >= HOUGH_AIM_COS * d;
-        }
+    ring_edges ring = ring_edges_of(e, x_off, y_off, c->cx, c->cy, c->r - band, c->r + band);
+    double x, y;
+    for (int i; (i = ring_edges_next(&ring, &x, &y)) >= 0;) {
+        if (e->flat[i])
+            continue;
+        double dx = c->cx - x, dy = c->cy - y, d = hypot(dx, dy);
+        n += fabs(d - c->r) <= band && e->ux[i] * dx + e->uy[i] * dy >= HOUGH_AIM_COS * d;
     }
     double s = n / fmax(2.0 * M_PI * c->r, 1.0);
     return s > 1.0 ? 1.0 : s;
@@ -616,23 +648,14 @@ static int near_ellipse(const edge_list *e, int x_off, int y_off, const pt_ellip
     pt_ellipse_frame_init(el, &frame);
     double a = el->a > el->b ? el->a : el->b, b = el->a > el->b ? el->b : el->a;
     int n = 0;
-    edge_box box = edge_box_around(e, x_off, y_off, el->cx, el->cy, a + band);
-    for (int ey = box.y0; ey <= box.y1; ey++) {
-        int i0, i1;
-        box_row(e, &box, ey, &i0, &i1);
-        for (int i = i0; i < i1; i++) {
-            double x, y;
-            edge_point(e, i, x_off, y_off, &x, &y);
-            double dx = x - el->cx, dy = y - el->cy;
-            if (outside_ring(dx * dx + dy * dy, b - band, a + band))
-                continue;
-            if (pt_ellipse_frame_within(&frame, x, y, band)) {
-                pts[n].x = (float)x;
-                pts[n].y = (float)y;
-                n++;
-            }
+    ring_edges ring = ring_edges_of(e, x_off, y_off, el->cx, el->cy, b - band, a + band);
+    double x, y;
+    while (ring_edges_next(&ring, &x, &y) >= 0)
+        if (pt_ellipse_frame_within(&frame, x, y, band)) {
+            pts[n].x = (float)x;
+            pts[n].y = (float)y;
+            n++;
         }
-    }
     return n;
 }
 
@@ -652,31 +675,26 @@ static int around_peak(const edge_list *e, int x_off, int y_off, const pt_circle
     double reach = PT_HOUGH_DARK_REACH * c->r;
     const double cos45 = 0.70710678;
     int n = 0;
-    edge_box box = edge_box_around(e, x_off, y_off, c->cx, c->cy, r_out);
-    for (int ey = box.y0; ey <= box.y1; ey++) {
-        int i0, i1;
-        box_row(e, &box, ey, &i0, &i1);
-        for (int i = i0; i < i1; i++) {
-            double x, y;
-            edge_point(e, i, x_off, y_off, &x, &y);
-            double dx = c->cx - x, dy = c->cy - y, aim = e->ux[i] * dx + e->uy[i] * dy;
-            /* a negative aim fails the 45 degree test for any distance */
-            if (outside_ring(dx * dx + dy * dy, r_in, r_out) || aim < 0.0)
-                continue;
-            if (mask && mask[(size_t)(e->y[i] + y_off) * img->stride + (e->x[i] + x_off)])
-                continue;
-            if (e->flat[i])
-                continue;
-            double d = hypot(dx, dy);
-            if (d < r_in || d > r_out || aim < cos45 * d)
-                continue;
-            if (dark_limit < 255 &&
-                !pt_hough_dark_behind(img, x, y, e->ux[i], e->uy[i], reach, dark_limit))
-                continue;
-            pts[n].x = (float)x;
-            pts[n].y = (float)y;
-            n++;
-        }
+    ring_edges ring = ring_edges_of(e, x_off, y_off, c->cx, c->cy, r_in, r_out);
+    double x, y;
+    for (int i; (i = ring_edges_next(&ring, &x, &y)) >= 0;) {
+        double dx = c->cx - x, dy = c->cy - y, aim = e->ux[i] * dx + e->uy[i] * dy;
+        /* a negative aim fails the 45 degree test for any distance */
+        if (aim < 0.0)
+            continue;
+        if (mask && mask[(size_t)(e->y[i] + y_off) * img->stride + (e->x[i] + x_off)])
+            continue;
+        if (e->flat[i])
+            continue;
+        double d = hypot(dx, dy);
+        if (d < r_in || d > r_out || aim < cos45 * d)
+            continue;
+        if (dark_limit < 255 &&
+            !pt_hough_dark_behind(img, x, y, e->ux[i], e->uy[i], reach, dark_limit))
+            continue;
+        pts[n].x = (float)x;
+        pts[n].y = (float)y;
+        n++;
     }
     return n;
 }
