@@ -26,6 +26,11 @@ cuda_usable() {
     command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 &&
         "$PT" track -b cuda -o /dev/null testdata/synth/000000.png 2>/dev/null
 }
+# expect_same A B DESCRIPTION: A is not empty and B is the same byte for
+# byte (else the first differing lines are shown)
+expect_same() {
+    if [ -s "$1" ] && cmp -s "$1" "$2"; then ok; else fail "$3"; diff "$1" "$2" | head -4; fi
+}
 # one_line FILE DESCRIPTION: stderr holds exactly one line
 one_line() {
     n=$(wc -l <"$1"); if [ "$n" -eq 1 ]; then ok; else fail "$2: $n lines on stderr"; head -5 "$1"; fi

@@ -34,8 +34,7 @@ done
 "$PT" track -a starburst -b omp --sequence -o "$TMP/hr_seq_on.csv" "$TMP/hr" 2>/dev/null
 "$PT" track -a starburst -b omp --sequence -p half_retry=0 -o "$TMP/hr_seq_off.csv" "$TMP/hr" 2>/dev/null
 cut -d, -f1-12 "$TMP/hr_seq_on.csv" >"$TMP/hr_a.cut"; cut -d, -f1-12 "$TMP/hr_seq_off.csv" >"$TMP/hr_b.cut"
-if [ -s "$TMP/hr_a.cut" ] && cmp -s "$TMP/hr_a.cut" "$TMP/hr_b.cut"; then ok; else
-    fail "half_retry changed --sequence rows"; fi
+expect_same "$TMP/hr_a.cut" "$TMP/hr_b.cut" "half_retry changed --sequence rows"
 # a frame whose kept result is the second look's: --draw still draws it
 hr_frame=$(paste -d, "$TMP/hr_off.csv" "$TMP/hr_on.csv" | awk -F, 'NR > 1 && $6 != $(6 + NF / 2) { print $1; exit }')
 if [ -n "$hr_frame" ]; then
@@ -58,16 +57,12 @@ if cuda_usable; then
             for b in omp cuda; do
                 "$PT" track -a $hr_alg -b $b $mode "$TMP/hr" 2>/dev/null | cut -d, -f1,5-12 >"$TMP/hr-$b.csv"
             done
-            if [ -s "$TMP/hr-omp.csv" ] && cmp -s "$TMP/hr-omp.csv" "$TMP/hr-cuda.csv"; then ok; else
-                fail "half_retry $hr_alg $mode: -b cuda differs from -b omp"
-                diff "$TMP/hr-omp.csv" "$TMP/hr-cuda.csv" | head -4; fi
+            expect_same "$TMP/hr-omp.csv" "$TMP/hr-cuda.csv" "half_retry $hr_alg $mode: -b cuda differs from -b omp"
         done
         "$PT" track -a $hr_alg -b omp -o "$TMP/hr-t.csv" "$TMP/hr" 2>/dev/null
         "$PT" bench --from-files -a $hr_alg -b cuda --batch 8 -o "$TMP/hr-p.csv" "$TMP/hr" >/dev/null 2>&1
         cut -d, -f1,5-12 "$TMP/hr-t.csv" >"$TMP/hr-t.cut"; cut -d, -f1,5-12 "$TMP/hr-p.csv" >"$TMP/hr-p.cut"
-        if [ -s "$TMP/hr-t.cut" ] && cmp -s "$TMP/hr-t.cut" "$TMP/hr-p.cut"; then ok; else
-            fail "half_retry $hr_alg: pipelined -b cuda calls differ from -b omp"
-            diff "$TMP/hr-t.cut" "$TMP/hr-p.cut" | head -4; fi
+        expect_same "$TMP/hr-t.cut" "$TMP/hr-p.cut" "half_retry $hr_alg: pipelined -b cuda calls differ from -b omp"
     done
 else
     echo "SKIP: -b cuda half_retry agreement (no usable GPU)"

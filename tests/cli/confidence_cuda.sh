@@ -7,9 +7,7 @@ if cuda_usable; then
         for mode in "" "--ellipse" "--sequence"; do
             "$PT" track -a $a -b omp $mode testdata/synth 2>/dev/null | cut -d, -f1,5-12 >"$TMP/conf-omp.csv"
             "$PT" track -a $a -b cuda $mode testdata/synth 2>/dev/null | cut -d, -f1,5-12 >"$TMP/conf-cuda.csv"
-            if [ -s "$TMP/conf-omp.csv" ] && cmp -s "$TMP/conf-omp.csv" "$TMP/conf-cuda.csv"; then ok; else
-                fail "-a $a $mode: -b cuda confidence or fit differs from -b omp"
-                diff "$TMP/conf-omp.csv" "$TMP/conf-cuda.csv" | head -4; fi
+            expect_same "$TMP/conf-omp.csv" "$TMP/conf-cuda.csv" "-a $a $mode: -b cuda confidence or fit differs from -b omp"
         done
     done
 else
