@@ -97,8 +97,12 @@ static pt_status cuda_create(const pt_config *cfg, const pt_track_options *opt, 
     cuda_multi *m = (cuda_multi *)calloc(1, sizeof *m);
     if (!m)
         return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory");
+    /* the reduced frames are kept for one device's calls only */
+    pt_track_options one = *opt;
+    if (count > 1)
+        one.keep_halves = 0;
     for (int d = 0; d < count; d++) {
-        if (pt_cuda_state_create(cfg, opt, width, height, ids[d], &m->dev[d], err)) {
+        if (pt_cuda_state_create(cfg, &one, width, height, ids[d], &m->dev[d], err)) {
             cuda_destroy(m);
             return err->status;
         }
@@ -197,6 +201,19 @@ static void cuda_unpin_region(void *state, const void *base)
     cudaHostUnregister((void *)base);
 }
 
+static pt_status cuda_track_halves(void *half_state, void *full_state, const pt_result *of,
+                                   pt_image *const *frames, const int *which, int m,
+                                   pt_result *results, pt_overlay *overlays, pt_error *err)
+{
+    cuda_multi *half = (cuda_multi *)half_state;
+    const cuda_multi *full = (const cuda_multi *)full_state;
+    if (half->count != 1 || full->count != 1 || half->dev[0]->device != full->dev[0]->device)
+        return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda",
+                            "reduced frames are kept on one device only");
+    return pt_cuda_state_track_halves(half->dev[0], full->dev[0], of, frames, which, m, results,
+                                      overlays, err);
+}
+
 static double cuda_upload_ms(void *state)
 {
     const cuda_state *s = ((const cuda_multi *)state)->dev[0];
@@ -206,4 +223,4 @@ static double cuda_upload_ms(void *state)
 extern "C" const pt_backend pt_backend_cuda = {
     "cuda",     cuda_create, cuda_track,        cuda_destroy, cuda_pin,
     cuda_unpin, cuda_stage_report, cuda_submit, cuda_drain, 1,
-    cuda_pin_region, cuda_unpin_region, cuda_upload_ms};
+    cuda_pin_region, cuda_unpin_region, cuda_upload_ms, cuda_track_halves};

@@ -15,6 +15,9 @@
 #include "cuda/core/cuda_check.h"
 #include "cuda/detect/backend_state.h"
 #include "cuda/detect/chunk_plan.h"
+#include "cuda/preprocess/half_frames.h"
+
+static_assert(MAX_CHUNK <= PT_CUDA_GATHER_MAX, "a chunk gathers at most PT_CUDA_GATHER_MAX frames");
 
 static void make_job(const cuda_state *s, int frame_in_chunk, int e, int w, int h,
                      pt_cuda_eye_job *job, int *kernel, int *dilate)
@@ -171,10 +174,11 @@ static cudaError_t copy_results_back(const stream_slot *slot, int jobs)
 }
 
 /* Send frames[first, first+count) (all the same size) through one stream;
- * Starburst runs its first `iterations` iterations. */
+ * Starburst runs its first `iterations` iterations. on_device: the frames'
+ * buf are device pointers (track_halves), gathered by a kernel. */
 static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const *frames,
                               int first, int count, int iterations, pt_result *results,
-                              pt_overlay *overlays, pt_error *err)
+                              pt_overlay *overlays, int on_device, pt_error *err)
 {
     const pt_cuda_params *p = &s->params;
     int w = frames[first]->width, h = frames[first]->height;
@@ -199,9 +203,16 @@ static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const 
     /* --cuda-off pinned: straight from pageable memory (the driver stages
      * each copy itself and the host waits for it). */
     int pinned = 1, pageable = (s->opt.cuda_off & PT_CUDA_OFF_PINNED) != 0;
-    for (int i = 0; i < count && pinned && !pageable; i++)
+    for (int i = 0; i < count && pinned && !pageable && !on_device; i++)
         pinned = is_pinned(frames[first + i]->buf);
-    if (!pinned) {
+    if (on_device) {
+        pt_cuda_frame_sources src;
+        for (int i = 0; i < count; i++)
+            src.frame[i] = frames[first + i]->buf;
+        CUDA_OR_FAIL(err, pt_cuda_gather_frames(&src, count, frames[first]->stride, w, h,
+                                                slot->dev.raw, p->pitch, p->plane,
+                                                slot->stream));
+    } else if (!pinned) {
         /* Staging as large as this chunk (bench's pinned frames need none;
          * track's calls of 32 frames use chunks of 8): pinning the largest
          * chunk for every stream took a good part of track's start-up. */
@@ -259,17 +270,34 @@ static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const 
         memcmp(slot->next_jobs, slot->host_jobs, jobs * sizeof *slot->host_jobs)) {
         memcpy(slot->host_dims, slot->next_dims, count * sizeof *slot->host_dims);
         memcpy(slot->host_jobs, slot->next_jobs, jobs * sizeof *slot->host_jobs);
-        CUDA_OR_FAIL(err, cudaMemcpyAsync(slot->dev.dims, slot->host_dims,
-                                          count * sizeof(pt_cuda_frame_dims),
-                                          cudaMemcpyHostToDevice, slot->stream));
-        CUDA_OR_FAIL(err, cudaMemcpyAsync(slot->dev.jobs, slot->host_jobs,
-                                          jobs * sizeof(pt_cuda_eye_job), cudaMemcpyHostToDevice,
-                                          slot->stream));
+        if (on_device) { /* no copy that would queue behind other calls' frames */
+            CUDA_OR_FAIL(err, pt_cuda_fetch_mapped(slot->dev.dims, slot->mapped_dims,
+                                                   count * sizeof(pt_cuda_frame_dims),
+                                                   slot->stream));
+            CUDA_OR_FAIL(err, pt_cuda_fetch_mapped(slot->dev.jobs, slot->mapped_jobs,
+                                                   jobs * sizeof(pt_cuda_eye_job),
+                                                   slot->stream));
+        } else {
+            CUDA_OR_FAIL(err, cudaMemcpyAsync(slot->dev.dims, slot->host_dims,
+                                              count * sizeof(pt_cuda_frame_dims),
+                                              cudaMemcpyHostToDevice, slot->stream));
+            CUDA_OR_FAIL(err, cudaMemcpyAsync(slot->dev.jobs, slot->host_jobs,
+                                              jobs * sizeof(pt_cuda_eye_job),
+                                              cudaMemcpyHostToDevice, slot->stream));
+        }
         slot->uploaded_frames = count;
         slot->uploaded_jobs = jobs;
     }
     CUDA_OR_FAIL(err, cudaEventRecord(slot->copied, slot->stream));
     s->last_copy = index;
+    /* keep_halves: the chunk's frames reduced to half size into the call's
+     * buffer, from the copy just made (after the copied mark, so the next
+     * chunk's copy does not wait for it) */
+    uint8_t *halves = s->halves[s->batch & 1];
+    if (s->opt.keep_halves && halves && s->halves_batch[s->batch & 1] == s->batch)
+        CUDA_OR_FAIL(err, pt_cuda_halve_frames(slot->dev.raw, p->pitch, p->plane, count, w, h,
+                                               halves + (size_t)first * s->half_plane,
+                                               s->half_pitch, s->half_plane, slot->stream));
     chunk_stage stage = {p,      &slot->dev, count, jobs,        w,
                          h,      kernel,     dilate, 0,          iterations,
                          s->detector, slot->detector};
@@ -340,13 +368,39 @@ static void frame_error(const cuda_state *s, pt_result *results, int frame, cons
     }
 }
 
+/* keep_halves: room for this call's n reduced frames in the buffer of its
+ * batch's parity. That buffer last served the call two before, whose
+ * chunks are harvested and whose second look is over (pt_backend: the
+ * results of a call are the caller's once the next call returns). */
+static pt_status keep_halves_for(cuda_state *s, int n, const pt_result *results, pt_error *err)
+{
+    if (!s->opt.keep_halves || s->opt.sequence)
+        return PT_OK;
+    int p = (int)(s->batch & 1);
+    s->halves_of[p] = NULL;
+    if (n > s->halves_cap[p]) {
+        cudaFree(s->halves[p]);
+        s->halves[p] = NULL;
+        s->halves_cap[p] = 0;
+        CUDA_OR_FAIL(err, cudaMalloc((void **)&s->halves[p], (size_t)n * s->half_plane));
+        s->halves_cap[p] = n;
+    }
+    s->halves_of[p] = results;
+    s->halves_n[p] = n;
+    s->halves_batch[p] = s->batch;
+    return PT_OK;
+}
+
 /* Launch the chunks of one call, on the streams from s->next_stream on;
  * a stream still holding an earlier chunk is harvested first. Returns
  * with the last chunks in flight. */
 static pt_status launch_call(cuda_state *s, pt_image *const *frames, int n, pt_result *results,
-                             pt_overlay *overlays, int submitted, pt_error *err)
+                             pt_overlay *overlays, int submitted, int on_device, pt_error *err)
 {
     s->batch++;
+    pt_status kept = keep_halves_for(s, n, results, err);
+    if (kept)
+        return kept;
     const pt_chunk_plan plan = {s->chunk, s->nstreams, s->opt.sequence, s->params.max_iterations,
                                 s->detector ? 0 : EARLY_ITERATIONS, submitted};
     if (overlays)
@@ -380,7 +434,8 @@ static pt_status launch_call(cuda_state *s, pt_image *const *frames, int n, pt_r
         s->next_stream = (s->next_stream + 1) % s->nstreams;
         st = harvest(s, slot, err);
         if (!st)
-            st = launch_chunk(s, slot, frames, i, count, iterations, results, overlays, err);
+            st = launch_chunk(s, slot, frames, i, count, iterations, results, overlays,
+                              on_device, err);
         i += count;
     }
     return st;
@@ -411,7 +466,7 @@ pt_status pt_cuda_state_track(cuda_state *s, pt_image *const *frames, int n, pt_
      * uploaded jobs as it left them, and waits for no other stream's copy. */
     s->next_stream = 0;
     if (!st)
-        st = launch_call(s, frames, n, results, overlays, 0, err);
+        st = launch_call(s, frames, n, results, overlays, 0, 0, err);
     pt_status hs = pt_cuda_state_harvest_before(s, LONG_MAX, err);
     return st ? st : hs;
 }
@@ -424,8 +479,56 @@ pt_status pt_cuda_state_submit(cuda_state *s, pt_image *const *frames, int n, pt
                             pt_overlay *overlays, pt_error *err)
 {
     CUDA_OR_FAIL(err, cudaSetDevice(s->device));
-    pt_status st = launch_call(s, frames, n, results, overlays, 1, err);
+    pt_status st = launch_call(s, frames, n, results, overlays, 1, 0, err);
     pt_status hs = pt_cuda_state_harvest_before(s, s->batch, err);
     return st ? st : hs;
 }
 
+
+pt_status pt_cuda_state_track_halves(cuda_state *half, const cuda_state *full,
+                                     const pt_result *of, pt_image *const *frames,
+                                     const int *which, int m, pt_result *results,
+                                     pt_overlay *overlays, pt_error *err)
+{
+    int p = -1;
+    for (int k = 0; k < 2; k++)
+        if (full->halves[k] && full->halves_of[k] == of &&
+            (p < 0 || full->halves_batch[k] > full->halves_batch[p]))
+            p = k;
+    for (int k = 0; k < m && p >= 0; k++) {
+        const pt_image *f = frames[which[k]];
+        if (which[k] < 0 || which[k] >= full->halves_n[p] || !f || !f->buf ||
+            f->width > full->width || f->height > full->height)
+            p = -1;
+    }
+    if (p < 0)
+        return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda",
+                            "the reduced frames of that call are not kept");
+    pt_image *heads = (pt_image *)malloc((size_t)m * sizeof *heads);
+    pt_image **list = (pt_image **)malloc((size_t)m * sizeof *list);
+    if (!heads || !list) {
+        free(heads);
+        free(list);
+        return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for half_retry");
+    }
+    for (int k = 0; k < m; k++) {
+        heads[k].width = frames[which[k]]->width / 2;
+        heads[k].height = frames[which[k]]->height / 2;
+        heads[k].stride = full->half_pitch;
+        heads[k].buf = full->halves[p] + (size_t)which[k] * full->half_plane;
+        list[k] = &heads[k];
+    }
+    pt_status st = PT_OK;
+    if (cudaSetDevice(half->device) != cudaSuccess)
+        st = pt_error_set(err, PT_ERR_INTERNAL, "-b cuda", "cannot select device %d",
+                          half->device);
+    if (!st)
+        st = pt_cuda_state_harvest_before(half, LONG_MAX, err);
+    half->next_stream = 0;
+    if (!st)
+        st = launch_call(half, list, m, results, overlays, 0, 1, err);
+    pt_status hs = pt_cuda_state_harvest_before(half, LONG_MAX, err);
+    free(heads);
+    free(list);
+    return st ? st : hs;
+}

@@ -88,6 +88,8 @@ void pt_cuda_state_destroy(cuda_state *s)
         free_slot(s->detector, &s->slots[i]);
     }
     free(s->slots);
+    cudaFree(s->halves[0]);
+    cudaFree(s->halves[1]);
     cudaFree(s->ransac_values);
     cudaFree(s->previous);
     free(s);
@@ -98,7 +100,10 @@ static pt_status alloc_slot(cuda_state *s, stream_slot *slot, pt_error *err)
     size_t plane = s->params.plane, frames = (size_t)s->chunk;
     size_t jobs = frames * s->eyes;
     size_t pts = (size_t)s->params.points_per_eye * jobs;
-    CUDA_OR_FAIL(err, cudaStreamCreateWithFlags(&slot->stream, cudaStreamNonBlocking));
+    int least = 0, greatest = 0;
+    CUDA_OR_FAIL(err, cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    CUDA_OR_FAIL(err, cudaStreamCreateWithPriority(&slot->stream, cudaStreamNonBlocking,
+                                                   s->opt.urgent ? greatest : least));
     CUDA_OR_FAIL(err, cudaEventCreate(&slot->begin));
     CUDA_OR_FAIL(err, cudaEventCreate(&slot->end));
     CUDA_OR_FAIL(err, cudaEventCreate(&slot->copied));
@@ -128,8 +133,12 @@ static pt_status alloc_slot(cuda_state *s, stream_slot *slot, pt_error *err)
                                  jobs * slot->dev.partials_per_job * sizeof(int2)));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.partial_models,
                                  jobs * slot->dev.partials_per_job * sizeof(pt_cuda_sb_model)));
-    CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_dims, frames * sizeof(pt_cuda_frame_dims)));
-    CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_jobs, jobs * sizeof(pt_cuda_eye_job)));
+    CUDA_OR_FAIL(err, cudaHostAlloc((void **)&slot->host_dims, frames * sizeof(pt_cuda_frame_dims),
+                                    cudaHostAllocMapped | cudaHostAllocPortable));
+    CUDA_OR_FAIL(err, cudaHostAlloc((void **)&slot->host_jobs, jobs * sizeof(pt_cuda_eye_job),
+                                    cudaHostAllocMapped | cudaHostAllocPortable));
+    CUDA_OR_FAIL(err, cudaHostGetDevicePointer((void **)&slot->mapped_dims, slot->host_dims, 0));
+    CUDA_OR_FAIL(err, cudaHostGetDevicePointer((void **)&slot->mapped_jobs, slot->host_jobs, 0));
     if (s->opt.cuda_off & PT_CUDA_OFF_MAPPED) {
         /* --cuda-off mapped: the kernels write device memory, copied back per chunk */
         CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_results,
@@ -186,6 +195,8 @@ pt_status pt_cuda_state_create(const pt_config *cfg, const pt_track_options *opt
     pt_cuda_params *p = &s->params;
     p->pitch = (s->width + 127) & ~127;
     p->plane = (size_t)p->pitch * s->height;
+    s->half_pitch = (s->width / 2 + 15) & ~15;
+    s->half_plane = (size_t)s->half_pitch * (s->height / 2);
     /* Larger chunks spread each launch over more of the GPU; keep the
      * planes of a chunk within CHUNK_BYTES. */
     size_t fit = CHUNK_BYTES / p->plane;

@@ -40,6 +40,8 @@ typedef struct {
     size_t host_frames_bytes;      /* allocated at the first chunk that needs it */
     pt_cuda_frame_dims *host_dims; /* pinned: what dev.dims holds (uploaded_frames) */
     pt_cuda_eye_job *host_jobs;    /* pinned: what dev.jobs holds (uploaded_jobs) */
+    pt_cuda_frame_dims *mapped_dims; /* the same two as device pointers (mapped), */
+    pt_cuda_eye_job *mapped_jobs;    /* for uploads by a kernel (frames on the device) */
     int uploaded_frames, uploaded_jobs;
     pt_cuda_frame_dims *next_dims; /* the next chunk's, built here and uploaded when */
     pt_cuda_eye_job *next_jobs;    /* they differ from what the device holds */
@@ -75,6 +77,16 @@ typedef struct {
     uint32_t *ransac_values; /* device copy of the shared table */
     pt_cuda_previous *previous;
     long batch; /* calls so far; each chunk in flight knows its own */
+    /* opt.keep_halves: each call's frames also reduced to half size, kept
+     * for the two latest calls (by the parity of their batch): frame i of
+     * the call whose results array is halves_of[p] at halves[p] + i *
+     * half_plane, rows half_pitch apart (backend_chunks.cu). */
+    uint8_t *halves[2];
+    int halves_cap[2], halves_n[2];
+    const pt_result *halves_of[2];
+    long halves_batch[2];
+    int half_pitch;
+    size_t half_plane;
     /* stage times summed over harvested chunks, ms; frames counted */
     double stage_ms[4];
     long stage_frames;
@@ -93,5 +105,11 @@ pt_status pt_cuda_state_track(cuda_state *s, pt_image *const *frames, int n, pt_
 pt_status pt_cuda_state_submit(cuda_state *s, pt_image *const *frames, int n, pt_result *results,
                                pt_overlay *overlays, pt_error *err);
 pt_status pt_cuda_state_harvest_before(cuda_state *s, long batch, pt_error *err);
+/* pt_backend.track_halves on one device: frames which[0..m) of full's call
+ * `of`, from the reduced frames full kept, tracked by half (backend_chunks.cu). */
+pt_status pt_cuda_state_track_halves(cuda_state *half, const cuda_state *full,
+                                     const pt_result *of, pt_image *const *frames,
+                                     const int *which, int m, pt_result *results,
+                                     pt_overlay *overlays, pt_error *err);
 
 #endif

@@ -19,6 +19,7 @@ typedef struct {
     pt_track_options opt;
     int width, height;
     int on;                    /* half_retry applies to this detector and mode */
+    int kept;                  /* the inner back end keeps the reduced frames (track_halves) */
     double below, margin;
     /* one call's second look: frame indices, their halves, results, overlays */
     int cap;
@@ -116,13 +117,10 @@ static pt_status retry_create(const pt_backend *inner, const pt_config *cfg,
     retry_state *s = calloc(1, sizeof *s);
     if (!s)
         return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory");
-    pt_status st = inner->create(cfg, opt, width, height, &s->full, err);
-    if (st) {
-        free(s);
-        return st;
-    }
     s->inner = inner;
     s->opt = *opt;
+    s->opt.keep_halves = 0; /* the half-size state's own calls, */
+    s->opt.urgent = 1;      /* waited for while the next batch is in flight */
     s->width = width;
     s->height = height;
     s->below = cfg->retry.below;
@@ -131,6 +129,16 @@ static pt_status retry_create(const pt_backend *inner, const pt_config *cfg,
     s->on = s->below > 0 && !opt->sequence &&
             (opt->algorithm & (PT_ALG_STARBURST | PT_ALG_TL)) &&
             eye_width / 2 >= HALF_MIN_SIDE && height / 2 >= HALF_MIN_SIDE;
+    /* A back end that holds the frames elsewhere (the GPU) reduces them
+     * there, from the copy it made, instead of copying reduced ones. */
+    s->kept = s->on && inner->track_halves != NULL;
+    pt_track_options full_opt = s->opt;
+    full_opt.keep_halves = s->kept;
+    pt_status st = inner->create(cfg, &full_opt, width, height, &s->full, err);
+    if (st) {
+        free(s);
+        return st;
+    }
     s->half_cfg = *cfg;
     halve_config(&s->half_cfg);
     *state = s;
@@ -260,22 +268,36 @@ static pt_status second_look(retry_state *s, pt_image *const *frames, int n,
     if (st)
         return st;
     m = 0;
-    for (int i = 0; i < n; i++) {
-        if (!frame_wanted(s, frames[i], &results[(size_t)i * eyes]))
-            continue;
-        st = make_half(s, m, frames[i]->width / 2, frames[i]->height / 2, err);
+    for (int i = 0; i < n; i++)
+        if (frame_wanted(s, frames[i], &results[(size_t)i * eyes]))
+            s->which[m++] = i;
+    pt_overlay *half_ov = overlays ? s->half_overlays : NULL;
+    st = PT_ERR_UNAVAILABLE;
+    if (s->kept) {
+        pt_error kept_err;
+        pt_error_clear(&kept_err);
+        st = s->inner->track_halves(s->half, s->full, results, frames, s->which, m,
+                                    s->half_results, half_ov, &kept_err);
+        if (st && st != PT_ERR_UNAVAILABLE) {
+            *err = kept_err;
+            return st;
+        }
+    }
+    if (st) { /* reduced here and tracked as any frames */
+        for (int k = 0; k < m; k++) {
+            const pt_image *f = frames[s->which[k]];
+            st = make_half(s, k, f->width / 2, f->height / 2, err);
+            if (st)
+                return st;
+        }
+        int threads = s->opt.threads > 0 ? s->opt.threads : omp_get_max_threads();
+#pragma omp parallel for num_threads(threads) schedule(static) if (m > 1)
+        for (int k = 0; k < m; k++)
+            pt_image_halve(frames[s->which[k]], s->halves[k]);
+        st = s->inner->track(s->half, s->halves, m, s->half_results, half_ov, err);
         if (st)
             return st;
-        s->which[m++] = i;
     }
-    int threads = s->opt.threads > 0 ? s->opt.threads : omp_get_max_threads();
-#pragma omp parallel for num_threads(threads) schedule(static) if (m > 1)
-    for (int k = 0; k < m; k++)
-        pt_image_halve(frames[s->which[k]], s->halves[k]);
-    st = s->inner->track(s->half, s->halves, m, s->half_results,
-                         overlays ? s->half_overlays : NULL, err);
-    if (st)
-        return st;
     double per_frame = (clock_ms() - t0) / m;
     for (int k = 0; k < m; k++) {
         int i = s->which[k];

@@ -39,6 +39,14 @@ typedef struct {
      * current device only, -1 = every visible device. */
     int ndevices;
     int devices[PT_MAX_DEVICES];
+    /* Keep each call's frames also reduced to half size (pt_image_halve)
+     * where the back end holds them, for track_halves; back ends without
+     * track_halves ignore it. */
+    int keep_halves;
+    /* 1: this state's GPU work goes ahead of other work on the device
+     * (the highest stream priority): the second look, which its caller
+     * waits for while another state's calls are in flight. */
+    int urgent;
 } pt_track_options;
 
 struct pt_trace; /* lib/detect/pt_trace.h */
@@ -97,6 +105,18 @@ typedef struct pt_backend {
     /* Optional: mean time per frame of the copies to the device since
      * create, in ms (bench). */
     double (*upload_ms)(void *state);
+    /* Optional, for the second look at half resolution (half_retry.h):
+     * track frames which[0..m) of a call made on full_state with
+     * keep_halves set, reduced to half size as pt_image_halve does, from
+     * the copies the back end kept (no new copy of them); half_state was
+     * made for half the size. `of` is that call's results array (its
+     * results complete) and `frames` its frames; results and overlays have
+     * m entries per eye as in track(). PT_ERR_UNAVAILABLE, with nothing
+     * tracked, where that call's reduced frames are not kept (the caller
+     * then reduces and tracks them itself). */
+    pt_status (*track_halves)(void *half_state, void *full_state, const pt_result *of,
+                              pt_image *const *frames, const int *which, int m,
+                              pt_result *results, pt_overlay *overlays, pt_error *err);
 } pt_backend;
 
 extern const pt_backend pt_backend_omp;
