@@ -4,7 +4,8 @@
  * (pt_image_halve) and tracked as any frames, for Starburst and tl, one eye
  * and two, frames smaller than the state was made for, whole calls and
  * chosen frames; a call whose reduced frames are no longer kept is refused
- * (PT_ERR_UNAVAILABLE) with nothing tracked; and the second look at half
+ * (PT_ERR_UNAVAILABLE) with nothing tracked; looks started ahead
+ * (pt_backend.look_ahead) give the same; and the second look at half
  * resolution over -b cuda equals it over -b omp. Skips (passing) when no
  * usable GPU is present. */
 #include <stdio.h>
@@ -162,6 +163,85 @@ static void test_kept_calls(void)
     free_frames(frames, 3 * n);
 }
 
+/* look_ahead: each call's wanted frames looked at while the call goes on;
+ * track_halves of them gives what host_halves gives, after submitted calls
+ * and after calls of one frame (an early look); frames not looked at ahead
+ * are tracked when asked for. */
+static void test_look_ahead(pt_algorithm alg, int per_call, int submitted)
+{
+    int n = 48, w = 640, h = 512, calls = n / per_call;
+    pt_image **frames = render_hazards(n, w, h, 0, 631, 1.0f, PT_SYNTH_LOW_CONTRAST);
+    pt_config cfg;
+    pt_config_default(&cfg);
+    pt_track_options opt, half_opt;
+    memset(&opt, 0, sizeof opt);
+    opt.algorithm = alg;
+    half_opt = opt;
+    opt.keep_halves = 1;
+    pt_result *first = calloc((size_t)n, sizeof *first);
+    pt_result *got = calloc((size_t)n, sizeof *got), *want = calloc((size_t)n, sizeof *want);
+    void *full = NULL, *half = NULL;
+    pt_error err;
+    pt_error_clear(&err);
+    PT_CHECK(pt_backend_cuda.create(&cfg, &opt, w, h, &full, &err) == PT_OK &&
+                 pt_backend_cuda.create(&cfg, &half_opt, w / 2, h / 2, &half, &err) == PT_OK &&
+                 pt_backend_cuda.look_ahead(full, half, cfg.retry.below, &err) == PT_OK,
+             "create: %s", err.what);
+    if (!full || !half)
+        return;
+    int looked = 0, asked = 0;
+    for (int c = 0; c <= calls; c++) {
+        if (c < calls) {
+            pt_result *r = first + (size_t)c * per_call;
+            pt_status st = submitted ? pt_backend_cuda.submit(full, frames + c * per_call, per_call,
+                                                              r, NULL, &err)
+                                     : pt_backend_cuda.track(full, frames + c * per_call, per_call,
+                                                             r, NULL, &err);
+            PT_CHECK(st == PT_OK, "call %d: %s", c, err.what);
+        } else if (submitted) {
+            PT_CHECK(pt_backend_cuda.drain(full, &err) == PT_OK, "drain");
+        }
+        /* the call whose results are complete now */
+        int done = submitted ? c - 1 : c;
+        if (done < 0 || done >= calls)
+            continue;
+        pt_image **fr = frames + done * per_call;
+        pt_result *r = first + (size_t)done * per_call;
+        int which[48], m = 0;
+        for (int i = 0; i < per_call; i++)
+            if (pt_half_retry_frame_wanted(w, h, 1, &r[i], cfg.retry.below))
+                which[m++] = i;
+        looked += m;
+        if (m) {
+            PT_CHECK(pt_backend_cuda.track_halves(half, full, r, fr, which, m, got, NULL, &err) ==
+                         PT_OK,
+                     "call %d: track_halves: %s", done, err.what);
+            host_halves(&cfg, &half_opt, w, h, fr, which, m, want);
+            PT_CHECK(count_differ(want, got, m) == 0, "%s, call %d: looked at ahead",
+                     pt_algorithm_name(alg), done);
+        }
+        /* every frame of the call: the others tracked when asked for */
+        int every[48];
+        for (int i = 0; i < per_call; i++)
+            every[i] = i;
+        PT_CHECK(pt_backend_cuda.track_halves(half, full, r, fr, every, per_call, got, NULL, &err) ==
+                     PT_OK,
+                 "call %d: every frame: %s", done, err.what);
+        host_halves(&cfg, &half_opt, w, h, fr, every, per_call, want);
+        PT_CHECK(count_differ(want, got, per_call) == 0, "%s, call %d: every frame",
+                 pt_algorithm_name(alg), done);
+        asked++;
+    }
+    PT_CHECK(asked == calls && looked > 0, "%s: %d calls, %d frames looked at: no test",
+             pt_algorithm_name(alg), asked, looked);
+    pt_backend_cuda.destroy(full);
+    pt_backend_cuda.destroy(half);
+    free(first);
+    free(got);
+    free(want);
+    free_frames(frames, n);
+}
+
 /* The second look over -b cuda (reduced on the GPU) and over -b omp, on
  * dim frames where it changes results: the same results, bit for bit. */
 static void compare_layers(const char *what, const pt_track_options *base, int n, int w, int h,
@@ -230,6 +310,11 @@ int main(void)
         free_frames(frames, 20);
     }
     test_kept_calls();
+    for (int a = 0; a < 2; a++) {
+        test_look_ahead(algs[a], 16, 1);
+        test_look_ahead(algs[a], 48, 0);
+        test_look_ahead(algs[a], 1, 0);
+    }
     opt.binocular = 0;
     for (int a = 0; a < 2; a++) {
         opt.algorithm = algs[a];

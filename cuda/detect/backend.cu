@@ -214,6 +214,20 @@ static pt_status cuda_track_halves(void *half_state, void *full_state, const pt_
                                       overlays, err);
 }
 
+static pt_status cuda_look_ahead(void *full_state, void *half_state, double below,
+                                 pt_error *err)
+{
+    cuda_multi *full = (cuda_multi *)full_state;
+    cuda_multi *half = (cuda_multi *)half_state;
+    if (half->count != 1 || full->count != 1 || half->dev[0]->device != full->dev[0]->device ||
+        !full->dev[0]->opt.keep_halves || full->dev[0]->opt.sequence)
+        return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda",
+                            "the second look is started ahead on one device only");
+    full->dev[0]->look = half->dev[0];
+    full->dev[0]->look_below = below;
+    return PT_OK;
+}
+
 static double cuda_upload_ms(void *state)
 {
     const cuda_state *s = ((const cuda_multi *)state)->dev[0];
@@ -223,4 +237,4 @@ static double cuda_upload_ms(void *state)
 extern "C" const pt_backend pt_backend_cuda = {
     "cuda",     cuda_create, cuda_track,        cuda_destroy, cuda_pin,
     cuda_unpin, cuda_stage_report, cuda_submit, cuda_drain, 1,
-    cuda_pin_region, cuda_unpin_region, cuda_upload_ms, cuda_track_halves};
+    cuda_pin_region, cuda_unpin_region, cuda_upload_ms, cuda_track_halves, cuda_look_ahead};

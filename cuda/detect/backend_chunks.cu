@@ -10,6 +10,7 @@
 
 #include <omp.h>
 
+#include "lib/detect/half_retry.h"
 #include "lib/detect/starburst_config.h"
 #include "lib/params/params_auto.h"
 #include "cuda/core/cuda_check.h"
@@ -55,6 +56,43 @@ static void make_job(const cuda_state *s, int frame_in_chunk, int e, int w, int 
 }
 
 static pt_status finish_iterations(cuda_state *s, stream_slot *slot, pt_error *err);
+static pt_status launch_call(cuda_state *s, pt_image *const *frames, int n, pt_result *results,
+                             pt_overlay *overlays, int submitted, int on_device, pt_error *err);
+
+/* look_ahead: the second look at a harvested chunk's wanted frames, from
+ * their reduced copies, launched on s->look and left in flight (its
+ * results land in look_results at its harvest: track_halves). A chunk of
+ * a call waited for at once (an early look) gets an early look too. */
+static pt_status look_ahead_chunk(cuda_state *s, const stream_slot *slot, pt_error *err)
+{
+    int p = (int)(slot->batch & 1);
+    if (!s->look || !s->halves[p] || s->halves_batch[p] != slot->batch ||
+        s->look_batch[p] != slot->batch ||
+        (slot->overlays && s->opt.overlay))
+        return PT_OK;
+    int w = slot->host_dims[0].width, h = slot->host_dims[0].height;
+    pt_image heads[MAX_CHUNK];
+    pt_image *list[MAX_CHUNK];
+    int m = 0;
+    for (int i = 0; i < slot->frames; i++) {
+        int f = slot->first_frame + i;
+        if (!pt_half_retry_frame_wanted(w, h, s->eyes, &slot->results[(size_t)f * s->eyes],
+                                        s->look_below))
+            continue;
+        heads[m].width = w / 2;
+        heads[m].height = h / 2;
+        heads[m].stride = s->half_pitch;
+        heads[m].buf = s->halves[p] + (size_t)f * s->half_plane;
+        list[m] = &heads[m];
+        s->look_at[p][f] = slot->first_frame + m;
+        m++;
+    }
+    if (!m)
+        return PT_OK;
+    int early = slot->iterations < pt_chunk_max_iterations(s->params.max_iterations);
+    return launch_call(s->look, list, m, s->look_results[p] + (size_t)slot->first_frame * s->eyes,
+                       NULL, !early, 1, err);
+}
 
 /* Wait for the chunk in flight on this slot and write its results out. */
 static pt_status harvest(cuda_state *s, stream_slot *slot, pt_error *err)
@@ -104,7 +142,7 @@ static pt_status harvest(cuda_state *s, stream_slot *slot, pt_error *err)
             free(pts);
         }
     }
-    return PT_OK;
+    return look_ahead_chunk(s, slot, err);
 }
 
 static int is_pinned(const void *p)
@@ -385,6 +423,25 @@ static pt_status keep_halves_for(cuda_state *s, int n, const pt_result *results,
         CUDA_OR_FAIL(err, cudaMalloc((void **)&s->halves[p], (size_t)n * s->half_plane));
         s->halves_cap[p] = n;
     }
+    if (s->look) {
+        /* the looks of the call two before are over (track_halves
+         * harvested them); none may still write into its results */
+        pt_status st = pt_cuda_state_harvest_before(s->look, LONG_MAX, err);
+        if (st)
+            return st;
+        if (n > s->look_cap[p]) {
+            free(s->look_results[p]);
+            free(s->look_at[p]);
+            s->look_results[p] = (pt_result *)malloc((size_t)n * s->eyes * sizeof(pt_result));
+            s->look_at[p] = (int *)malloc((size_t)n * sizeof(int));
+            s->look_cap[p] = s->look_results[p] && s->look_at[p] ? n : 0;
+            if (!s->look_cap[p])
+                return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for half_retry");
+        }
+        for (int i = 0; i < n; i++)
+            s->look_at[p][i] = -1;
+        s->look_batch[p] = s->batch;
+    }
     s->halves_of[p] = results;
     s->halves_n[p] = n;
     s->halves_batch[p] = s->batch;
@@ -420,7 +477,10 @@ static pt_status launch_call(cuda_state *s, pt_image *const *frames, int n, pt_r
         }
         /* A chunk: up to pt_chunk_limit consecutive usable frames of the
          * same size (smaller at the call's ends: cuda/detect/chunk_plan.c). */
-        int limit = pt_chunk_limit(&plan, n, i);
+        /* Frames on the device have no copy to overlap: as few chunks as
+         * possible, so that a second look of up to a chunk is one chain of
+         * launches with an early look. */
+        int limit = on_device ? s->chunk : pt_chunk_limit(&plan, n, i);
         int count = 1;
         while (count < limit && i + count < n && frames[i + count] &&
                frames[i + count]->buf && frames[i + count]->width == f->width &&
@@ -504,6 +564,21 @@ pt_status pt_cuda_state_track_halves(cuda_state *half, const cuda_state *full,
     if (p < 0)
         return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda",
                             "the reduced frames of that call are not kept");
+    /* looked at ahead (look_ahead_chunk): the results, once harvested */
+    int ahead = full->look == half && !overlays && full->look_batch[p] == full->halves_batch[p];
+    for (int k = 0; k < m && ahead; k++)
+        ahead = full->look_at[p][which[k]] >= 0;
+    if (ahead) {
+        if (cudaSetDevice(half->device) != cudaSuccess)
+            return pt_error_set(err, PT_ERR_INTERNAL, "-b cuda", "cannot select device %d",
+                                half->device);
+        pt_status st = pt_cuda_state_harvest_before(half, LONG_MAX, err);
+        for (int k = 0; k < m && !st; k++)
+            memcpy(results + (size_t)k * full->eyes,
+                   full->look_results[p] + (size_t)full->look_at[p][which[k]] * full->eyes,
+                   (size_t)full->eyes * sizeof *results);
+        return st;
+    }
     pt_image *heads = (pt_image *)malloc((size_t)m * sizeof *heads);
     pt_image **list = (pt_image **)malloc((size_t)m * sizeof *list);
     if (!heads || !list) {

@@ -90,6 +90,10 @@ void pt_cuda_state_destroy(cuda_state *s)
     free(s->slots);
     cudaFree(s->halves[0]);
     cudaFree(s->halves[1]);
+    for (int p = 0; p < 2; p++) {
+        free(s->look_results[p]);
+        free(s->look_at[p]);
+    }
     cudaFree(s->ransac_values);
     cudaFree(s->previous);
     free(s);

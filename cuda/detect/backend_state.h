@@ -64,7 +64,7 @@ typedef struct {
     long batch;           /* the call it belongs to (cuda_state.batch) */
 } stream_slot;
 
-typedef struct {
+typedef struct cuda_state {
     int device; /* CUDA device of every buffer and stream below */
     pt_config cfg;
     pt_track_options opt;
@@ -87,6 +87,16 @@ typedef struct {
     long halves_batch[2];
     int half_pitch;
     size_t half_plane;
+    /* look_ahead: the half-size state that makes the second look, started
+     * at each chunk's harvest for its wanted frames (below: half_retry);
+     * frame i of the call of parity p has its results at look_results[p]
+     * + look_at[p][i] * eyes, or look_at[p][i] = -1 when not looked at */
+    struct cuda_state *look;
+    double look_below;
+    pt_result *look_results[2];
+    int *look_at[2];
+    int look_cap[2];
+    long look_batch[2]; /* the call whose looks look_at lists */
     /* stage times summed over harvested chunks, ms; frames counted */
     double stage_ms[4];
     long stage_frames;

@@ -7,10 +7,6 @@
 #include <string.h>
 #include <time.h>
 
-/* Smallest side of an eye's reduced region: the auto parameters are made
- * for eye regions from 128x128 crops up (pupiltrack(1), PARAMETERS). */
-#define HALF_MIN_SIDE 128
-
 typedef struct {
     const pt_backend *inner;
     void *full;                /* the inner back end at the frames' size */
@@ -128,11 +124,11 @@ static pt_status retry_create(const pt_backend *inner, const pt_config *cfg,
     int eye_width = opt->binocular ? width / 2 : width;
     s->on = s->below > 0 && !opt->sequence &&
             (opt->algorithm & (PT_ALG_STARBURST | PT_ALG_TL)) &&
-            eye_width / 2 >= HALF_MIN_SIDE && height / 2 >= HALF_MIN_SIDE;
+            eye_width / 2 >= PT_HALF_MIN_SIDE && height / 2 >= PT_HALF_MIN_SIDE;
     /* A back end that holds the frames elsewhere (the GPU) reduces them
      * there, from the copy it made, instead of copying reduced ones. */
     s->kept = s->on && inner->track_halves != NULL;
-    pt_track_options full_opt = s->opt;
+    pt_track_options full_opt = *opt;
     full_opt.keep_halves = s->kept;
     pt_status st = inner->create(cfg, &full_opt, width, height, &s->full, err);
     if (st) {
@@ -141,6 +137,21 @@ static pt_status retry_create(const pt_backend *inner, const pt_config *cfg,
     }
     s->half_cfg = *cfg;
     halve_config(&s->half_cfg);
+    /* Such a back end can also start each look as soon as the frame's
+     * first results are in, while it goes on with the rest of the call;
+     * the half-size state is then made now. Where it cannot, the looks
+     * are made when the call's results are complete. */
+    if (s->kept && inner->look_ahead) {
+        st = inner->create(&s->half_cfg, &s->opt, width / 2, height / 2, &s->half, err);
+        if (st) {
+            inner->destroy(s->full);
+            free(s);
+            return st;
+        }
+        pt_error ignored;
+        pt_error_clear(&ignored);
+        inner->look_ahead(s->full, s->half, s->below, &ignored);
+    }
     *state = s;
     return PT_OK;
 }
@@ -235,16 +246,22 @@ static void take_overlay(pt_overlay *dst, const pt_overlay *src)
         pt_overlay_add(dst, 2 * src->points[p].x + 0.5f, 2 * src->points[p].y + 0.5f);
 }
 
-static int frame_wanted(const retry_state *s, const pt_image *f, const pt_result *res)
+int pt_half_retry_frame_wanted(int width, int height, int eyes, const pt_result *first,
+                               double below)
 {
-    int eyes = s->opt.binocular ? 2 : 1;
-    if (!f || !f->buf || f->width / (2 * eyes) < HALF_MIN_SIDE ||
-        f->height / 2 < HALF_MIN_SIDE)
+    if (width / (2 * eyes) < PT_HALF_MIN_SIDE || height / 2 < PT_HALF_MIN_SIDE)
         return 0;
     for (int e = 0; e < eyes; e++)
-        if (pt_half_retry_wanted(&res[e], s->below))
+        if (pt_half_retry_wanted(&first[e], below))
             return 1;
     return 0;
+}
+
+static int frame_wanted(const retry_state *s, const pt_image *f, const pt_result *res)
+{
+    return f && f->buf &&
+           pt_half_retry_frame_wanted(f->width, f->height, s->opt.binocular ? 2 : 1, res,
+                                      s->below);
 }
 
 /* The second look at frames whose first results are complete. */

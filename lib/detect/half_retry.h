@@ -49,6 +49,16 @@ int pt_half_retry_keeps(const pt_result *first, const pt_result *second, double 
 /* Whether an eye is looked at again under threshold below. */
 int pt_half_retry_wanted(const pt_result *first, double below);
 
+/* Smallest side of an eye's reduced region: the auto parameters are made
+ * for eye regions from 128x128 crops up (pupiltrack(1), PARAMETERS). */
+#define PT_HALF_MIN_SIDE 128
+
+/* Whether a frame of width x height with these first results (eyes of
+ * them) is looked at again: its eye regions are at least PT_HALF_MIN_SIDE
+ * when halved and one of its eyes is wanted. */
+int pt_half_retry_frame_wanted(int width, int height, int eyes, const pt_result *first,
+                               double below);
+
 #ifdef __cplusplus
 }
 #endif

@@ -117,6 +117,13 @@ typedef struct pt_backend {
     pt_status (*track_halves)(void *half_state, void *full_state, const pt_result *of,
                               pt_image *const *frames, const int *which, int m,
                               pt_result *results, pt_overlay *overlays, pt_error *err);
+    /* Optional, with keep_halves: from now on, start the second look of
+     * every frame that pt_half_retry_frame_wanted (half_retry.h) picks
+     * under `below` on half_state as soon as the frame's first results are
+     * in, without waiting for it; track_halves of those frames (without
+     * overlays) then returns its results. PT_ERR_UNAVAILABLE where the back
+     * end cannot. */
+    pt_status (*look_ahead)(void *full_state, void *half_state, double below, pt_error *err);
 } pt_backend;
 
 extern const pt_backend pt_backend_omp;
