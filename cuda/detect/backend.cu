@@ -7,7 +7,10 @@
  * frame's); preprocessing
  * and the pipeline are replayed from CUDA graphs kept per stream and chunk
  * shape (cuda/detect/stage_graph.cu); the host waits for a stream only when it
- * needs that stream's buffers again. */
+ * needs that stream's buffers again. For the second look at half resolution
+ * (lib/detect/half_retry.h) each chunk's frames are also reduced on the GPU
+ * from the copy already there, and a harvested chunk's unsure eyes are
+ * looked at again on a half-size state at once (track_halves, look_ahead). */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>

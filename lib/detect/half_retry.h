@@ -12,7 +12,11 @@
  *
  * The look is a layer over any back end: the registry's "omp" and "cuda"
  * rows are the tables below, each wrapping the back end of its name, so
- * both back ends take the same decisions on the same confidences. */
+ * both back ends take the same decisions on the same confidences. A back
+ * end that holds the frames elsewhere reduces them there and may start the
+ * looks while the rest of a call runs (pt_backend: keep_halves,
+ * track_halves, look_ahead); the CUDA back end does, so the look costs it
+ * no copy and little time. */
 #ifndef PT_HALF_RETRY_H
 #define PT_HALF_RETRY_H
 
