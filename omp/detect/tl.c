@@ -222,12 +222,15 @@ static int threshold_border(const pt_image *img, const pt_roi *roi, int t,
                             int *row_start, pt_labeling *lab, pt_contours *contours,
                             pt_point *border, double *blob_r)
 {
+    /* compared as bytes, so the loop runs over whole vectors: t < 0
+     * selects no pixel, t >= 255 every one */
+    const uint8_t level = (uint8_t)(t < 0 ? 0 : t > 255 ? 255 : t), any = t >= 0;
     for (int y = 0; y < roi->height; y++) {
         const uint8_t *src = img->buf + (size_t)(roi->y0 + y) * img->stride + roi->x0;
         uint8_t *dst = mask + (size_t)y * roi->width;
 #pragma omp simd
         for (int x = 0; x < roi->width; x++)
-            dst[x] = src[x] <= t;
+            dst[x] = (uint8_t)((src[x] <= level) & any);
     }
     pt_label_components(mask, roi->width, roi->width, roi->height, lab);
     int32_t k = pick_blob(lab, in->min_radius, in->max_radius);
