@@ -409,7 +409,9 @@ static void frame_error(const cuda_state *s, pt_result *results, int frame, cons
 /* keep_halves: room for this call's n reduced frames in the buffer of its
  * batch's parity. That buffer last served the call two before, whose
  * chunks are harvested and whose second look is over (pt_backend: the
- * results of a call are the caller's once the next call returns). */
+ * results of a call are the caller's once the next call returns). Where
+ * the device or the host has no room for them, the call keeps none:
+ * track_halves refuses it and the caller reduces its frames itself. */
 static pt_status keep_halves_for(cuda_state *s, int n, const pt_result *results, pt_error *err)
 {
     if (!s->opt.keep_halves || s->opt.sequence)
@@ -420,7 +422,11 @@ static pt_status keep_halves_for(cuda_state *s, int n, const pt_result *results,
         cudaFree(s->halves[p]);
         s->halves[p] = NULL;
         s->halves_cap[p] = 0;
-        CUDA_OR_FAIL(err, cudaMalloc((void **)&s->halves[p], (size_t)n * s->half_plane));
+        if (cudaMalloc((void **)&s->halves[p], (size_t)n * s->half_plane) != cudaSuccess) {
+            cudaGetLastError(); /* clears the failure: nothing else is affected */
+            s->halves[p] = NULL;
+            return PT_OK;
+        }
         s->halves_cap[p] = n;
     }
     if (s->look) {
@@ -429,18 +435,19 @@ static pt_status keep_halves_for(cuda_state *s, int n, const pt_result *results,
         pt_status st = pt_cuda_state_harvest_before(s->look, LONG_MAX, err);
         if (st)
             return st;
+        s->look_batch[p] = -1; /* no look started ahead for this call (yet) */
         if (n > s->look_cap[p]) {
             free(s->look_results[p]);
             free(s->look_at[p]);
             s->look_results[p] = (pt_result *)malloc((size_t)n * s->eyes * sizeof(pt_result));
             s->look_at[p] = (int *)malloc((size_t)n * sizeof(int));
             s->look_cap[p] = s->look_results[p] && s->look_at[p] ? n : 0;
-            if (!s->look_cap[p])
-                return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for half_retry");
         }
-        for (int i = 0; i < n; i++)
-            s->look_at[p][i] = -1;
-        s->look_batch[p] = s->batch;
+        if (s->look_cap[p] >= n) {
+            for (int i = 0; i < n; i++)
+                s->look_at[p][i] = -1;
+            s->look_batch[p] = s->batch;
+        }
     }
     s->halves_of[p] = results;
     s->halves_n[p] = n;

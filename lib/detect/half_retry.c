@@ -142,15 +142,13 @@ static pt_status retry_create(const pt_backend *inner, const pt_config *cfg,
      * the half-size state is then made now. Where it cannot, the looks
      * are made when the call's results are complete. */
     if (s->kept && inner->look_ahead) {
-        st = inner->create(&s->half_cfg, &s->opt, width / 2, height / 2, &s->half, err);
-        if (st) {
-            inner->destroy(s->full);
-            free(s);
-            return st;
-        }
-        pt_error ignored;
+        pt_error ignored; /* without room for it now, it is made when needed */
         pt_error_clear(&ignored);
-        inner->look_ahead(s->full, s->half, s->below, &ignored);
+        if (inner->create(&s->half_cfg, &s->opt, width / 2, height / 2, &s->half, &ignored) ==
+            PT_OK)
+            inner->look_ahead(s->full, s->half, s->below, &ignored);
+        else
+            s->half = NULL;
     }
     *state = s;
     return PT_OK;
