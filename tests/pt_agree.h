@@ -19,6 +19,20 @@ typedef struct {
     double worst;
 } agreement;
 
+/* Whether two results are the same bit for bit: status, eye, fits and
+ * confidence (the timing aside). */
+static inline int same_result(const pt_result *a, const pt_result *b)
+{
+    return a->status == b->status && a->has_circle == b->has_circle &&
+           a->has_ellipse == b->has_ellipse && a->eye == b->eye &&
+           (!a->has_circle || (a->circle.cx == b->circle.cx && a->circle.cy == b->circle.cy &&
+                               a->circle.r == b->circle.r)) &&
+           (!a->has_ellipse || (a->ellipse.cx == b->ellipse.cx && a->ellipse.cy == b->ellipse.cy &&
+                                a->ellipse.a == b->ellipse.a && a->ellipse.b == b->ellipse.b &&
+                                a->ellipse.theta == b->ellipse.theta)) &&
+           a->confidence == b->confidence;
+}
+
 /* n synthetic frames of w x h (two eyes when binocular) from seed, every
  * grey level times exposure (synth --exposure: 1 = as rendered), with the
  * failure classes `hazards` (synth --hazard; 0: none) on every frame. */

@@ -18,18 +18,6 @@
 #include "tests/pt_agree.h"
 #include "tests/pt_test.h"
 
-static int same_result(const pt_result *a, const pt_result *b)
-{
-    return a->status == b->status && a->has_circle == b->has_circle &&
-           a->has_ellipse == b->has_ellipse && a->eye == b->eye &&
-           (!a->has_circle || (a->circle.cx == b->circle.cx && a->circle.cy == b->circle.cy &&
-                               a->circle.r == b->circle.r)) &&
-           (!a->has_ellipse || (a->ellipse.cx == b->ellipse.cx && a->ellipse.cy == b->ellipse.cy &&
-                                a->ellipse.a == b->ellipse.a && a->ellipse.b == b->ellipse.b &&
-                                a->ellipse.theta == b->ellipse.theta)) &&
-           a->confidence == b->confidence;
-}
-
 static int count_differ(const pt_result *a, const pt_result *b, int n)
 {
     int d = 0;
@@ -53,6 +41,48 @@ static void host_halves(const pt_config *cfg, const pt_track_options *opt, int w
     free_frames(halves, m);
 }
 
+/* A state for frames up to w x h that keeps its reduced frames, and one
+ * for half that size, with base's options (keep_halves off); 0 when either
+ * cannot be made. */
+static int make_pair(const pt_config *cfg, const pt_track_options *base, int w, int h,
+                     void **full, void **half)
+{
+    pt_track_options opt = *base;
+    opt.keep_halves = 1;
+    pt_error err;
+    pt_error_clear(&err);
+    *full = *half = NULL;
+    PT_CHECK(pt_backend_cuda.create(cfg, &opt, w, h, full, &err) == PT_OK &&
+                 pt_backend_cuda.create(cfg, base, w / 2, h / 2, half, &err) == PT_OK,
+             "%s %dx%d: create: %s", pt_algorithm_name(base->algorithm), w, h, err.what);
+    return *full && *half;
+}
+
+/* track_halves of frames which[0..m) of the call whose results are `of`
+ * (its frames fr, the states made for w x h) gives what host_halves gives;
+ * returns the pupils found. */
+static int expect_halves(const char *what, void *half, void *full, const pt_config *cfg,
+                         const pt_track_options *base, int w, int h, const pt_result *of,
+                         pt_image **fr, const int *which, int m)
+{
+    int eyes = base->binocular ? 2 : 1;
+    pt_result *want = calloc((size_t)m * eyes, sizeof *want);
+    pt_result *got = calloc((size_t)m * eyes, sizeof *got);
+    pt_error err;
+    pt_error_clear(&err);
+    PT_CHECK(pt_backend_cuda.track_halves(half, full, of, fr, which, m, got, NULL, &err) == PT_OK,
+             "%s: track_halves: %s", what, err.what);
+    host_halves(cfg, base, w, h, fr, which, m, want);
+    int differ = count_differ(want, got, m * eyes), found = 0;
+    PT_CHECK(differ == 0, "%s: %d of %d results differ from frames reduced on the host", what,
+             differ, m * eyes);
+    for (int i = 0; i < m * eyes; i++)
+        found += want[i].has_circle || want[i].has_ellipse;
+    free(want);
+    free(got);
+    return found;
+}
+
 /* A call of n frames (prepared for w x h) with keep_halves, then
  * track_halves of the frames in which, against host_halves. */
 static void compare_halves(const char *what, const pt_track_options *base, pt_image **frames,
@@ -60,39 +90,21 @@ static void compare_halves(const char *what, const pt_track_options *base, pt_im
 {
     pt_config cfg;
     pt_config_default(&cfg);
-    pt_track_options opt = *base, half_opt = *base;
-    opt.keep_halves = 1;
     int eyes = base->binocular ? 2 : 1;
     pt_result *first = calloc((size_t)n * eyes, sizeof *first);
-    pt_result *want = calloc((size_t)m * eyes, sizeof *want);
-    pt_result *got = calloc((size_t)m * eyes, sizeof *got);
-    void *full = NULL, *half = NULL;
+    void *full, *half;
     pt_error err;
     pt_error_clear(&err);
-    PT_CHECK(pt_backend_cuda.create(&cfg, &opt, w, h, &full, &err) == PT_OK &&
-                 pt_backend_cuda.create(&cfg, &half_opt, w / 2, h / 2, &half, &err) == PT_OK,
-             "%s: create: %s", what, err.what);
-    if (!full || !half)
+    if (!make_pair(&cfg, base, w, h, &full, &half))
         return;
     PT_CHECK(pt_backend_cuda.track(full, frames, n, first, NULL, &err) == PT_OK, "%s: track: %s",
              what, err.what);
-    PT_CHECK(pt_backend_cuda.track_halves(half, full, first, frames, which, m, got, NULL, &err) ==
-                 PT_OK,
-             "%s: track_halves: %s", what, err.what);
-    host_halves(&cfg, base, w, h, frames, which, m, want);
-    int found = 0;
-    for (int i = 0; i < m * eyes; i++)
-        found += want[i].has_circle || want[i].has_ellipse;
+    int found = expect_halves(what, half, full, &cfg, base, w, h, first, frames, which, m);
     PT_CHECK(found > m * eyes / 2, "%s: the reduced frames gave only %d of %d pupils", what,
              found, m * eyes);
-    int differ = count_differ(want, got, m * eyes);
-    PT_CHECK(differ == 0, "%s: %d of %d results differ from frames reduced on the host", what,
-             differ, m * eyes);
     pt_backend_cuda.destroy(full);
     pt_backend_cuda.destroy(half);
     free(first);
-    free(want);
-    free(got);
 }
 
 /* Submitted calls: the call before the last one submitted still has its
@@ -104,47 +116,36 @@ static void test_kept_calls(void)
     pt_image **frames = render(3 * n, w, h, 0, 611);
     pt_config cfg;
     pt_config_default(&cfg);
-    pt_track_options opt, half_opt;
-    memset(&opt, 0, sizeof opt);
-    opt.algorithm = PT_ALG_STARBURST;
-    half_opt = opt;
-    opt.keep_halves = 1;
-    pt_result *res[3], *got = calloc((size_t)n, sizeof *got), *want = calloc((size_t)n, sizeof *want);
+    pt_track_options half_opt;
+    memset(&half_opt, 0, sizeof half_opt);
+    half_opt.algorithm = PT_ALG_STARBURST;
+    pt_result *res[3], got[24], never[24];
     for (int c = 0; c < 3; c++)
         res[c] = calloc((size_t)n, sizeof *res[c]);
     int which[24];
     for (int k = 0; k < n; k++)
         which[k] = k;
-    void *full = NULL, *half = NULL;
+    void *full, *half;
     pt_error err;
     pt_error_clear(&err);
-    PT_CHECK(pt_backend_cuda.create(&cfg, &opt, w, h, &full, &err) == PT_OK &&
-                 pt_backend_cuda.create(&cfg, &half_opt, w / 2, h / 2, &half, &err) == PT_OK,
-             "create: %s", err.what);
-    if (!full || !half)
+    if (!make_pair(&cfg, &half_opt, w, h, &full, &half))
         return;
     PT_CHECK(pt_backend_cuda.submit(full, frames, n, res[0], NULL, &err) == PT_OK, "submit 0");
     PT_CHECK(pt_backend_cuda.submit(full, frames + n, n, res[1], NULL, &err) == PT_OK, "submit 1");
     /* call 0's results are complete; call 1 is in flight */
-    PT_CHECK(pt_backend_cuda.track_halves(half, full, res[0], frames, which, n, got, NULL, &err) ==
-                 PT_OK,
-             "call 0 while call 1 is in flight: %s", err.what);
-    host_halves(&cfg, &half_opt, w, h, frames, which, n, want);
-    PT_CHECK(count_differ(want, got, n) == 0, "call 0's reduced frames while call 1 is in flight");
+    expect_halves("call 0 while call 1 is in flight", half, full, &cfg, &half_opt, w, h, res[0],
+                  frames, which, n);
     PT_CHECK(pt_backend_cuda.submit(full, frames + 2 * n, n, res[2], NULL, &err) == PT_OK,
              "submit 2");
-    PT_CHECK(pt_backend_cuda.track_halves(half, full, res[1], frames + n, which, n, got, NULL,
-                                          &err) == PT_OK,
-             "call 1 while call 2 is in flight: %s", err.what);
-    host_halves(&cfg, &half_opt, w, h, frames + n, which, n, want);
-    PT_CHECK(count_differ(want, got, n) == 0, "call 1's reduced frames while call 2 is in flight");
+    expect_halves("call 1 while call 2 is in flight", half, full, &cfg, &half_opt, w, h, res[1],
+                  frames + n, which, n);
     pt_result untouched = {.status = PT_DETECT_NOTFOUND, .confidence = 0.123};
     for (int k = 0; k < n; k++)
         got[k] = untouched;
     PT_CHECK(pt_backend_cuda.track_halves(half, full, res[0], frames, which, n, got, NULL, &err) ==
                  PT_ERR_UNAVAILABLE,
              "call 0's buffer was taken by call 2: refused");
-    PT_CHECK(pt_backend_cuda.track_halves(half, full, want, frames, which, n, got, NULL, &err) ==
+    PT_CHECK(pt_backend_cuda.track_halves(half, full, never, frames, which, n, got, NULL, &err) ==
                  PT_ERR_UNAVAILABLE,
              "a results array of no call: refused");
     int which_out[1] = {n};
@@ -158,8 +159,6 @@ static void test_kept_calls(void)
     pt_backend_cuda.destroy(half);
     for (int c = 0; c < 3; c++)
         free(res[c]);
-    free(got);
-    free(want);
     free_frames(frames, 3 * n);
 }
 
@@ -173,22 +172,17 @@ static void test_look_ahead(pt_algorithm alg, int per_call, int submitted)
     pt_image **frames = render_hazards(n, w, h, 0, 631, 1.0f, PT_SYNTH_LOW_CONTRAST);
     pt_config cfg;
     pt_config_default(&cfg);
-    pt_track_options opt, half_opt;
-    memset(&opt, 0, sizeof opt);
-    opt.algorithm = alg;
-    half_opt = opt;
-    opt.keep_halves = 1;
+    pt_track_options half_opt;
+    memset(&half_opt, 0, sizeof half_opt);
+    half_opt.algorithm = alg;
     pt_result *first = calloc((size_t)n, sizeof *first);
-    pt_result *got = calloc((size_t)n, sizeof *got), *want = calloc((size_t)n, sizeof *want);
-    void *full = NULL, *half = NULL;
+    void *full, *half;
     pt_error err;
     pt_error_clear(&err);
-    PT_CHECK(pt_backend_cuda.create(&cfg, &opt, w, h, &full, &err) == PT_OK &&
-                 pt_backend_cuda.create(&cfg, &half_opt, w / 2, h / 2, &half, &err) == PT_OK &&
-                 pt_backend_cuda.look_ahead(full, half, cfg.retry.below, &err) == PT_OK,
-             "create: %s", err.what);
-    if (!full || !half)
+    if (!make_pair(&cfg, &half_opt, w, h, &full, &half))
         return;
+    PT_CHECK(pt_backend_cuda.look_ahead(full, half, cfg.retry.below, &err) == PT_OK,
+             "look_ahead: %s", err.what);
     int looked = 0, asked = 0;
     for (int c = 0; c <= calls; c++) {
         if (c < calls) {
@@ -212,24 +206,16 @@ static void test_look_ahead(pt_algorithm alg, int per_call, int submitted)
             if (pt_half_retry_frame_wanted(w, h, 1, &r[i], cfg.retry.below))
                 which[m++] = i;
         looked += m;
-        if (m) {
-            PT_CHECK(pt_backend_cuda.track_halves(half, full, r, fr, which, m, got, NULL, &err) ==
-                         PT_OK,
-                     "call %d: track_halves: %s", done, err.what);
-            host_halves(&cfg, &half_opt, w, h, fr, which, m, want);
-            PT_CHECK(count_differ(want, got, m) == 0, "%s, call %d: looked at ahead",
-                     pt_algorithm_name(alg), done);
-        }
+        char what[96];
+        snprintf(what, sizeof what, "%s, call %d: looked at ahead", pt_algorithm_name(alg), done);
+        if (m)
+            expect_halves(what, half, full, &cfg, &half_opt, w, h, r, fr, which, m);
         /* every frame of the call: the others tracked when asked for */
         int every[48];
         for (int i = 0; i < per_call; i++)
             every[i] = i;
-        PT_CHECK(pt_backend_cuda.track_halves(half, full, r, fr, every, per_call, got, NULL, &err) ==
-                     PT_OK,
-                 "call %d: every frame: %s", done, err.what);
-        host_halves(&cfg, &half_opt, w, h, fr, every, per_call, want);
-        PT_CHECK(count_differ(want, got, per_call) == 0, "%s, call %d: every frame",
-                 pt_algorithm_name(alg), done);
+        snprintf(what, sizeof what, "%s, call %d: every frame", pt_algorithm_name(alg), done);
+        expect_halves(what, half, full, &cfg, &half_opt, w, h, r, fr, every, per_call);
         asked++;
     }
     PT_CHECK(asked == calls && looked > 0, "%s: %d calls, %d frames looked at: no test",
@@ -237,8 +223,6 @@ static void test_look_ahead(pt_algorithm alg, int per_call, int submitted)
     pt_backend_cuda.destroy(full);
     pt_backend_cuda.destroy(half);
     free(first);
-    free(got);
-    free(want);
     free_frames(frames, n);
 }
 

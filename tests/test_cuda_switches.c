@@ -21,18 +21,6 @@ static const struct {
     {"graphs", PT_CUDA_OFF_GRAPHS}, {"all", PT_CUDA_OFF_ALL},
 };
 
-static int same_result(const pt_result *a, const pt_result *b)
-{
-    return a->status == b->status && a->has_circle == b->has_circle &&
-           a->has_ellipse == b->has_ellipse && a->eye == b->eye &&
-           (!a->has_circle || (a->circle.cx == b->circle.cx && a->circle.cy == b->circle.cy &&
-                               a->circle.r == b->circle.r)) &&
-           (!a->has_ellipse || (a->ellipse.cx == b->ellipse.cx && a->ellipse.cy == b->ellipse.cy &&
-                                a->ellipse.a == b->ellipse.a && a->ellipse.b == b->ellipse.b &&
-                                a->ellipse.theta == b->ellipse.theta)) &&
-           a->confidence == b->confidence;
-}
-
 /* frames n of w x h through -b cuda with every optimisation, then with each
  * switch off; per_call frames per call (0: all in one), submitted as bench does. */
 static void compare(const char *what, const pt_track_options *base, int n, int w, int h,
