@@ -551,7 +551,6 @@ pt_status pt_cuda_state_submit(cuda_state *s, pt_image *const *frames, int n, pt
     return st ? st : hs;
 }
 
-
 pt_status pt_cuda_state_track_halves(cuda_state *half, const cuda_state *full,
                                      const pt_result *of, pt_image *const *frames,
                                      const int *which, int m, pt_result *results,
@@ -563,9 +562,9 @@ pt_status pt_cuda_state_track_halves(cuda_state *half, const cuda_state *full,
             (p < 0 || full->halves_batch[k] > full->halves_batch[p]))
             p = k;
     for (int k = 0; k < m && p >= 0; k++) {
-        const pt_image *f = frames[which[k]];
-        if (which[k] < 0 || which[k] >= full->halves_n[p] || !f || !f->buf ||
-            f->width > full->width || f->height > full->height)
+        const pt_image *f =
+            which[k] >= 0 && which[k] < full->halves_n[p] ? frames[which[k]] : NULL;
+        if (!f || !f->buf || f->width > full->width || f->height > full->height)
             p = -1;
     }
     if (p < 0)

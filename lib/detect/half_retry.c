@@ -313,7 +313,6 @@ static pt_status second_look(retry_state *s, pt_image *const *frames, int n,
         if (st)
             return st;
     }
-    double per_frame = (clock_ms() - t0) / m;
     for (int k = 0; k < m; k++) {
         int i = s->which[k];
         for (int e = 0; e < eyes; e++) {
@@ -323,7 +322,7 @@ static pt_status second_look(retry_state *s, pt_image *const *frames, int n,
                 continue;
             s->eyes_looked++;
             pt_result_from_half(q);
-            double ms = r->ms + per_frame;
+            double ms = r->ms + q->ms; /* each look's time as its back end gives it */
             if (pt_half_retry_keeps(r, q, s->margin)) {
                 char eye = r->eye;
                 *r = *q;
