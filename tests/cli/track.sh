@@ -71,6 +71,27 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
         "$PT" track -a $a -b cuda --streams 1 --cuda-off all testdata/synth | cut -d, -f1-12 >"$TMP/cuda-off.csv"
         cmp -s "$TMP/cuda-on.csv" "$TMP/cuda-off.csv" && ok || fail "-a $a: --cuda-off all changes the results"
     done
+    # Over 220 frames in calls of 32, with unreadable files among them and
+    # larger frames after 150 (the back end is remade mid-run), -b cuda's
+    # rows are -b omp's, in input order (columns image, eye, status .. theta)
+    mkdir -p "$TMP/calls"
+    "$PT" synth -n 150 --size 320x256 --seed 93 -o "$TMP/calls/a" >/dev/null
+    "$PT" synth -n 70 --size 400x300 --seed 94 -o "$TMP/calls/b" >/dev/null
+    head -c 300 "$TMP/calls/a/000070.png" >"$TMP/calls/a/000070.png.part"
+    mv "$TMP/calls/a/000070.png.part" "$TMP/calls/a/000070.png"
+    printf 'not an image' >"$TMP/calls/c.png"
+    for b in omp cuda; do
+        "$PT" track -b $b -o "$TMP/calls-$b.csv" "$TMP/calls/a" "$TMP/calls/c.png" "$TMP/calls/b" 2>/dev/null
+        cut -d, -f1,2,5-11 "$TMP/calls-$b.csv" >"$TMP/calls-$b.cut"
+    done
+    [ "$(grep -c ',error,' "$TMP/calls-cuda.csv")" -eq 2 ] && ok || fail "two error rows expected"
+    [ "$(wc -l <"$TMP/calls-cuda.csv")" -eq 222 ] && ok || fail "221 rows expected"
+    expect_same "$TMP/calls-omp.cut" "$TMP/calls-cuda.cut" "-b cuda's calls in flight differ from -b omp"
+    for b in omp cuda; do
+        "$PT" track -b $b --sequence -o "$TMP/seq-$b.csv" "$TMP/calls/b" 2>/dev/null
+        cut -d, -f1,2,5-11 "$TMP/seq-$b.csv" >"$TMP/seq-$b.cut"
+    done
+    expect_same "$TMP/seq-omp.cut" "$TMP/seq-cuda.cut" "--sequence: -b cuda differs from -b omp"
 else
     expect_exit 3 "-b cuda without GPU" -- "$PT" track -b cuda testdata/synth/000000.png
     one_line "$TMP/err" "-b cuda without GPU"
