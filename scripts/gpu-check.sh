@@ -2,13 +2,15 @@
 # GPU checks and benchmarks of the detectors in one run, on a GPU host.
 # A GPU host has no libtiff: build here (`make`, then
 # `make build/tests/test_cuda_preprocess build/tests/test_cuda_starburst
-# build/tests/test_cuda_tl build/tests/test_cuda_hough tools`), copy the shared
+# build/tests/test_cuda_tl build/tests/test_cuda_hough build/tests/test_cuda_half
+# build/tests/test_cuda_switches tools`), copy the shared
 # libraries pupiltrack needs into .devlibs/, and carry build/, .devlibs and
 # pupiltrack. Everything goes to $OUT (default /tmp/pt-gpu); summary.txt is
 # the digest. Each step has a time limit, so the digest always comes back.
 #
 # Switches (1 = run, 0 = skip), all on by default:
-#   TESTS      agreement tests -b cuda vs -b omp (preprocessing, starburst, tl, hough)
+#   TESTS      agreement tests -b cuda vs -b omp (preprocessing, starburst, tl, hough),
+#              the second look's reduced frames, the --cuda-off switches
 #   SANITIZE   compute-sanitizer memcheck and racecheck on the tests (quick mode)
 #   BENCH      bench -b cuda for the three detectors
 #   OMPBENCH   bench -b omp, -j 1 and all cores
@@ -16,7 +18,7 @@
 #   ACCURACY   scripts/accuracy.sh with -b omp and -b cuda
 # FRAMES (16000) frames per Starburst bench; TL_STEPS ("5 10 20 40");
 # HOUGH_STEPS ("18 9 6 3.6 3", sampled voting); SAN_TESTS (test names for
-# the sanitizers, default all four); QUICK_TESTS (tests run with
+# the sanitizers, default all six); QUICK_TESTS (tests run with
 # PT_TEST_QUICK=1 in TESTS, default none).
 set -u
 OUT=${OUT:-/tmp/pt-gpu}
@@ -41,7 +43,8 @@ log "host: $(nproc) cores, $(uname -r)"
 [ -x build/tools/h2d_bandwidth ] && timeout 30 build/tools/h2d_bandwidth | tee -a "$SUMMARY"
 
 if on TESTS; then
-    for t in test_cuda_preprocess test_cuda_starburst test_cuda_tl test_cuda_hough; do
+    for t in test_cuda_preprocess test_cuda_starburst test_cuda_tl test_cuda_hough \
+        test_cuda_half test_cuda_switches; do
         [ -x build/tests/$t ] || { log "$t: not built, skipped"; continue; }
         # the tests treat any PT_TEST_QUICK in the environment as quick mode
         case " ${QUICK_TESTS:-} " in
@@ -57,7 +60,7 @@ fi
 if on SANITIZE; then
     for tool in memcheck racecheck; do
         log "compute-sanitizer --tool $tool (PT_TEST_QUICK=1)"
-        for t in ${SAN_TESTS:-test_cuda_preprocess test_cuda_starburst test_cuda_tl test_cuda_hough}; do
+        for t in ${SAN_TESTS:-test_cuda_preprocess test_cuda_starburst test_cuda_tl test_cuda_hough test_cuda_half test_cuda_switches}; do
             [ -x build/tests/$t ] || continue
             PT_TEST_QUICK=1 timeout "${SAN_TIMEOUT:-120}" compute-sanitizer --tool $tool \
                 --error-exitcode 9 build/tests/$t >"$OUT/sanitizer-$tool-$t.txt" 2>&1
