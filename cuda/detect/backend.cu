@@ -204,13 +204,19 @@ static void cuda_unpin_region(void *state, const void *base)
     cudaHostUnregister((void *)base);
 }
 
+/* The second look's two states: one device each, the same one. */
+static int one_device_pair(const cuda_multi *full, const cuda_multi *half)
+{
+    return half->count == 1 && full->count == 1 && half->dev[0]->device == full->dev[0]->device;
+}
+
 static pt_status cuda_track_halves(void *half_state, void *full_state, const pt_result *of,
                                    pt_image *const *frames, const int *which, int m,
                                    pt_result *results, pt_overlay *overlays, pt_error *err)
 {
     cuda_multi *half = (cuda_multi *)half_state;
     const cuda_multi *full = (const cuda_multi *)full_state;
-    if (half->count != 1 || full->count != 1 || half->dev[0]->device != full->dev[0]->device)
+    if (!one_device_pair(full, half))
         return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda",
                             "reduced frames are kept on one device only");
     return pt_cuda_state_track_halves(half->dev[0], full->dev[0], of, frames, which, m, results,
@@ -222,8 +228,8 @@ static pt_status cuda_look_ahead(void *full_state, void *half_state, double belo
 {
     cuda_multi *full = (cuda_multi *)full_state;
     cuda_multi *half = (cuda_multi *)half_state;
-    if (half->count != 1 || full->count != 1 || half->dev[0]->device != full->dev[0]->device ||
-        !full->dev[0]->opt.keep_halves || full->dev[0]->opt.sequence)
+    if (!one_device_pair(full, half) || !full->dev[0]->opt.keep_halves ||
+        full->dev[0]->opt.sequence)
         return pt_error_set(err, PT_ERR_UNAVAILABLE, "-b cuda",
                             "the second look is started ahead on one device only");
     full->dev[0]->look = half->dev[0];

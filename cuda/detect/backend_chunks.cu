@@ -59,6 +59,13 @@ static pt_status finish_iterations(cuda_state *s, stream_slot *slot, pt_error *e
 static pt_status launch_call(cuda_state *s, pt_image *const *frames, int n, pt_result *results,
                              pt_overlay *overlays, int submitted, int on_device, pt_error *err);
 
+/* Frame f (w x h at full size) of the call of parity p, as kept reduced. */
+static pt_image reduced_frame(const cuda_state *s, int p, int f, int w, int h)
+{
+    pt_image img = {w / 2, h / 2, s->half_pitch, s->halves[p] + (size_t)f * s->half_plane};
+    return img;
+}
+
 /* look_ahead: the second look at a harvested chunk's wanted frames, from
  * their reduced copies, launched on s->look and left in flight (its
  * results land in look_results at its harvest: track_halves). A chunk of
@@ -66,9 +73,9 @@ static pt_status launch_call(cuda_state *s, pt_image *const *frames, int n, pt_r
 static pt_status look_ahead_chunk(cuda_state *s, const stream_slot *slot, pt_error *err)
 {
     int p = (int)(slot->batch & 1);
-    if (!s->look || !s->halves[p] || s->halves_batch[p] != slot->batch ||
-        s->look_batch[p] != slot->batch ||
-        (slot->overlays && s->opt.overlay))
+    /* look_batch is this call's only when its reduced frames are kept too
+     * (keep_halves_for) */
+    if (!s->look || s->look_batch[p] != slot->batch || (slot->overlays && s->opt.overlay))
         return PT_OK;
     int w = slot->host_dims[0].width, h = slot->host_dims[0].height;
     pt_image heads[MAX_CHUNK];
@@ -79,10 +86,7 @@ static pt_status look_ahead_chunk(cuda_state *s, const stream_slot *slot, pt_err
         if (!pt_half_retry_frame_wanted(w, h, s->eyes, &slot->results[(size_t)f * s->eyes],
                                         s->look_below))
             continue;
-        heads[m].width = w / 2;
-        heads[m].height = h / 2;
-        heads[m].stride = s->half_pitch;
-        heads[m].buf = s->halves[p] + (size_t)f * s->half_plane;
+        heads[m] = reduced_frame(s, p, f, w, h);
         list[m] = &heads[m];
         s->look_at[p][f] = slot->first_frame + m;
         m++;
@@ -523,8 +527,10 @@ pt_status pt_cuda_state_harvest_before(cuda_state *s, long batch, pt_error *err)
     return st;
 }
 
-pt_status pt_cuda_state_track(cuda_state *s, pt_image *const *frames, int n, pt_result *results,
-                           pt_overlay *overlays, pt_error *err)
+/* A call waited for: frames from the host, or (on_device) from device
+ * memory. */
+static pt_status track_waited(cuda_state *s, pt_image *const *frames, int n, pt_result *results,
+                              pt_overlay *overlays, int on_device, pt_error *err)
 {
     CUDA_OR_FAIL(err, cudaSetDevice(s->device));
     pt_status st = pt_cuda_state_harvest_before(s, LONG_MAX, err); /* a submitted call not drained */
@@ -533,9 +539,15 @@ pt_status pt_cuda_state_track(cuda_state *s, pt_image *const *frames, int n, pt_
      * uploaded jobs as it left them, and waits for no other stream's copy. */
     s->next_stream = 0;
     if (!st)
-        st = launch_call(s, frames, n, results, overlays, 0, 0, err);
+        st = launch_call(s, frames, n, results, overlays, 0, on_device, err);
     pt_status hs = pt_cuda_state_harvest_before(s, LONG_MAX, err);
     return st ? st : hs;
+}
+
+pt_status pt_cuda_state_track(cuda_state *s, pt_image *const *frames, int n, pt_result *results,
+                           pt_overlay *overlays, pt_error *err)
+{
+    return track_waited(s, frames, n, results, overlays, 0, err);
 }
 
 /* A submitted call goes on from the stream after the last one used, so
@@ -593,23 +605,12 @@ pt_status pt_cuda_state_track_halves(cuda_state *half, const cuda_state *full,
         return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for half_retry");
     }
     for (int k = 0; k < m; k++) {
-        heads[k].width = frames[which[k]]->width / 2;
-        heads[k].height = frames[which[k]]->height / 2;
-        heads[k].stride = full->half_pitch;
-        heads[k].buf = full->halves[p] + (size_t)which[k] * full->half_plane;
+        heads[k] = reduced_frame(full, p, which[k], frames[which[k]]->width,
+                                 frames[which[k]]->height);
         list[k] = &heads[k];
     }
-    pt_status st = PT_OK;
-    if (cudaSetDevice(half->device) != cudaSuccess)
-        st = pt_error_set(err, PT_ERR_INTERNAL, "-b cuda", "cannot select device %d",
-                          half->device);
-    if (!st)
-        st = pt_cuda_state_harvest_before(half, LONG_MAX, err);
-    half->next_stream = 0;
-    if (!st)
-        st = launch_call(half, list, m, results, overlays, 0, 1, err);
-    pt_status hs = pt_cuda_state_harvest_before(half, LONG_MAX, err);
+    pt_status st = track_waited(half, list, m, results, overlays, 1, err);
     free(heads);
     free(list);
-    return st ? st : hs;
+    return st;
 }
