@@ -10,7 +10,8 @@
 typedef struct {
     const pt_backend *inner;
     void *full;                /* the inner back end at the frames' size */
-    void *half;                /* at half size, made at the first second look */
+    void *half;                /* at half size: made at create where the inner back end
+                                  looks ahead, else at the first second look */
     pt_config half_cfg;        /* cfg with its pixel sizes halved */
     pt_track_options opt;
     int width, height;
