@@ -43,6 +43,7 @@ static void free_slot(const pt_cuda_detector *det, stream_slot *s)
     cudaFree(s->dev.mask);
     cudaFree(s->dev.smoothed);
     cudaFree(s->dev.points);
+    cudaFree(s->dev.normals);
     cudaFree(s->dev.scratch_idx);
     cudaFree(s->dev.dark_key);
     cudaFree(s->dev.dark_done);
@@ -119,6 +120,7 @@ static pt_status alloc_slot(cuda_state *s, stream_slot *slot, pt_error *err)
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.mask, plane * frames));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.smoothed, plane * frames));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.points, pts * sizeof(pt_point)));
+    CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.normals, pts * sizeof(pt_point)));
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.scratch_idx, pts * sizeof(int)));
     slot->dev.previous = s->params.sequence ? s->previous : NULL;
     CUDA_OR_FAIL(err, cudaMalloc((void **)&slot->dev.dark_key, jobs * sizeof(unsigned long long)));

@@ -108,6 +108,7 @@ typedef struct {
 typedef struct {
     uint8_t *raw, *work_a, *work_b, *mask, *smoothed; /* raw: reflections get filled in place */
     pt_point *points;        /* points_per_eye per job */
+    pt_point *normals;       /* points_per_eye per job: the points' edge directions (vote_angle) */
     int *scratch_idx;        /* points_per_eye per job */
     pt_cuda_previous *previous; /* --sequence: each eye's last centre (else NULL) */
     int *iterations_done;    /* --sequence graphs: iterations run in the chunk so far */

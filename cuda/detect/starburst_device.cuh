@@ -28,11 +28,11 @@ static __device__ pt_point clamp_point(const pt_sb_view *c, pt_point p)
     return p;
 }
 
-/* view: the eye's view when circle votes test edge directions (vote_angle,
- * lib/detect/starburst_radial.h; each point's pt_sb_edge_normal, as the
- * serial detector computes it), else NULL. */
+/* nrm: the points' edge directions when circle votes test them (vote_angle,
+ * lib/detect/starburst_radial.h; pt_sb_edge_normal of each point, as the
+ * serial detector computes them), else NULL. */
 static __device__ int count_votes(const pt_point *pts, int n, const pt_circle *c, const pt_ellipse *e,
-                           int ellipse, const pt_sb_config *k, const pt_sb_view *view)
+                           int ellipse, const pt_sb_config *k, const pt_point *nrm)
 {
     double inlier = k->inlier;
     int votes = 0;
@@ -41,10 +41,13 @@ static __device__ int count_votes(const pt_point *pts, int n, const pt_circle *c
         pt_ellipse_frame_init(e, &f);
         for (int k = 0; k < n; k++)
             votes += pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= inlier;
+    } else if (nrm) {
+        double band = pt_sb_vote_band(k, c);
+        for (int j = 0; j < n; j++)
+            votes += pt_sb_circle_radial_vote(k, c, band, pts[j], nrm[j]);
     } else {
         for (int j = 0; j < n; j++)
-            votes += pt_sb_circle_vote(k, c, pts[j].x, pts[j].y) &&
-                     (!view || pt_sb_radial_vote(k, c, pts[j], pt_sb_edge_normal(view, pts[j])));
+            votes += pt_sb_circle_vote(k, c, pts[j].x, pts[j].y);
     }
     return votes;
 }

@@ -199,6 +199,17 @@ static int rays_warps(const pt_cuda_params *p)
     return p->rays2 > 0 ? 1 + (p->rays2 < RAYS_MAX_WARPS - 1 ? p->rays2 : RAYS_MAX_WARPS - 1) : 1;
 }
 
+/* Whether the rays keep their edges' directions: for the flat-edge test
+ * and for circle votes that test them (vote_angle). */
+static __host__ __device__ bool radial_votes(const pt_cuda_params &p)
+{
+    return pt_sb_radial_on(&p.sb) && !pt_sb_fits_ellipse(&p.sb, p.ellipse);
+}
+static __device__ bool wants_normals(const pt_cuda_params &p)
+{
+    return p.sb.flat_edges == PT_SB_FLAT_REJECT || radial_votes(p);
+}
+
 __global__ void __launch_bounds__(32 * RAYS_MAX_WARPS, 2) rays(pt_cuda_params p, pt_cuda_buffers b)
 {
     __shared__ int found1;
@@ -224,7 +235,7 @@ __global__ void __launch_bounds__(32 * RAYS_MAX_WARPS, 2) rays(pt_cuda_params p,
             b.slot_found[base + i] = (uint8_t)found;
             if (found)
                 b.slot_points[base + i] = e;
-            if (found && p.sb.flat_edges == PT_SB_FLAT_REJECT)
+            if (found && wants_normals(p))
                 b.slot_normals[base + i] = pt_sb_edge_normal(&c, e);
             found1 = found;
             edge1 = e;
@@ -253,7 +264,7 @@ __global__ void __launch_bounds__(32 * RAYS_MAX_WARPS, 2) rays(pt_cuda_params p,
             b.slot_found[slot] = (uint8_t)found;
             if (found)
                 b.slot_points[slot] = e;
-            if (found && p.sb.flat_edges == PT_SB_FLAT_REJECT)
+            if (found && wants_normals(p))
                 b.slot_normals[slot] = pt_sb_edge_normal(&c, e);
         }
     }
@@ -339,11 +350,15 @@ __global__ void __launch_bounds__(PIPE_THREADS) drop_flat_slots(pt_cuda_params p
 /* Found edges of job j in slot order (first stage, then second stage by
  * first-stage ray), the order of the serial detector (with flat_edges=reject
  * the flat kernel has already left the points on flat edges out): into
- * shared (when not NULL) and, with to_global, into the job's points.
- * Returns their number. Called by every thread of a PIPE_THREADS block. */
+ * shared (when not NULL) and, with to_global, into the job's points; their
+ * edge directions alike into shared_nrm (when not NULL) and, with
+ * to_global and radial votes, into the job's normals. Returns their
+ * number. Called by every thread of a PIPE_THREADS block. */
 static __device__ int compact_slots(const pt_cuda_params &p, const pt_cuda_buffers &b, int j,
-                                    pt_point *shared, int to_global, int *warp_counts)
+                                    pt_point *shared, pt_point *shared_nrm, int to_global,
+                                    int *warp_counts)
 {
+    const bool radial = radial_votes(p);
     int slots = p.rays * (1 + p.rays2);
     size_t base = (size_t)j * p.points_per_eye;
     int n = 0;
@@ -358,6 +373,13 @@ static __device__ int compact_slots(const pt_cuda_params &p, const pt_cuda_buffe
                 shared[at] = e;
             if (to_global)
                 b.points[base + at] = e;
+            if (shared_nrm || (to_global && radial)) {
+                pt_point d = b.slot_normals[base + s];
+                if (shared_nrm)
+                    shared_nrm[at] = d;
+                if (to_global && radial)
+                    b.normals[base + at] = d;
+            }
         }
         n += total;
     }
@@ -373,7 +395,7 @@ __global__ void __launch_bounds__(PIPE_THREADS) compact(pt_cuda_params p, pt_cud
     int j = blockIdx.x;
     if (!b.state[j].active)
         return;
-    int n = compact_slots(p, b, j, NULL, 1, warp_counts);
+    int n = compact_slots(p, b, j, NULL, NULL, 1, warp_counts);
     if (threadIdx.x == 0) {
         b.state[j].n = n;
         if (n < p.sample_size) {
@@ -398,10 +420,12 @@ static __host__ __device__ int ransac_lanes(const pt_cuda_params *p)
  * itself (block 0 also writes them and their number out for the select
  * step, which ends a job with fewer than sample_size points); otherwise
  * compact() did it. */
-template <bool FUSED>
-__global__ void __launch_bounds__(PIPE_THREADS) ransac(pt_cuda_params p, pt_cuda_buffers b)
+template <bool FUSED, bool RADIAL>
+__global__ void __launch_bounds__(PIPE_THREADS) ransac(pt_cuda_params p, pt_cuda_buffers b, int cap)
 {
-    __shared__ pt_point shared_pts[RANSAC_SHARED_POINTS];
+    /* cap points, then (RADIAL) their cap edge directions: ransac_shared_bytes */
+    extern __shared__ pt_point ransac_shared[];
+    pt_point *shared_pts = ransac_shared, *shared_nrm = ransac_shared + cap;
     __shared__ int best_votes[PIPE_THREADS], best_row[PIPE_THREADS];
     __shared__ int warp_counts[PIPE_WARPS];
     int j = blockIdx.y;
@@ -409,22 +433,29 @@ __global__ void __launch_bounds__(PIPE_THREADS) ransac(pt_cuda_params p, pt_cuda
         return;
     const pt_cuda_eye_job job = b.jobs[j];
     int n;
-    const pt_point *pts;
+    const pt_point *pts, *nrm = NULL;
     if (FUSED) {
-        n = compact_slots(p, b, j, shared_pts, blockIdx.x == 0, warp_counts);
+        n = compact_slots(p, b, j, shared_pts, RADIAL ? shared_nrm : NULL, blockIdx.x == 0,
+                          warp_counts);
         if (blockIdx.x == 0 && threadIdx.x == 0)
             b.state[j].n = n;
         if (n < p.sample_size)
             return;
         pts = shared_pts;
+        nrm = shared_nrm;
     } else {
         n = b.state[j].n;
         pts = b.points + (size_t)j * p.points_per_eye;
-        if (n <= RANSAC_SHARED_POINTS) {
-            for (int k = threadIdx.x; k < n; k += PIPE_THREADS)
+        nrm = b.normals + (size_t)j * p.points_per_eye;
+        if (n <= cap) {
+            for (int k = threadIdx.x; k < n; k += PIPE_THREADS) {
                 shared_pts[k] = pts[k];
+                if (RADIAL)
+                    shared_nrm[k] = nrm[k];
+            }
             __syncthreads();
             pts = shared_pts;
+            nrm = shared_nrm;
         }
     }
     int lanes = ransac_lanes(&p), q = threadIdx.x % lanes;
@@ -435,10 +466,9 @@ __global__ void __launch_bounds__(PIPE_THREADS) ransac(pt_cuda_params p, pt_cuda
     if (s < p.ransac_rows) {
         if (sample_fit(&p, pts, n, s, job.min_r, b.state[j].max_r, &cc, &ee)) {
             int lo = q * n / lanes, hi = (q + 1) * n / lanes;
-            pt_sb_view view = job_view(p, b, job);
             votes = count_votes(pts + lo, hi - lo, &cc, &ee,
                                 pt_sb_fits_ellipse(&p.sb, p.ellipse), &p.sb,
-                                pt_sb_radial_on(&p.sb) ? &view : NULL);
+                                RADIAL ? nrm + lo : NULL);
             ok = 1;
         }
     }
@@ -481,12 +511,25 @@ static cudaError_t enqueue_iteration(const pt_cuda_params *p, const pt_cuda_buff
     rays<<<jobs * p->rays, 32 * rays_warps(p), 0, stream>>>(*p, *b);
     if (p->sb.flat_edges == PT_SB_FLAT_REJECT)
         drop_flat_slots<<<jobs, PIPE_THREADS, 0, stream>>>(*p, *b);
-    if (p->rays * (1 + p->rays2) <= RANSAC_SHARED_POINTS) {
-        ransac<true><<<dim3(nblocks, jobs), PIPE_THREADS, 0, stream>>>(*p, *b);
-    } else {
+    /* shared memory for the job's points (and their directions), no more
+     * than its slots: a small block leaves room for more blocks a
+     * multiprocessor */
+    dim3 grid(nblocks, jobs);
+    bool radial = radial_votes(*p);
+    int slots = p->rays * (1 + p->rays2);
+    bool fused = slots <= RANSAC_SHARED_POINTS;
+    int cap = fused ? slots : RANSAC_SHARED_POINTS;
+    size_t bytes = (size_t)cap * sizeof(pt_point) * (radial ? 2 : 1);
+    if (!fused)
         compact<<<jobs, PIPE_THREADS, 0, stream>>>(*p, *b);
-        ransac<false><<<dim3(nblocks, jobs), PIPE_THREADS, 0, stream>>>(*p, *b);
-    }
+    if (fused && radial)
+        ransac<true, true><<<grid, PIPE_THREADS, bytes, stream>>>(*p, *b, cap);
+    else if (fused)
+        ransac<true, false><<<grid, PIPE_THREADS, bytes, stream>>>(*p, *b, cap);
+    else if (radial)
+        ransac<false, true><<<grid, PIPE_THREADS, bytes, stream>>>(*p, *b, cap);
+    else
+        ransac<false, false><<<grid, PIPE_THREADS, bytes, stream>>>(*p, *b, cap);
     return pt_cuda_starburst_select(p, b, jobs, nblocks, finish, stream);
 }
 

@@ -138,6 +138,37 @@ PT_VECTOR_CLONES int pt_ransac_circle_votes(const pt_point *pts, int n, const pt
 }
 
 
+PT_VECTOR_CLONES int pt_ransac_circle_radial_votes(const pt_point *pts, const pt_point *dirs,
+                                                   int n, const pt_circle *c, double inlier_px,
+                                                   double min_cos, int beat)
+{
+    double cx = c->cx, cy = c->cy, r = c->r;
+    int votes = 0;
+    for (int k0 = 0; k0 < n; k0 += VOTE_CHUNK) {
+        int m = n - k0 < VOTE_CHUNK ? n - k0 : VOTE_CHUNK;
+        const pt_point *p = pts + k0, *q = dirs + k0;
+        /* 64-bit counts, as wide as the doubles, so the loop vectorises;
+         * one square root serves both tests, as pt_circle_distance takes it */
+        int64_t in = 0;
+#ifndef __clang__
+#pragma omp simd reduction(+ : in)
+#endif
+        for (int j = 0; j < m; j++) {
+            double dx = (double)p[j].x - cx, dy = (double)p[j].y - cy;
+            double d = sqrt(dx * dx + dy * dy);
+            double nx = q[j].x, ny = q[j].y;
+            int64_t near = (int64_t)(fabs(d - r) <= inlier_px);
+            int64_t along = (int64_t)(dx * nx + dy * ny >= min_cos * d) |
+                            ((int64_t)(nx == 0.0) & (int64_t)(ny == 0.0));
+            in += near & along;
+        }
+        votes += (int)in;
+        if (beat >= 0 && votes + (n - k0 - m) <= beat)
+            return votes;
+    }
+    return votes;
+}
+
 /* The points of one chunk that pt_ellipse_frame_within's bound cannot
  * decide: u, v are their ellipse-frame coordinates folded into the first
  * quadrant (as pt_ellipse_frame_distance computes them). Each lane runs

@@ -160,6 +160,15 @@ int pt_ransac_ellipse(const pt_point *pts, int n, const pt_ransac_table *t,
  * beat, returning some value <= beat; beat < 0: the exact count. */
 int pt_ransac_circle_votes(const pt_point *pts, int n, const pt_circle *c, double inlier_px,
                            int beat);
+/* The same count with edge directions (Starburst's vote_angle, man page):
+ * a point votes when it is within inlier_px of c and its unit direction
+ * dirs[j] lies within the angle of cosine min_cos of c's radius through
+ * it (dx dirs.x + dy dirs.y >= min_cos x distance from the centre), or
+ * dirs[j] is (0, 0): no direction to test. The same decision point by
+ * point as pt_sb_circle_vote && pt_sb_radial_vote
+ * (lib/detect/starburst_radial.h); beat as above. */
+int pt_ransac_circle_radial_votes(const pt_point *pts, const pt_point *dirs, int n,
+                                  const pt_circle *c, double inlier_px, double min_cos, int beat);
 /* The same for an ellipse: pt_ellipse_frame_within(frame of e, x, y,
  * inlier_px) point by point (lib/detect/fit.h). */
 int pt_ransac_ellipse_votes(const pt_point *pts, int n, const pt_ellipse *e, double inlier_px,

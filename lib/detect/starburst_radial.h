@@ -41,4 +41,23 @@ static inline PT_HD int pt_sb_radial_vote(const pt_sb_config *k, const pt_circle
     return dx * nrm.x + dy * nrm.y >= k->vote_cos * len;
 }
 
+/* pt_sb_circle_vote(k, c, p) && pt_sb_radial_vote(k, c, p, nrm) with the
+ * one square root both take and no branch (the GPU's RANSAC counts with
+ * it): the same comparisons on the same values, a point at the centre
+ * passing the radial test as there (0 >= vote_cos x 0). band: the vote's
+ * distance, pt_sb_vote_band(k, c). */
+static inline PT_HD double pt_sb_vote_band(const pt_sb_config *k, const pt_circle *c)
+{
+    return k->circle_votes == PT_SB_VOTES_BAND ? pt_sb_circle_band(k, c->r) : k->inlier;
+}
+static inline PT_HD int pt_sb_circle_radial_vote(const pt_sb_config *k, const pt_circle *c,
+                                                 double band, pt_point p, pt_point nrm)
+{
+    double dx = p.x - c->cx, dy = p.y - c->cy;
+    double d = sqrt(dx * dx + dy * dy);
+    double nx = nrm.x, ny = nrm.y;
+    return (fabs(d - c->r) <= band) &
+           ((dx * nx + dy * ny >= k->vote_cos * d) | ((nx == 0.0) & (ny == 0.0)));
+}
+
 #endif

@@ -56,8 +56,14 @@ static int ransac_circle_band(const pt_point *pts, const pt_point *nrm, int n,
         if (!pt_ransac_sample_indices(t->values, size, s, n, idx) ||
             !pt_fit_circle(pts, idx, size, &c) || !pt_ransac_circle_in_range(&c, min_r, max_r))
             continue;
+        /* at circle_votes=inlier the vectorised counts of ransac.c, which
+         * stop once the sample cannot beat the best (it would not be taken) */
         int votes = 0;
-        if (!nrm) /* the plain count: a loop the compiler vectorises */
+        if (k->circle_votes == PT_SB_VOTES_INLIER)
+            votes = nrm ? pt_ransac_circle_radial_votes(pts, nrm, n, &c, k->inlier, k->vote_cos,
+                                                        best_votes)
+                        : pt_ransac_circle_votes(pts, n, &c, k->inlier, best_votes);
+        else if (!nrm)
             for (int j = 0; j < n; j++)
                 votes += pt_sb_circle_vote(k, &c, pts[j].x, pts[j].y);
         else
