@@ -88,8 +88,10 @@ static void test_paper_starburst(void)
                  c.pre.smooth_sigma == 2.0,
              "Gaussian 5, sigma 2");
     PT_CHECK(c.starburst.rays == 20 && c.starburst.stage2_spread == 50.0, "20 rays, +-50");
-    PT_CHECK(c.starburst.converge_px == 10.0 && c.starburst.max_iterations == 10,
-             "10 px, 10 restarts");
+    PT_CHECK(c.starburst.converge_px == 10.0 && c.starburst.max_iterations == 10 &&
+                 c.starburst.converge_stall == 0,
+             "10 px, 10 restarts, no stop on a stalled search");
+    PT_CHECK(c.starburst.vote_angle == 0.0, "every point in the band votes");
     PT_CHECK(c.starburst.start == PT_START_CENTRE, "starts at the centre");
     PT_CHECK(c.starburst.circle_refit == PT_SB_REFIT_CIRCLE, "reports the RANSAC circle");
     PT_CHECK(c.starburst.circle_tolerance == 0.0, "fixed inlier band");

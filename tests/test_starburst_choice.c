@@ -43,5 +43,14 @@ int main(void)
              "confident: a larger, less confident fit does not replace the best");
     PT_CHECK(pt_sb_fit_wins(&k, 0.9 + 0.01, 0, &small, 0.9, 0, &large),
              "confident: the more confident wins");
+
+    /* the end of the search: converged, or converge_stall iterations in a
+     * row without a better fit */
+    k.stall = 3;
+    PT_CHECK(pt_sb_search_done(&k, 9.9, 10.0, 0), "the centre moved less than converge_px");
+    PT_CHECK(!pt_sb_search_done(&k, 10.0, 10.0, 2), "moved 10 px, 2 iterations without a better fit");
+    PT_CHECK(pt_sb_search_done(&k, 50.0, 10.0, 3), "3 iterations without a better fit end it");
+    k.stall = 0;
+    PT_CHECK(!pt_sb_search_done(&k, 50.0, 10.0, 1000), "converge_stall 0: only the centre ends it");
     return PT_TEST_SUMMARY("starburst_choice");
 }

@@ -58,6 +58,7 @@ typedef struct {
     int n;           /* edge points of the last iteration */
     double best_conf; /* the best fit over the iterations (pt_sb_fit_wins); < 0: none */
     int best_dark;    /* it holds a darker disc (lib/detect/starburst_inner.h) */
+    int stall;        /* iterations in a row without a better fit (converge_stall) */
     pt_circle circle;
     pt_ellipse ellipse;
     /* the inner pass (lib/detect/starburst_inner.h) */

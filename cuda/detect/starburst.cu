@@ -171,6 +171,9 @@ starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks, int finish)
         st->best_dark = dark;
         st->circle = cc;
         st->ellipse = ee;
+        st->stall = 0;
+    } else {
+        st->stall++;
     }
     st->found = 1;
     pt_point centre = {(float)cc.cx, (float)cc.cy};
@@ -183,7 +186,7 @@ starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks, int finish)
     pt_sb_view c;
     pt_sb_view_roi(&c, job.x0, job.y0, job.w, job.h);
     st->start = clamp_point(&c, centre);
-    int converged = moved < p.converge_px;
+    int converged = pt_sb_search_done(&p.sb, moved, p.converge_px, st->stall);
     pt_sb_inner ip;
     if (!st->inner && p.sb.inner_pass == PT_SB_INNER_ON &&
         pt_sb_inner_wanted(&ee, &levels, st->threshold, &ip)) {
@@ -197,6 +200,7 @@ starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks, int finish)
         st->threshold = ip.threshold;
         if (ip.reach < st->max_r)
             st->max_r = ip.reach;
+        st->stall = 0;
         converged = 0;
     }
     st->active = !converged;

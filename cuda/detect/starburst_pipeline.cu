@@ -119,6 +119,7 @@ static __device__ void start_job(const pt_cuda_params &p, const pt_cuda_buffers 
     st->n = 0;
     st->best_conf = -1.0;
     st->best_dark = 0;
+    st->stall = 0;
     st->inner = 0;
     st->max_r = job.max_r;
     st->outer_conf = -1.0;

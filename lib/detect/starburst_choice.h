@@ -39,4 +39,15 @@ static inline PT_HD int pt_sb_fit_wins(const pt_sb_config *k, double conf, int d
     return conf >= best_conf - PT_SB_CHOICE_MARGIN && e->a + e->b > best_e->a + best_e->b;
 }
 
+/* Whether the search ends after an iteration (man page, converge_px and
+ * converge_stall): the fitted centre moved less than converge_px, or the
+ * last `stall` iterations in a row gave no fit that replaced the best so
+ * far (k->stall of them; a frame without a pupil, whose fits wander over
+ * the eye until max_iterations). */
+static inline PT_HD int pt_sb_search_done(const pt_sb_config *k, double moved,
+                                          double converge_px, int stall)
+{
+    return moved < converge_px || (k->stall > 0 && stall >= k->stall);
+}
+
 #endif

@@ -35,6 +35,7 @@ void pt_sb_config_resolve(const pt_config *cfg, pt_sb_config *out)
     out->inner_pass = sb->inner_pass;
     out->edge_peak = sb->edge_peak;
     out->fit_choice = sb->fit_choice;
+    out->stall = sb->converge_stall > 0 ? sb->converge_stall : 0;
 }
 
 void pt_sb_config_mode(pt_sb_config *k, int ellipse)

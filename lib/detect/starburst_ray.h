@@ -50,6 +50,8 @@ typedef struct {
     int inner_pass;     /* PT_SB_INNER_*: lib/detect/starburst_inner.h */
     int edge_peak;      /* PT_SB_PEAK_*: pt_sb_step_peak */
     int fit_choice;     /* PT_SB_CHOICE_*: lib/detect/starburst_choice.h */
+    int stall;          /* converge_stall: iterations in a row without a better fit
+                           that end the search; 0 = off (lib/detect/starburst_choice.h) */
 } pt_sb_config;
 
 /* Whether RANSAC fits ellipses to the points: --ellipse (ellipse != 0) with

@@ -41,6 +41,7 @@ typedef struct {
     double stage2_spread;   /* +- degrees around the direction back to the start */
     int max_iterations;     /* restarts from the new centre */
     double converge_px;     /* stop when the centre moves less than this */
+    int converge_stall;     /* or when this many iterations in a row did not beat the best; 0 = off */
     double start_x, start_y;/* start point in the eye's region; < 0 = per `start` */
     int start;              /* PT_START_*: darkest region of the eye, or its centre */
     int ray_length;         /* first-stage ray length, px; 0 = auto (1.5 x max radius) */

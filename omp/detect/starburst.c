@@ -177,6 +177,7 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
     int inner = 0;
     pt_ransac_fit outer = {0};
     double outer_conf = -1.0, outer_threshold = c.threshold, max_r = in->max_radius;
+    int stall = 0; /* iterations in a row without a better fit (converge_stall) */
 
     for (int iter = 0; iter < (sb->max_iterations > 0 ? sb->max_iterations : 1); iter++) {
         n = 0;
@@ -235,6 +236,9 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
             best_conf = conf;
             best_dark = dark;
             best = fit;
+            stall = 0;
+        } else {
+            stall++;
         }
         pt_point centre = {(float)fit.circle.cx, (float)fit.circle.cy};
         if (opt->ellipse) {
@@ -254,9 +258,10 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
             c.threshold = ip.threshold;
             if (ip.reach < max_r)
                 max_r = ip.reach;
+            stall = 0;
             continue;
         }
-        if (moved < sb->converge_px)
+        if (pt_sb_search_done(&k, moved, sb->converge_px, stall))
             break;
     }
     if (inner &&

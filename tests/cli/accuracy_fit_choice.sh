@@ -5,8 +5,8 @@
 # confident fits, fit_choice=confident the most confident, which the last
 # check asserts so the floor keeps measuring the mechanism (both without
 # the second look at half resolution, which rescues some of confident's
-# misses). Measured: larger 68.8 %, confident 64.6 % within 10 % (with the
-# second look 68.8 % and 66.7 %).
+# misses). Measured: larger 72.9 %, confident 68.8 % within 10 % (with the
+# second look 70.8 % and 66.7 %).
 
 choice_rate() { # RESULTS -> the percentage eval printed within 10 %
     "$PT" eval --gt "$TMP/choice/groundtruth.csv" -o /dev/null "$1" 2>&1 >/dev/null |

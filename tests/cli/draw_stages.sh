@@ -75,6 +75,20 @@ expect_exit 0 "track -a starburst --draw-stages max_iterations=1" -- "$PT" track
 [ "$(ls "$TMP/stages-sb1" | grep -c -- '-6-rays-')" -eq 1 ] && ok || fail "max_iterations=1: not one rays image"
 # the first iteration is the same start and the same rays
 cmp -s "$s-6-rays-1.png" "$TMP/stages-sb1/testdata_synth_000001-6-rays-1.png" && ok || fail "max_iterations=1: another first iteration"
+# converge_stall: a frame whose lids are closed (synth seed 3, frame 5) has
+# no pupil for the fits to settle on, and they wander over the eye until
+# max_iterations; with converge_stall=1 the search ends after the first
+# iteration that does not beat the best fit
+"$PT" synth -n 6 --size 1280x1024 --seed 3 -o "$TMP/blink" >/dev/null 2>&1
+grep -q '^000005.png,,,' "$TMP/blink/groundtruth.csv" && ok || fail "synth seed 3 frame 5 is no longer a closed eye"
+for st in 0 1; do
+    "$PT" track -a starburst -p half_retry=0 -p max_iterations=10 -p converge_stall=$st \
+        --draw-stages "$TMP/stages-stall$st" -o /dev/null "$TMP/blink/000005.png" 2>/dev/null
+done
+n0=$(ls "$TMP/stages-stall0" | grep -c -- '-6-rays-[0-9]*\.png$')
+n1=$(ls "$TMP/stages-stall1" | grep -c -- '-6-rays-[0-9]*\.png$')
+[ "$n0" -eq 10 ] && [ "$n1" -ge 2 ] && [ "$n1" -lt 5 ] && ok ||
+    fail "converge_stall on a closed eye: $n0 iterations without it (wanted 10), $n1 with 1 (wanted 2..4)"
 # without second-stage rays the first iteration's image differs
 expect_exit 0 "track -a starburst --draw-stages stage2_rays=0" -- "$PT" track -a starburst --preset paper -p max_iterations=1 -p stage2_rays=0 --draw-stages "$TMP/stages-sb0" -o /dev/null testdata/synth/000001.png
 cmp -s "$s-6-rays-1.png" "$TMP/stages-sb0/testdata_synth_000001-6-rays-1.png" && fail "stage2_rays=0: the second stage is not drawn" || ok
