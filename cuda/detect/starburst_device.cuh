@@ -42,9 +42,8 @@ static __device__ int count_votes(const pt_point *pts, int n, const pt_circle *c
         for (int k = 0; k < n; k++)
             votes += pt_ellipse_frame_distance(&f, pts[k].x, pts[k].y) <= inlier;
     } else if (nrm) {
-        double band = pt_sb_vote_band(k, c);
         for (int j = 0; j < n; j++)
-            votes += pt_sb_circle_radial_vote(k, c, band, pts[j], nrm[j]);
+            votes += pt_sb_circle_radial_vote(k, c, pts[j], nrm[j]);
     } else {
         for (int j = 0; j < n; j++)
             votes += pt_sb_circle_vote(k, c, pts[j].x, pts[j].y);

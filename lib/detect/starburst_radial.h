@@ -19,10 +19,13 @@
 #include "lib/detect/fit.h"
 #include "lib/detect/starburst_ray.h"
 
-/* Whether RANSAC's circle votes test edge directions (vote_angle > 0). */
+/* Whether RANSAC's circle votes test edge directions: vote_angle > 0 at
+ * circle_votes=inlier (the band of circle_votes=band is there to hold both
+ * pairs of arcs of a very elliptical pupil, whose edge directions leave the
+ * circle's radius by up to 20 degrees at a/b 1.4; man page, vote_angle). */
 static inline PT_HD int pt_sb_radial_on(const pt_sb_config *k)
 {
-    return k->vote_cos > -1.0;
+    return k->vote_cos > -1.0 && k->circle_votes == PT_SB_VOTES_INLIER;
 }
 
 /* Whether point p with edge direction nrm may vote for circle c: its
@@ -41,22 +44,18 @@ static inline PT_HD int pt_sb_radial_vote(const pt_sb_config *k, const pt_circle
     return dx * nrm.x + dy * nrm.y >= k->vote_cos * len;
 }
 
-/* pt_sb_circle_vote(k, c, p) && pt_sb_radial_vote(k, c, p, nrm) with the
- * one square root both take and no branch (the GPU's RANSAC counts with
- * it): the same comparisons on the same values, a point at the centre
- * passing the radial test as there (0 >= vote_cos x 0). band: the vote's
- * distance, pt_sb_vote_band(k, c). */
-static inline PT_HD double pt_sb_vote_band(const pt_sb_config *k, const pt_circle *c)
-{
-    return k->circle_votes == PT_SB_VOTES_BAND ? pt_sb_circle_band(k, c->r) : k->inlier;
-}
+/* pt_sb_circle_vote(k, c, p) && pt_sb_radial_vote(k, c, p, nrm) where the
+ * radial test is on (pt_sb_radial_on: circle_votes=inlier) with the one
+ * square root both take and no branch (the GPU's RANSAC counts with it):
+ * the same comparisons on the same values, a point at the centre passing
+ * the radial test as there (0 >= vote_cos x 0). */
 static inline PT_HD int pt_sb_circle_radial_vote(const pt_sb_config *k, const pt_circle *c,
-                                                 double band, pt_point p, pt_point nrm)
+                                                 pt_point p, pt_point nrm)
 {
     double dx = p.x - c->cx, dy = p.y - c->cy;
     double d = sqrt(dx * dx + dy * dy);
     double nx = nrm.x, ny = nrm.y;
-    return (fabs(d - c->r) <= band) &
+    return (fabs(d - c->r) <= k->inlier) &
            ((dx * nx + dy * ny >= k->vote_cos * d) | ((nx == 0.0) & (ny == 0.0)));
 }
 

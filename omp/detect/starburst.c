@@ -57,19 +57,16 @@ static int ransac_circle_band(const pt_point *pts, const pt_point *nrm, int n,
             !pt_fit_circle(pts, idx, size, &c) || !pt_ransac_circle_in_range(&c, min_r, max_r))
             continue;
         /* at circle_votes=inlier the vectorised counts of ransac.c, which
-         * stop once the sample cannot beat the best (it would not be taken) */
+         * stop once the sample cannot beat the best (it would not be taken);
+         * nrm is given only there (pt_sb_radial_on) */
         int votes = 0;
         if (k->circle_votes == PT_SB_VOTES_INLIER)
             votes = nrm ? pt_ransac_circle_radial_votes(pts, nrm, n, &c, k->inlier, k->vote_cos,
                                                         best_votes)
                         : pt_ransac_circle_votes(pts, n, &c, k->inlier, best_votes);
-        else if (!nrm)
-            for (int j = 0; j < n; j++)
-                votes += pt_sb_circle_vote(k, &c, pts[j].x, pts[j].y);
         else
             for (int j = 0; j < n; j++)
-                votes += pt_sb_circle_vote(k, &c, pts[j].x, pts[j].y) &&
-                         pt_sb_radial_vote(k, &c, pts[j], nrm[j]);
+                votes += pt_sb_circle_vote(k, &c, pts[j].x, pts[j].y);
         if (votes > best_votes) {
             best_votes = votes;
             best_s = s;
