@@ -25,7 +25,7 @@ static pt_point dir(double deg)
     return n;
 }
 
-/* The count point by point, as omp/detect/starburst.c took it before. */
+/* The count point by point: pt_sb_circle_vote && pt_sb_radial_vote. */
 static int plain_count(const pt_sb_config *k, const pt_circle *c, const pt_point *p,
                        const pt_point *d, int n)
 {
@@ -57,7 +57,7 @@ static void test_vector_count(void)
                                     : c.r + pt_test_gauss(&rng, k.inlier);
             p[j].x = (float)(c.cx + rad * cos(a));
             p[j].y = (float)(c.cy + rad * sin(a));
-            double dx = p[j].x - c.cx, dy = p[j].y - c.cy, len = sqrt(dx * dx + dy * dy);
+            double dx = p[j].x - c.cx, dy = p[j].y - c.cy;
             double off;
             switch (j % 6) {
             case 0: off = 0; break;
@@ -83,7 +83,6 @@ static void test_vector_count(void)
                 c.cx = p[j].x;
                 c.cy = p[j].y;
             }
-            (void)len;
         }
         /* the one-root form the GPU counts with */
         for (int j = 0; j < N; j++)

@@ -424,7 +424,8 @@ static __host__ __device__ int ransac_lanes(const pt_cuda_params *p)
 template <bool FUSED, bool RADIAL>
 __global__ void __launch_bounds__(PIPE_THREADS) ransac(pt_cuda_params p, pt_cuda_buffers b, int cap)
 {
-    /* cap points, then (RADIAL) their cap edge directions: ransac_shared_bytes */
+    /* cap points, then (RADIAL) their cap edge directions; enqueue_iteration
+     * sizes it */
     extern __shared__ pt_point ransac_shared[];
     pt_point *shared_pts = ransac_shared, *shared_nrm = ransac_shared + cap;
     __shared__ int best_votes[PIPE_THREADS], best_row[PIPE_THREADS];
@@ -443,11 +444,11 @@ __global__ void __launch_bounds__(PIPE_THREADS) ransac(pt_cuda_params p, pt_cuda
         if (n < p.sample_size)
             return;
         pts = shared_pts;
-        nrm = shared_nrm;
+        nrm = RADIAL ? shared_nrm : NULL;
     } else {
         n = b.state[j].n;
         pts = b.points + (size_t)j * p.points_per_eye;
-        nrm = b.normals + (size_t)j * p.points_per_eye;
+        nrm = RADIAL ? b.normals + (size_t)j * p.points_per_eye : NULL;
         if (n <= cap) {
             for (int k = threadIdx.x; k < n; k += PIPE_THREADS) {
                 shared_pts[k] = pts[k];
@@ -456,7 +457,7 @@ __global__ void __launch_bounds__(PIPE_THREADS) ransac(pt_cuda_params p, pt_cuda
             }
             __syncthreads();
             pts = shared_pts;
-            nrm = shared_nrm;
+            nrm = RADIAL ? shared_nrm : NULL;
         }
     }
     int lanes = ransac_lanes(&p), q = threadIdx.x % lanes;
