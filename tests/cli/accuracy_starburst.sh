@@ -56,8 +56,8 @@ if [ -f "$MEYE/gt.csv" ]; then
     s10=$(acc_rate "$MEYE/gt.csv" "$TMP/acc_ys.csv" "$R10")
     s5=$(acc_rate "$MEYE/gt.csv" "$TMP/acc_ys.csv" "$P5")
     echo "starburst accuracy, meye-dev: within 10 % $y10, within 5 px $y5, edge_offset=1.5 within 10 % $o10, edge_fraction=0.15 edge_threshold=15 within 10 % $f10 / 5 px $f5, size_fraction=0.2 within 10 % $s10 / 5 px $s5 (darkest blob: 36.9 / 94.9)"
-    # measured 98.7 %
-    acc_check "meye-dev within 5 px" "$y5" 97.5 97
+    # measured 99.3 %; the target is 98 %
+    acc_check "meye-dev within 5 px" "$y5" 98.5 98
     acc_check "meye-dev within 5 px beats darkest blob" "$y5" 94.9 94.9
     # the masks' convention (1.5 px inside the border) makes the default's
     # relative error meaningless there; edge_offset=1.5 matches it

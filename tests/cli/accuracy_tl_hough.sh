@@ -49,7 +49,8 @@ if [ -f "$MEYE/gt.csv" ] && [ -d "$MEYE/png" ]; then
     r=$(acc_rate "$TMP/acc.txt" "relative error <= 10 %")
     acc_check "$r" 25 "tl meye-dev rel10" "the masks lie inside the border"
     r=$(acc_rate "$TMP/acc.txt" "centre error <= 5 px")
-    acc_check "$r" 94.9 "tl meye-dev 5px" "beat darkest blob 94.9 %"
+    # measured 98.7 %
+    acc_check "$r" 98 "tl meye-dev 5px" "98 %"
     # the masks' convention (the dark side of the border), as hough's below
     acc_run "$MEYE/png" "$MEYE/gt.csv" -a tl -p tl_level_share=0.2
     r=$(acc_rate "$TMP/acc.txt" "relative error <= 10 %")
