@@ -209,7 +209,8 @@ static int open_reader(bench_run *b)
                             .ahead = ahead > 4096 ? 4096 : ahead,
                             .pin = b->o->pin && !b->o->decode_only ? pin_mapping : NULL,
                             .unpin = unpin_mapping,
-                            .ctx = b};
+                            .ctx = b,
+                            .touch_in_place = b->s->backend->frames_in_place};
     pt_error err;
     pt_error_clear(&err);
     if (pt_reader_open(b->paths, b->npaths, &b->s->load, &ro,

@@ -406,7 +406,8 @@ int pt_cmd_track(int argc, char **argv)
     run.setup.load.page_errors = 1; /* a bad TIFF page is a row of its own */
     pt_reader_options ro = {.threads = run.setup.track.threads,
                             .ahead = 2 * TRACK_BATCH,
-                            .ctx = &run};
+                            .ctx = &run,
+                            .touch_in_place = run.setup.backend->frames_in_place};
     if (pt_reader_open(inputs.paths, inputs.count, &run.setup.load, &ro, &run.reader, &err)) {
         pt_cli_report(&err);
         rc = PT_EXIT_INPUT;

@@ -1,7 +1,8 @@
 /* The reader (lib/io/reader.h): frames of mixed inputs in input order with
  * their names, in place for 8-bit stacks and converted for 16-bit ones,
  * errors in the place of what cannot be read, whatever the threads and
- * the window ahead; a pinned mapping is unpinned once its frames are back. */
+ * the window ahead, and whether a reading thread maps in the frames in
+ * place first; a pinned mapping is unpinned once its frames are back. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,7 +64,7 @@ static void unpin(void *ctx, const void *base)
     unpins += base != NULL;
 }
 
-static void read_all(int threads, int ahead)
+static void read_all(int threads, int ahead, int touch)
 {
     char *list[6];
     for (int i = 0; i < 6; i++)
@@ -71,7 +72,8 @@ static void read_all(int threads, int ahead)
     pt_load_options opt;
     pt_load_options_default(&opt);
     opt.page_errors = 1;
-    pt_reader_options ro = {.threads = threads, .ahead = ahead, .pin = pin, .unpin = unpin};
+    pt_reader_options ro = {
+        .threads = threads, .ahead = ahead, .pin = pin, .unpin = unpin, .touch_in_place = touch};
     pt_reader *r;
     pt_error err;
     pins = unpins = 0;
@@ -133,9 +135,12 @@ int main(void)
     write_npy(paths[1], 3, 1);
     write_npy(paths[3], 2, 2);
     write_npy(paths[5], 1, 1);
-    read_all(1, 1);
-    read_all(3, 2);
-    read_all(0, 64);
+    /* frames in place mapped in on the reading threads first, or not: the same */
+    for (int touch = 0; touch < 2; touch++) {
+        read_all(1, 1, touch);
+        read_all(3, 2, touch);
+        read_all(0, 64, touch);
+    }
     for (int i = 0; i < 6; i++)
         unlink(paths[i]);
     rmdir(dir);

@@ -447,7 +447,8 @@ const pt_backend pt_backend_omp_half_retry = {.name = "omp",
                                               .create = omp_retry_create,
                                               .track = retry_track,
                                               .destroy = retry_destroy,
-                                              .stage_report = retry_stage_report};
+                                              .stage_report = retry_stage_report,
+                                              .frames_in_place = 1};
 
 const pt_backend pt_backend_cuda_half_retry = {.name = "cuda",
                                                .create = cuda_retry_create,

@@ -124,6 +124,10 @@ typedef struct pt_backend {
      * overlays) then returns its results. PT_ERR_UNAVAILABLE where the back
      * end cannot. */
     pt_status (*look_ahead)(void *full_state, void *half_state, double below, pt_error *err);
+    /* 1 when track() reads the frames where they lie in host memory (no
+     * copy first): readers then map in a mapped stack's pages on their own
+     * threads ahead of the call (pt_reader_options.touch_in_place). */
+    int frames_in_place;
 } pt_backend;
 
 extern const pt_backend pt_backend_omp;

@@ -30,6 +30,7 @@ typedef enum {
     JOB_FILE,  /* decode the file (pt_image_load) */
     JOB_PAGE,  /* read a stack page that is not in place */
     JOB_READY, /* a frame in place, or an input that failed to open */
+    JOB_TOUCH, /* a frame in place whose pages a worker maps in first (touch_in_place) */
     JOB_VIDEO  /* a video, read by the caller's thread */
 } job_kind;
 
@@ -83,13 +84,33 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int needs_work(const job *j) { return j->kind == JOB_FILE || j->kind == JOB_PAGE; }
+static int needs_work(const job *j)
+{
+    return j->kind == JOB_FILE || j->kind == JOB_PAGE || j->kind == JOB_TOUCH;
+}
+
+/* Reads a byte of every page of a frame in place, so that its pages are
+ * mapped in (their page faults taken) on this thread. */
+static void touch_frame(const pt_image *view)
+{
+    volatile uint8_t sink = 0;
+    size_t bytes = (size_t)(view->height - 1) * (size_t)view->stride + (size_t)view->width;
+    const uint8_t *p = view->buf;
+    for (size_t o = 0; o < bytes; o += 4096)
+        sink ^= p[o];
+    sink ^= p[bytes - 1];
+    (void)sink;
+}
 
 static void run_job(pt_reader *r, job *j)
 {
     pt_error_clear(&j->err);
     if (j->kind == JOB_FILE) {
         j->status = pt_image_load(r->paths[j->input], &r->opt, &j->frames, &j->err);
+    } else if (j->kind == JOB_TOUCH) {
+        pt_image view;
+        if (pt_stack_frame_in_place(&j->map->stack, j->page, &view))
+            touch_frame(&view);
     } else {
         j->status = pt_stack_read_frame(&j->map->stack, j->page, &r->opt, r->paths[j->input],
                                         &j->image, &j->err);
@@ -201,9 +222,9 @@ static void plan(pt_reader *r)
             j->page = r->plan_page;
             m->refs++;
             if (pt_stack_frame_in_place(&m->stack, j->page, &view)) {
-                j->kind = JOB_READY;
+                j->kind = r->ro.touch_in_place ? JOB_TOUCH : JOB_READY;
                 j->in_place = 1;
-                j->done = 1;
+                j->done = j->kind == JOB_READY;
             } else {
                 j->kind = JOB_PAGE;
             }

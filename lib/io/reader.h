@@ -23,6 +23,11 @@ typedef struct {
     int (*pin)(void *ctx, const void *base, size_t bytes);
     void (*unpin)(void *ctx, const void *base);
     void *ctx;
+    /* 1: a reading thread maps in the pages of each frame in place (reads a
+     * byte of each) before the caller gets it, so that their page faults
+     * are taken there, side by side, ahead of the caller: for a back end
+     * that reads the frames where they lie (pt_backend.frames_in_place). */
+    int touch_in_place;
 } pt_reader_options;
 
 /* One frame, or (image NULL) a file or page that could not be read and why. */

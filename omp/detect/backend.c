@@ -304,6 +304,7 @@ static void omp_stage_report(void *state, char *buf, int size)
 }
 
 const pt_backend pt_backend_omp = {.name = "omp",
+                                   .frames_in_place = 1,
                                    .create = omp_create,
                                    .track = omp_track,
                                    .destroy = omp_destroy,
