@@ -31,7 +31,10 @@ static inline PT_HD int pt_sb_radial_on(const pt_sb_config *k)
 /* Whether point p with edge direction nrm may vote for circle c: its
  * direction within vote_angle of the radius from c's centre through p
  * (cos >= k->vote_cos), or no direction to test (a zero normal: flat grey
- * or next to the region's border; p at the centre), or the test off. */
+ * or next to the region's border; p at the centre), or the test off. The
+ * definition: the counts that run (pt_sb_circle_radial_vote below, and
+ * pt_ransac_circle_radial_votes on the CPU) make its decision point by
+ * point (tests/test_starburst_radial.c). */
 static inline PT_HD int pt_sb_radial_vote(const pt_sb_config *k, const pt_circle *c, pt_point p,
                                           pt_point nrm)
 {

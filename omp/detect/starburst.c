@@ -33,7 +33,8 @@ static pt_point clamp_to_roi(const pt_sb_view *c, pt_point p)
 
 /* pt_ransac_circle's semantics (lib/detect/ransac.h), samples scored by
  * pt_sb_circle_vote and, with vote_angle, pt_sb_radial_vote on the points'
- * edge directions nrm (NULL: not tested), the refit on the inlier band of
+ * edge directions nrm (NULL: not tested), as ransac.c's vectorised counts
+ * reproduce them at circle_votes=inlier; the refit on the inlier band of
  * pt_sb_circle_band: cuda/detect/starburst.cu does the same in parallel. */
 static int ransac_circle_band(const pt_point *pts, const pt_point *nrm, int n,
                               const pt_ransac_table *t, int rows,
