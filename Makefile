@@ -103,7 +103,7 @@ $(BUILD)/tools/%: scripts/tools/%.c $(LIBA)
 	@mkdir -p $(dir $@)
 	$(CC) $(PT_CFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
 
-tools: $(BUILD)/tools/h2d_bandwidth $(BUILD)/tools/auction_host_bench
+tools: $(BUILD)/tools/h2d_bandwidth $(BUILD)/tools/auction_host_bench $(BUILD)/tools/host_copy_bandwidth
 
 .PHONY: all tools check check-unit check-cli check-lib check-asan check-fuzz fuzz fuzz-targets fuzz-run install clean
 all: $(PT_BIN) $(LIBSO)

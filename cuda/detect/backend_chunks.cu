@@ -10,6 +10,7 @@
 
 #include <omp.h>
 
+#include "lib/core/row_copy.h"
 #include "lib/detect/half_retry.h"
 #include "lib/detect/starburst_config.h"
 #include "lib/params/params_auto.h"
@@ -266,12 +267,13 @@ static pt_status launch_chunk(cuda_state *s, stream_slot *slot, pt_image *const 
             CUDA_OR_FAIL(err, cudaMallocHost((void **)&slot->host_frames, need));
             slot->host_frames_bytes = need;
         }
+        /* Non-temporal stores (lib/core/row_copy.h): the staged frames are
+         * read by the copy engine, not by this host's cores. */
 #pragma omp parallel for schedule(static)
         for (int i = 0; i < count; i++) {
             const pt_image *f = frames[first + i];
-            uint8_t *dst = slot->host_frames + (size_t)i * p->plane;
-            for (int y = 0; y < h; y++)
-                memcpy(dst + (size_t)y * p->pitch, f->buf + (size_t)y * f->stride, (size_t)w);
+            pt_copy_rows_streaming(slot->host_frames + (size_t)i * p->plane, p->pitch, f->buf,
+                                   f->stride, (size_t)w, (size_t)h);
         }
         /* One copy over the staged frames: frame i starts plane bytes after
          * frame i-1 on both sides, so the rows in between (when the frames
