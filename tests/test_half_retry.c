@@ -8,6 +8,7 @@
 
 #include "lib/detect/half_retry.h"
 #include "tests/pt_test.h"
+#include "tests/pt_track_once.h"
 
 static void test_halve(void)
 {
@@ -112,23 +113,6 @@ static pt_image *disc_frame(int w, int h, double cx, double cy, double r)
     return f;
 }
 
-static int track_once(const pt_backend *b, const pt_config *cfg, pt_algorithm alg,
-                      pt_image *f, pt_result *res)
-{
-    pt_track_options opt;
-    memset(&opt, 0, sizeof opt);
-    opt.algorithm = alg;
-    opt.threads = 1;
-    void *state = NULL;
-    pt_error err;
-    pt_error_clear(&err);
-    if (b->create(cfg, &opt, f->width, f->height, &state, &err))
-        return 1;
-    int rc = b->track(state, &f, 1, res, NULL, &err) != PT_OK;
-    b->destroy(state);
-    return rc;
-}
-
 static void test_layer(void)
 {
     pt_image *f = disc_frame(320, 256, 150.3, 121.8, 50);
@@ -142,8 +126,8 @@ static void test_layer(void)
     for (int a = 0; a < 2; a++) {
         /* the half-size frame's pupil, scaled back, is the frame's */
         pt_result full, half;
-        PT_CHECK(!track_once(&pt_backend_omp, &cfg, algs[a], f, &full), "full size");
-        PT_CHECK(!track_once(&pt_backend_omp, &cfg, algs[a], h, &half), "half size");
+        PT_CHECK(!pt_track_once(&pt_backend_omp, &cfg, algs[a], f, &full), "full size");
+        PT_CHECK(!pt_track_once(&pt_backend_omp, &cfg, algs[a], h, &half), "half size");
         PT_CHECK(full.status == PT_DETECT_OK && half.status == PT_DETECT_OK, "found");
         pt_result_from_half(&half);
         PT_CHECK(fabs(half.circle.cx - full.circle.cx) < 0.6 &&
@@ -156,7 +140,7 @@ static void test_layer(void)
          * end's own result; below an unreachable floor with no margin it
          * keeps the second look where that is more confident */
         pt_result layered, always;
-        PT_CHECK(!track_once(&pt_backend_omp_half_retry, &cfg, algs[a], f, &layered), "layer");
+        PT_CHECK(!pt_track_once(&pt_backend_omp_half_retry, &cfg, algs[a], f, &layered), "layer");
         PT_CHECK(full.confidence >= cfg.retry.below, "a clean disc is confident");
         PT_CHECK(memcmp(&layered.circle, &full.circle, sizeof full.circle) == 0 &&
                      layered.confidence == full.confidence,
@@ -164,7 +148,7 @@ static void test_layer(void)
         pt_config every = cfg;
         every.retry.below = 1;
         every.retry.margin = 0;
-        PT_CHECK(!track_once(&pt_backend_omp_half_retry, &every, algs[a], f, &always), "always");
+        PT_CHECK(!pt_track_once(&pt_backend_omp_half_retry, &every, algs[a], f, &always), "always");
         int kept = half.confidence > full.confidence;
         const pt_circle *want = kept ? &half.circle : &full.circle;
         PT_CHECK(fabs(always.circle.cx - want->cx) < 1e-9 && fabs(always.circle.r - want->r) < 1e-9 &&

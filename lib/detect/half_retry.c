@@ -1,47 +1,27 @@
 /* The second look at half resolution over any back end (half_retry.h). */
 #include "lib/detect/half_retry.h"
+#include "lib/detect/look_layer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <omp.h>
 #include <string.h>
-#include <time.h>
 
 typedef struct {
-    const pt_backend *inner;
-    void *full;                /* the inner back end at the frames' size */
+    pt_look_layer base;        /* first: the layer's calls (look_layer.h); base.full
+                                  is the inner back end at the frames' size */
     void *half;                /* at half size: made at create where the inner back end
                                   looks ahead, else at the first second look */
     pt_config half_cfg;        /* cfg with its pixel sizes halved */
     pt_track_options opt;
     int width, height;
-    int on;                    /* half_retry applies to this detector and mode */
     int kept;                  /* the inner back end keeps the reduced frames (track_halves) */
     double below, margin;
-    /* one call's second look: frame indices, their halves, results, overlays */
-    int cap;
-    int *which;
+    /* one call's second look: frame indices, results, overlays; their halves */
+    pt_look_batch batch;
     pt_image **halves;
     unsigned char *pinned;     /* halves[k] page-locked through the back end */
-    pt_result *half_results;
-    pt_overlay *half_overlays;
-    /* a submitted batch whose second look waits until its results are complete */
-    int pending;
-    pt_image *const *pend_frames;
-    int pend_n;
-    pt_result *pend_results;
-    pt_overlay *pend_overlays;
-    /* for stage_report */
-    double look_ms;
-    long frames, eyes_looked, eyes_kept;
 } retry_state;
-
-static double clock_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
 
 void pt_image_halve(const pt_image *src, pt_image *dst)
 {
@@ -106,6 +86,9 @@ static void halve_config(pt_config *c)
         c->starburst.start_x = c->starburst.start_y = -1;
 }
 
+static pt_status second_look(void *state, pt_image *const *frames, int n, pt_result *results,
+                             pt_overlay *overlays, pt_error *err);
+
 static pt_status retry_create(const pt_backend *inner, const pt_config *cfg,
                               const pt_track_options *opt, int width, int height,
                               void **state, pt_error *err)
@@ -114,7 +97,10 @@ static pt_status retry_create(const pt_backend *inner, const pt_config *cfg,
     retry_state *s = calloc(1, sizeof *s);
     if (!s)
         return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory");
-    s->inner = inner;
+    s->base.inner = inner;
+    s->base.look = second_look;
+    s->base.stage = "half_retry";
+    s->batch.eyes = opt->binocular ? 2 : 1;
     s->opt = *opt;
     s->opt.keep_halves = 0; /* the half-size state's own calls, */
     s->opt.urgent = 1;      /* waited for while the next batch is in flight */
@@ -123,15 +109,15 @@ static pt_status retry_create(const pt_backend *inner, const pt_config *cfg,
     s->below = cfg->retry.below;
     s->margin = cfg->retry.margin;
     int eye_width = opt->binocular ? width / 2 : width;
-    s->on = s->below > 0 && !opt->sequence &&
+    s->base.on = s->below > 0 && !opt->sequence &&
             (opt->algorithm & (PT_ALG_STARBURST | PT_ALG_TL)) &&
             eye_width / 2 >= PT_HALF_MIN_SIDE && height / 2 >= PT_HALF_MIN_SIDE;
     /* A back end that holds the frames elsewhere (the GPU) reduces them
      * there, from the copy it made, instead of copying reduced ones. */
-    s->kept = s->on && inner->track_halves != NULL;
+    s->kept = s->base.on && inner->track_halves != NULL;
     pt_track_options full_opt = *opt;
     full_opt.keep_halves = s->kept;
-    pt_status st = inner->create(cfg, &full_opt, width, height, &s->full, err);
+    pt_status st = inner->create(cfg, &full_opt, width, height, &s->base.full, err);
     if (st) {
         free(s);
         return st;
@@ -147,7 +133,7 @@ static pt_status retry_create(const pt_backend *inner, const pt_config *cfg,
         pt_error_clear(&ignored);
         if (inner->create(&s->half_cfg, &s->opt, width / 2, height / 2, &s->half, &ignored) ==
             PT_OK)
-            inner->look_ahead(s->full, s->half, s->below, &ignored);
+            inner->look_ahead(s->base.full, s->half, s->below, &ignored);
         else
             s->half = NULL;
     }
@@ -158,8 +144,8 @@ static pt_status retry_create(const pt_backend *inner, const pt_config *cfg,
 /* Free reduced frame k (unpinned first). */
 static void drop_half(retry_state *s, int k)
 {
-    if (s->pinned[k] && s->inner->unpin)
-        s->inner->unpin(s->half, &s->halves[k], 1);
+    if (s->pinned[k] && s->base.inner->unpin)
+        s->base.inner->unpin(s->half, &s->halves[k], 1);
     pt_image_destroy(s->halves[k]);
     s->halves[k] = NULL;
     s->pinned[k] = 0;
@@ -179,7 +165,8 @@ static pt_status make_half(retry_state *s, int k, int w, int h, pt_error *err)
         return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for half_retry");
     pt_error ignored;
     pt_error_clear(&ignored);
-    s->pinned[k] = s->inner->pin && s->inner->pin(s->half, &s->halves[k], 1, &ignored) == PT_OK;
+    const pt_backend *inner = s->base.inner;
+    s->pinned[k] = inner->pin && inner->pin(s->half, &s->halves[k], 1, &ignored) == PT_OK;
     return PT_OK;
 }
 
@@ -188,53 +175,36 @@ static void retry_destroy(void *state)
     retry_state *s = state;
     if (!s)
         return;
-    for (int k = 0; k < s->cap; k++)
+    for (int k = 0; k < s->batch.cap; k++)
         drop_half(s, k);
-    s->inner->destroy(s->full);
+    s->base.inner->destroy(s->base.full);
     if (s->half)
-        s->inner->destroy(s->half);
-    int eyes = s->opt.binocular ? 2 : 1;
-    if (s->half_overlays)
-        for (int k = 0; k < s->cap * eyes; k++)
-            pt_overlay_free(&s->half_overlays[k]);
-    free(s->which);
+        s->base.inner->destroy(s->half);
+    pt_look_batch_free(&s->batch);
     free(s->halves);
     free(s->pinned);
-    free(s->half_results);
-    free(s->half_overlays);
     free(s);
 }
 
 /* Room for m frames' second look. */
 static pt_status reserve(retry_state *s, int m, pt_error *err)
 {
-    if (m <= s->cap)
+    int cap = s->batch.cap;
+    if (m <= cap)
         return PT_OK;
-    int eyes = s->opt.binocular ? 2 : 1;
-    int *which = realloc(s->which, (size_t)m * sizeof *which);
-    if (which)
-        s->which = which;
     pt_image **halves = realloc(s->halves, (size_t)m * sizeof *halves);
     if (halves)
         s->halves = halves;
-    pt_result *res = realloc(s->half_results, (size_t)m * eyes * sizeof *res);
-    if (res)
-        s->half_results = res;
-    pt_overlay *ov = realloc(s->half_overlays, (size_t)m * eyes * sizeof *ov);
-    if (ov)
-        s->half_overlays = ov;
     unsigned char *pinned = realloc(s->pinned, (size_t)m);
     if (pinned)
         s->pinned = pinned;
-    if (!which || !halves || !res || !ov || !pinned)
+    if (!halves || !pinned)
         return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for half_retry");
-    for (int k = s->cap; k < m; k++) {
+    for (int k = cap; k < m; k++) {
         halves[k] = NULL;
         pinned[k] = 0;
     }
-    memset(ov + (size_t)s->cap * eyes, 0, (size_t)(m - s->cap) * eyes * sizeof *ov);
-    s->cap = m;
-    return PT_OK;
+    return pt_look_batch_reserve(&s->batch, m, "half_retry", err);
 }
 
 /* Replace an eye's drawing by the second look's, scaled to the frame. */
@@ -264,14 +234,15 @@ static int frame_wanted(const retry_state *s, const pt_image *f, const pt_result
 }
 
 /* The second look at frames whose first results are complete. */
-static pt_status second_look(retry_state *s, pt_image *const *frames, int n,
-                             pt_result *results, pt_overlay *overlays, pt_error *err)
+static pt_status second_look(void *state, pt_image *const *frames, int n, pt_result *results,
+                             pt_overlay *overlays, pt_error *err)
 {
-    if (!s->on)
+    retry_state *s = state;
+    if (!s->base.on)
         return PT_OK;
     int eyes = s->opt.binocular ? 2 : 1;
-    s->frames += n;
-    double t0 = clock_ms();
+    s->base.frames += n;
+    double t0 = pt_look_clock_ms();
     int m = 0;
     for (int i = 0; i < n; i++)
         m += frame_wanted(s, frames[i], &results[(size_t)i * eyes]);
@@ -279,21 +250,21 @@ static pt_status second_look(retry_state *s, pt_image *const *frames, int n,
         return PT_OK;
     pt_status st = reserve(s, m, err);
     if (!st && !s->half)
-        st = s->inner->create(&s->half_cfg, &s->opt, s->width / 2, s->height / 2, &s->half,
-                              err);
+        st = s->base.inner->create(&s->half_cfg, &s->opt, s->width / 2, s->height / 2,
+                                   &s->half, err);
     if (st)
         return st;
     m = 0;
     for (int i = 0; i < n; i++)
         if (frame_wanted(s, frames[i], &results[(size_t)i * eyes]))
-            s->which[m++] = i;
-    pt_overlay *half_ov = overlays ? s->half_overlays : NULL;
+            s->batch.which[m++] = i;
+    pt_overlay *half_ov = overlays ? s->batch.overlays : NULL;
     st = PT_ERR_UNAVAILABLE;
     if (s->kept) {
         pt_error kept_err;
         pt_error_clear(&kept_err);
-        st = s->inner->track_halves(s->half, s->full, results, frames, s->which, m,
-                                    s->half_results, half_ov, &kept_err);
+        st = s->base.inner->track_halves(s->half, s->base.full, results, frames, s->batch.which, m,
+                                         s->batch.results, half_ov, &kept_err);
         if (st && st != PT_ERR_UNAVAILABLE) {
             *err = kept_err;
             return st;
@@ -301,7 +272,7 @@ static pt_status second_look(retry_state *s, pt_image *const *frames, int n,
     }
     if (st) { /* reduced here and tracked as any frames */
         for (int k = 0; k < m; k++) {
-            const pt_image *f = frames[s->which[k]];
+            const pt_image *f = frames[s->batch.which[k]];
             st = make_half(s, k, f->width / 2, f->height / 2, err);
             if (st)
                 return st;
@@ -309,126 +280,35 @@ static pt_status second_look(retry_state *s, pt_image *const *frames, int n,
         int threads = s->opt.threads > 0 ? s->opt.threads : omp_get_max_threads();
 #pragma omp parallel for num_threads(threads) schedule(static) if (m > 1)
         for (int k = 0; k < m; k++)
-            pt_image_halve(frames[s->which[k]], s->halves[k]);
-        st = s->inner->track(s->half, s->halves, m, s->half_results, half_ov, err);
+            pt_image_halve(frames[s->batch.which[k]], s->halves[k]);
+        st = s->base.inner->track(s->half, s->halves, m, s->batch.results, half_ov, err);
         if (st)
             return st;
     }
     for (int k = 0; k < m; k++) {
-        int i = s->which[k];
+        int i = s->batch.which[k];
         for (int e = 0; e < eyes; e++) {
             pt_result *r = &results[(size_t)i * eyes + e];
-            pt_result *q = &s->half_results[(size_t)k * eyes + e];
+            pt_result *q = &s->batch.results[(size_t)k * eyes + e];
             if (!pt_half_retry_wanted(r, s->below))
                 continue;
-            s->eyes_looked++;
+            s->base.looked++;
             pt_result_from_half(q);
             double ms = r->ms + q->ms; /* each look's time as its back end gives it */
             if (pt_half_retry_keeps(r, q, s->margin)) {
                 char eye = r->eye;
                 *r = *q;
                 r->eye = eye;
-                s->eyes_kept++;
+                s->base.kept++;
                 if (overlays)
                     take_overlay(&overlays[(size_t)i * eyes + e],
-                                 &s->half_overlays[(size_t)k * eyes + e]);
+                                 &s->batch.overlays[(size_t)k * eyes + e]);
             }
             r->ms = ms;
         }
     }
-    s->look_ms += clock_ms() - t0;
+    s->base.look_ms += pt_look_clock_ms() - t0;
     return PT_OK;
-}
-
-static pt_status retry_track(void *state, pt_image *const *frames, int n, pt_result *results,
-                             pt_overlay *overlays, pt_error *err)
-{
-    retry_state *s = state;
-    pt_status st = s->inner->track(s->full, frames, n, results, overlays, err);
-    return st ? st : second_look(s, frames, n, results, overlays, err);
-}
-
-static pt_status retry_submit(void *state, pt_image *const *frames, int n, pt_result *results,
-                              pt_overlay *overlays, pt_error *err)
-{
-    retry_state *s = state;
-    if (!s->inner->submit)
-        return retry_track(state, frames, n, results, overlays, err);
-    pt_status st = s->inner->submit(s->full, frames, n, results, overlays, err);
-    /* the previous batch's results are complete now; its frames still ours */
-    int had = s->pending;
-    s->pending = 0;
-    if (!st && had)
-        st = second_look(s, s->pend_frames, s->pend_n, s->pend_results, s->pend_overlays, err);
-    if (st)
-        return st;
-    s->pending = 1;
-    s->pend_frames = frames;
-    s->pend_n = n;
-    s->pend_results = results;
-    s->pend_overlays = overlays;
-    return PT_OK;
-}
-
-static pt_status retry_drain(void *state, pt_error *err)
-{
-    retry_state *s = state;
-    pt_status st = s->inner->drain ? s->inner->drain(s->full, err) : PT_OK;
-    int had = s->pending;
-    s->pending = 0;
-    if (!st && had)
-        st = second_look(s, s->pend_frames, s->pend_n, s->pend_results, s->pend_overlays, err);
-    return st;
-}
-
-static pt_status retry_pin(void *state, pt_image *const *frames, int n, pt_error *err)
-{
-    retry_state *s = state;
-    return s->inner->pin ? s->inner->pin(s->full, frames, n, err) : PT_OK;
-}
-
-static void retry_unpin(void *state, pt_image *const *frames, int n)
-{
-    retry_state *s = state;
-    if (s->inner->unpin)
-        s->inner->unpin(s->full, frames, n);
-}
-
-static pt_status retry_pin_region(void *state, const void *base, size_t bytes, pt_error *err)
-{
-    retry_state *s = state;
-    return s->inner->pin_region ? s->inner->pin_region(s->full, base, bytes, err) : PT_OK;
-}
-
-static void retry_unpin_region(void *state, const void *base)
-{
-    retry_state *s = state;
-    if (s->inner->unpin_region)
-        s->inner->unpin_region(s->full, base);
-}
-
-static double retry_upload_ms(void *state)
-{
-    retry_state *s = state;
-    return s->inner->upload_ms ? s->inner->upload_ms(s->full) : 0;
-}
-
-/* The inner back end's stages, then the second look's time per frame. */
-static void retry_stage_report(void *state, char *buf, int size)
-{
-    retry_state *s = state;
-    buf[0] = '\0';
-    if (s->inner->stage_report)
-        s->inner->stage_report(s->full, buf, size);
-    if (!s->on)
-        return;
-    size_t used = strlen(buf);
-    if ((int)used + 1 >= size)
-        return;
-    double per = s->frames ? s->look_ms / (double)s->frames : 0;
-    snprintf(buf + used, (size_t)size - used,
-             "  %-14s %8.4f ms/frame (%ld eyes looked at again, %ld kept)\n", "half_retry", per,
-             s->eyes_looked, s->eyes_kept);
 }
 
 static pt_status omp_retry_create(const pt_config *cfg, const pt_track_options *opt, int width,
@@ -443,23 +323,8 @@ static pt_status cuda_retry_create(const pt_config *cfg, const pt_track_options 
     return retry_create(&pt_backend_cuda, cfg, opt, width, height, state, err);
 }
 
-const pt_backend pt_backend_omp_half_retry = {.name = "omp",
-                                              .create = omp_retry_create,
-                                              .track = retry_track,
-                                              .destroy = retry_destroy,
-                                              .stage_report = retry_stage_report,
-                                              .frames_in_place = 1};
+const pt_backend pt_backend_omp_half_retry = {
+    .name = "omp", .create = omp_retry_create, .destroy = retry_destroy, PT_LOOK_OMP_CALLS};
 
-const pt_backend pt_backend_cuda_half_retry = {.name = "cuda",
-                                               .create = cuda_retry_create,
-                                               .track = retry_track,
-                                               .destroy = retry_destroy,
-                                               .pin = retry_pin,
-                                               .unpin = retry_unpin,
-                                               .stage_report = retry_stage_report,
-                                               .submit = retry_submit,
-                                               .drain = retry_drain,
-                                               .gpu_options = 1,
-                                               .pin_region = retry_pin_region,
-                                               .unpin_region = retry_unpin_region,
-                                               .upload_ms = retry_upload_ms};
+const pt_backend pt_backend_cuda_half_retry = {
+    .name = "cuda", .create = cuda_retry_create, .destroy = retry_destroy, PT_LOOK_CUDA_CALLS};
