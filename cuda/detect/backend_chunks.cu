@@ -135,6 +135,7 @@ static pt_status harvest(cuda_state *s, stream_slot *slot, pt_error *err)
         res->circle = r->circle;
         res->ellipse = r->ellipse;
         res->confidence = r->confidence;
+        res->darker_core = r->darker_core;
         res->ms = ms;
         if (slot->overlays && s->opt.overlay && r->npoints > 0) {
             pt_overlay *ov = &slot->overlays[(size_t)frame * s->eyes + e];

@@ -47,6 +47,7 @@ typedef struct {
     pt_circle circle;
     pt_ellipse ellipse;
     double confidence;
+    int darker_core; /* tl: the fit holds a darker disc (lib/detect/tl_retry.h) */
 } pt_cuda_eye_result;
 
 /* Per (frame, eye) state of the throughput pipeline between its launches. */

@@ -19,6 +19,7 @@ static __device__ void fill_result(const pt_cuda_params &p, const pt_sb_view *c,
 {
     out->npoints = npoints;
     out->iterating = 0;
+    out->darker_core = 0;
     out->has_circle = out->has_ellipse = 0;
     out->status = PT_DETECT_NOTFOUND;
     out->confidence = 0;

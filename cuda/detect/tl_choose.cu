@@ -21,6 +21,7 @@
 #include "lib/detect/starburst_ray.h"
 #include "lib/detect/tl_level.h"
 #include "lib/detect/tl_nest.h"
+#include "lib/detect/tl_retry.h"
 #include "lib/detect/tl_shape.h"
 
 #include "lib/detect/confidence.h"
@@ -240,6 +241,56 @@ __global__ void tl_settle(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int job
 }
 
 /* Warp per job, as tl_choose. */
+/* pt_tl_darker_core (lib/detect/tl_retry.h) over a warp: the angles'
+ * levels a lane each (PT_PUPIL_ANGLES / 32 per lane), each order statistic
+ * the level whose rank (levels below it, and equal ones at lower angles)
+ * is the statistic's: the value the serial sort puts there. Every lane of
+ * the block's one warp calls it and gets the answer. */
+static __device__ int warp_darker_core(const pt_image *img, const pt_circle *c,
+                                       const pt_ellipse *e)
+{
+    __shared__ int core_v[PT_PUPIL_ANGLES], inner_v[PT_PUPIL_ANGLES], stat[2];
+    pt_ellipse fit;
+    if (e)
+        fit = *e;
+    else
+        pt_ellipse_from_circle(c, &fit);
+    double ct = 0, st = 0;
+    int axes = pt_confidence_axes(&fit, &ct, &st);
+    const int lane = threadIdx.x & 31;
+    for (int k = lane; k < PT_PUPIL_ANGLES; k += 32) {
+        int core = 0, inner = 0;
+        int ok = axes && pt_sb_inner_angle(img, &fit, ct, st, k, &core, &inner);
+        core_v[k] = ok ? core : -1;
+        inner_v[k] = ok ? inner : -1;
+    }
+    if (lane == 0)
+        stat[0] = stat[1] = 0;
+    __syncwarp();
+    int n = 0;
+    for (int u = 0; u < PT_PUPIL_ANGLES; u++)
+        n += core_v[u] >= 0;
+    for (int k = lane; k < PT_PUPIL_ANGLES; k += 32) {
+        if (core_v[k] < 0)
+            continue;
+        int rank_core = 0, rank_inner = 0;
+        for (int u = 0; u < PT_PUPIL_ANGLES; u++) {
+            if (core_v[u] < 0)
+                continue;
+            rank_core += core_v[u] < core_v[k] || (core_v[u] == core_v[k] && u < k);
+            rank_inner += inner_v[u] < inner_v[k] || (inner_v[u] == inner_v[k] && u < k);
+        }
+        if (rank_core == (n - 1) / 2)
+            stat[0] = core_v[k];
+        if (rank_inner == pt_sb_inner_rank(n))
+            stat[1] = inner_v[k];
+    }
+    __syncwarp();
+    pt_sb_levels levels = {n, stat[0], stat[1]};
+    __syncwarp(); /* read by all before a next call writes them */
+    return pt_sb_dark_core(&levels);
+}
+
 __global__ void __launch_bounds__(32) tl_finish(pt_cuda_params p, pt_cuda_buffers b, tl_dev d,
                                                 int jobs)
 {
@@ -295,6 +346,11 @@ __global__ void __launch_bounds__(32) tl_finish(pt_cuda_params p, pt_cuda_buffer
             r.has_circle = r.has_ellipse = 0;
         else
             r.status = PT_DETECT_OK;
+    }
+    if (r.status == PT_DETECT_OK) { /* the same on every lane */
+        const pt_cuda_eye_job job = b.jobs[j];
+        pt_image view = frame_view(p, b, job);
+        r.darker_core = warp_darker_core(&view, &r.circle, r.has_ellipse ? &r.ellipse : NULL);
     }
     if (threadIdx.x == 0)
         *out = r;

@@ -18,6 +18,10 @@ typedef struct {
     pt_circle circle;
     pt_ellipse ellipse;
     double confidence;    /* [0,1] */
+    /* tl: the fit holds a disc 6 or more grey levels darker than its inner
+     * ring (lib/detect/starburst_inner.h), as the iris around a low-contrast
+     * pupil does; its second look (lib/detect/tl_retry.h) reads it */
+    int darker_core;
     double ms;            /* processing time of this frame */
     char message[256];    /* why, when status is PT_DETECT_ERROR */
 } pt_result;

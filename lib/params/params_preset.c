@@ -44,6 +44,7 @@ static const pt_preset_value paper_values[] = {
     /* threshold and labeling: thresholds 20..100 by 20, the fit with most
      * votes wins, no refit between thresholds */
     {"tl_range", "fixed", TL},
+    {"tl_dark_retry", "0", TL},
     {"tl_min", "20", TL},
     {"tl_max", "100", TL},
     {"tl_step", "20", TL},

@@ -24,6 +24,10 @@ const pt_param_def pt_tl_param_defs[] = {
      "tl_range=eye: linear: the thresholds evenly between the dark and surround levels; "
      "square: at ((i + 1) / (tl_count + 1))^2 of the way, denser near the dark level, so a "
      "pupil a few grey levels darker than its iris gets a threshold between the two"},
+    {"tl_dark_retry", PT_PARAM_INT, offsetof(pt_config, tl.dark_retry), 1, 0, 1, NULL, PT_ALG_TL,
+     "tl_range=eye, tl_spacing=linear: 1: an eye whose answer holds a disc 6 or more grey "
+     "levels darker than its inner ring (the iris around a low-contrast pupil) is detected "
+     "again with tl_spacing=square, and that answer kept when it finds a pupil; 0: off"},
     {"tl_small_share", PT_PARAM_DOUBLE, offsetof(pt_config, tl.small_share), 0.5, 0, 100,
      NULL, PT_ALG_TL,
      "tl_range=eye: the 128x128 grid's darkest patch is a small pupil that the 32x32 grid "

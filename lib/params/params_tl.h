@@ -22,6 +22,8 @@ typedef struct {
     int range;         /* PT_TL_RANGE_*: thresholds from each eye's grey levels, or fixed */
     int count;         /* range=eye: thresholds per eye */
     int spacing;       /* range=eye: PT_TL_SPACING_* */
+    int dark_retry;    /* range=eye, spacing linear: an answer holding a darker disc is
+                          looked at again with square spacing (lib/detect/tl_retry.h) */
     double small_share; /* range=eye: a dark region of the fine grid covering less than
                            this share (%) of the eye is a small pupil the coarse grid
                            missed (lib/detect/eye_levels.h) */

@@ -12,6 +12,7 @@
 #include "lib/detect/tl_flat.h"
 #include "lib/detect/tl_level.h"
 #include "lib/detect/tl_nest.h"
+#include "lib/detect/tl_retry.h"
 #include "lib/detect/tl_shape.h"
 #include "lib/detect/tl_small.h"
 #include "omp/detect/detect.h"
@@ -520,6 +521,8 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
         return PT_OK;
     }
     res->status = PT_DETECT_OK;
+    res->darker_core =
+        pt_tl_darker_core(img, &res->circle, res->has_ellipse ? &res->ellipse : NULL);
     return PT_OK;
 }
 
