@@ -12,7 +12,7 @@
 typedef struct {
     pt_look_layer base; /* first: the layer's calls (look_layer.h); base.full, over a
                            back end with its half-size look, tracks every frame */
-    void *second;            /* tl_spacing=square: made at the first eye looked at again */
+    void *second;       /* tl_spacing=square: made at the first eye looked at again */
     pt_config second_cfg;
     pt_track_options opt;
     int width, height;
