@@ -3,8 +3,11 @@
  * the CUDA back end stages a chunk), with memcpy per row and with the
  * streaming copy (lib/core/row_copy.h), each the best of REPS rounds. The
  * frames come from FILE (mapped read-only, as track maps an uncompressed
- * stack: its pages in the page cache) or from memory of this process.
- *   host_copy_bandwidth [--size WxH] [--frames F] [--reps K] [-j 1,4,16] [FILE]
+ * stack: its pages in the page cache) or from memory of this process. With
+ * --fresh the file is mapped anew for every round, so each round also maps
+ * in its pages (as a stack read once is), else once.
+ *   host_copy_bandwidth [--size WxH] [--frames F] [--reps K] [-j 1,4,16]
+ *                       [--fresh] [FILE]
  * Prints, per thread count: GB/s copied and frames/s for both copies.
  * Build: make tools (or make build/tools/host_copy_bandwidth). */
 #include <fcntl.h>
@@ -37,9 +40,25 @@ static double copy_round(uint8_t *dst, const uint8_t *src, int w, int h, int fra
     return omp_get_wtime() - t0;
 }
 
+static const uint8_t *map_file(const char *path, size_t bytes)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        perror(path);
+        return NULL;
+    }
+    void *map = mmap(NULL, bytes, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED) {
+        perror(path);
+        return NULL;
+    }
+    return map;
+}
+
 int main(int argc, char **argv)
 {
-    int w = 1280, h = 1024, frames = 256, reps = 5;
+    int w = 1280, h = 1024, frames = 256, reps = 5, fresh = 0;
     const char *list = "1,4,8,16", *path = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--size") && i + 1 < argc) {
@@ -53,11 +72,13 @@ int main(int argc, char **argv)
             reps = atoi(argv[++i]);
         } else if (!strcmp(argv[i], "-j") && i + 1 < argc) {
             list = argv[++i];
+        } else if (!strcmp(argv[i], "--fresh")) {
+            fresh = 1;
         } else if (argv[i][0] != '-' && !path) {
             path = argv[i];
         } else {
             fprintf(stderr, "usage: host_copy_bandwidth [--size WxH] [--frames F] [--reps K] "
-                            "[-j 1,4,16] [FILE]\n");
+                            "[-j 1,4,16] [--fresh] [FILE]\n");
             return 2;
         }
     }
@@ -68,9 +89,8 @@ int main(int argc, char **argv)
     size_t plane = (size_t)w * h, bytes = plane * (size_t)frames;
     const uint8_t *src;
     if (path) {
-        int fd = open(path, O_RDONLY);
         struct stat st;
-        if (fd < 0 || fstat(fd, &st) != 0) {
+        if (stat(path, &st) != 0) {
             perror(path);
             return 1;
         }
@@ -82,13 +102,9 @@ int main(int argc, char **argv)
                 return 1;
             }
         }
-        void *map = mmap(NULL, bytes, PROT_READ, MAP_SHARED, fd, 0);
-        close(fd);
-        if (map == MAP_FAILED) {
-            perror(path);
+        src = map_file(path, bytes);
+        if (!src)
             return 1;
-        }
-        src = map;
     } else {
         uint8_t *mem = aligned_alloc(4096, bytes);
         if (!mem) {
@@ -105,8 +121,8 @@ int main(int argc, char **argv)
         return 1;
     }
     memset(dst, 0, bytes);
-    printf("%d frames of %dx%d (%.1f MB) from %s\n", frames, w, h, bytes / 1e6,
-           path ? path : "memory");
+    printf("%d frames of %dx%d (%.1f MB) from %s%s\n", frames, w, h, bytes / 1e6,
+           path ? path : "memory", path && fresh ? ", mapped anew each round" : "");
     printf("threads  memcpy GB/s  frames/s   streaming GB/s  frames/s\n");
     for (const char *p = list; *p;) {
         int threads = atoi(p);
@@ -114,6 +130,12 @@ int main(int argc, char **argv)
             double best[2] = {1e30, 1e30};
             for (int r = 0; r < reps; r++)
                 for (int k = 0; k < 2; k++) {
+                    if (path && fresh) {
+                        munmap((void *)src, bytes);
+                        src = map_file(path, bytes);
+                        if (!src)
+                            return 1;
+                    }
                     double t = copy_round(dst, src, w, h, frames, k, threads);
                     if (t < best[k])
                         best[k] = t;
