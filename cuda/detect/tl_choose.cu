@@ -240,7 +240,6 @@ __global__ void tl_settle(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int job
         d.check_t[j] = t;
 }
 
-/* Warp per job, as tl_choose. */
 /* pt_tl_darker_core (lib/detect/tl_retry.h) over a warp: the angles'
  * levels a lane each (PT_PUPIL_ANGLES / 32 per lane), each order statistic
  * the level whose rank (levels below it, and equal ones at lower angles)
@@ -291,6 +290,7 @@ static __device__ int warp_darker_core(const pt_image *img, const pt_circle *c,
     return pt_sb_dark_core(&levels);
 }
 
+/* Warp per job, as tl_choose. */
 __global__ void __launch_bounds__(32) tl_finish(pt_cuda_params p, pt_cuda_buffers b, tl_dev d,
                                                 int jobs)
 {
