@@ -110,8 +110,8 @@ static pt_status retry_create(const pt_backend *inner, const pt_config *cfg,
     s->margin = cfg->retry.margin;
     int eye_width = opt->binocular ? width / 2 : width;
     s->base.on = s->below > 0 && !opt->sequence &&
-            (opt->algorithm & (PT_ALG_STARBURST | PT_ALG_TL)) &&
-            eye_width / 2 >= PT_HALF_MIN_SIDE && height / 2 >= PT_HALF_MIN_SIDE;
+                 (opt->algorithm & (PT_ALG_STARBURST | PT_ALG_TL)) &&
+                 eye_width / 2 >= PT_HALF_MIN_SIDE && height / 2 >= PT_HALF_MIN_SIDE;
     /* A back end that holds the frames elsewhere (the GPU) reduces them
      * there, from the copy it made, instead of copying reduced ones. */
     s->kept = s->base.on && inner->track_halves != NULL;
