@@ -186,9 +186,10 @@ static void retry_destroy(void *state)
     free(s);
 }
 
-/* Room for m frames' second look. */
-static pt_status reserve(retry_state *s, int m, pt_error *err)
+/* Room for m frames' second look (pt_look_reserve_fn). */
+static pt_status reserve(void *state, int m, pt_error *err)
 {
+    retry_state *s = state;
     int cap = s->batch.cap;
     if (m <= cap)
         return PT_OK;
@@ -226,8 +227,9 @@ int pt_half_retry_frame_wanted(int width, int height, int eyes, const pt_result 
     return 0;
 }
 
-static int frame_wanted(const retry_state *s, const pt_image *f, const pt_result *res)
+static int frame_wanted(const void *state, const pt_image *f, const pt_result *res)
 {
+    const retry_state *s = state;
     return f && f->buf &&
            pt_half_retry_frame_wanted(f->width, f->height, s->opt.binocular ? 2 : 1, res,
                                       s->below);
@@ -238,26 +240,16 @@ static pt_status second_look(void *state, pt_image *const *frames, int n, pt_res
                              pt_overlay *overlays, pt_error *err)
 {
     retry_state *s = state;
-    if (!s->base.on)
-        return PT_OK;
     int eyes = s->opt.binocular ? 2 : 1;
-    s->base.frames += n;
-    double t0 = pt_look_clock_ms();
-    int m = 0;
-    for (int i = 0; i < n; i++)
-        m += frame_wanted(s, frames[i], &results[(size_t)i * eyes]);
-    if (!m)
-        return PT_OK;
-    pt_status st = reserve(s, m, err);
-    if (!st && !s->half)
+    int m = pt_look_pick(s, frame_wanted, reserve, &s->batch, frames, n, results, err);
+    if (m <= 0)
+        return m < 0 ? err->status : PT_OK;
+    pt_status st = PT_OK;
+    if (!s->half)
         st = s->base.inner->create(&s->half_cfg, &s->opt, s->width / 2, s->height / 2,
                                    &s->half, err);
     if (st)
         return st;
-    m = 0;
-    for (int i = 0; i < n; i++)
-        if (frame_wanted(s, frames[i], &results[(size_t)i * eyes]))
-            s->batch.which[m++] = i;
     pt_overlay *half_ov = overlays ? s->batch.overlays : NULL;
     st = PT_ERR_UNAVAILABLE;
     if (s->kept) {
@@ -296,9 +288,7 @@ static pt_status second_look(void *state, pt_image *const *frames, int n, pt_res
             pt_result_from_half(q);
             double ms = r->ms + q->ms; /* each look's time as its back end gives it */
             if (pt_half_retry_keeps(r, q, s->margin)) {
-                char eye = r->eye;
-                *r = *q;
-                r->eye = eye;
+                pt_look_take(r, q);
                 s->base.kept++;
                 if (overlays)
                     take_overlay(&overlays[(size_t)i * eyes + e],
@@ -307,7 +297,6 @@ static pt_status second_look(void *state, pt_image *const *frames, int n, pt_res
             r->ms = ms;
         }
     }
-    s->base.look_ms += pt_look_clock_ms() - t0;
     return PT_OK;
 }
 

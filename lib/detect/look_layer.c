@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-double pt_look_clock_ms(void)
+static double pt_look_clock_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -33,6 +33,31 @@ pt_status pt_look_batch_reserve(pt_look_batch *b, int m, const char *what, pt_er
     return PT_OK;
 }
 
+int pt_look_pick(void *state, pt_look_wanted_fn wanted, pt_look_reserve_fn reserve,
+                 pt_look_batch *b, pt_image *const *frames, int n, const pt_result *results,
+                 pt_error *err)
+{
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        m += wanted(state, frames[i], &results[(size_t)i * b->eyes]);
+    if (!m)
+        return 0;
+    if (reserve(state, m, err))
+        return -1;
+    m = 0;
+    for (int i = 0; i < n; i++)
+        if (wanted(state, frames[i], &results[(size_t)i * b->eyes]))
+            b->which[m++] = i;
+    return m;
+}
+
+void pt_look_take(pt_result *first, const pt_result *second)
+{
+    char eye = first->eye;
+    *first = *second;
+    first->eye = eye;
+}
+
 void pt_look_batch_free(pt_look_batch *b)
 {
     if (b->overlays)
@@ -47,12 +72,26 @@ void pt_look_batch_free(pt_look_batch *b)
     b->cap = 0;
 }
 
+/* The look at a batch whose results are complete, where it applies, timed
+ * for stage_report. */
+static pt_status run_look(pt_look_layer *l, pt_image *const *frames, int n, pt_result *results,
+                          pt_overlay *overlays, pt_error *err)
+{
+    if (!l->on)
+        return PT_OK;
+    l->frames += n;
+    double t0 = pt_look_clock_ms();
+    pt_status st = l->look(l, frames, n, results, overlays, err);
+    l->look_ms += pt_look_clock_ms() - t0;
+    return st;
+}
+
 pt_status pt_look_track(void *state, pt_image *const *frames, int n, pt_result *results,
                         pt_overlay *overlays, pt_error *err)
 {
     pt_look_layer *l = state;
     pt_status st = l->inner->track(l->full, frames, n, results, overlays, err);
-    return st ? st : l->look(state, frames, n, results, overlays, err);
+    return st ? st : run_look(l, frames, n, results, overlays, err);
 }
 
 pt_status pt_look_submit(void *state, pt_image *const *frames, int n, pt_result *results,
@@ -66,7 +105,7 @@ pt_status pt_look_submit(void *state, pt_image *const *frames, int n, pt_result 
     int had = l->pending;
     l->pending = 0;
     if (!st && had)
-        st = l->look(state, l->pend_frames, l->pend_n, l->pend_results, l->pend_overlays, err);
+        st = run_look(l, l->pend_frames, l->pend_n, l->pend_results, l->pend_overlays, err);
     if (st)
         return st;
     l->pending = 1;
@@ -84,7 +123,7 @@ pt_status pt_look_drain(void *state, pt_error *err)
     int had = l->pending;
     l->pending = 0;
     if (!st && had)
-        st = l->look(state, l->pend_frames, l->pend_n, l->pend_results, l->pend_overlays, err);
+        st = run_look(l, l->pend_frames, l->pend_n, l->pend_results, l->pend_overlays, err);
     return st;
 }
 

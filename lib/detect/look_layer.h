@@ -13,7 +13,8 @@
 extern "C" {
 #endif
 
-/* The second look at frames[0..n) whose results are complete. */
+/* The second look at frames[0..n) whose results are complete (called only
+ * where the look applies: pt_look_layer.on). */
 typedef pt_status (*pt_look_fn)(void *state, pt_image *const *frames, int n,
                                 pt_result *results, pt_overlay *overlays, pt_error *err);
 
@@ -48,8 +49,22 @@ typedef struct {
 pt_status pt_look_batch_reserve(pt_look_batch *b, int m, const char *what, pt_error *err);
 void pt_look_batch_free(pt_look_batch *b);
 
-/* A monotonic clock in ms, for a look's time. */
-double pt_look_clock_ms(void);
+/* Whether frame f, whose eyes' first results are res, is looked at again. */
+typedef int (*pt_look_wanted_fn)(const void *state, const pt_image *f, const pt_result *res);
+/* Room for m frames' second look in a layer's state (its batch and its own
+ * arrays). */
+typedef pt_status (*pt_look_reserve_fn)(void *state, int m, pt_error *err);
+
+/* The frames of a call looked at again: those of frames[0..n) (results:
+ * eyes a frame, as track() gives them) that wanted picks, their indices in
+ * b->which after reserve made room for them. Returns their number (0: none,
+ * nothing reserved), or -1 with err set. */
+int pt_look_pick(void *state, pt_look_wanted_fn wanted, pt_look_reserve_fn reserve,
+                 pt_look_batch *b, pt_image *const *frames, int n, const pt_result *results,
+                 pt_error *err);
+
+/* An eye's first result replaced by its second look's, its eye kept. */
+void pt_look_take(pt_result *first, const pt_result *second);
 
 /* pt_backend's calls over a state that begins with a pt_look_layer: track
  * and submit/drain track with the inner back end, then look (submit: at the

@@ -83,9 +83,10 @@ static void dr_destroy(void *state)
     free(s);
 }
 
-/* Room for m frames' second look. */
-static pt_status reserve(tl_retry_state *s, int m, pt_error *err)
+/* Room for m frames' second look (pt_look_reserve_fn). */
+static pt_status reserve(void *state, int m, pt_error *err)
 {
+    tl_retry_state *s = state;
     if (m <= s->batch.cap)
         return PT_OK;
     pt_image **frames = realloc(s->frames, (size_t)m * sizeof *frames);
@@ -95,8 +96,9 @@ static pt_status reserve(tl_retry_state *s, int m, pt_error *err)
     return pt_look_batch_reserve(&s->batch, m, "tl_dark_retry", err);
 }
 
-static int frame_wanted(const tl_retry_state *s, const pt_image *f, const pt_result *res)
+static int frame_wanted(const void *state, const pt_image *f, const pt_result *res)
 {
+    const tl_retry_state *s = state;
     if (!f || !f->buf)
         return 0;
     for (int e = 0; e < (s->opt.binocular ? 2 : 1); e++)
@@ -110,27 +112,17 @@ static pt_status second_look(void *state, pt_image *const *frames, int n, pt_res
                              pt_overlay *overlays, pt_error *err)
 {
     tl_retry_state *s = state;
-    if (!s->base.on)
-        return PT_OK;
     int eyes = s->opt.binocular ? 2 : 1;
-    s->base.frames += n;
-    double t0 = pt_look_clock_ms();
-    int m = 0;
-    for (int i = 0; i < n; i++)
-        m += frame_wanted(s, frames[i], &results[(size_t)i * eyes]);
-    if (!m)
-        return PT_OK;
-    pt_status st = reserve(s, m, err);
-    if (!st && !s->second)
+    int m = pt_look_pick(s, frame_wanted, reserve, &s->batch, frames, n, results, err);
+    if (m <= 0)
+        return m < 0 ? err->status : PT_OK;
+    pt_status st = PT_OK;
+    if (!s->second)
         st = s->base.inner->create(&s->second_cfg, &s->opt, s->width, s->height, &s->second, err);
     if (st)
         return st;
-    m = 0;
-    for (int i = 0; i < n; i++)
-        if (frame_wanted(s, frames[i], &results[(size_t)i * eyes])) {
-            s->batch.which[m] = i;
-            s->frames[m++] = frames[i];
-        }
+    for (int k = 0; k < m; k++)
+        s->frames[k] = frames[s->batch.which[k]];
     pt_overlay *second_ov = overlays ? s->batch.overlays : NULL;
     if (second_ov)
         for (int k = 0; k < m * eyes; k++)
@@ -148,9 +140,7 @@ static pt_status second_look(void *state, pt_image *const *frames, int n, pt_res
             s->base.looked++;
             double ms = r->ms + q->ms; /* each look's time as its back end gives it */
             if (pt_tl_retry_keeps(q)) {
-                char eye = r->eye;
-                *r = *q;
-                r->eye = eye;
+                pt_look_take(r, q);
                 s->base.kept++;
                 if (overlays) { /* the second look's drawing, swapped in */
                     pt_overlay tmp = overlays[(size_t)i * eyes + e];
@@ -161,7 +151,6 @@ static pt_status second_look(void *state, pt_image *const *frames, int n, pt_res
             r->ms = ms;
         }
     }
-    s->base.look_ms += pt_look_clock_ms() - t0;
     return PT_OK;
 }
 
