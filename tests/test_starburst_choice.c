@@ -1,7 +1,9 @@
 /* Starburst's answer among its iterations' fits (lib/detect/starburst_choice.h):
  * with fit_choice=larger a larger fit at most PT_SB_CHOICE_MARGIN less
  * confident replaces the best, a clearly more confident one always does, a
- * darker disc still loses; fit_choice=confident is pt_sb_fit_better. */
+ * darker disc still loses; fit_choice=visible also judges a larger, clearly
+ * less confident fit again (pt_sb_visible_wanted, pt_sb_visible_wins);
+ * fit_choice=confident is pt_sb_fit_better. */
 #include <string.h>
 
 #include "lib/detect/starburst_choice.h"
@@ -37,6 +39,25 @@ int main(void)
              "a fit with a darker disc loses to one without");
     PT_CHECK(pt_sb_fit_wins(&k, 0.2, 0, &small, 0.9, 1, &large),
              "a fit without a darker disc beats one with it");
+
+    /* visible: as larger; a larger fit that loses by more than the margin
+     * is judged again on its visible confidence, against the best's */
+    k.fit_choice = PT_SB_CHOICE_VISIBLE;
+    PT_CHECK(pt_sb_fit_wins(&k, 0.9 - m, 0, &large, 0.9, 0, &small) &&
+                 !pt_sb_fit_wins(&k, 0.9 - 2.0 * m, 0, &large, 0.9, 0, &small) &&
+                 !pt_sb_fit_wins(&k, 0.9, 1, &large, 0.5, 0, &small),
+             "visible: the larger rule first");
+    PT_CHECK(pt_sb_visible_wanted(&k, 0.9 - 2.0 * m, 0, &large, 0.9, 0, &small),
+             "visible: a larger fit clearly less confident is judged again");
+    PT_CHECK(!pt_sb_visible_wanted(&k, 0.9 - 2.0 * m, 0, &small, 0.9, 0, &large) &&
+                 !pt_sb_visible_wanted(&k, 0.9 - 2.0 * m, 1, &large, 0.9, 0, &small) &&
+                 !pt_sb_visible_wanted(&k, 0.9 - 2.0 * m, 0, &large, -1.0, 0, &small),
+             "visible: not a smaller fit, one with a darker disc, or the first fit");
+    PT_CHECK(pt_sb_visible_wins(0.9 - m, 0.9) && !pt_sb_visible_wins(0.9 - 2.0 * m, 0.9),
+             "visible: within the margin of the best's confidence");
+    k.fit_choice = PT_SB_CHOICE_LARGER;
+    PT_CHECK(!pt_sb_visible_wanted(&k, 0.9 - 2.0 * m, 0, &large, 0.9, 0, &small),
+             "larger: no second judgement");
 
     k.fit_choice = PT_SB_CHOICE_CONFIDENT;
     PT_CHECK(!pt_sb_fit_wins(&k, 0.9 - m, 0, &large, 0.9, 0, &small),

@@ -106,6 +106,7 @@ starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks, int finish)
     __shared__ sb_select_shared work;
     __shared__ int best_row;
     __shared__ pt_cuda_sb_model model;
+    __shared__ int judge_visible;
     int j = blockIdx.x;
     pt_cuda_sb_state *st = b.state + j;
     if (!st->active) {
@@ -164,10 +165,21 @@ starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks, int finish)
     pt_sb_levels levels = {0, 0, 0};
     if (p.sb.inner_pass == PT_SB_INNER_ON)
         select_levels(&view, &ee, &work, &levels);
+    int dark = pt_sb_dark_core(&levels);
+    /* thread 0 decides whether the block takes the visible test
+     * (fit_choice=visible), before it updates the best so far */
+    if (threadIdx.x == 0)
+        judge_visible =
+            !pt_sb_fit_wins(&p.sb, conf, dark, &ee, st->best_conf, st->best_dark, &st->ellipse) &&
+            pt_sb_visible_wanted(&p.sb, conf, dark, &ee, st->best_conf, st->best_dark,
+                                 &st->ellipse);
+    __syncthreads();
+    double visible = judge_visible ? select_visible(&view, &ee, &work) : 0.0;
     if (threadIdx.x != 0)
         return;
-    int dark = pt_sb_dark_core(&levels);
-    if (pt_sb_fit_wins(&p.sb, conf, dark, &ee, st->best_conf, st->best_dark, &st->ellipse)) {
+    if (judge_visible ? pt_sb_visible_wins(visible, st->best_conf)
+                      : pt_sb_fit_wins(&p.sb, conf, dark, &ee, st->best_conf, st->best_dark,
+                                       &st->ellipse)) {
         st->best_conf = conf;
         st->best_dark = dark;
         st->circle = cc;

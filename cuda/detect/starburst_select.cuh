@@ -23,6 +23,7 @@
 #include "lib/detect/confidence.h"
 #include "lib/detect/starburst_inner.h"
 #include "lib/detect/starburst_refit.h"
+#include "lib/detect/starburst_visible.h"
 
 /* Points of a job that the select step keeps in shared memory (more: it
  * reads them, and keeps its index lists, in global memory). */
@@ -44,6 +45,9 @@ typedef struct {
     /* select_levels: each angle's core and inner ring levels (-1: outside
      * the image), then the two order statistics */
     int level_core[PT_PUPIL_ANGLES], level_inner[PT_PUPIL_ANGLES], level_out[2];
+    /* select_visible: each confidence sample's state and inside level, the pupil's level */
+    int visible_state[PT_CONFIDENCE_SAMPLES], visible_inside[PT_CONFIDENCE_SAMPLES];
+    int visible_level;
 } sb_select_shared;
 
 /* Whether row (votes ov, ro) beats (mv, mr): most votes, the lowest of
@@ -382,6 +386,46 @@ static __device__ void select_levels(const pt_image *view, const pt_ellipse *e,
     out->core = S->level_out[0];
     out->inner = S->level_out[1];
     __syncthreads();
+}
+
+/* pt_visible_confidence of e over the block (blockDim.x >=
+ * PT_CONFIDENCE_SAMPLES): sample k on thread k, the pupil's level from the
+ * thread whose rank is the median's, the counts summed (integers: any
+ * order gives the serial sums). Every thread calls it and gets the value. */
+static __device__ double select_visible(const pt_image *view, const pt_ellipse *e,
+                                        sb_select_shared *S)
+{
+    double ct = 0, st = 0;
+    int axes = pt_confidence_axes(e, &ct, &st);
+    int k = threadIdx.x, sampled = k < PT_CONFIDENCE_SAMPLES;
+    if (sampled) {
+        int inside = 0;
+        S->visible_state[k] = axes ? pt_visible_sample(view, e, ct, st, k, &inside)
+                                   : PT_VISIBLE_NONE;
+        S->visible_inside[k] = inside;
+    }
+    if (k == 0)
+        S->visible_level = 0;
+    __syncthreads();
+    int valid = sampled && S->visible_state[k] != PT_VISIBLE_NONE;
+    int pass = sampled && S->visible_state[k] == PT_VISIBLE_PASS;
+    select_sum2(&valid, &pass, S);
+    if (pass > 0 && sampled && S->visible_state[k] == PT_VISIBLE_PASS &&
+        pt_visible_rank(S->visible_state, S->visible_inside, k) == pass / 2)
+        S->visible_level = S->visible_inside[k];
+    __syncthreads();
+    int level = S->visible_level;
+    int covered = sampled && pt_visible_covered(S->visible_state, S->visible_inside, k, level);
+    int covered_pass = covered && S->visible_state[k] == PT_VISIBLE_PASS;
+    int arcs = sampled && pt_visible_arc_start(S->visible_state, S->visible_inside, k, level);
+    int unused = 0;
+    select_sum2(&covered, &covered_pass, S);
+    select_sum2(&arcs, &unused, S);
+    if (!axes)
+        return 0.0;
+    if (pass == 0)
+        return pt_confidence_from_counts(valid, pass);
+    return pt_visible_from_counts(valid, pass, covered, covered_pass, arcs);
 }
 
 /* The select step of one iteration for row s >= 0 of the RANSAC table (the

@@ -38,8 +38,10 @@ static inline PT_HD int pt_confidence_sample_at(const pt_image *img, double x, d
     return 1;
 }
 
-static inline PT_HD int pt_confidence_sample(const pt_image *img, const pt_ellipse *e, double ct, double st,
-                               int k, int *dark)
+/* Sample k's grey levels just inside and just outside the outline; 0 when
+ * either falls outside the image. */
+static inline PT_HD int pt_confidence_levels(const pt_image *img, const pt_ellipse *e, double ct,
+                                             double st, int k, int *inside, int *outside)
 {
     double phi = 2.0 * 3.14159265358979323846 * k / PT_CONFIDENCE_SAMPLES;
     double cp, sp;
@@ -51,9 +53,17 @@ static inline PT_HD int pt_confidence_sample(const pt_image *img, const pt_ellip
     if (bi < 0.5)
         bi = 0.5;
     double ui = ai * cp, vi = bi * sp, uo = ao * cp, vo = bo * sp;
+    return pt_confidence_sample_at(img, e->cx + ui * ct - vi * st, e->cy + ui * st + vi * ct,
+                                   inside) &&
+           pt_confidence_sample_at(img, e->cx + uo * ct - vo * st, e->cy + uo * st + vo * ct,
+                                   outside);
+}
+
+static inline PT_HD int pt_confidence_sample(const pt_image *img, const pt_ellipse *e, double ct,
+                                             double st, int k, int *dark)
+{
     int inside, outside;
-    if (!pt_confidence_sample_at(img, e->cx + ui * ct - vi * st, e->cy + ui * st + vi * ct, &inside) ||
-        !pt_confidence_sample_at(img, e->cx + uo * ct - vo * st, e->cy + uo * st + vo * ct, &outside))
+    if (!pt_confidence_levels(img, e, ct, st, k, &inside, &outside))
         return 0;
     *dark = outside - inside >= PT_CONFIDENCE_MARGIN;
     return 1;

@@ -12,7 +12,10 @@
  * more confident (by more than PT_SB_CHOICE_MARGIN) or, no more than that
  * margin less confident, larger (mean semi-axis of the reported ellipse);
  * a fit without a darker disc still beats one with it. With
- * PT_SB_CHOICE_CONFIDENT the more confident wins (pt_sb_fit_better). */
+ * PT_SB_CHOICE_VISIBLE a larger fit that loses by more than the margin is
+ * judged again on the part of its outline that no lid covers
+ * (pt_sb_visible_wanted). With PT_SB_CHOICE_CONFIDENT the more confident
+ * wins (pt_sb_fit_better). */
 #ifndef PT_STARBURST_CHOICE_H
 #define PT_STARBURST_CHOICE_H
 
@@ -32,11 +35,30 @@ static inline PT_HD int pt_sb_fit_wins(const pt_sb_config *k, double conf, int d
                                        const pt_ellipse *e, double best_conf, int best_dark,
                                        const pt_ellipse *best_e)
 {
-    if (k->fit_choice != PT_SB_CHOICE_LARGER || !(best_conf >= 0) || dark != best_dark)
+    if (k->fit_choice == PT_SB_CHOICE_CONFIDENT || !(best_conf >= 0) || dark != best_dark)
         return pt_sb_fit_better(conf, dark, best_conf, best_dark);
     if (conf > best_conf + PT_SB_CHOICE_MARGIN)
         return 1;
     return conf >= best_conf - PT_SB_CHOICE_MARGIN && e->a + e->b > best_e->a + best_e->b;
+}
+
+/* fit_choice=visible: whether a fit that did not win (pt_sb_fit_wins) is
+ * judged again on its visible confidence (lib/detect/starburst_visible.h):
+ * it is larger than the best so far, as dark inside, and less confident by
+ * more than the margin. */
+static inline PT_HD int pt_sb_visible_wanted(const pt_sb_config *k, double conf, int dark,
+                                             const pt_ellipse *e, double best_conf, int best_dark,
+                                             const pt_ellipse *best_e)
+{
+    return k->fit_choice == PT_SB_CHOICE_VISIBLE && best_conf >= 0 && dark == best_dark &&
+           conf < best_conf - PT_SB_CHOICE_MARGIN && e->a + e->b > best_e->a + best_e->b;
+}
+
+/* Whether such a fit, of visible confidence `visible`, replaces the best:
+ * it is no more than the margin less confident than the best's confidence. */
+static inline PT_HD int pt_sb_visible_wins(double visible, double best_conf)
+{
+    return visible >= best_conf - PT_SB_CHOICE_MARGIN;
 }
 
 /* Whether the search ends after an iteration (man page, converge_px and

@@ -10,7 +10,7 @@ static const char *const ellipse_fit_choices[] = {"circle", "direct", NULL};
 static const char *const flat_choices[] = {"reject", "keep", NULL};
 static const char *const inner_choices[] = {"on", "off", NULL};
 static const char *const peak_choices[] = {"step", "first", NULL};
-static const char *const fit_choices[] = {"larger", "confident", NULL};
+static const char *const fit_choices[] = {"larger", "confident", "visible", NULL};
 
 #define SB(field) offsetof(pt_config, starburst.field)
 
@@ -74,9 +74,9 @@ const pt_param_def pt_starburst_param_defs[] = {
     {"inner_pass", PT_PARAM_CHOICE, SB(inner_pass), PT_SB_INNER_ON, 0, 1, inner_choices,
      PT_ALG_STARBURST,
      "on: a fit whose core (0.25 of its axes) is 6 or more grey levels darker than its inner ring (0.55, lower quartile), such as the iris of a low-contrast eye, loses to any fit without; the first such fit is searched again from its centre with edge_threshold lowered to 0.4 x that difference and rays and radii within 0.7 x its radius, the inner fit reported when found and its pupil score is at least half the first's; off: no search inside a fit (the paper's)"},
-    {"fit_choice", PT_PARAM_CHOICE, SB(fit_choice), PT_SB_CHOICE_LARGER, 0, 1, fit_choices,
+    {"fit_choice", PT_PARAM_CHOICE, SB(fit_choice), PT_SB_CHOICE_VISIBLE, 0, 2, fit_choices,
      PT_ALG_STARBURST,
-     "the answer among the iterations' fits: larger: a fit replaces the best so far when more than 3 of the 64 confidence samples more confident, or at most that less confident and larger (fits inside the pupil, tangent to a lid or a reflection, are about as confident as the pupil's); confident: the most confident; a fit without a darker disc (inner_pass) beats one with it either way"},
+     "the answer among the iterations' fits: larger: a fit replaces the best so far when more than 3 of the 64 confidence samples more confident, or at most that less confident and larger (fits inside the pupil, tangent to a lid or a reflection, are about as confident as the pupil's); visible: as larger, and a larger fit less confident than that is judged again without its samples covered by something 20 grey levels brighter than the pupil (a lid over the pupil's top or bottom, at most two arcs and half the outline); confident: the most confident; a fit without a darker disc (inner_pass) beats one with it either way"},
     {"edge_peak", PT_PARAM_CHOICE, SB(edge_peak), PT_SB_PEAK_FIRST, 0, 1, peak_choices,
      PT_ALG_STARBURST,
      "step: a step's steepest point is its greatest rise while the rise stays at least half its first peak's (a wide blurred ramp, up to 12 gaps + 8 px past the first peak); first: the first peak of the uphill walk, which a noisy wide ramp stops on its dark side"},

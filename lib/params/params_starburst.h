@@ -32,7 +32,7 @@ enum { PT_SB_PEAK_STEP = 0, PT_SB_PEAK_FIRST = 1 };
 
 /* The answer among the iterations' fits: among about equally confident
  * ones the larger, or the most confident (lib/detect/starburst_choice.h). */
-enum { PT_SB_CHOICE_LARGER = 0, PT_SB_CHOICE_CONFIDENT = 1 };
+enum { PT_SB_CHOICE_LARGER = 0, PT_SB_CHOICE_CONFIDENT = 1, PT_SB_CHOICE_VISIBLE = 2 };
 
 typedef struct {
     int rays;               /* first-stage rays over 360 degrees */

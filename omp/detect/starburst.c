@@ -16,6 +16,7 @@
 #include "lib/detect/starburst_ray.h"
 #include "lib/detect/starburst_refit.h"
 #include "lib/detect/starburst_size.h"
+#include "lib/detect/starburst_visible.h"
 #include "omp/detect/detect.h"
 
 static pt_point clamp_to_roi(const pt_sb_view *c, pt_point p)
@@ -230,7 +231,11 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
             pt_sb_levels_of(in->smoothed, &fit.ellipse, &levels);
         int dark = pt_sb_dark_core(&levels);
         pt_trace_sb_fit(trace, &fit.ellipse, conf);
-        if (pt_sb_fit_wins(&k, conf, dark, &fit.ellipse, best_conf, best_dark, &best.ellipse)) {
+        int wins = pt_sb_fit_wins(&k, conf, dark, &fit.ellipse, best_conf, best_dark, &best.ellipse);
+        if (!wins &&
+            pt_sb_visible_wanted(&k, conf, dark, &fit.ellipse, best_conf, best_dark, &best.ellipse))
+            wins = pt_sb_visible_wins(pt_visible_confidence(in->smoothed, &fit.ellipse), best_conf);
+        if (wins) {
             best_conf = conf;
             best_dark = dark;
             best = fit;
