@@ -8,6 +8,7 @@
 #include <tiffio.h>
 #include <unistd.h>
 
+#include "lib/io/image_decode.h"
 #include "lib/io/pt_stack.h"
 #include "tests/pt_scratch.h"
 #include "tests/pt_test.h"
@@ -267,6 +268,45 @@ static void test_bad_files(void)
              "missing file");
 }
 
+/* A 16-bit page whose MaxSampleValue is a signed byte (0): libtiff takes
+ * the byte, so the mapped reader leaves the page to libtiff and the pixel
+ * is libtiff's (281 reduced with 8 significant bits: 255), not 281 >> 8. */
+static void test_max_sample_type(void)
+{
+    static const uint8_t page[] = {
+        'I', 'I', 42, 0, 14, 0, 0, 0, /* header: the directory at 14 */
+        0x19, 0x01, 0, 0, 0, 0,       /* the pixel (281) and padding */
+        7, 0,                         /* 7 entries */
+        0x00, 0x01, 3, 0, 1, 0, 0, 0, 1, 0, 0, 0, /* ImageWidth 1 */
+        0x01, 0x01, 3, 0, 1, 0, 0, 0, 1, 0, 0, 0, /* ImageLength 1 */
+        0x02, 0x01, 3, 0, 1, 0, 0, 0, 16, 0, 0, 0, /* BitsPerSample 16 */
+        0x06, 0x01, 3, 0, 1, 0, 0, 0, 1, 0, 0, 0, /* min-is-black */
+        0x11, 0x01, 4, 0, 1, 0, 0, 0, 8, 0, 0, 0, /* StripOffsets 8 */
+        0x17, 0x01, 4, 0, 1, 0, 0, 0, 2, 0, 0, 0, /* StripByteCounts 2 */
+        0x19, 0x01, 6, 0, 1, 0, 0, 0, 0, 0, 0, 0, /* MaxSampleValue, SBYTE 0 */
+        0, 0, 0, 0};                  /* no next directory */
+    pt_load_options opt;
+    pt_load_options_default(&opt);
+    pt_stack s;
+    pt_error err;
+    pt_error_clear(&err);
+    PT_CHECK(pt_stack_parse_tiff(page, sizeof page, "byte.tif", &s, &err) == PT_OK && s.count == 1,
+             "byte MaxSampleValue: %s", err.what);
+    if (s.count != 1)
+        return;
+    PT_CHECK(s.pages[0].read == PT_PAGE_LIBTIFF, "the page left to libtiff (read %d)",
+             s.pages[0].read);
+    pt_image *img = NULL, *ref = NULL;
+    PT_CHECK(pt_stack_read_frame(&s, 0, &opt, "byte.tif", &img, &err) == PT_OK &&
+                 pt_tiff_decode_page(page, sizeof page, "byte.tif", s.pages[0].ifd, 0, &opt, &ref,
+                                     &err) == PT_OK &&
+                 pt_image_same_pixels(img, ref) && img->buf[0] == 255,
+             "byte MaxSampleValue: the reading is libtiff's (%d)", img ? img->buf[0] : -1);
+    pt_image_destroy(img);
+    pt_image_destroy(ref);
+    pt_stack_close(&s);
+}
+
 int main(void)
 {
     if (!pt_scratch_make("pt-stack-tiff"))
@@ -275,6 +315,7 @@ int main(void)
     TIFFSetWarningHandler(pt_scratch_quiet);
     test_pt_image_same_pixels();
     test_bad_files();
+    test_max_sample_type();
     pt_scratch_remove();
     return PT_TEST_SUMMARY("stack_tiff");
 }

@@ -235,8 +235,15 @@ static void describe(const tiff_bytes *t, const tiff_fields *f, pt_tiff_page *pa
         if (s + 1 < strips && bytes < strip_rows * row_bytes)
             return; /* a short strip before others: libtiff says which */
     }
+    /* a MaxSampleValue of another type than SHORT or LONG: libtiff reads it
+     * (it takes a byte, for one), so the page is its to read */
+    unsigned max_sample = 0;
+    if (f->max_sample.present)
+        max_sample = (unsigned)field_value(t, &f->max_sample, 0, &ok);
     if (!ok)
         return;
+    page->has_max_sample = f->max_sample.present;
+    page->max_sample = max_sample;
     page->offset = first;
     page->need = height * row_bytes;
     page->held = held;
@@ -245,10 +252,6 @@ static void describe(const tiff_bytes *t, const tiff_fields *f, pt_tiff_page *pa
     page->colour = photometric == 2;
     page->invert = photometric == 0;
     page->big_endian = t->big_endian;
-    if (f->max_sample.present) {
-        page->max_sample = (unsigned)field_value(t, &f->max_sample, 0, &ok);
-        page->has_max_sample = ok;
-    }
     if (held < page->need || first > t->size || t->size - first < page->need)
         page->read = PT_PAGE_BAD;
     else
