@@ -39,6 +39,24 @@ static void test_prefer_ellipse(void)
     PT_CHECK(m.cx == 102.0 && m.cy == 104.0 && m.r == 40.0, "the ellipse's circle: mean radius");
 }
 
+/* tl_shape_confidence: the ellipse's own outline against the circle's, and
+ * the reported circle not below the reporting minimum where the circle is
+ * not (lib/detect/tl_shape.h). */
+static void test_ellipse_credible(void)
+{
+    PT_CHECK(pt_tl_ellipse_credible(0.8, 0.77, 0.5, 0.95, 100, 200),
+             "an outline 0.95 times as confident stands");
+    PT_CHECK(!pt_tl_ellipse_credible(0.8, 0.75, 0.9, 0.95, 100, 200),
+             "the ellipse's own outline decides, not the circle reported for it");
+    PT_CHECK(!pt_tl_ellipse_credible(0.8, 0.9, 0.2, 0.95, 100, 200),
+             "a reported circle below the minimum where the circle is not: the circle");
+    PT_CHECK(pt_tl_ellipse_credible(0.2, 0.9, 0.1, 0.95, 100, 200),
+             "below the minimum both: the outline decides");
+    PT_CHECK(pt_tl_ellipse_credible(0.8, 0.1, 0.1, 0.95, 150, 200) &&
+                 pt_tl_ellipse_credible(0.8, 0.1, 0.1, 0.0, 100, 200),
+             "a clean outline (3/4 of the border), or a share of 0: the votes decide");
+}
+
 #define FW 200
 #define FH 200
 
@@ -111,6 +129,7 @@ int main(void)
 {
     test_nested();
     test_prefer_ellipse();
+    test_ellipse_credible();
     test_flat();
     test_level();
     return PT_TEST_SUMMARY("tl_rules");

@@ -310,15 +310,19 @@ __global__ void __launch_bounds__(32) tl_finish(pt_cuda_params p, pt_cuda_buffer
             const tl_fit *check = d.fits + (size_t)jobs * (d.thresholds + 1) + j;
             if (check->found && pt_tl_prefer_ellipse(&circle, check->circle_votes,
                                                      &check->ellipse, check->votes)) {
-                /* tl_shape_confidence: both as reported, the border offset added
+                /* tl_shape_confidence: all as reported, the border offset added
                  * (every lane takes this branch: the warp confidences are collective) */
                 pt_circle as_circle = circle, as_ellipse = pt_tl_ellipse_circle(&check->ellipse);
+                pt_ellipse outline = check->ellipse;
                 as_circle.r += TL_BORDER_OFFSET;
                 as_ellipse.r += TL_BORDER_OFFSET;
+                outline.a += TL_BORDER_OFFSET;
+                outline.b += TL_BORDER_OFFSET;
                 const pt_cuda_eye_job cjob = b.jobs[j];
                 pt_image cview = frame_view(p, b, cjob);
                 if (d.shape_confidence <= 0.0 ||
                     pt_tl_ellipse_credible(warp_confidence_circle(&cview, &as_circle),
+                                           warp_confidence(&cview, &outline),
                                            warp_confidence_circle(&cview, &as_ellipse),
                                            d.shape_confidence, check->votes, check->n))
                     circle = pt_tl_ellipse_circle(&check->ellipse);

@@ -57,18 +57,25 @@ static inline PT_HD int pt_tl_ellipse_may_win(int circle_votes, int n)
     return PT_TL_ELLIPSE_GAIN * (double)circle_votes < (double)n;
 }
 
-/* Whether the ellipse's circle (confidence ellipse_conf) may replace the
- * circle (confidence circle_conf), tl_shape_confidence = share (0: always),
- * the ellipse holding ellipse_votes of the n border pixels: where it holds
- * PT_TL_ELLIPSE_CLEAN of them the border is a clean outline and it stands
- * whatever the confidences; exact operations only, so both back ends agree. */
+/* Whether the ellipse's circle may replace the circle (confidence
+ * circle_conf), tl_shape_confidence = share (0: always), the ellipse holding
+ * ellipse_votes of the n border pixels: the ellipse's own outline
+ * (confidence ellipse_conf) describes the dark region at least share times
+ * as well as the circle, and the circle reported for it (confidence
+ * reported_conf) is not below the reporting minimum where the circle is
+ * not. The ellipse is judged on its own outline: the circle of its mean
+ * radius crosses an elongated border, and its samples there fail. Where the
+ * ellipse holds PT_TL_ELLIPSE_CLEAN of the border pixels the border is a
+ * clean outline and it stands whatever the confidences; exact operations
+ * only, so both back ends agree. */
 static inline PT_HD int pt_tl_ellipse_credible(double circle_conf, double ellipse_conf,
-                                               double share, int ellipse_votes, int n)
+                                               double reported_conf, double share,
+                                               int ellipse_votes, int n)
 {
     if (share <= 0.0 || (double)ellipse_votes >= PT_TL_ELLIPSE_CLEAN * (double)n)
         return 1;
     return ellipse_conf >= share * circle_conf &&
-           (ellipse_conf >= PT_CONFIDENCE_MIN || circle_conf < PT_CONFIDENCE_MIN);
+           (reported_conf >= PT_CONFIDENCE_MIN || circle_conf < PT_CONFIDENCE_MIN);
 }
 
 /* The circle circle mode reports for ellipse e: its centre and mean radius. */

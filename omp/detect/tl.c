@@ -189,12 +189,16 @@ static void circle_or_ellipse(const pt_point *points, int n, const pt_eye_input 
         ellipse_votes += pt_ellipse_frame_within(&f, points[i].x, points[i].y, band);
     if (!pt_tl_prefer_ellipse(c, circle_votes, &e, ellipse_votes))
         return;
-    /* both as they would be reported: the border offset added */
+    /* all as they would be reported: the border offset added */
     pt_circle as_circle = *c, as_ellipse = pt_tl_ellipse_circle(&e);
+    pt_ellipse outline = e;
     as_circle.r += TL_BORDER_OFFSET;
     as_ellipse.r += TL_BORDER_OFFSET;
+    outline.a += TL_BORDER_OFFSET;
+    outline.b += TL_BORDER_OFFSET;
     if (cfg->tl.shape_confidence <= 0.0 ||
         pt_tl_ellipse_credible(pt_confidence_circle(in->smoothed, &as_circle),
+                               pt_confidence_ellipse(in->smoothed, &outline),
                                pt_confidence_circle(in->smoothed, &as_ellipse),
                                cfg->tl.shape_confidence, ellipse_votes, n))
         *c = pt_tl_ellipse_circle(&e);
