@@ -87,10 +87,11 @@ const pt_param_def pt_tl_param_defs[] = {
      "pupils); circle: the circle (the paper)"},
     {"tl_shape_confidence", PT_PARAM_DOUBLE, offsetof(pt_config, tl.shape_confidence), 0.95,
      0, 2, NULL, PT_ALG_TL,
-     "tl_shape=auto: the ellipse's centre and mean radius are reported only where their "
-     "confidence is at least this share of the circle's (and not below the reporting minimum "
-     "where the circle's is not), or where the ellipse holds 3/4 of the border pixels; 0: "
-     "the border pixels' votes alone decide"},
+     "tl_shape=auto: the ellipse's centre and mean radius are reported only where the "
+     "confidence of the ellipse's own outline is at least this share of the circle's (and "
+     "the circle reported for it not below the reporting minimum where the circle's is "
+     "not), or where the ellipse holds 3/4 of the border pixels; 0: the border pixels' "
+     "votes alone decide"},
     {"tl_flat", PT_PARAM_INT, offsetof(pt_config, tl.flat), 1, 0, 1, NULL, PT_ALG_TL,
      "1: border pixels on an edge flatter than a pupil of max_radius (a lid's chord, a straight "
      "shadow) leave the fit (tl_border=pixels); 0: every border pixel (the paper)"},
