@@ -168,18 +168,19 @@ starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks, int finish)
     int dark = pt_sb_dark_core(&levels);
     /* thread 0 decides whether the block takes the visible test
      * (fit_choice=visible), before it updates the best so far */
-    if (threadIdx.x == 0)
-        judge_visible =
-            !pt_sb_fit_wins(&p.sb, conf, dark, &ee, st->best_conf, st->best_dark, &st->ellipse) &&
-            pt_sb_visible_wanted(&p.sb, conf, dark, &ee, st->best_conf, st->best_dark,
-                                 &st->ellipse);
+    int wins = 0;
+    if (threadIdx.x == 0) {
+        wins = pt_sb_fit_wins(&p.sb, conf, dark, &ee, st->best_conf, st->best_dark, &st->ellipse);
+        judge_visible = !wins && pt_sb_visible_wanted(&p.sb, conf, dark, &ee, st->best_conf,
+                                                      st->best_dark, &st->ellipse);
+    }
     __syncthreads();
     double visible = judge_visible ? select_visible(&view, &ee, &work) : 0.0;
     if (threadIdx.x != 0)
         return;
-    if (judge_visible ? pt_sb_visible_wins(visible, st->best_conf)
-                      : pt_sb_fit_wins(&p.sb, conf, dark, &ee, st->best_conf, st->best_dark,
-                                       &st->ellipse)) {
+    if (judge_visible)
+        wins = pt_sb_visible_wins(visible, st->best_conf);
+    if (wins) {
         st->best_conf = conf;
         st->best_dark = dark;
         st->circle = cc;

@@ -410,7 +410,7 @@ static __device__ double select_visible(const pt_image *view, const pt_ellipse *
     int valid = sampled && S->visible_state[k] != PT_VISIBLE_NONE;
     int pass = sampled && S->visible_state[k] == PT_VISIBLE_PASS;
     select_sum2(&valid, &pass, S);
-    if (pass > 0 && sampled && S->visible_state[k] == PT_VISIBLE_PASS &&
+    if (sampled && S->visible_state[k] == PT_VISIBLE_PASS &&
         pt_visible_rank(S->visible_state, S->visible_inside, k) == pass / 2)
         S->visible_level = S->visible_inside[k];
     __syncthreads();
@@ -423,8 +423,6 @@ static __device__ double select_visible(const pt_image *view, const pt_ellipse *
     select_sum2(&arcs, &unused, S);
     if (!axes)
         return 0.0;
-    if (pass == 0)
-        return pt_confidence_from_counts(valid, pass);
     return pt_visible_from_counts(valid, pass, covered, covered_pass, arcs);
 }
 

@@ -95,9 +95,7 @@ static inline PT_HD double pt_visible_confidence(const pt_image *img, const pt_e
         valid += state[k] != PT_VISIBLE_NONE;
         pass += state[k] == PT_VISIBLE_PASS;
     }
-    if (pass == 0)
-        return pt_confidence_from_counts(valid, pass);
-    int level = 0;
+    int level = 0; /* no passing sample: 0, and the confidence is 0 either way */
     for (int k = 0; k < PT_CONFIDENCE_SAMPLES; k++)
         if (state[k] == PT_VISIBLE_PASS && pt_visible_rank(state, inside, k) == pass / 2)
             level = inside[k];
