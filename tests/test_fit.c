@@ -422,12 +422,37 @@ static void test_within(void)
              "NaN centre: same answer as the full test");
 }
 
-/* Moments summed one accumulator at a time (pt_fit_*_term in point order,
- * then pt_fit_*_from_sums), as the CUDA select step does one per thread,
- * give the serial fits bit for bit. */
-static void test_moments_by_term(void)
+/* A 32-lane warp's sums (cuda/detect/warp_fit.cuh): lane l sums the terms
+ * of points l, l + 32, ... in its own accumulators, then the lane sums are
+ * added in lane order. The fits from those sums equal the serial fits bit
+ * for bit; for n > 32 a plain sum in point order differs in the last bits
+ * for some of the sets, so the order matters. */
+#define LANES 32
+static void warp_sums(const pt_point *p, const int *sel, int n, int terms, double mx, double my,
+                      double inv, int ellipse, double *sum)
 {
-    long mismatches = 0, fits = 0;
+    double lane[LANES][PT_FIT_ELLIPSE_MOMENTS];
+    for (int l = 0; l < LANES && l < n; l++)
+        for (int k = l; k < n; k += LANES) {
+            pt_point q = pt_fit_point_at(p, sel, k);
+            double t[PT_FIT_ELLIPSE_MOMENTS];
+            if (ellipse)
+                pt_fit_ellipse_terms((q.x - mx) * inv, (q.y - my) * inv, t);
+            else
+                pt_fit_circle_terms((q.x - mx) * inv, (q.y - my) * inv, t);
+            for (int j = 0; j < terms; j++)
+                lane[l][j] = k == l ? t[j] : lane[l][j] + t[j];
+        }
+    for (int j = 0; j < terms; j++) {
+        sum[j] = lane[0][j];
+        for (int l = 1; l < LANES && l < n; l++)
+            sum[j] += lane[l][j];
+    }
+}
+
+static void test_moments_by_lane(void)
+{
+    long mismatches = 0, fits = 0, order_differs = 0;
     for (int trial = 0; trial < 400; trial++) {
         pt_point p[300];
         int idx[300];
@@ -444,21 +469,16 @@ static void test_moments_by_term(void)
         double mx, my, scale, inv;
         if (!pt_fit_normalise(p, sel, n, &mx, &my, &scale, &inv))
             continue;
-        double me[PT_FIT_ELLIPSE_MOMENTS], mc[PT_FIT_CIRCLE_MOMENTS];
-        for (int j = 0; j < PT_FIT_ELLIPSE_MOMENTS; j++) {
-            me[j] = 0;
-            for (int k = 0; k < n; k++) {
-                pt_point q = pt_fit_point_at(p, sel, k);
-                me[j] += pt_fit_ellipse_term(j, (q.x - mx) * inv, (q.y - my) * inv);
-            }
+        double me[PT_FIT_ELLIPSE_MOMENTS], mc[PT_FIT_CIRCLE_MOMENTS], serial = 0.0;
+        warp_sums(p, sel, n, PT_FIT_ELLIPSE_MOMENTS, mx, my, inv, 1, me);
+        warp_sums(p, sel, n, PT_FIT_CIRCLE_MOMENTS, mx, my, inv, 0, mc);
+        for (int k = 0; k < n; k++) {
+            pt_point q = pt_fit_point_at(p, sel, k);
+            double t[PT_FIT_ELLIPSE_MOMENTS];
+            pt_fit_ellipse_terms((q.x - mx) * inv, (q.y - my) * inv, t);
+            serial += t[13];
         }
-        for (int j = 0; j < PT_FIT_CIRCLE_MOMENTS; j++) {
-            mc[j] = 0;
-            for (int k = 0; k < n; k++) {
-                pt_point q = pt_fit_point_at(p, sel, k);
-                mc[j] += pt_fit_circle_term(j, (q.x - mx) * inv, (q.y - my) * inv);
-            }
-        }
+        order_differs += n > LANES && serial != me[13];
         pt_ellipse e1, e2;
         memset(&e1, 0, sizeof e1);
         memset(&e2, 0, sizeof e2);
@@ -473,9 +493,10 @@ static void test_moments_by_term(void)
         mismatches += ok1 != ok2 || (n >= 3 && memcmp(&c1, &c2, sizeof c1) != 0);
         fits += 2;
     }
-    PT_CHECK(fits >= 700, "moments by term: only %ld fits", fits);
-    PT_CHECK(mismatches == 0, "moments by term: %ld of %ld fits differ from the serial fit", mismatches,
-             fits);
+    PT_CHECK(fits >= 700, "moments by lane: only %ld fits", fits);
+    PT_CHECK(mismatches == 0, "moments by lane: %ld of %ld fits differ from the serial fit",
+             mismatches, fits);
+    PT_CHECK(order_differs > 0, "the lane order's sums differ from point order's on some sets");
 }
 
 int main(void)
@@ -486,7 +507,7 @@ int main(void)
     test_ellipse_general();
     test_theta_convention();
     test_idx_selection();
-    test_moments_by_term();
+    test_moments_by_lane();
     test_noisy();
     test_degenerate();
     test_distances();

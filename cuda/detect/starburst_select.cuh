@@ -9,16 +9,16 @@
  * so any split sums to the serial count), the confidence samples go one per
  * thread, and pt_sb_refit_finish runs as its pieces: the per-point tests
  * over the block, the checks on thread 0. The fits on many points (the
- * refit on the inliers, the refinement's final refit) compute their
- * per-point terms over the block and add each sum in point order on one
- * thread (select_fit); the best row's fit, when the RANSAC kernel did not
- * keep it, runs on thread 0. Points are kept in shared memory when they
+ * refit on the inliers, the refinement's final refit) run on the first
+ * warp, each lane taking its share of fit.h's lane sums (select_fit); the
+ * best row's fit, when the RANSAC kernel did not keep it, runs on thread 0. Points are kept in shared memory when they
  * fit. Include after lib/detect/confidence.h. */
 #ifndef PT_STARBURST_SELECT_CUH
 #define PT_STARBURST_SELECT_CUH
 
 #include "cuda/core/block_rank.cuh"
 #include "cuda/detect/starburst_device.cuh"
+#include "cuda/detect/warp_fit.cuh"
 
 #include "lib/detect/confidence.h"
 #include "lib/detect/starburst_inner.h"
@@ -29,7 +29,6 @@
  * reads them, and keeps its index lists, in global memory). */
 #define SELECT_SHARED_POINTS 2048
 #define SELECT_MAX_WARPS 32
-#define SELECT_FIT_CHUNK 128 /* points whose terms select_fit holds at once */
 
 typedef struct {
     pt_point pts[SELECT_SHARED_POINTS]; /* the job's points, when they fit */
@@ -38,10 +37,7 @@ typedef struct {
     int total_a; /* a value for every thread: a row, a flag */
     pt_circle circle;
     pt_ellipse ellipse;
-    /* select_fit: per-point terms of SELECT_FIT_CHUNK points, the sums, the normalisation */
-    double fit_terms[PT_FIT_ELLIPSE_MOMENTS * SELECT_FIT_CHUNK];
-    double fit_sum[PT_FIT_ELLIPSE_MOMENTS];
-    double fit_norm[4]; /* mx, my, scale, 1 / scale */
+    warp_fit_shared fit; /* select_fit's */
     /* select_levels: each angle's core and inner ring levels (-1: outside
      * the image), then the two order statistics */
     int level_core[PT_PUPIL_ANGLES], level_inner[PT_PUPIL_ANGLES], level_out[2];
@@ -79,111 +75,22 @@ static __device__ int select_compact(int n, Pick pick, int *list, sb_select_shar
     return count;
 }
 
-/* Adds the terms of one chunk of cnt points to the running sums of
- * select_fit: the block computes term(j, point) for every j < terms and
- * point into S->fit_terms (term-major), then lane 0 of warp w adds terms
- * w, w + warps, ... to sum[] in point order, one dependent addition after
- * another (the loads run ahead). All threads call it. */
-template <typename Term>
-static __device__ void select_fit_chunk(int terms, int cnt, Term term, double *sum,
-                                        sb_select_shared *S)
-{
-    for (int q = threadIdx.x; q < terms * cnt; q += blockDim.x) {
-        int j = q / cnt, i = q - j * cnt;
-        S->fit_terms[j * SELECT_FIT_CHUNK + i] = term(j, i);
-    }
-    __syncthreads();
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-    if (lane == 0)
-        for (int j = warp; j < terms; j += warps) {
-            const double *t = S->fit_terms + j * SELECT_FIT_CHUNK;
-            double acc = sum[j];
-#pragma unroll 8
-            for (int i = 0; i < cnt; i++)
-                acc += t[i];
-            sum[j] = acc;
-        }
-    __syncthreads();
-}
-
-/* pt_fit_ellipse (ellipse) or pt_fit_circle over the block, bit for bit:
- * every per-point term (the mean's x and y, the RMS's u^2 + v^2, the
- * moments' pt_fit_*_term) is computed by the block and the sums are then
- * added in point order, each by one thread; the rest of the fit on thread
- * 0. On thread 0 alone each point waited for its loads and its dependent
- * arithmetic in turn (H100, clock64: ~100 cycles per point and pass; the
- * refit of 77 inliers took 13 us). Returns the fit's result and leaves the
- * model in S->circle or S->ellipse. All threads call it. Not inlined: the
- * select step calls it twice (the refit, the refinement's refit), and the
- * second call then finds its instructions in the cache (H100, bench
- * latency 0.297-0.311 against 0.306-0.318 ms inlined, in one call). */
+/* pt_fit_ellipse (ellipse) or pt_fit_circle, bit for bit, by the block's
+ * first warp (cuda/detect/warp_fit.cuh: fit.h's sums in lane order, each
+ * lane taking its own). Returns the fit's result and leaves the model in
+ * S->circle or S->ellipse. All threads call it. Not inlined: the select
+ * step calls it twice (the refit, the refinement's refit). */
 static __device__ __noinline__ int select_fit(int ellipse, const pt_point *pts, const int *idx,
                                               int n, sb_select_shared *S)
 {
-    if (n < (ellipse ? 5 : 3))
-        return 0;
-    double *sum = S->fit_sum;
-    if (threadIdx.x < PT_FIT_ELLIPSE_MOMENTS)
-        sum[threadIdx.x] = 0.0;
-    __syncthreads();
-    /* the mean's sums */
-    for (int base = 0; base < n; base += SELECT_FIT_CHUNK) {
-        int cnt = min(SELECT_FIT_CHUNK, n - base);
-        select_fit_chunk(
-            2, cnt,
-            [&](int j, int i) {
-                pt_point p = pt_fit_point_at(pts, idx, base + i);
-                return j ? (double)p.y : (double)p.x;
-            },
-            sum, S);
+    if (threadIdx.x < 32) {
+        int fitted = warp_fit(ellipse, pts, idx, n, &S->fit, &S->circle, &S->ellipse);
+        if (threadIdx.x == 0)
+            S->total_a = fitted;
     }
-    if (threadIdx.x == 0) {
-        S->total_a = pt_fit_mean_from_sums(sum[0], sum[1], n, &S->fit_norm[0], &S->fit_norm[1]);
-        sum[0] = 0.0;
-    }
-    __syncthreads();
-    int ok = S->total_a;
-    __syncthreads(); /* read by all before anyone writes total_a again */
-    if (!ok)
-        return 0;
-    const double mx = S->fit_norm[0], my = S->fit_norm[1];
-    /* the scale's sum */
-    for (int base = 0; base < n; base += SELECT_FIT_CHUNK) {
-        int cnt = min(SELECT_FIT_CHUNK, n - base);
-        select_fit_chunk(
-            1, cnt,
-            [&](int, int i) { return pt_fit_square_term(pt_fit_point_at(pts, idx, base + i), mx, my); },
-            sum, S);
-    }
-    if (threadIdx.x == 0) {
-        S->total_a = pt_fit_scale_from_sum(sum[0], n, &S->fit_norm[2], &S->fit_norm[3]);
-        for (int j = 0; j < PT_FIT_ELLIPSE_MOMENTS; j++)
-            sum[j] = 0.0;
-    }
-    __syncthreads();
-    ok = S->total_a;
-    __syncthreads();
-    if (!ok)
-        return 0;
-    const double inv = S->fit_norm[3];
-    const int moments = ellipse ? PT_FIT_ELLIPSE_MOMENTS : PT_FIT_CIRCLE_MOMENTS;
-    for (int base = 0; base < n; base += SELECT_FIT_CHUNK) {
-        int cnt = min(SELECT_FIT_CHUNK, n - base);
-        select_fit_chunk(
-            moments, cnt,
-            [&](int j, int i) {
-                pt_point p = pt_fit_point_at(pts, idx, base + i);
-                double x = (p.x - mx) * inv, y = (p.y - my) * inv;
-                return ellipse ? pt_fit_ellipse_term(j, x, y) : pt_fit_circle_term(j, x, y);
-            },
-            sum, S);
-    }
-    if (threadIdx.x == 0)
-        S->total_a = ellipse ? pt_fit_ellipse_from_sums(sum, n, mx, my, S->fit_norm[2], &S->ellipse)
-                             : pt_fit_circle_from_sums(sum, n, mx, my, S->fit_norm[2], &S->circle);
     __syncthreads();
     int fitted = S->total_a;
-    __syncthreads();
+    __syncthreads(); /* read by all before anyone writes total_a again */
     return fitted;
 }
 

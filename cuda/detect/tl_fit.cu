@@ -12,14 +12,11 @@
  *   tl_select  block per task: the best row (most votes, ties to the lowest
  *              row), its inliers in point order (ballots), the refit on them,
  *              the votes of the final model (block sum), its confidence and
- *              quality = votes / n x confidence. The refit is lib/detect/fit.h's
- *              up to TL_SERIAL_REFIT inliers, bit for bit: the warp computes
- *              each point's terms, one lane adds each sum in point order
- *              (warp_refit); above that a circle is refitted by the warp
- *              (the same formulas, sums in another order: the result may
- *              differ in the last bits; such huge lists come from non-pupil
- *              blobs). The confidence's samples are shared out over the
- *              warp. */
+ *              quality = votes / n x confidence. The refit is lib/detect/fit.h's,
+ *              bit for bit, on the first warp (warp_refit: each lane takes its
+ *              share of fit.h's lane sums), the inliers read from shared
+ *              memory up to TL_SHARED_REFIT of them. The confidence's samples
+ *              are shared out over the warp. */
 #include "cuda/core/block_rank.cuh"
 #include "cuda/detect/tl_internal.h"
 
@@ -34,7 +31,7 @@
 #define RANSAC_THREADS 256 /* rows per block */
 #define RANSAC_CHUNK 1024  /* points in shared memory at a time */
 #define RANSAC_SPLITS 32   /* blocks sharing the points of one row block */
-#define TL_SERIAL_REFIT 4096
+#define TL_SHARED_REFIT 4096
 
 /* Model of table row s over the n points pts[0], pts[step], ...; 0 when its
  * indices repeat, the fit fails or leaves the range. */
@@ -183,70 +180,17 @@ static __device__ int block_votes(int ellipse, const pt_circle &c, const pt_elli
     return block_sum(votes, part);
 }
 
-/* Sum over the warp's lanes; lane 0's sum for every lane (the lanes add in
- * different orders, so their sums may differ in the last bit). */
-static __device__ double warp_sum_d(double v)
-{
-    for (int o = 16; o > 0; o >>= 1)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    return __shfl_sync(0xffffffffu, v, 0);
-}
-
-/* pt_fit_circle (lib/detect/fit.h) with the sums over the points shared by the
- * warp's lanes; every lane returns the result. */
-static __device__ int warp_fit_circle(const pt_point *pts, const int *idx, int n, pt_circle *out)
-{
-    if (n < 3)
-        return 0;
-    double sx = 0.0, sy = 0.0;
-    for (int k = threadIdx.x; k < n; k += 32) {
-        pt_point q = pts[idx[k]];
-        sx += q.x;
-        sy += q.y;
-    }
-    double mx = warp_sum_d(sx) / n, my = warp_sum_d(sy) / n;
-    if (!pt_fit_finite(mx) || !pt_fit_finite(my))
-        return 0;
-    double ss = 0.0;
-    for (int k = threadIdx.x; k < n; k += 32) {
-        pt_point q = pts[idx[k]];
-        double u = q.x - mx, v = q.y - my;
-        ss += u * u + v * v;
-    }
-    double scale = sqrt(warp_sum_d(ss) / n);
-    if (!(scale > 0.0) || !pt_fit_finite(scale))
-        return 0;
-    double inv = 1.0 / scale;
-    double Mxx = 0, Myy = 0, Mxy = 0, Mxz = 0, Myz = 0, Mzz = 0;
-    for (int k = threadIdx.x; k < n; k += 32) {
-        pt_point q = pts[idx[k]];
-        double x = (q.x - mx) * inv, y = (q.y - my) * inv;
-        double z = x * x + y * y;
-        Mxx += x * x;
-        Myy += y * y;
-        Mxy += x * y;
-        Mxz += x * z;
-        Myz += y * z;
-        Mzz += z * z;
-    }
-    Mxx = warp_sum_d(Mxx) / n;
-    Myy = warp_sum_d(Myy) / n;
-    Mxy = warp_sum_d(Mxy) / n;
-    Mxz = warp_sum_d(Mxz) / n;
-    Myz = warp_sum_d(Myz) / n;
-    Mzz = warp_sum_d(Mzz) / n;
-    return pt_fit_circle_from_moments(Mxx, Myy, Mxy, Mxz, Myz, Mzz, mx, my, scale, out);
-}
-
-/* pt_ransac_refit_inliers (lib/detect/ransac.h) on pts[0..n) over a warp,
- * bit for bit (cuda/detect/warp_fit.cuh); lane 0 leaves the kept model in
- * *c / *e. Every lane calls it. */
-static __device__ void warp_refit(int ellipse, const pt_point *pts, int n, double min_r,
-                                  double max_r, warp_fit_shared *S, pt_circle *c, pt_ellipse *e)
+/* pt_ransac_refit_inliers (lib/detect/ransac.h) on pts[idx[0..n)]
+ * (pts[0..n) when idx is NULL) over a warp, bit for bit
+ * (cuda/detect/warp_fit.cuh); lane 0 leaves the kept model in *c / *e.
+ * Every lane calls it. */
+static __device__ void warp_refit(int ellipse, const pt_point *pts, const int *idx, int n,
+                                  double min_r, double max_r, warp_fit_shared *S, pt_circle *c,
+                                  pt_ellipse *e)
 {
     pt_circle refit_c;
     pt_ellipse refit_e;
-    int fitted = warp_fit(ellipse, pts, NULL, n, S, &refit_c, &refit_e);
+    int fitted = warp_fit(ellipse, pts, idx, n, S, &refit_c, &refit_e);
     if ((threadIdx.x & 31) == 0)
         pt_ransac_refit_keep(ellipse, fitted, &refit_c, &refit_e, min_r, max_r, c, e);
 }
@@ -256,7 +200,7 @@ __global__ void __launch_bounds__(SELECT_THREADS)
 {
     __shared__ pt_circle model_c;
     __shared__ pt_ellipse model_e;
-    __shared__ pt_point refit_pts[TL_SERIAL_REFIT];
+    __shared__ pt_point refit_pts[TL_SHARED_REFIT];
     __shared__ warp_fit_shared fit_s;
     __shared__ int part[SELECT_WARPS];
     int slot = blockIdx.x, at = first + slot;
@@ -314,23 +258,15 @@ __global__ void __launch_bounds__(SELECT_THREADS)
         count += total;
     }
     __syncthreads();
-    if (count <= TL_SERIAL_REFIT) {
+    if (count <= TL_SHARED_REFIT) {
         /* the refit reads the inliers, in order, from shared memory */
         for (int k = threadIdx.x; k < count; k += SELECT_THREADS)
             refit_pts[k] = pts[inl[k]];
         __syncthreads();
         if (warp == 0)
-            warp_refit(ell, refit_pts, count, job.min_r, job.max_r, &fit_s, &c, &e);
-    } else if (!ell) {
-        if (warp == 0) {
-            pt_circle refit;
-            if (warp_fit_circle(pts, inl, count, &refit) &&
-                pt_ransac_circle_in_range(&refit, job.min_r, job.max_r))
-                c = refit;
-            pt_ellipse_from_circle(&c, &e);
-        }
-    } else if (threadIdx.x == 0) {
-        pt_ransac_refit_inliers(ell, pts, inl, count, job.min_r, job.max_r, &c, &e);
+            warp_refit(ell, refit_pts, NULL, count, job.min_r, job.max_r, &fit_s, &c, &e);
+    } else if (warp == 0) {
+        warp_refit(ell, pts, inl, count, job.min_r, job.max_r, &fit_s, &c, &e);
     }
     if (threadIdx.x == 0) {
         model_c = c;

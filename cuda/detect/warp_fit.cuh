@@ -2,27 +2,23 @@
  * confidence taken by one warp, with the serial code's results bit for bit
  * (files that include it build with --fmad=false, as fit.h's users do).
  *
- * A fit's sums (the mean's x and y, the RMS's u^2 + v^2, then the moments'
- * pt_fit_circle_term / pt_fit_ellipse_term) are added in point order, one
- * dependent addition after another, as the serial loops add them: the warp
- * computes every term of a chunk of points into shared memory and lane j
- * adds term j's values. The per-point loads and arithmetic, which made a
- * single thread's fit wait on every point in turn, run across the lanes.
- * The confidence's samples are shared out over the lanes and its two
- * integer counts summed, which any order gives exactly. */
+ * fit.h takes every sum over the points in lane order (PT_FIT_LANES = 32):
+ * lane l adds the terms of points l, l + 32, ... in turn, then the lanes'
+ * sums are added in lane order. Here lane l of the warp takes its own sums,
+ * and lane j then adds the 32 lanes' sums of term j in lane order: the
+ * same additions in the same order, so the warp gets the serial code's
+ * sums. The confidence's samples are shared out over the
+ * lanes and its two integer counts summed, which any order gives
+ * exactly. */
 #ifndef PT_CUDA_WARP_FIT_CUH
 #define PT_CUDA_WARP_FIT_CUH
 
 #include "lib/detect/confidence.h"
 #include "lib/detect/fit.h"
 
-#define WARP_FIT_CHUNK 64 /* points whose terms are held at a time */
-
-/* Shared memory of one warp's fits. */
-typedef struct {
-    double sum[PT_FIT_ELLIPSE_MOMENTS];
-    double terms[PT_FIT_ELLIPSE_MOMENTS * WARP_FIT_CHUNK]; /* term-major */
-} warp_fit_shared;
+#if PT_FIT_LANES != 32
+#error "warp_fit.cuh takes fit.h's lane sums over the 32 lanes of a warp"
+#endif
 
 /* Sum of v over the 32 lanes of a warp, to every lane (sm_75 has no
  * __reduce_add_sync). */
@@ -33,35 +29,74 @@ static __device__ __forceinline__ int warp_isum(int v)
     return v;
 }
 
-/* Adds term(j, i) over the chunk's points i < cnt to sum[j], j < nterms,
- * each sum in point order by lane j. Every lane calls it. */
-template <typename Term>
-static __device__ void warp_fit_chunk(int nterms, int cnt, Term term, warp_fit_shared *S)
+/* Shared memory of one warp's fits: each lane's sums, term-major. */
+typedef struct {
+    double lanes[PT_FIT_ELLIPSE_MOMENTS * 32];
+} warp_fit_shared;
+
+/* The NT sums of term(k, t) (t[0..NT) the terms of point k) over the
+ * points k < n in fit.h's lane order, to sum[] of every lane: each lane
+ * takes its own sums, lane j then adds the lanes' sums of term j in lane
+ * order (from shared memory, so the NT chains run side by side) and the
+ * totals go to every lane by shuffles. Every lane calls it with the same
+ * arguments. */
+template <int NT, typename Term>
+static __device__ __forceinline__ void warp_lane_sums(int n, Term term, warp_fit_shared *S,
+                                                      double sum[NT])
 {
     const int lane = threadIdx.x & 31;
-    for (int q = lane; q < nterms * cnt; q += 32) {
-        int j = q / cnt, i = q - j * cnt;
-        S->terms[j * WARP_FIT_CHUNK + i] = term(j, i);
+    if (lane < n) {
+        double own[NT], t[NT];
+        term(lane, own);
+        for (int k = lane + 32; k < n; k += 32) {
+            term(k, t);
+#pragma unroll
+            for (int j = 0; j < NT; j++)
+                own[j] += t[j];
+        }
+#pragma unroll
+        for (int j = 0; j < NT; j++)
+            S->lanes[j * 32 + lane] = own[j];
     }
     __syncwarp();
-    if (lane < nterms) {
-        const double *t = S->terms + lane * WARP_FIT_CHUNK;
-        double acc = S->sum[lane];
-#pragma unroll 8
-        for (int i = 0; i < cnt; i++)
-            acc += t[i];
-        S->sum[lane] = acc;
+    double total = 0.0;
+    if (lane < NT) {
+        const double *l = S->lanes + lane * 32;
+        int lanes = n < 32 ? n : 32;
+        total = l[0];
+        for (int i = 1; i < lanes; i++)
+            total += l[i];
     }
-    __syncwarp();
+#pragma unroll
+    for (int j = 0; j < NT; j++)
+        sum[j] = __shfl_sync(0xffffffffu, total, j);
+    __syncwarp(); /* S->lanes read by all before the next sums write it */
 }
 
-/* Sets sum[0..count) to zero. Every lane calls it. */
-static __device__ __forceinline__ void warp_fit_clear(int count, warp_fit_shared *S)
+/* pt_fit_normalise of pts[idx[0..n)] (pts[0..n) when idx is NULL), bit for
+ * bit, to every lane. */
+static __device__ int warp_fit_normalise(const pt_point *pts, const int *idx, int n,
+                                         warp_fit_shared *S, double *mx, double *my,
+                                         double *scale, double *inv)
 {
-    __syncwarp();
-    if ((threadIdx.x & 31) < count)
-        S->sum[threadIdx.x & 31] = 0.0;
-    __syncwarp();
+    double s2[2];
+    warp_lane_sums<2>(n,
+                      [&](int k, double *t) {
+                          pt_point p = pt_fit_point_at(pts, idx, k);
+                          t[0] = p.x;
+                          t[1] = p.y;
+                      },
+                      S, s2);
+    if (!pt_fit_mean_from_sums(s2[0], s2[1], n, mx, my))
+        return 0;
+    const double cx = *mx, cy = *my;
+    double s1[1];
+    warp_lane_sums<1>(n,
+                      [&](int k, double *t) {
+                          t[0] = pt_fit_square_term(pt_fit_point_at(pts, idx, k), cx, cy);
+                      },
+                      S, s1);
+    return pt_fit_scale_from_sum(s1[0], n, scale, inv);
 }
 
 /* pt_fit_ellipse (ellipse) or pt_fit_circle of pts[idx[0..n)] (pts[0..n)
@@ -73,42 +108,30 @@ static __device__ int warp_fit(int ellipse, const pt_point *pts, const int *idx,
 {
     if (n < (ellipse ? 5 : 3))
         return 0;
-    const int lane = threadIdx.x & 31;
-    warp_fit_clear(2, S);
-    for (int base = 0; base < n; base += WARP_FIT_CHUNK)
-        warp_fit_chunk(2, min(WARP_FIT_CHUNK, n - base),
-                       [&](int j, int i) {
-                           pt_point p = pt_fit_point_at(pts, idx, base + i);
-                           return j ? (double)p.y : (double)p.x;
-                       },
-                       S);
     double mx, my, scale, inv;
-    if (!pt_fit_mean_from_sums(S->sum[0], S->sum[1], n, &mx, &my))
+    if (!warp_fit_normalise(pts, idx, n, S, &mx, &my, &scale, &inv))
         return 0;
-    warp_fit_clear(1, S);
-    for (int base = 0; base < n; base += WARP_FIT_CHUNK)
-        warp_fit_chunk(1, min(WARP_FIT_CHUNK, n - base),
-                       [&](int, int i) {
-                           return pt_fit_square_term(pt_fit_point_at(pts, idx, base + i), mx, my);
-                       },
-                       S);
-    if (!pt_fit_scale_from_sum(S->sum[0], n, &scale, &inv))
-        return 0;
-    const int nterms = ellipse ? PT_FIT_ELLIPSE_MOMENTS : PT_FIT_CIRCLE_MOMENTS;
-    warp_fit_clear(nterms, S);
-    for (int base = 0; base < n; base += WARP_FIT_CHUNK)
-        warp_fit_chunk(nterms, min(WARP_FIT_CHUNK, n - base),
-                       [&](int j, int i) {
-                           pt_point p = pt_fit_point_at(pts, idx, base + i);
-                           double x = (p.x - mx) * inv, y = (p.y - my) * inv;
-                           return ellipse ? pt_fit_ellipse_term(j, x, y)
-                                          : pt_fit_circle_term(j, x, y);
-                       },
-                       S);
-    if (lane != 0)
-        return 0;
-    return ellipse ? pt_fit_ellipse_from_sums(S->sum, n, mx, my, scale, e)
-                   : pt_fit_circle_from_sums(S->sum, n, mx, my, scale, c);
+    const int lane = threadIdx.x & 31;
+    if (ellipse) {
+        double m[PT_FIT_ELLIPSE_MOMENTS];
+        warp_lane_sums<PT_FIT_ELLIPSE_MOMENTS>(
+            n,
+            [&](int k, double *t) {
+                pt_point p = pt_fit_point_at(pts, idx, k);
+                pt_fit_ellipse_terms((p.x - mx) * inv, (p.y - my) * inv, t);
+            },
+            S, m);
+        return lane == 0 ? pt_fit_ellipse_from_sums(m, n, mx, my, scale, e) : 0;
+    }
+    double m[PT_FIT_CIRCLE_MOMENTS];
+    warp_lane_sums<PT_FIT_CIRCLE_MOMENTS>(
+        n,
+        [&](int k, double *t) {
+            pt_point p = pt_fit_point_at(pts, idx, k);
+            pt_fit_circle_terms((p.x - mx) * inv, (p.y - my) * inv, t);
+        },
+        S, m);
+    return lane == 0 ? pt_fit_circle_from_sums(m, n, mx, my, scale, c) : 0;
 }
 
 /* pt_confidence_ellipse of e, to every lane. Every lane calls it with the

@@ -54,6 +54,15 @@ static inline PT_HD int pt_fit_scale_from_sum(double s, int n, double *scale, do
     return 1;
 }
 
+/* Every sum over the points (the mean's, the scale's, the moments') is
+ * taken in lane order: lane l < PT_FIT_LANES adds the terms of points l,
+ * l + PT_FIT_LANES, l + 2 PT_FIT_LANES, ... in turn, starting from point
+ * l's term, and the lanes' sums are then added in lane order. A warp takes
+ * the same sums in parallel with the same roundings (cuda/detect/warp_fit.cuh),
+ * its dependent additions n / PT_FIT_LANES + PT_FIT_LANES long instead of n;
+ * up to PT_FIT_LANES points it is the plain sum in point order. */
+#define PT_FIT_LANES 32
+
 /* The mean (mx, my) of the selected points and the RMS distance from it
  * (scale, inv = 1 / scale). Returns 0 when the points are not finite or all
  * coincide. */
@@ -61,16 +70,26 @@ static inline PT_HD int pt_fit_normalise(const pt_point *pts, const int *idx, in
                                          double *my, double *scale, double *inv)
 {
     double sx = 0.0, sy = 0.0;
-    for (int k = 0; k < n; k++) {
-        pt_point p = pt_fit_point_at(pts, idx, k);
-        sx += p.x;
-        sy += p.y;
+    for (int l = 0; l < PT_FIT_LANES && l < n; l++) {
+        pt_point p = pt_fit_point_at(pts, idx, l);
+        double lx = p.x, ly = p.y;
+        for (int k = l + PT_FIT_LANES; k < n; k += PT_FIT_LANES) {
+            p = pt_fit_point_at(pts, idx, k);
+            lx += p.x;
+            ly += p.y;
+        }
+        sx = l ? sx + lx : lx;
+        sy = l ? sy + ly : ly;
     }
     if (!pt_fit_mean_from_sums(sx, sy, n, mx, my))
         return 0;
     double s = 0.0;
-    for (int k = 0; k < n; k++)
-        s += pt_fit_square_term(pt_fit_point_at(pts, idx, k), *mx, *my);
+    for (int l = 0; l < PT_FIT_LANES && l < n; l++) {
+        double ls = pt_fit_square_term(pt_fit_point_at(pts, idx, l), *mx, *my);
+        for (int k = l + PT_FIT_LANES; k < n; k += PT_FIT_LANES)
+            ls += pt_fit_square_term(pt_fit_point_at(pts, idx, k), *mx, *my);
+        s = l ? s + ls : ls;
+    }
     return pt_fit_scale_from_sum(s, n, scale, inv);
 }
 
@@ -124,6 +143,29 @@ pt_fit_circle_from_moments(double Mxx, double Myy, double Mxy, double Mxz, doubl
            out->r > 0.0;
 }
 
+/* The terms of pt_fit_circle's moment sums for the normalised point (x, y),
+ * in the order Mxx, Myy, Mxy, Mxz, Myz, Mzz. */
+#define PT_FIT_CIRCLE_MOMENTS 6
+static inline PT_HD void pt_fit_circle_terms(double x, double y, double t[PT_FIT_CIRCLE_MOMENTS])
+{
+    double z = x * x + y * y;
+    t[0] = x * x;
+    t[1] = y * y;
+    t[2] = x * y;
+    t[3] = x * z;
+    t[4] = y * z;
+    t[5] = z * z;
+}
+
+/* pt_fit_circle from its moment sums m[] (term order, not yet divided by n). */
+static inline PT_HD int pt_fit_circle_from_sums(const double m[PT_FIT_CIRCLE_MOMENTS], int n,
+                                                double mx, double my, double scale,
+                                                pt_circle *out)
+{
+    return pt_fit_circle_from_moments(m[0] / n, m[1] / n, m[2] / n, m[3] / n, m[4] / n,
+                                      m[5] / n, mx, my, scale, out);
+}
+
 /* Taubin's fit in Chernov's formulation: moments of the centred (and here also
  * RMS-scaled) data, Newton on the characteristic polynomial from 0, which
  * converges to the smallest non-negative root (Chernov, "Circular and linear
@@ -136,49 +178,22 @@ static inline PT_HD int pt_fit_circle(const pt_point *pts, const int *idx, int n
     double mx, my, scale, inv;
     if (!pt_fit_normalise(pts, idx, n, &mx, &my, &scale, &inv))
         return 0;
-
-    double Mxx = 0, Myy = 0, Mxy = 0, Mxz = 0, Myz = 0, Mzz = 0;
-    for (int k = 0; k < n; k++) {
-        pt_point p = pt_fit_point_at(pts, idx, k);
-        double x = (p.x - mx) * inv, y = (p.y - my) * inv;
-        double z = x * x + y * y;
-        Mxx += x * x;
-        Myy += y * y;
-        Mxy += x * y;
-        Mxz += x * z;
-        Myz += y * z;
-        Mzz += z * z;
+    /* the moments' sums in lane order (PT_FIT_LANES) */
+    double m[PT_FIT_CIRCLE_MOMENTS] = {0};
+    for (int l = 0; l < PT_FIT_LANES && l < n; l++) {
+        double lm[PT_FIT_CIRCLE_MOMENTS], t[PT_FIT_CIRCLE_MOMENTS];
+        pt_point p = pt_fit_point_at(pts, idx, l);
+        pt_fit_circle_terms((p.x - mx) * inv, (p.y - my) * inv, lm);
+        for (int k = l + PT_FIT_LANES; k < n; k += PT_FIT_LANES) {
+            p = pt_fit_point_at(pts, idx, k);
+            pt_fit_circle_terms((p.x - mx) * inv, (p.y - my) * inv, t);
+            for (int j = 0; j < PT_FIT_CIRCLE_MOMENTS; j++)
+                lm[j] += t[j];
+        }
+        for (int j = 0; j < PT_FIT_CIRCLE_MOMENTS; j++)
+            m[j] = l ? m[j] + lm[j] : lm[j];
     }
-    Mxx /= n; Myy /= n; Mxy /= n; Mxz /= n; Myz /= n; Mzz /= n;
-    return pt_fit_circle_from_moments(Mxx, Myy, Mxy, Mxz, Myz, Mzz, mx, my, scale, out);
-}
-
-/* Term j of pt_fit_circle's moment loop for the normalised point (x, y),
- * in the order Mxx, Myy, Mxy, Mxz, Myz, Mzz, with the loop's arithmetic:
- * summing term j over the points in order gives that sum bit for bit, so a
- * fit may sum its moments one per thread (the CUDA Starburst select step;
- * tests/test_fit.c checks the equality). */
-#define PT_FIT_CIRCLE_MOMENTS 6
-static inline PT_HD double pt_fit_circle_term(int j, double x, double y)
-{
-    double z = x * x + y * y;
-    switch (j) {
-    case 0: return x * x;
-    case 1: return y * y;
-    case 2: return x * y;
-    case 3: return x * z;
-    case 4: return y * z;
-    default: return z * z;
-    }
-}
-
-/* pt_fit_circle from its moment sums m[] (term order, not yet divided by n). */
-static inline PT_HD int pt_fit_circle_from_sums(const double m[PT_FIT_CIRCLE_MOMENTS], int n,
-                                                double mx, double my, double scale,
-                                                pt_circle *out)
-{
-    return pt_fit_circle_from_moments(m[0] / n, m[1] / n, m[2] / n, m[3] / n, m[4] / n,
-                                      m[5] / n, mx, my, scale, out);
+    return pt_fit_circle_from_sums(m, n, mx, my, scale, out);
 }
 
 /* ---- ellipse: Halir-Flusser direct least squares ---------------------------- */
@@ -298,29 +313,28 @@ static inline PT_HD PT_DEV_NOINLINE int pt_fit_conic_to_ellipse(const double c[6
            pt_fit_finite(e->cy) && e->b > 0.0;
 }
 
-/* Term j of pt_fit_ellipse's moment loop for the normalised point (x, y),
+/* The terms of pt_fit_ellipse's moment sums for the normalised point (x, y),
  * in the order x, y, xx, xy, yy, xxx, xxy, xyy, yyy, xxxx, xxxy, xxyy,
- * xyyy, yyyy, with the loop's arithmetic (see pt_fit_circle_term). */
+ * xyyy, yyyy. */
 #define PT_FIT_ELLIPSE_MOMENTS 14
-static inline PT_HD double pt_fit_ellipse_term(int j, double x, double y)
+static inline PT_HD void pt_fit_ellipse_terms(double x, double y,
+                                              double t[PT_FIT_ELLIPSE_MOMENTS])
 {
     double xx = x * x, xy = x * y, yy = y * y;
-    switch (j) {
-    case 0: return x;
-    case 1: return y;
-    case 2: return xx;
-    case 3: return xy;
-    case 4: return yy;
-    case 5: return xx * x;
-    case 6: return xx * y;
-    case 7: return x * yy;
-    case 8: return yy * y;
-    case 9: return xx * xx;
-    case 10: return xx * xy;
-    case 11: return xx * yy;
-    case 12: return xy * yy;
-    default: return yy * yy;
-    }
+    t[0] = x;
+    t[1] = y;
+    t[2] = xx;
+    t[3] = xy;
+    t[4] = yy;
+    t[5] = xx * x;
+    t[6] = xx * y;
+    t[7] = x * yy;
+    t[8] = yy * y;
+    t[9] = xx * xx;
+    t[10] = xx * xy;
+    t[11] = xx * yy;
+    t[12] = xy * yy;
+    t[13] = yy * yy;
 }
 
 static inline PT_HD PT_DEV_NOINLINE int
@@ -342,27 +356,25 @@ static inline PT_HD int pt_fit_ellipse(const pt_point *pts, const int *idx, int 
     if (!pt_fit_normalise(pts, idx, n, &mx, &my, &scale, &inv))
         return 0;
 
-    /* moments of degree 1..4 of the normalised data */
-    double s_x = 0, s_y = 0, s_xx = 0, s_xy = 0, s_yy = 0;
-    double s_xxx = 0, s_xxy = 0, s_xyy = 0, s_yyy = 0;
-    double s_xxxx = 0, s_xxxy = 0, s_xxyy = 0, s_xyyy = 0, s_yyyy = 0;
-    for (int k = 0; k < n; k++) {
-        pt_point p = pt_fit_point_at(pts, idx, k);
-        double x = (p.x - mx) * inv, y = (p.y - my) * inv;
-        double xx = x * x, xy = x * y, yy = y * y;
-        s_x += x; s_y += y;
-        s_xx += xx; s_xy += xy; s_yy += yy;
-        s_xxx += xx * x; s_xxy += xx * y; s_xyy += x * yy; s_yyy += yy * y;
-        s_xxxx += xx * xx; s_xxxy += xx * xy; s_xxyy += xx * yy; s_xyyy += xy * yy;
-        s_yyyy += yy * yy;
+    /* moments of degree 1..4 of the normalised data, in lane order (PT_FIT_LANES) */
+    double sums[PT_FIT_ELLIPSE_MOMENTS] = {0};
+    for (int l = 0; l < PT_FIT_LANES && l < n; l++) {
+        double lm[PT_FIT_ELLIPSE_MOMENTS], t[PT_FIT_ELLIPSE_MOMENTS];
+        pt_point p = pt_fit_point_at(pts, idx, l);
+        pt_fit_ellipse_terms((p.x - mx) * inv, (p.y - my) * inv, lm);
+        for (int k = l + PT_FIT_LANES; k < n; k += PT_FIT_LANES) {
+            p = pt_fit_point_at(pts, idx, k);
+            pt_fit_ellipse_terms((p.x - mx) * inv, (p.y - my) * inv, t);
+            for (int j = 0; j < PT_FIT_ELLIPSE_MOMENTS; j++)
+                lm[j] += t[j];
+        }
+        for (int j = 0; j < PT_FIT_ELLIPSE_MOMENTS; j++)
+            sums[j] = l ? sums[j] + lm[j] : lm[j];
     }
-    double sums[PT_FIT_ELLIPSE_MOMENTS] = {s_x,    s_y,    s_xx,   s_xy,   s_yy,
-                                           s_xxx,  s_xxy,  s_xyy,  s_yyy,  s_xxxx,
-                                           s_xxxy, s_xxyy, s_xyyy, s_yyyy};
     return pt_fit_ellipse_from_sums(sums, n, mx, my, scale, out);
 }
 
-/* The rest of pt_fit_ellipse from its moment sums m[] (pt_fit_ellipse_term
+/* The rest of pt_fit_ellipse from its moment sums m[] (pt_fit_ellipse_terms
  * order) of the n points centred on (mx, my) and divided by scale. */
 static inline PT_HD PT_DEV_NOINLINE int
 pt_fit_ellipse_from_sums(const double m[PT_FIT_ELLIPSE_MOMENTS], int n, double mx, double my,
