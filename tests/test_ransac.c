@@ -247,7 +247,9 @@ static void test_ransac_rules(void)
 static int reference_best(const pt_point *p, int n, const pt_ransac_table *t, int rows,
                           double inlier, double min_r, double max_r, int ellipse)
 {
-    int idx[PT_RANSAC_MAX_SAMPLE_SIZE], best_votes = -1, best_s = -1;
+    /* sized beyond the sample: the fits' lane loops (lib/detect/fit.h) start
+     * at index 32 for n > 32, which GCC's bounds warning cannot rule out */
+    int idx[PT_RANSAC_MAX_SAMPLE_SIZE + PT_FIT_LANES], best_votes = -1, best_s = -1;
     for (int s = 0; s < rows; s++) {
         if (!pt_ransac_sample_indices(t->values, t->sample_size, s, n, idx))
             continue;
