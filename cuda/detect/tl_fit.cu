@@ -3,8 +3,9 @@
  *
  *   tl_ransac  block per (256 rows of the sample table, share of the points,
  *              task): thread per row fits its sample and counts its votes
- *              over the block's chunks of 1024 points (shared memory); the
- *              counts go to the row's total by atomics. Border lists run
+ *              over the block's chunks of 1024 points (shared memory; 128
+ *              in a launch of few tasks, whose votes then spread over more
+ *              blocks); the counts go to the row's total by atomics. Border lists run
  *              from a few hundred to 10^5 points: splitting them keeps every
  *              block short. Circle votes first test in float with a margin
  *              far above float rounding and take the double distance only
@@ -31,6 +32,8 @@
 #define RANSAC_THREADS 256 /* rows per block */
 #define RANSAC_CHUNK 1024  /* points in shared memory at a time */
 #define RANSAC_SPLITS 32   /* blocks sharing the points of one row block */
+#define RANSAC_FEW_TASKS 8 /* launches of at most this many tasks ... */
+#define RANSAC_FEW_SPAN 128 /* ... give each block this many points */
 #define TL_SHARED_REFIT 4096
 
 /* Model of table row s over the n points pts[0], pts[step], ...; 0 when its
@@ -108,7 +111,7 @@ static __device__ __forceinline__ int vote(const vote_test &k, pt_point q)
 }
 
 __global__ void __launch_bounds__(RANSAC_THREADS)
-    tl_ransac(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs, int first)
+    tl_ransac(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs, int first, int span)
 {
     __shared__ pt_point chunk[RANSAC_CHUNK];
     int slot = blockIdx.z, split = blockIdx.y, at = first + slot;
@@ -118,7 +121,7 @@ __global__ void __launch_bounds__(RANSAC_THREADS)
     const tl_fit *fit = d.fits + task.fit;
     /* circle mode's shape check: every step-th point (lib/detect/tl_shape.h) */
     int step = tl_task_step(d, jobs, at, fit->n), n = (fit->n + step - 1) / step;
-    int chunks = (n + RANSAC_CHUNK - 1) / RANSAC_CHUNK;
+    int chunks = (n + span - 1) / span;
     if (n < p.sample_size || split >= chunks)
         return;
     const pt_cuda_eye_job job = b.jobs[task.job];
@@ -136,7 +139,7 @@ __global__ void __launch_bounds__(RANSAC_THREADS)
     vote_test k = vote_test_make(ell, c, e, band);
     int count = 0;
     for (int ch = split; ch < chunks; ch += RANSAC_SPLITS) {
-        int base = ch * RANSAC_CHUNK, m = n - base < RANSAC_CHUNK ? n - base : RANSAC_CHUNK;
+        int base = ch * span, m = n - base < span ? n - base : span;
         __syncthreads();
         for (int i = threadIdx.x; i < m; i += RANSAC_THREADS)
             chunk[i] = pts[(base + i) * step];
@@ -299,8 +302,13 @@ __global__ void __launch_bounds__(SELECT_THREADS)
 cudaError_t pt_tl_fit(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,
                       int jobs, int first, int count, cudaStream_t stream)
 {
-    tl_ransac<<<dim3(d->nblocks, RANSAC_SPLITS, count), RANSAC_THREADS, 0, stream>>>(*p, *b, *d, jobs,
-                                                                             first);
+    /* points per block: a launch of few tasks (one frame) leaves most of
+     * the GPU idle, and its threads' vote loops are its latency; shorter
+     * spans share them over more blocks (each fits its rows' samples
+     * again, which a full launch pays for in throughput) */
+    int span = count <= RANSAC_FEW_TASKS ? RANSAC_FEW_SPAN : RANSAC_CHUNK;
+    tl_ransac<<<dim3(d->nblocks, RANSAC_SPLITS, count), RANSAC_THREADS, 0, stream>>>(
+        *p, *b, *d, jobs, first, span);
     tl_select<<<count, SELECT_THREADS, 0, stream>>>(*p, *b, *d, jobs, first);
     return cudaGetLastError();
 }
