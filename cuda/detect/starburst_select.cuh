@@ -11,8 +11,9 @@
  * over the block, the checks on thread 0. The fits on many points (the
  * refit on the inliers, the refinement's final refit) run on the first
  * warp, each lane taking its share of fit.h's lane sums (select_fit); the
- * best row's fit, when the RANSAC kernel did not keep it, runs on thread 0. Points are kept in shared memory when they
- * fit. Include after lib/detect/confidence.h. */
+ * best row's fit, when the RANSAC kernel did not keep it, runs on thread
+ * 0. Points are kept in shared memory when they fit. Include after
+ * lib/detect/confidence.h. */
 #ifndef PT_STARBURST_SELECT_CUH
 #define PT_STARBURST_SELECT_CUH
 

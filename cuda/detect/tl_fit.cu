@@ -5,9 +5,9 @@
  *              task): thread per row fits its sample and counts its votes
  *              over the block's chunks of 1024 points (shared memory; 128
  *              in a launch of few tasks, whose votes then spread over more
- *              blocks); the counts go to the row's total by atomics. Border lists run
- *              from a few hundred to 10^5 points: splitting them keeps every
- *              block short. Circle votes first test in float with a margin
+ *              blocks); the counts go to the row's total by atomics. Border
+ *              lists run from a few hundred to 10^5 points: splitting them
+ *              keeps every block short. Circle votes first test in float with a margin
  *              far above float rounding and take the double distance only
  *              near the band's edges, so every vote is the CPU's.
  *   tl_select  block per task: the best row (most votes, ties to the lowest
