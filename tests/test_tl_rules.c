@@ -90,13 +90,18 @@ static int lid_disc(uint8_t *img, int cut, pt_point *pts, int *row_start)
 static void test_flat(void)
 {
     static uint8_t img[FW * FH];
-    static pt_point pts[FW * FH];
+    static pt_point pts[FW * FH], normals[FW * FH];
     static int row_start[FH];
     double reach = pt_tl_flat_reach(80.0); /* max_radius of a 200x200 region */
     int n = lid_disc(img, 75, pts, row_start);
-    int chord = 0, chord_flat = 0, arc_flat = 0, flat = 0;
+    int chord = 0, chord_flat = 0, arc_flat = 0, flat = 0, differ = 0;
+    for (int i = 0; i < n; i++)
+        normals[i] = pt_tl_flat_normal(img, FW, FW, FH, (int)pts[i].x, (int)pts[i].y);
     for (int i = 0; i < n; i++) {
-        int f = pt_tl_flat_point(pts, row_start, 0, FH, n, img, FW, FW, FH, i, reach);
+        int f = pt_tl_flat_point(pts, row_start, 0, FH, n, img, FW, FW, FH, i, reach, NULL);
+        /* the edge directions taken once for all the searches: the same pixels */
+        differ += f != pt_tl_flat_point(pts, row_start, 0, FH, n, img, FW, FW, FH, i, reach,
+                                        normals);
         flat += f;
         if (pts[i].y == 75.0f && fabs(pts[i].x - 100.0) < 20.0) {
             chord++;
@@ -105,13 +110,14 @@ static void test_flat(void)
         if (pts[i].y > 80.0f)
             arc_flat += f;
     }
+    PT_CHECK(differ == 0, "%d pixels differ with the edge directions taken once", differ);
     PT_CHECK(chord > 30 && chord_flat == chord, "the middle of a lid's chord is flat");
     PT_CHECK(arc_flat == 0, "no pixel of the disc's arc is flat");
     PT_CHECK(pt_tl_flat_drops(flat, n, reach), "the chord's pixels leave the border");
     n = lid_disc(img, 0, pts, row_start);
     flat = 0;
     for (int i = 0; i < n; i++)
-        flat += pt_tl_flat_point(pts, row_start, 0, FH, n, img, FW, FW, FH, i, reach);
+        flat += pt_tl_flat_point(pts, row_start, 0, FH, n, img, FW, FW, FH, i, reach, NULL);
     PT_CHECK(flat == 0, "no pixel of a whole disc is flat");
     PT_CHECK(!pt_tl_flat_drops(PT_TL_FLAT_MIN - 1, 1000, 4.0), "a few flat pixels stay");
     PT_CHECK(!pt_tl_flat_drops(20, 1000, 21.9), "fewer flat pixels than the reach stay");

@@ -80,6 +80,7 @@ typedef struct {
     pt_point p, normal;
     double reach, far, xlo, xhi;
     int row_lo, row_hi, gap_lo, gap_hi;
+    const pt_point *normals; /* every border pixel's pt_tl_flat_normal, or NULL: taken as needed */
 } pt_tl_flat_probe;
 
 /* Sets up pixel i's search; 0 where it has no edge direction (not flat). */
@@ -88,6 +89,7 @@ static inline PT_HD int pt_tl_flat_probe_init(const pt_point *pts, int y0, int r
                                               int i, double reach, pt_tl_flat_probe *q)
 {
     q->p = pts[i];
+    q->normals = NULL;
     q->normal = pt_tl_flat_normal(buf, stride, w, h, (int)q->p.x, (int)q->p.y);
     if (q->normal.x == 0.0f && q->normal.y == 0.0f)
         return 0;
@@ -138,7 +140,8 @@ static inline PT_HD int pt_tl_flat_row_partners(const pt_tl_flat_probe *q, const
         if (!(off <= PT_TL_FLAT_BAND && off >= -PT_TL_FLAT_BAND) ||
             !((along >= q->reach && along <= q->far) || (along <= -q->reach && along >= -q->far)))
             continue;
-        pt_point nk = pt_tl_flat_normal(buf, stride, w, h, (int)pts[k].x, (int)pts[k].y);
+        pt_point nk = q->normals ? q->normals[k]
+                                 : pt_tl_flat_normal(buf, stride, w, h, (int)pts[k].x, (int)pts[k].y);
         if ((double)q->normal.x * nk.x + (double)q->normal.y * nk.y >= PT_TL_FLAT_COS &&
             ++partners >= limit)
             break;
@@ -148,14 +151,18 @@ static inline PT_HD int pt_tl_flat_row_partners(const pt_tl_flat_probe *q, const
 
 /* Whether border pixel i of pts[0..n) (raster order; row_start[r]: the
  * index of the first pixel of row y0 + r, r < rows) lies on a flat edge of
- * the frame plane buf (w x h): PT_TL_FLAT_PARTNERS partners in any rows. */
+ * the frame plane buf (w x h): PT_TL_FLAT_PARTNERS partners in any rows.
+ * normals: each pixel's pt_tl_flat_normal, taken once for all the pixels'
+ * searches (a pixel is a candidate partner of many), or NULL. */
 static inline PT_HD int pt_tl_flat_point(const pt_point *pts, const int *row_start, int y0,
                                          int rows, int n, const uint8_t *buf, int stride,
-                                         int w, int h, int i, double reach)
+                                         int w, int h, int i, double reach,
+                                         const pt_point *normals)
 {
     pt_tl_flat_probe q;
     if (!pt_tl_flat_probe_init(pts, y0, rows, buf, stride, w, h, i, reach, &q))
         return 0;
+    q.normals = normals;
     int partners = 0;
     for (int r = q.row_lo; r <= q.row_hi; r++)
         if (pt_tl_flat_probe_row(&q, r) &&

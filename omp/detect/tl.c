@@ -84,15 +84,21 @@ static int blob_border(const pt_labeling *lab, int32_t k, int x_off, int y_off,
 /* tl_flat (lib/detect/tl_flat.h): the border points[0..n) (raster order,
  * rows from y0 with their first indices in row_start) less the pixels on
  * edges flatter than a pupil of max_r, in order; flags: n bytes of
- * scratch. Returns the number kept. */
+ * scratch; normals: room for n points' edge directions, or NULL (each is
+ * then taken as a search needs it). Returns the number kept. */
 static int drop_flat(const pt_image *img, pt_point *points, int n, const int *row_start, int y0,
-                     int rows, double max_r, uint8_t *flags)
+                     int rows, double max_r, uint8_t *flags, pt_point *normals)
 {
     double reach = pt_tl_flat_reach(max_r);
+    if (normals)
+        for (int i = 0; i < n; i++)
+            normals[i] = pt_tl_flat_normal(img->buf, img->stride, img->width, img->height,
+                                           (int)points[i].x, (int)points[i].y);
     int flat = 0;
     for (int i = 0; i < n; i++) {
         flags[i] = (uint8_t)pt_tl_flat_point(points, row_start, y0, rows, n, img->buf,
-                                             img->stride, img->width, img->height, i, reach);
+                                             img->stride, img->width, img->height, i, reach,
+                                             normals);
         flat += flags[i];
     }
     if (!pt_tl_flat_drops(flat, n, reach))
@@ -221,11 +227,12 @@ static double fit_confidence(const pt_image *img, const pt_ransac_fit *fit, int 
 
 /* Threshold the roi at t, label it and return the border of the chosen blob
  * (0 points when no blob is plausible); *blob_r receives the blob's
- * equivalent radius sqrt(size / pi). */
+ * equivalent radius sqrt(size / pi). spare: scratch of spare_bytes, free
+ * until the border is fitted. */
 static int threshold_border(const pt_image *img, const pt_roi *roi, int t,
                             const pt_eye_input *in, const pt_tl_params *p, uint8_t *mask,
                             int *row_start, pt_labeling *lab, pt_contours *contours,
-                            pt_point *border, double *blob_r)
+                            pt_point *border, void *spare, size_t spare_bytes, double *blob_r)
 {
     /* compared as bytes, so the loop runs over whole vectors: t < 0
      * selects no pixel, t >= 255 every one */
@@ -248,8 +255,9 @@ static int threshold_border(const pt_image *img, const pt_roi *roi, int t,
     if (!p->flat)
         return n;
     const pt_blob *b = &lab->blobs[k - 1]; /* mask is free again: the flags */
+    pt_point *normals = (size_t)n * sizeof(pt_point) <= spare_bytes ? spare : NULL;
     return drop_flat(img, border, n, row_start, roi->y0 + b->y0, b->y1 - b->y0 + 1,
-                     in->max_radius, mask);
+                     in->max_radius, mask, normals);
 }
 
 typedef struct {
@@ -279,8 +287,10 @@ typedef struct {
 static double fit_threshold(const tl_work *w, int t, pt_ransac_fit *fit, tl_border_copy *copy)
 {
     double blob_r;
+    /* the RANSAC's index scratch is free until the fit: the border's edge directions */
+    size_t spare = (size_t)w->roi->width * (size_t)w->roi->height * sizeof *w->scratch_idx;
     int n = threshold_border(w->img, w->roi, t, w->in, &w->cfg->tl, w->mask, w->row_start,
-                             w->lab, w->contours, w->border, &blob_r);
+                             w->lab, w->contours, w->border, w->scratch_idx, spare, &blob_r);
     copy->points = NULL;
     copy->n = 0;
     double band = tl_inlier_band(w->cfg, blob_r, w->ellipse);
@@ -493,7 +503,7 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
     if (ov) {
         double blob_r;
         int n = threshold_border(img, &roi, t_best, in, p, mask, row_start, &lab, contours,
-                                 border, &blob_r);
+                                 border, scratch_idx, pixels * sizeof *scratch_idx, &blob_r);
         for (int i = 0; i < n; i++)
             pt_overlay_add(ov, border[i].x, border[i].y);
         pt_trace_tl(ov->trace, t_best, lab.labels, lab.count, roi.x0, roi.y0, roi.width,
