@@ -320,6 +320,7 @@ static void test_ransac_pruned_equals_full(void)
 /* pt_ransac_circle_votes against the plain count with pt_circle_distance:
  * random circles (radius below, near and far above the band), points
  * anywhere, on the outline, and on the band's edges to the last bit. */
+#define VOTE_CASES 64
 static void test_circle_votes_exact(void)
 {
     enum { N = 203 };
@@ -415,6 +416,31 @@ static void test_circle_votes_exact(void)
     }
     PT_CHECK(edge_differ == 0, "points on the band's edge to the last bit: %d differences",
              edge_differ);
+    /* Far from the origin (up to the float test's reach) with points just
+     * beyond its margin around both edges: the float decisions must be
+     * the exact ones. */
+    int far_differ = 0, far_cases = 0;
+    for (int trial = 0; trial < 4000; trial++) {
+        pt_circle c = {16000 * pt_test_uniform(&rng), 16000 * pt_test_uniform(&rng),
+                       1 + 3000 * pt_test_uniform(&rng)};
+        double t = 0.5 + 4 * pt_test_uniform(&rng);
+        double margin = 0.01 + 1e-5 * (c.r + t);
+        pt_point q[VOTE_CASES];
+        for (int k = 0; k < VOTE_CASES; k++) {
+            double a = 2 * PI * pt_test_uniform(&rng);
+            double edge = (k & 1) ? c.r + t : c.r - t;
+            double off = (k & 2 ? 1 : -1) * margin * (1.0 + 2.0 * pt_test_uniform(&rng));
+            q[k].x = (float)(c.cx + (edge + off) * cos(a));
+            q[k].y = (float)(c.cy + (edge + off) * sin(a));
+        }
+        int want_f = 0;
+        for (int k = 0; k < VOTE_CASES; k++)
+            want_f += pt_circle_distance(&c, q[k].x, q[k].y) <= t;
+        far_differ += pt_ransac_circle_votes(q, VOTE_CASES, &c, t, -1) != want_f;
+        far_cases++;
+    }
+    PT_CHECK(far_differ == 0, "far circles, points near the band: %d of %d differ", far_differ,
+             far_cases);
     PT_CHECK(edge_points > 1000, "%d points on the band's edges", edge_points);
     PT_CHECK(differ == 0, "circle votes equal the plain count: %d differences in %d cases",
              differ, cases);

@@ -102,27 +102,92 @@ static circle_band circle_band_make(const pt_circle *c, double t)
     return b;
 }
 
+/* The same decisions in float, where they are sure in float: for centres
+ * and radii within PT_RANSAC_FLOAT_REACH px, float's roundings of the
+ * centre, the differences and d2 move a point's radial distance by less
+ * than 1e-3 px + 1e-6 of it, so a margin of 0.01 px + 1e-5 (r + t) keeps
+ * every sure decision right; the thresholds round outwards. `usable` is 0
+ * where the float test cannot serve (far or non-finite models). */
+#define PT_RANSAC_FLOAT_REACH 16384.0
+
+typedef struct {
+    float cx, cy, in_lo, in_hi, out_lo, out_hi;
+    int usable;
+} circle_band_f;
+
+static float round_up_f(double v)
+{
+    float f = (float)v;
+    return (double)f < v ? nextafterf(f, INFINITY) : f;
+}
+
+static float round_down_f(double v)
+{
+    float f = (float)v;
+    return (double)f > v ? nextafterf(f, -INFINITY) : f;
+}
+
+static circle_band_f circle_band_float(const pt_circle *c, double t)
+{
+    circle_band_f b = {0.0f, 0.0f, 1.0f, -2.0f, -1.0f, INFINITY, 0};
+    double r = c->r, reach = PT_RANSAC_FLOAT_REACH;
+    if (!(fabs(c->cx) <= reach && fabs(c->cy) <= reach && fabs(r) <= reach && t >= 0.0 &&
+          t <= reach))
+        return b;
+    double margin = 0.01 + 1e-5 * (fabs(r) + t);
+    double lo = r - t, hi = r + t;
+    b.cx = (float)c->cx;
+    b.cy = (float)c->cy;
+    b.in_lo = lo + margin > 0.0 ? round_up_f((lo + margin) * (lo + margin)) : -1.0f;
+    b.in_hi = hi - margin > 0.0 ? round_down_f((hi - margin) * (hi - margin)) : -2.0f;
+    b.out_lo = lo - margin > 0.0 ? round_down_f((lo - margin) * (lo - margin)) : -1.0f;
+    b.out_hi = round_up_f((hi + margin) * (hi + margin));
+    b.usable = 1;
+    return b;
+}
+
 #define VOTE_CHUNK 32
 
 PT_VECTOR_CLONES int pt_ransac_circle_votes(const pt_point *pts, int n, const pt_circle *c,
                                             double inlier_px, int beat)
 {
     circle_band b = circle_band_make(c, inlier_px);
+    circle_band_f bf = circle_band_float(c, inlier_px);
     int votes = 0;
     for (int k0 = 0; k0 < n; k0 += VOTE_CHUNK) {
         int m = n - k0 < VOTE_CHUNK ? n - k0 : VOTE_CHUNK;
         const pt_point *p = pts + k0;
-        /* 64-bit counts, as wide as the doubles, so the loop vectorises. */
         int64_t in = 0, sure = 0;
+        if (bf.usable) {
+            /* 32-bit counts, as wide as the floats, so the loop vectorises. */
+            int32_t in_f = 0, sure_f = 0;
+#ifndef __clang__
+#pragma omp simd reduction(+ : in_f, sure_f)
+#endif
+            for (int j = 0; j < m; j++) {
+                float dx = p[j].x - bf.cx, dy = p[j].y - bf.cy;
+                float d2 = dx * dx + dy * dy;
+                int32_t inside = (int32_t)(d2 >= bf.in_lo) & (int32_t)(d2 <= bf.in_hi);
+                in_f += inside;
+                sure_f += inside | (int32_t)(d2 < bf.out_lo) | (int32_t)(d2 > bf.out_hi);
+            }
+            in = in_f;
+            sure = sure_f;
+        }
+        if (sure != m) {
+            /* 64-bit counts, as wide as the doubles, so the loop vectorises. */
+            in = 0;
+            sure = 0;
 #ifndef __clang__ /* clang declines this loop in its -O1 builds and warns */
 #pragma omp simd reduction(+ : in, sure)
 #endif
-        for (int j = 0; j < m; j++) {
-            double dx = (double)p[j].x - b.cx, dy = (double)p[j].y - b.cy;
-            double d2 = dx * dx + dy * dy;
-            int64_t inside = (int64_t)(d2 >= b.in_lo) & (int64_t)(d2 <= b.in_hi);
-            in += inside;
-            sure += inside | (int64_t)(d2 < b.out_lo) | (int64_t)(d2 > b.out_hi);
+            for (int j = 0; j < m; j++) {
+                double dx = (double)p[j].x - b.cx, dy = (double)p[j].y - b.cy;
+                double d2 = dx * dx + dy * dy;
+                int64_t inside = (int64_t)(d2 >= b.in_lo) & (int64_t)(d2 <= b.in_hi);
+                in += inside;
+                sure += inside | (int64_t)(d2 < b.out_lo) | (int64_t)(d2 > b.out_hi);
+            }
         }
         if (sure != m) {
             in = 0;
