@@ -104,9 +104,11 @@ static circle_band circle_band_make(const pt_circle *c, double t)
 
 /* The same decisions in float, where they are sure in float: for centres
  * and radii within PT_RANSAC_FLOAT_REACH px, float's roundings of the
- * centre, the differences and d2 move a point's radial distance by less
- * than 1e-3 px + 1e-6 of it, so a margin of 0.01 px + 1e-5 (r + t) keeps
- * every sure decision right; the thresholds round outwards. `usable` is 0
+ * centre (half an ulp below 2^14: 4.9e-4 px a coordinate), of the
+ * differences (as much again near the band) and of d2 (1.8e-7 of it) move
+ * a point near the band by less than 0.003 px radially, so a margin of
+ * 0.01 px + 1e-5 (r + t) keeps every sure decision right; the thresholds
+ * round outwards. `usable` is 0
  * where the float test cannot serve (far or non-finite models). */
 #define PT_RANSAC_FLOAT_REACH 16384.0
 
