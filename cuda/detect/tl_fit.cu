@@ -7,9 +7,10 @@
  *              in a launch of few tasks, whose votes then spread over more
  *              blocks); the counts go to the row's total by atomics. Border
  *              lists run from a few hundred to 10^5 points: splitting them
- *              keeps every block short. Circle votes first test in float with a margin
- *              far above float rounding and take the double distance only
- *              near the band's edges, so every vote is the CPU's.
+ *              keeps every block short. Circle votes first test in float
+ *              with a margin far above float rounding and take the double
+ *              distance only near the band's edges, so every vote is the
+ *              CPU's.
  *   tl_select  block per task: the best row (most votes, ties to the lowest
  *              row), its inliers in point order (ballots), the refit on them,
  *              the votes of the final model (block sum), its confidence and

@@ -7,9 +7,8 @@
  * sums are added in lane order. Here lane l of the warp takes its own sums,
  * and lane j then adds the 32 lanes' sums of term j in lane order: the
  * same additions in the same order, so the warp gets the serial code's
- * sums. The confidence's samples are shared out over the
- * lanes and its two integer counts summed, which any order gives
- * exactly. */
+ * sums. The confidence's samples are shared out over the lanes and its
+ * two integer counts summed, which any order gives exactly. */
 #ifndef PT_CUDA_WARP_FIT_CUH
 #define PT_CUDA_WARP_FIT_CUH
 

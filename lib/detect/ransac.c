@@ -80,10 +80,12 @@ typedef struct {
     double cx, cy, in_lo, in_hi, out_lo, out_hi;
 } circle_band;
 
-static circle_band circle_band_make(const pt_circle *c, double t)
+/* The band's sure regions for a radial margin (circle_band_make's or the
+ * float test's). */
+static circle_band circle_band_margin(const pt_circle *c, double t, double margin)
 {
     circle_band b;
-    double r = c->r, margin = 1e-6 * (fabs(r) + fabs(t));
+    double r = c->r;
     double lo = r - t, hi = r + t;
     b.cx = c->cx;
     b.cy = c->cy;
@@ -102,14 +104,19 @@ static circle_band circle_band_make(const pt_circle *c, double t)
     return b;
 }
 
+static circle_band circle_band_make(const pt_circle *c, double t)
+{
+    return circle_band_margin(c, t, 1e-6 * (fabs(c->r) + fabs(t)));
+}
+
 /* The same decisions in float, where they are sure in float: for centres
  * and radii within PT_RANSAC_FLOAT_REACH px, float's roundings of the
  * centre (half an ulp below 2^14: 4.9e-4 px a coordinate), of the
  * differences (as much again near the band) and of d2 (1.8e-7 of it) move
  * a point near the band by less than 0.003 px radially, so a margin of
  * 0.01 px + 1e-5 (r + t) keeps every sure decision right; the thresholds
- * round outwards. `usable` is 0
- * where the float test cannot serve (far or non-finite models). */
+ * round outwards. `usable` is 0 where the float test cannot serve (far or
+ * non-finite models). */
 #define PT_RANSAC_FLOAT_REACH 16384.0
 
 typedef struct {
@@ -132,18 +139,18 @@ static float round_down_f(double v)
 static circle_band_f circle_band_float(const pt_circle *c, double t)
 {
     circle_band_f b = {0.0f, 0.0f, 1.0f, -2.0f, -1.0f, INFINITY, 0};
-    double r = c->r, reach = PT_RANSAC_FLOAT_REACH;
-    if (!(fabs(c->cx) <= reach && fabs(c->cy) <= reach && fabs(r) <= reach && t >= 0.0 &&
+    double reach = PT_RANSAC_FLOAT_REACH;
+    if (!(fabs(c->cx) <= reach && fabs(c->cy) <= reach && fabs(c->r) <= reach && t >= 0.0 &&
           t <= reach))
         return b;
-    double margin = 0.01 + 1e-5 * (fabs(r) + t);
-    double lo = r - t, hi = r + t;
+    /* the sure regions shrink: inside bounds round in, outside bounds out */
+    circle_band w = circle_band_margin(c, t, 0.01 + 1e-5 * (fabs(c->r) + t));
     b.cx = (float)c->cx;
     b.cy = (float)c->cy;
-    b.in_lo = lo + margin > 0.0 ? round_up_f((lo + margin) * (lo + margin)) : -1.0f;
-    b.in_hi = hi - margin > 0.0 ? round_down_f((hi - margin) * (hi - margin)) : -2.0f;
-    b.out_lo = lo - margin > 0.0 ? round_down_f((lo - margin) * (lo - margin)) : -1.0f;
-    b.out_hi = round_up_f((hi + margin) * (hi + margin));
+    b.in_lo = round_up_f(w.in_lo);
+    b.in_hi = round_down_f(w.in_hi);
+    b.out_lo = round_down_f(w.out_lo);
+    b.out_hi = round_up_f(w.out_hi);
     b.usable = 1;
     return b;
 }
