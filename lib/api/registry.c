@@ -4,13 +4,13 @@
 #include <string.h>
 
 #include "lib/assign/auction_jacobi.h"
-#include "lib/detect/tl_retry.h"
+#include "lib/detect/glint_retry.h"
 
 static const pt_backend_entry rows[] = {
     {"seq", NULL, &pt_contours_seq, &pt_assign_seq, &pt_assign_seq_jacobi, NULL},
-    {"omp", &pt_backend_omp_tl_retry, &pt_contours_omp, &pt_assign_omp, &pt_assign_omp_jacobi,
+    {"omp", &pt_backend_omp_glint_retry, &pt_contours_omp, &pt_assign_omp, &pt_assign_omp_jacobi,
      &pt_glints_host},
-    {"cuda", &pt_backend_cuda_tl_retry, &pt_contours_cuda, &pt_assign_cuda, &pt_assign_cuda_jacobi,
+    {"cuda", &pt_backend_cuda_glint_retry, &pt_contours_cuda, &pt_assign_cuda, &pt_assign_cuda_jacobi,
      &pt_glints_host},
     {"exact", NULL, NULL, &pt_assign_exact_solver, NULL, NULL},
 };

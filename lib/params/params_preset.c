@@ -23,6 +23,7 @@ static const pt_preset_value paper_values[] = {
     {"ransac_inlier", "2", SB | TL},
     /* one look, at the frame's size */
     {"half_retry", "0", SB | TL},
+    {"glint_retry", "0", SB},
     /* Starburst: 20 rays, second stage within +-50 degrees, restarts until the
      * centre moves less than 10 px; plain RANSAC circle or ellipse */
     {"start", "centre", SB},
