@@ -111,7 +111,7 @@ static void hough_destroy(void *instance)
                     d->score,     d->planes,     d->radius_peak, d->off_first, d->off_by_angle,
                     d->off_dxy,   d->cand,       d->ncand,    d->task,       d->pts,
                     d->seed_ii,   d->nvote,      d->ndark,    d->seed_level, d->idx,
-                    d->stage,     d->partials};
+                    d->stage,     d->partials,   d->rcentre,  d->rlo};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         cudaFree(bufs[i]);
     free(h);
@@ -197,6 +197,8 @@ static cudaError_t hough_create(const pt_config *cfg, int ellipse, const pt_cuda
     ALLOC(d->nvote, jobs);
     ALLOC(d->ndark, jobs);
     ALLOC(d->seed_level, jobs);
+    ALLOC(d->rcentre, 2 * jobs);
+    ALLOC(d->rlo, jobs);
     ALLOC(d->task, jobs * PT_HOUGH_CANDIDATES);
     ALLOC(d->pts, edges);
     ALLOC(d->idx, edges);

@@ -115,6 +115,9 @@ typedef struct {
     int *nvote;                  /* per job: the first nvote candidates are the voting's */
     int *ndark;                  /* per job: the dark-edge vote's candidates start here */
     double *seed_level;          /* per job: the seed box's mean level, -1: none */
+    double *rcentre;             /* per job: the seed's centre (roi x, y) for its radius histogram */
+    int *rlo;                    /* per job: the seed's smallest candidate radius, -1: no seed
+                                    candidates */
     pt_hough_task *task;         /* PT_HOUGH_CANDIDATES per job */
     /* refinement scratch: `slots` of each (a chunk's jobs x the candidate
      * ranks refined at once, hough_refine.cu) */

@@ -5,8 +5,8 @@
  * (atomic float adds); the centre is the first maximum of the 3x3 sums in
  * scan order (a 64-bit key: sum bits, then the inverted cell index); the
  * radius histogram counts fixed-point weights (lib/detect/hough_radii.h) by
- * integer atomics, the same sums as the CPU's in any order; candidates as
- * gradient_peak().
+ * integer atomics over many blocks a job, the same sums as the CPU's in any
+ * order; candidates as gradient_peak().
  *
  * Sampled voting (the paper): batches of radius planes per job, votes at the
  * precomputed circle offsets limited to +- vote_spread of the dark side; the
@@ -108,30 +108,41 @@ __global__ void gradient_peak(pt_cuda_buffers b, pt_hough_dev d)
 }
 
 typedef struct {
-    long long bins[SHARED_BINS];
+    double score[SHARED_BINS]; /* radius_peaks' scores where they fit */
     double centre[2];
     unsigned long long seed_key;
-    int seed_found, count;
+    int count;
 } candidates_shared;
 
-/* pt_hough_seed_prefix() by the block: each row's running sums, then each
- * column's (integers: the same integral image). */
+/* pt_hough_seed_prefix() by the block: each row's running sums (a warp a
+ * row, 32 cells a step by shuffles, a carry between steps), then each
+ * column's (a thread a column); integers, so the same integral image. */
 __device__ static void block_seed_prefix(int32_t *ii, int gw, int gh)
 {
     long s = gw + 1;
     for (int gx = threadIdx.x; gx <= gw; gx += blockDim.x)
         ii[gx] = 0;
-    for (int gy = threadIdx.x; gy < gh; gy += blockDim.x) {
-        int32_t *here = ii + (gy + 1) * s, row = 0;
-        here[0] = 0;
-        for (int gx = 1; gx <= gw; gx++) {
-            row += here[gx];
-            here[gx] = row;
+    int lane = threadIdx.x & 31, warps = blockDim.x >> 5;
+    for (int gy = threadIdx.x >> 5; gy < gh; gy += warps) {
+        int32_t *here = ii + (gy + 1) * s, carry = 0;
+        if (lane == 0)
+            here[0] = 0;
+        for (int base = 1; base <= gw; base += 32) {
+            int gx = base + lane;
+            int32_t v = gx <= gw ? here[gx] : 0;
+            for (int o = 1; o < 32; o <<= 1) {
+                int32_t u = __shfl_up_sync(0xffffffffu, v, o);
+                v += lane >= o ? u : 0;
+            }
+            if (gx <= gw)
+                here[gx] = v + carry;
+            carry += __shfl_sync(0xffffffffu, v, 31);
         }
     }
     __syncthreads();
     for (int gx = 1 + threadIdx.x; gx <= gw; gx += blockDim.x) {
         int32_t col = 0;
+#pragma unroll 4
         for (int gy = 1; gy <= gh; gy++) {
             col += ii[gy * s + gx];
             ii[gy * s + gx] = col;
@@ -177,41 +188,23 @@ __device__ static int block_seed_darkest(const int32_t *ii, int gw, int gh, pt_h
     return 1;
 }
 
-/* Block per job (all threads call it): radius_candidates() of
- * omp/detect/hough.c for centre (px, py) (roi coordinates): the radius
- * histogram (fixed-point weights), the scores, up to max of their local
- * maxima in [lo, hi] (pt_hough_radius_peaks: the `strong` strongest, then
- * the smallest) appended (full frame) at cand[at..]; edges with skip[i]
- * set (skip not NULL) left out. Returns their number (on every thread). */
-__device__ static int radius_candidates(const pt_hough_dev *d, int j, const pt_cuda_eye_job *job,
-                                        double px, double py, int min_r, int max_r, int lo,
-                                        int hi, int strong, int max, int at, const uint8_t *skip,
-                                        candidates_shared *sh)
+/* The passes of the radius histogram (radius_hist): around the voting's
+ * centre, the seed's, and the dark-edge vote's (its voters only). */
+enum { RHIST_VOTE = 0, RHIST_SEED = 1, RHIST_DARK = 2 };
+
+/* Block per job (all threads call it): the second half of
+ * radius_candidates() of omp/detect/hough.c for centre (px, py) (roi
+ * coordinates) whose radius histogram radius_hist counted into job j's
+ * rhist: the scores, up to max of their local maxima in [lo, hi]
+ * (pt_hough_radius_peaks: the `strong` strongest, then the smallest)
+ * appended (full frame) at cand[at..]. Returns their number (on every
+ * thread). */
+__device__ static int radius_peaks(const pt_hough_dev *d, int j, const pt_cuda_eye_job *job,
+                                   double px, double py, int min_r, int max_r, int lo, int hi,
+                                   int strong, int max, int at, candidates_shared *sh)
 {
-    /* the histogram in shared memory when it fits, else in the job's slice */
-    long long *hist = max_r + 2 <= SHARED_BINS ? sh->bins : d->rhist + (size_t)j * d->s.hist_len;
-    double *score = d->score + (size_t)j * d->s.hist_len;
-    for (int k = threadIdx.x; k < max_r + 2; k += blockDim.x)
-        hist[k] = 0;
-    __syncthreads();
-    int n = d->edge_count[j];
-    size_t e0 = (size_t)j * d->s.edge_cap;
-    for (int i = threadIdx.x; i < n; i += blockDim.x) {
-        if (skip && skip[e0 + i])
-            continue;
-        int32_t xy = d->exy[e0 + i];
-        double dx = px - edge_x(xy), dy = py - edge_y(xy);
-        float ux = d->eux[e0 + i], uy = d->euy[e0 + i];
-        float d2 = reject_dist2(dx, dy, 0.0, 0.0);
-        if (reject_ring(d2, min_r - 0.5, max_r + 0.5) || reject_aim(ux, uy, dx, dy, d2, AIM_COS))
-            continue;
-        double dist = hypot(dx, dy);
-        int k = (int)llround(dist);
-        if (!(k < min_r || k > max_r || ux * dx + uy * dy < AIM_COS * dist))
-            atomicAdd((unsigned long long *)&hist[k],
-                      (unsigned long long)pt_hough_vote_weight(d->emag[e0 + i]));
-    }
-    __syncthreads();
+    const long long *hist = d->rhist + (size_t)j * d->s.hist_len;
+    double *score = max_r + 2 <= SHARED_BINS ? sh->score : d->score + (size_t)j * d->s.hist_len;
     for (int r = min_r + threadIdx.x; r <= max_r; r += blockDim.x)
         score[r] = pt_hough_radius_score(hist, max_r, r);
     __syncthreads();
@@ -247,19 +240,112 @@ __device__ static void peak_centre(const pt_hough_dev *d, int j, const pt_cuda_e
     pt_hough_peak_centre(acc, cw, cell, k % cw, k / cw, cx, cy);
 }
 
-/* Block per job: sub-cell centre and its radius candidates, then the coarse
- * localisation's seed (lib/detect/hough_seed.h: cell sums, the integral
- * and the darkest box over the block) and its radius candidates
- * unless the voting's centre lies in its box (omp/detect/hough.c
- * gradient_peak() and seed_candidates()). */
+/* Edge per thread, VOTE_BLOCKS blocks per job: the first half of
+ * radius_candidates() of omp/detect/hough.c, the radius histogram of one
+ * pass's centre (fixed-point weights, lib/detect/hough_radii.h) counted in
+ * each block's shared memory and added into the job's rhist (zeroed
+ * before): integer sums, the same in any order. The voting's and the
+ * dark-edge vote's centre: the accumulator peak's (peak_centre); the
+ * seed's: rcentre, where rlo >= 0. The dark pass leaves out the edges
+ * with eskip set. */
+__global__ void radius_hist(pt_cuda_buffers b, pt_hough_dev d, int pass)
+{
+    __shared__ long long bins[SHARED_BINS];
+    __shared__ double centre[2];
+    int j = blockIdx.y;
+    const pt_cuda_eye_job job = b.jobs[j];
+    int min_r, max_r;
+    unsigned long long key = d.peak[j];
+    if (!pt_hough_radii(&job, d.s.radius_step, &min_r, &max_r))
+        return;
+    if (pass == RHIST_VOTE && (d.edge_count[j] < 3 || !key))
+        return;
+    if (pass == RHIST_SEED && d.rlo[j] < 0)
+        return;
+    if (pass == RHIST_DARK && (d.ndark[j] < 0 || !key))
+        return;
+    if (threadIdx.x == 0) {
+        if (pass == RHIST_SEED) {
+            centre[0] = d.rcentre[2 * j];
+            centre[1] = d.rcentre[2 * j + 1];
+        } else {
+            peak_centre(&d, j, &job, key, &centre[0], &centre[1]);
+        }
+    }
+    int shared = max_r + 2 <= SHARED_BINS;
+    long long *global = d.rhist + (size_t)j * d.s.hist_len;
+    long long *hist = shared ? bins : global;
+    for (int k = threadIdx.x; shared && k < max_r + 2; k += blockDim.x)
+        bins[k] = 0;
+    __syncthreads();
+    double px = centre[0], py = centre[1];
+    const uint8_t *skip = pass == RHIST_DARK ? d.eskip : NULL;
+    int n = d.edge_count[j];
+    size_t e0 = (size_t)j * d.s.edge_cap;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        if (skip && skip[e0 + i])
+            continue;
+        int32_t xy = d.exy[e0 + i];
+        double dx = px - edge_x(xy), dy = py - edge_y(xy);
+        float ux = d.eux[e0 + i], uy = d.euy[e0 + i];
+        float d2 = reject_dist2(dx, dy, 0.0, 0.0);
+        if (reject_ring(d2, min_r - 0.5, max_r + 0.5) || reject_aim(ux, uy, dx, dy, d2, AIM_COS))
+            continue;
+        double dist = hypot(dx, dy);
+        int k = (int)llround(dist);
+        if (!(k < min_r || k > max_r || ux * dx + uy * dy < AIM_COS * dist))
+            atomicAdd((unsigned long long *)&hist[k],
+                      (unsigned long long)pt_hough_vote_weight(d.emag[e0 + i]));
+    }
+    if (!shared)
+        return;
+    __syncthreads();
+    for (int k = threadIdx.x; k < max_r + 2; k += blockDim.x)
+        if (bins[k])
+            atomicAdd((unsigned long long *)&global[k], (unsigned long long)bins[k]);
+}
+
+/* Cell per thread, VOTE_BLOCKS blocks per job: the coarse localisation's
+ * cell sums (lib/detect/hough_seed.h) into the job's integral image, for
+ * the jobs gradient_candidates looks at. */
+__global__ void seed_cells(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d)
+{
+    int j = blockIdx.y;
+    const pt_cuda_eye_job job = b.jobs[j];
+    int min_r, max_r;
+    if (!pt_hough_radii(&job, d.s.radius_step, &min_r, &max_r) || d.edge_count[j] < 3 ||
+        !d.peak[j])
+        return;
+    int seed_cell = pt_hough_seed_cell(min_r), gw = job.w / seed_cell, gh = job.h / seed_cell;
+    if (gw < 3 || gh < 3)
+        return;
+    pt_cuda_frame_dims dims = b.dims[job.frame];
+    pt_image img = {dims.width, dims.height, p.pitch, b.smoothed + (size_t)job.frame * p.plane};
+    int32_t *ii = d.seed_ii + (size_t)j * d.s.seed_ii_per_job;
+    for (int c = blockIdx.x * blockDim.x + threadIdx.x; c < gw * gh; c += gridDim.x * blockDim.x) {
+        int gx = c % gw, gy = c / gw;
+        ii[(size_t)(gy + 1) * (gw + 1) + gx + 1] =
+            pt_hough_seed_cell_sum(&img, job.x0, job.y0, seed_cell, gx, gy);
+    }
+}
+
+/* Block per job: sub-cell centre and its radius candidates (from the
+ * histogram radius_hist counted), then the coarse localisation's seed
+ * (lib/detect/hough_seed.h: the integral of seed_cells' sums and the
+ * darkest box over the block); unless the voting's centre lies in its box,
+ * the seed's centre and smallest radius are left in rcentre and rlo for
+ * seed_candidates (omp/detect/hough.c gradient_peak() and
+ * seed_candidates()). */
 __global__ void __launch_bounds__(CAND_THREADS)
-    gradient_candidates(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d)
+    gradient_candidates(pt_cuda_buffers b, pt_hough_dev d)
 {
     __shared__ candidates_shared sh;
     int j = blockIdx.x;
     const pt_cuda_eye_job job = b.jobs[j];
     int min_r, max_r;
     unsigned long long key = d.peak[j];
+    if (threadIdx.x == 0)
+        d.rlo[j] = -1;
     if (!pt_hough_radii(&job, d.s.radius_step, &min_r, &max_r) || d.edge_count[j] < 3 ||
         !key) {
         if (threadIdx.x == 0) {
@@ -271,49 +357,47 @@ __global__ void __launch_bounds__(CAND_THREADS)
     if (threadIdx.x == 0)
         peak_centre(&d, j, &job, key, &sh.centre[0], &sh.centre[1]);
     __syncthreads();
-    int count = radius_candidates(&d, j, &job, sh.centre[0], sh.centre[1], min_r, max_r, min_r,
-                                  max_r, PT_HOUGH_STRONG_RADII, PT_HOUGH_VOTE_CANDIDATES, 0, NULL,
-                                  &sh);
+    int count = radius_peaks(&d, j, &job, sh.centre[0], sh.centre[1], min_r, max_r, min_r, max_r,
+                             PT_HOUGH_STRONG_RADII, PT_HOUGH_VOTE_CANDIDATES, 0, &sh);
     if (threadIdx.x == 0)
         d.nvote[j] = count;
     int seed_cell = pt_hough_seed_cell(min_r), gw = job.w / seed_cell, gh = job.h / seed_cell;
     if (threadIdx.x == 0)
         d.seed_level[j] = -1.0;
     if (gw >= 3 && gh >= 3) {
-        pt_cuda_frame_dims dims = b.dims[job.frame];
-        pt_image img = {dims.width, dims.height, p.pitch, b.smoothed + (size_t)job.frame * p.plane};
         int32_t *ii = d.seed_ii + (size_t)j * d.s.seed_ii_per_job;
-        for (int c = threadIdx.x; c < gw * gh; c += blockDim.x) {
-            int gx = c % gw, gy = c / gw;
-            ii[(size_t)(gy + 1) * (gw + 1) + gx + 1] =
-                pt_hough_seed_cell_sum(&img, job.x0, job.y0, seed_cell, gx, gy);
-        }
-        __syncthreads();
         block_seed_prefix(ii, gw, gh);
         pt_hough_seed seed;
         int found = block_seed_darkest(ii, gw, gh, &seed, &sh);
         if (threadIdx.x == 0) {
-            sh.seed_found = found;
-            d.seed_level[j] = sh.seed_found ? pt_hough_seed_level(&seed, seed_cell) : -1.0;
+            d.seed_level[j] = found ? pt_hough_seed_level(&seed, seed_cell) : -1.0;
             /* the voting's centre in the seed's box: no seed candidates */
-            if (sh.seed_found && pt_hough_seed_near(&seed, seed_cell, sh.centre[0], sh.centre[1]))
-                sh.seed_found = 0;
-            if (sh.seed_found) {
-                sh.centre[0] = (seed.gx + 0.5) * seed_cell - 0.5;
-                sh.centre[1] = (seed.gy + 0.5) * seed_cell - 0.5;
-                sh.count = (int)floor(0.5 * pt_hough_seed_radius(&seed, seed_cell));
+            if (found && !pt_hough_seed_near(&seed, seed_cell, sh.centre[0], sh.centre[1])) {
+                d.rcentre[2 * j] = (seed.gx + 0.5) * seed_cell - 0.5;
+                d.rcentre[2 * j + 1] = (seed.gy + 0.5) * seed_cell - 0.5;
+                d.rlo[j] = (int)floor(0.5 * pt_hough_seed_radius(&seed, seed_cell));
             }
-        }
-        __syncthreads();
-        if (sh.seed_found) {
-            int lo = sh.count;
-            __syncthreads();
-            count += radius_candidates(&d, j, &job, sh.centre[0], sh.centre[1], min_r, max_r,
-                                       lo, max_r, 0, PT_HOUGH_SEED_RADII, count, NULL, &sh);
         }
     }
     if (threadIdx.x == 0)
         d.ncand[j] = count;
+}
+
+/* Block per job: the seed's radius candidates (from the histogram
+ * radius_hist counted around rcentre) appended after the voting's. */
+__global__ void __launch_bounds__(CAND_THREADS) seed_candidates(pt_cuda_buffers b, pt_hough_dev d)
+{
+    __shared__ candidates_shared sh;
+    int j = blockIdx.x;
+    const pt_cuda_eye_job job = b.jobs[j];
+    int min_r, max_r;
+    if (d.rlo[j] < 0 || !pt_hough_radii(&job, d.s.radius_step, &min_r, &max_r))
+        return;
+    int at = d.ncand[j];
+    int count = radius_peaks(&d, j, &job, d.rcentre[2 * j], d.rcentre[2 * j + 1], min_r, max_r,
+                             d.rlo[j], max_r, 0, PT_HOUGH_SEED_RADII, at, &sh);
+    if (threadIdx.x == 0)
+        d.ncand[j] = at + count;
 }
 
 /* Edge per thread: the dark-edge vote's voters (lib/detect/hough_dark_vote.h,
@@ -345,8 +429,9 @@ __global__ void dark_voters(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d)
 }
 
 /* Block per job: the dark-edge vote's centre and its PT_HOUGH_DARK_RADII
- * strongest radii (from its voters alone) appended to the candidates, less
- * those the candidates before them repeat (pt_hough_dark_vote_new). */
+ * strongest radii (from the histogram radius_hist counted of its voters
+ * alone) appended to the candidates, less those the candidates before them
+ * repeat (pt_hough_dark_vote_new). */
 __global__ void __launch_bounds__(CAND_THREADS) dark_candidates(pt_cuda_buffers b, pt_hough_dev d)
 {
     __shared__ candidates_shared sh;
@@ -360,9 +445,8 @@ __global__ void __launch_bounds__(CAND_THREADS) dark_candidates(pt_cuda_buffers 
         peak_centre(&d, j, &job, key, &sh.centre[0], &sh.centre[1]);
     __syncthreads();
     int at = d.ncand[j];
-    int count = radius_candidates(&d, j, &job, sh.centre[0], sh.centre[1], min_r, max_r, min_r,
-                                  max_r, PT_HOUGH_DARK_RADII, PT_HOUGH_DARK_RADII, at, d.eskip,
-                                  &sh);
+    int count = radius_peaks(&d, j, &job, sh.centre[0], sh.centre[1], min_r, max_r, min_r, max_r,
+                             PT_HOUGH_DARK_RADII, PT_HOUGH_DARK_RADII, at, &sh);
     if (threadIdx.x == 0)
         d.ncand[j] = at + pt_hough_dark_vote_new(d.cand + (size_t)j * PT_HOUGH_CANDIDATES, at,
                                                  count);
@@ -379,9 +463,19 @@ cudaError_t pt_cuda_hough_vote_gradient(const pt_hough_dev *d, const pt_cuda_par
                               stream)) != cudaSuccess ||
         (st = cudaMemsetAsync(d->peak, 0, jobs * sizeof *d->peak, stream)) != cudaSuccess)
         return st;
+    size_t hist_bytes = (size_t)jobs * d->s.hist_len * sizeof *d->rhist;
     gradient_votes<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*b, *d, 0);
     gradient_peak<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*b, *d);
-    gradient_candidates<<<jobs, CAND_THREADS, 0, stream>>>(*p, *b, *d);
+    if ((st = cudaMemsetAsync(d->rhist, 0, hist_bytes, stream)) != cudaSuccess)
+        return st;
+    radius_hist<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*b, *d, RHIST_VOTE);
+    seed_cells<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*p, *b, *d);
+    gradient_candidates<<<jobs, CAND_THREADS, 0, stream>>>(*b, *d);
+    if ((st = cudaGetLastError()) != cudaSuccess ||
+        (st = cudaMemsetAsync(d->rhist, 0, hist_bytes, stream)) != cudaSuccess)
+        return st;
+    radius_hist<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*b, *d, RHIST_SEED);
+    seed_candidates<<<jobs, CAND_THREADS, 0, stream>>>(*b, *d);
     /* the dark-edge vote: the same accumulator and peak, its voters only */
     dark_voters<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*p, *b, *d);
     if ((st = cudaGetLastError()) != cudaSuccess ||
@@ -391,6 +485,10 @@ cudaError_t pt_cuda_hough_vote_gradient(const pt_hough_dev *d, const pt_cuda_par
         return st;
     gradient_votes<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*b, *d, 1);
     gradient_peak<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*b, *d);
+    if ((st = cudaGetLastError()) != cudaSuccess ||
+        (st = cudaMemsetAsync(d->rhist, 0, hist_bytes, stream)) != cudaSuccess)
+        return st;
+    radius_hist<<<dim3(VOTE_BLOCKS, jobs), THREADS, 0, stream>>>(*b, *d, RHIST_DARK);
     dark_candidates<<<jobs, CAND_THREADS, 0, stream>>>(*b, *d);
     return cudaGetLastError();
 }
