@@ -22,6 +22,16 @@ static int percentile(const long *histogram, long total, double share)
     return 255;
 }
 
+/* The detector's own reason for finding no pupil. */
+static const char *detector_reason(pt_algorithm alg)
+{
+    if (alg == PT_ALG_TL)
+        return "tl: no dark region of pupil size and shape at any threshold";
+    if (alg == PT_ALG_HOUGH)
+        return "hough: no circle with enough edge support in the radius range";
+    return "starburst: no ray edge points fit a pupil boundary";
+}
+
 static void explain(pt_result *res, const pt_image *frame, int x0, int width, pt_algorithm alg)
 {
     long histogram[256] = {0};
@@ -37,22 +47,23 @@ static void explain(pt_result *res, const pt_image *frame, int x0, int width, pt
     else if (low == high)
         snprintf(res->message, sizeof res->message, "uniform image: grey value %d throughout",
                  low);
-    else if (high < DARK_TOP)
+    else if (high < DARK_TOP && high - low < FLAT_SPAN)
         snprintf(res->message, sizeof res->message,
                  "image too dark: 99 %% of grey values below %d (16-bit samples with fewer "
-                 "significant bits? see --bits)", high + 1);
+                 "significant bits? see --bits)",
+                 high + 1);
     else if (high - low < FLAT_SPAN)
         snprintf(res->message, sizeof res->message,
                  "no contrast: 98 %% of grey values within %d..%d", low, high);
-    else if (alg == PT_ALG_TL)
+    else if (high < DARK_TOP)
+        /* a dark eye (a dim camera) may still hold a pupil the detector
+         * missed: its reason first, the darkness as a hint */
         snprintf(res->message, sizeof res->message,
-                 "tl: no dark region of pupil size and shape at any threshold");
-    else if (alg == PT_ALG_HOUGH)
-        snprintf(res->message, sizeof res->message,
-                 "hough: no circle with enough edge support in the radius range");
+                 "%s; image dark: 99 %% of grey values below %d (16-bit samples with fewer "
+                 "significant bits? see --bits)",
+                 detector_reason(alg), high + 1);
     else
-        snprintf(res->message, sizeof res->message,
-                 "starburst: no ray edge points fit a pupil boundary");
+        snprintf(res->message, sizeof res->message, "%s", detector_reason(alg));
 }
 
 void pt_explain_notfound(pt_result *res, int eyes, const pt_image *frame, pt_algorithm alg)

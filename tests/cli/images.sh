@@ -23,6 +23,11 @@ cmp -s "$TMP/sbit-auto.csv" "$TMP/sbit-12.csv" && ok || fail "sBIT 12 and --bits
 # not found), and the row says why.
 expect_exit 0 "track 12-bit PNG with --bits 16" -- "$PT" track --bits 16 -p edge_contrast=0 testdata/images/sbit12.png
 expect_grep "^testdata/images/sbit12.png,,starburst,omp,notfound,.*,image too dark: .*--bits" "$TMP/out" "dark frame's reason"
+# A dark eye with contrast (a dim camera, 8 bits): the detector's own
+# reason first, the darkness as a hint.
+{ printf 'P5\n64 64\n255\n'; awk 'BEGIN { for (y = 0; y < 64; y++) for (x = 0; x < 64; x++) printf "%c", 5 + int(x * 40 / 63) }'; } >"$TMP/dark_ramp.pgm"
+expect_exit 0 "track a dark ramp" -- "$PT" track -a tl "$TMP/dark_ramp.pgm"
+expect_grep ",notfound,.*,tl: no dark region[^,]*; image dark: 99 % of grey values below" "$TMP/out" "dark frame with contrast: the detector's reason first"
 # Every notfound row, of every detector, gives a reason.
 for alg in starburst tl hough; do
     expect_exit 0 "$alg on frames without a pupil" -- "$PT" track -a $alg testdata/contours/checker.png testdata/contours/all_zeros.png testdata/synth/000000.png
