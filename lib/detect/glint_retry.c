@@ -204,7 +204,7 @@ static void gr_destroy(void *state)
         s->plain->destroy(s->whole);
     for (int i = 0; i < s->look_cap; i++)
         pt_image_destroy(s->imgs[i]);
-    for (int i = 0; i < s->look_cap * s->batch.eyes; i++)
+    for (int i = 0; i < s->look_cap * 2; i++) /* call_ov: two eyes a look */
         pt_overlay_free(&s->call_ov[i]);
     pt_look_batch_free(&s->batch);
     free(s->looks);
@@ -404,22 +404,22 @@ static pt_status second_look(void *state, pt_image *const *frames, int n, pt_res
         failed |= any < 0;
     }
     /* only the eyes with reflections refilled are looked at again */
-    int kept = 0;
+    int refills = 0;
     for (int l = 0; l < nl; l++)
         if (refilled[l]) {
             glint_look lk = s->looks[l];
-            pt_image *img = s->imgs[kept];
-            s->imgs[kept] = s->imgs[l];
+            pt_image *img = s->imgs[refills];
+            s->imgs[refills] = s->imgs[l];
             s->imgs[l] = img;
-            s->looks[kept++] = lk;
+            s->looks[refills++] = lk;
         }
     free(refilled);
     if (failed)
         return pt_error_set(err, PT_ERR_NOMEM, "", "out of memory for glint_retry");
-    pt_status st = track_group(s, kept, 0, -1, results, overlays, err);
+    pt_status st = track_group(s, refills, 0, -1, results, overlays, err);
     for (int e = 0; e < eyes && !st; e++)
         for (int j = 0; j < PT_GLINT_SIDES && !st; j++)
-            st = track_group(s, kept, e, j, results, overlays, err);
+            st = track_group(s, refills, e, j, results, overlays, err);
     return st;
 }
 
