@@ -109,6 +109,11 @@ __global__ void gradient_peak(pt_cuda_buffers b, pt_hough_dev d)
 
 typedef struct {
     double score[SHARED_BINS]; /* radius_peaks' scores where they fit */
+    /* radius_peaks: the local maxima of at least keep (a) and keep_small
+     * (b), ascending; per warp, then the block's best score */
+    short peak_a[SHARED_BINS], peak_b[SHARED_BINS];
+    int warp_a[32], warp_b[32], na, nb;
+    double warp_best[32], best;
     double centre[2];
     unsigned long long seed_key;
     int count;
@@ -199,20 +204,129 @@ enum { RHIST_VOTE = 0, RHIST_SEED = 1, RHIST_DARK = 2 };
  * (pt_hough_radius_peaks: the `strong` strongest, then the smallest)
  * appended (full frame) at cand[at..]. Returns their number (on every
  * thread). */
+/* pt_hough_radius_strongest() over list[0..len) (the local maxima of at
+ * least keep, ascending), the same picks: a radius before another of equal
+ * score wins, as in the scan of every radius. */
+__device__ static int strongest_of(const double *score, const short *list, int len, int upto,
+                                   int *radius, int n)
+{
+    while (n < upto) {
+        int pick = -1;
+        for (int k = 0; k < len; k++) {
+            int r = list[k];
+            if ((pick < 0 || score[r] > score[pick]) && !pt_hough_radius_taken(radius, n, r))
+                pick = r;
+        }
+        if (pick < 0)
+            break;
+        radius[n++] = pick;
+    }
+    return n;
+}
+
+/* Block: the local maxima of score[lo..hi] of at least keep and of at
+ * least keep_small into sh->peak_a and sh->peak_b in ascending order (a
+ * ballot a warp, the warps' counts added up by one thread). */
+__device__ static void peak_lists(const double *score, int min_r, int max_r, int lo, int hi,
+                                  double keep, double keep_small, candidates_shared *sh)
+{
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    if (threadIdx.x == 0)
+        sh->na = sh->nb = 0;
+    __syncthreads();
+    for (int base = lo; base <= hi; base += blockDim.x) {
+        int r = base + threadIdx.x;
+        int fa = r <= hi && pt_hough_radius_peak(score, min_r, max_r, r, keep);
+        int fb = r <= hi && pt_hough_radius_peak(score, min_r, max_r, r, keep_small);
+        unsigned ba = __ballot_sync(0xffffffffu, fa), bb = __ballot_sync(0xffffffffu, fb);
+        if (lane == 0) {
+            sh->warp_a[warp] = __popc(ba);
+            sh->warp_b[warp] = __popc(bb);
+        }
+        __syncthreads();
+        if (threadIdx.x == 0)
+            for (int w = 0, a = sh->na, b = sh->nb; w < warps; w++) {
+                int ta = sh->warp_a[w], tb = sh->warp_b[w];
+                sh->warp_a[w] = a;
+                sh->warp_b[w] = b;
+                a += ta;
+                b += tb;
+                sh->na = a;
+                sh->nb = b;
+            }
+        __syncthreads();
+        unsigned below = (1u << lane) - 1u;
+        if (fa)
+            sh->peak_a[sh->warp_a[warp] + __popc(ba & below)] = (short)r;
+        if (fb)
+            sh->peak_b[sh->warp_b[warp] + __popc(bb & below)] = (short)r;
+        __syncthreads();
+    }
+}
+
+/* Block per job (all threads call it): the second half of
+ * radius_candidates() of omp/detect/hough.c for centre (px, py) (roi
+ * coordinates) whose radius histogram radius_hist counted into job j's
+ * rhist: the scores, up to max of their local maxima in [lo, hi]
+ * (pt_hough_radius_peaks: the `strong` strongest, then the smallest)
+ * appended (full frame) at cand[at..]. Returns their number (on every
+ * thread). Where the scores fit in shared memory, the best score is a
+ * block's maximum and the local maxima are listed by the block, so the
+ * one thread that picks among them reads a few radii instead of all;
+ * the picks are pt_hough_radius_peaks'. */
 __device__ static int radius_peaks(const pt_hough_dev *d, int j, const pt_cuda_eye_job *job,
                                    double px, double py, int min_r, int max_r, int lo, int hi,
                                    int strong, int max, int at, candidates_shared *sh)
 {
     const long long *hist = d->rhist + (size_t)j * d->s.hist_len;
-    double *score = max_r + 2 <= SHARED_BINS ? sh->score : d->score + (size_t)j * d->s.hist_len;
-    for (int r = min_r + threadIdx.x; r <= max_r; r += blockDim.x)
+    int shared = max_r + 2 <= SHARED_BINS;
+    double *score = shared ? sh->score : d->score + (size_t)j * d->s.hist_len;
+    int clo = lo < min_r ? min_r : lo, chi = hi > max_r ? max_r : hi;
+    double best = 0.0;
+    for (int r = min_r + threadIdx.x; r <= max_r; r += blockDim.x) {
         score[r] = pt_hough_radius_score(hist, max_r, r);
+        if (r >= clo && r <= chi)
+            best = score[r] > best ? score[r] : best;
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+        double other = __shfl_xor_sync(0xffffffffu, best, o);
+        best = other > best ? other : best;
+    }
+    if ((threadIdx.x & 31) == 0)
+        sh->warp_best[threadIdx.x >> 5] = best;
     __syncthreads();
     if (threadIdx.x == 0) {
-        int radius[PT_HOUGH_CANDIDATES];
-        int count = pt_hough_radius_peaks(score, min_r, max_r, lo, hi, strong,
-                                          max < PT_HOUGH_CANDIDATES ? max : PT_HOUGH_CANDIDATES,
-                                          radius);
+        double b = 0.0;
+        for (int w = 0; w < (int)(blockDim.x >> 5); w++)
+            b = sh->warp_best[w] > b ? sh->warp_best[w] : b;
+        sh->best = b;
+    }
+    __syncthreads();
+    int upto = max < PT_HOUGH_CANDIDATES ? max : PT_HOUGH_CANDIDATES;
+    if (shared)
+        peak_lists(score, min_r, max_r, clo, chi, PT_HOUGH_RADIUS_KEEP * sh->best,
+                   PT_HOUGH_RADIUS_KEEP_SMALL * sh->best, sh);
+    if (threadIdx.x == 0) {
+        int radius[PT_HOUGH_CANDIDATES], count;
+        if (shared) {
+            count = strongest_of(score, sh->peak_a, sh->na, strong < upto ? strong : upto, radius,
+                                 0);
+            for (int k = 0; k < sh->nb && count < upto; k++)
+                if (!pt_hough_radius_taken(radius, count, sh->peak_b[k]))
+                    radius[count++] = sh->peak_b[k];
+            if (strong > 0)
+                count = strongest_of(score, sh->peak_a, sh->na, upto, radius, count);
+            for (int k = 1; k < count; k++) { /* insertion sort: smallest first */
+                int v = radius[k], i = k;
+                while (i > 0 && radius[i - 1] > v) {
+                    radius[i] = radius[i - 1];
+                    i--;
+                }
+                radius[i] = v;
+            }
+        } else {
+            count = pt_hough_radius_peaks(score, min_r, max_r, lo, hi, strong, upto, radius);
+        }
         pt_circle *cand = d->cand + (size_t)j * PT_HOUGH_CANDIDATES + at;
         for (int k = 0; k < count; k++) {
             cand[k].cx = px + job->x0;
