@@ -8,10 +8,10 @@
 
 static const pt_backend_entry rows[] = {
     {"seq", NULL, &pt_contours_seq, &pt_assign_seq, &pt_assign_seq_jacobi, NULL},
-    {"omp", &pt_backend_omp_glint_retry, &pt_contours_omp, &pt_assign_omp, &pt_assign_omp_jacobi,
-     &pt_glints_host},
-    {"cuda", &pt_backend_cuda_glint_retry, &pt_contours_cuda, &pt_assign_cuda, &pt_assign_cuda_jacobi,
-     &pt_glints_host},
+    {"omp", &pt_backend_omp_glint_retry, &pt_contours_omp, &pt_assign_omp,
+     &pt_assign_omp_jacobi, &pt_glints_host},
+    {"cuda", &pt_backend_cuda_glint_retry, &pt_contours_cuda, &pt_assign_cuda,
+     &pt_assign_cuda_jacobi, &pt_glints_host},
     {"exact", NULL, NULL, &pt_assign_exact_solver, NULL, NULL},
 };
 
