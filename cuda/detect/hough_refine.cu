@@ -121,48 +121,31 @@ __device__ static inline void edge_point(const edge_view *e, int i, double *x, d
     *y = (double)((e->xy[i] >> 16) + e->y0) + e->offset * e->uy[i];
 }
 
-/* Which points a gather keeps. */
-enum { GATHER_ANNULUS, GATHER_NEAR_ELLIPSE };
-
 /* Edge points (full frame) in edge order: around_peak() (between r_in and
  * r_out of c, facing it within 45 degrees, dark behind up to dark_limit:
- * lib/detect/hough_dark.h, not on mask when given, not flat) or
- * near_ellipse() (within band). */
-__device__ static int gather(const edge_view *e, int mode, const pt_circle *c, double r_in,
-                             double r_out, const pt_image *img, int dark_limit,
-                             const uint8_t *mask, const pt_ellipse_frame *frame, double band,
+ * lib/detect/hough_dark.h, not on mask when given, not flat). */
+__device__ static int gather(const edge_view *e, const pt_circle *c, double r_in, double r_out,
+                             const pt_image *img, int dark_limit, const uint8_t *mask,
                              pt_point *pts, refine_shared *sh)
 {
     int n = 0, first, last;
-    if (mode == GATHER_ANNULUS)
-        edge_range(e, c->cy, r_out, &first, &last);
-    else
-        edge_range(e, frame->cy, fmax(frame->a, frame->b) + band, &first, &last);
+    edge_range(e, c->cy, r_out, &first, &last);
     for (int t0 = first; t0 < last; t0 += THREADS) {
         int i = t0 + threadIdx.x, keep = 0;
         double x = 0.0, y = 0.0;
         if (i < last) {
             edge_point(e, i, &x, &y);
-            if (mode == GATHER_ANNULUS) {
-                double dx = c->cx - x, dy = c->cy - y;
-                float d2 = reject_dist2(c->cx, c->cy, x, y);
-                int xi = e->xy[i] & 0xffff, yi = e->xy[i] >> 16;
-                if (!reject_ring(d2, r_in, r_out) &&
-                    !(mask && mask[(size_t)(yi + e->y0) * img->stride + (xi + e->x0)]) &&
-                    !e->flat[i] &&
-                    !reject_aim(e->ux[i], e->uy[i], dx, dy, d2, COS45)) {
-                    double d = hypot(dx, dy);
-                    keep = !(d < r_in || d > r_out || e->ux[i] * dx + e->uy[i] * dy < COS45 * d);
-                    if (keep && dark_limit < 255)
-                        keep = pt_hough_dark_behind(img, x, y, e->ux[i], e->uy[i],
-                                                    PT_HOUGH_DARK_REACH * c->r, dark_limit);
-                }
-            } else {
-                /* the distance to a point of the outline, which lies between
-                 * b and a from the centre, is at least the gap to that range */
-                float d2 = reject_dist2(frame->cx, frame->cy, x, y);
-                keep = !reject_ring(d2, frame->b - band, frame->a + band) &&
-                       pt_ellipse_frame_within(frame, x, y, band);
+            double dx = c->cx - x, dy = c->cy - y;
+            float d2 = reject_dist2(c->cx, c->cy, x, y);
+            int xi = e->xy[i] & 0xffff, yi = e->xy[i] >> 16;
+            if (!reject_ring(d2, r_in, r_out) &&
+                !(mask && mask[(size_t)(yi + e->y0) * img->stride + (xi + e->x0)]) &&
+                !e->flat[i] && !reject_aim(e->ux[i], e->uy[i], dx, dy, d2, COS45)) {
+                double d = hypot(dx, dy);
+                keep = !(d < r_in || d > r_out || e->ux[i] * dx + e->uy[i] * dy < COS45 * d);
+                if (keep && dark_limit < 255)
+                    keep = pt_hough_dark_behind(img, x, y, e->ux[i], e->uy[i],
+                                                PT_HOUGH_DARK_REACH * c->r, dark_limit);
             }
         }
         int total, k = pt_block_rank(keep, sh->warp_counts, &total);
@@ -252,8 +235,8 @@ __global__ void __launch_bounds__(THREADS) refine_start(pt_cuda_params p, pt_cud
     pt_circle peak = d.cand[(size_t)j * PT_HOUGH_CANDIDATES + k];
     pt_image img = frame_image(&p, &b, &job);
     int limit = pt_hough_dark_limit_circle(&img, &peak, d.s.dark_spread);
-    int m = gather(&e, GATHER_ANNULUS, &peak, ANNULUS_IN * peak.r, ANNULUS_OUT * peak.r, &img,
-                   limit, glint_mask(&p, &b, &d, &job), NULL, 0.0, d.pts + e0, &sh);
+    int m = gather(&e, &peak, ANNULUS_IN * peak.r, ANNULUS_OUT * peak.r, &img, limit,
+                   glint_mask(&p, &b, &d, &job), d.pts + e0, &sh);
     if (threadIdx.x == 0) {
         st->n = m;
         st->peak = peak;
@@ -463,14 +446,60 @@ __global__ void __launch_bounds__(THREADS) refine_circle(pt_cuda_params p, pt_cu
     }
     pt_image img = frame_image(&p, &b, &job);
     int limit = pt_hough_dark_limit_circle(&img, &circle, d.s.dark_spread);
-    int n = gather(&e, GATHER_ANNULUS, &circle, ANNULUS_IN * circle.r, ANNULUS_OUT * circle.r,
-                   &img, limit, glint_mask(&p, &b, &d, &job), NULL, 0.0, d.pts + e0, &sh);
+    int n = gather(&e, &circle, ANNULUS_IN * circle.r, ANNULUS_OUT * circle.r, &img, limit,
+                   glint_mask(&p, &b, &d, &job), d.pts + e0, &sh);
     /* the ellipse RANSAC's points thinned as omp/detect/hough.c does (one thread:
      * the compaction is in place) */
     if (threadIdx.x == 0) {
         st->n = pt_hough_thin_annulus(d.pts + e0, n);
         st->circle = circle;
     }
+}
+
+/* Edge points (full frame) in edge order within band of the ellipse
+ * (near_ellipse() of omp/detect/hough.c), in two passes: the edges in the
+ * ring of the outline's radii first (a cheap test, their indices listed in
+ * cand: room for the job's edges), then the closest-point test over that
+ * list, whose threads all have work; both compactions keep the edges'
+ * order. */
+__device__ static int gather_near_ellipse(const edge_view *e, const pt_ellipse_frame *frame,
+                                         double band, int *cand, pt_point *pts,
+                                         refine_shared *sh)
+{
+    int first, last, nc = 0, n = 0;
+    edge_range(e, frame->cy, fmax(frame->a, frame->b) + band, &first, &last);
+    for (int t0 = first; t0 < last; t0 += THREADS) {
+        int i = t0 + threadIdx.x, keep = 0;
+        if (i < last) {
+            double x, y;
+            edge_point(e, i, &x, &y);
+            /* the distance to a point of the outline, which lies between b
+             * and a from the centre, is at least the gap to that range */
+            keep = !reject_ring(reject_dist2(frame->cx, frame->cy, x, y), frame->b - band,
+                                frame->a + band);
+        }
+        int total, k = pt_block_rank(keep, sh->warp_counts, &total);
+        if (keep)
+            cand[nc + k] = i;
+        nc += total;
+    }
+    __syncthreads();
+    for (int t0 = 0; t0 < nc; t0 += THREADS) {
+        int c = t0 + threadIdx.x, keep = 0;
+        double x = 0.0, y = 0.0;
+        if (c < nc) {
+            edge_point(e, cand[c], &x, &y);
+            keep = pt_ellipse_frame_within(frame, x, y, band);
+        }
+        int total, k = pt_block_rank(keep, sh->warp_counts, &total);
+        if (keep) {
+            pts[n + k].x = (float)x;
+            pts[n + k].y = (float)y;
+        }
+        n += total;
+    }
+    __syncthreads();
+    return n;
 }
 
 /* Block per job after the ellipse RANSAC: two refits on the points near
@@ -499,8 +528,7 @@ __global__ void __launch_bounds__(THREADS) refine_ellipse(pt_cuda_params p, pt_c
         for (int pass = 0; pass < 2; pass++) {
             pt_ellipse_frame frame;
             pt_ellipse_frame_init(&el, &frame);
-            int n = gather(&e, GATHER_NEAR_ELLIPSE, NULL, 0.0, 0.0, NULL, 255, NULL, &frame,
-                           REFINE_PX, pts, &sh);
+            int n = gather_near_ellipse(&e, &frame, REFINE_PX, d.idx + e0, pts, &sh);
             pt_ellipse fitted_e;
             int fitted = block_fit(1, pts, NULL, n, &sh, NULL, &fitted_e);
             if (threadIdx.x == 0) {

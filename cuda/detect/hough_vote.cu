@@ -14,6 +14,7 @@
  * radii compared by the share of a perfect circle's votes. */
 #include <math.h>
 
+#include "cuda/core/block_rank.cuh"
 #include "cuda/detect/hough_internal.h"
 #include "cuda/detect/hough_reject.cuh"
 #include "lib/detect/hough_peak.h"
@@ -197,13 +198,6 @@ __device__ static int block_seed_darkest(const int32_t *ii, int gw, int gh, pt_h
  * centre, the seed's, and the dark-edge vote's (its voters only). */
 enum { RHIST_VOTE = 0, RHIST_SEED = 1, RHIST_DARK = 2 };
 
-/* Block per job (all threads call it): the second half of
- * radius_candidates() of omp/detect/hough.c for centre (px, py) (roi
- * coordinates) whose radius histogram radius_hist counted into job j's
- * rhist: the scores, up to max of their local maxima in [lo, hi]
- * (pt_hough_radius_peaks: the `strong` strongest, then the smallest)
- * appended (full frame) at cand[at..]. Returns their number (on every
- * thread). */
 /* pt_hough_radius_strongest() over list[0..len) (the local maxima of at
  * least keep, ascending), the same picks: a radius before another of equal
  * score wins, as in the scan of every radius. */
@@ -225,43 +219,31 @@ __device__ static int strongest_of(const double *score, const short *list, int l
 }
 
 /* Block: the local maxima of score[lo..hi] of at least keep and of at
- * least keep_small into sh->peak_a and sh->peak_b in ascending order (a
- * ballot a warp, the warps' counts added up by one thread). */
+ * least keep_small into sh->peak_a and sh->peak_b in ascending order
+ * (ordered compactions, cuda/core/block_rank.cuh); their counts in sh->na
+ * and sh->nb. */
 __device__ static void peak_lists(const double *score, int min_r, int max_r, int lo, int hi,
                                   double keep, double keep_small, candidates_shared *sh)
 {
-    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-    if (threadIdx.x == 0)
-        sh->na = sh->nb = 0;
-    __syncthreads();
+    int na = 0, nb = 0;
     for (int base = lo; base <= hi; base += blockDim.x) {
         int r = base + threadIdx.x;
         int fa = r <= hi && pt_hough_radius_peak(score, min_r, max_r, r, keep);
         int fb = r <= hi && pt_hough_radius_peak(score, min_r, max_r, r, keep_small);
-        unsigned ba = __ballot_sync(0xffffffffu, fa), bb = __ballot_sync(0xffffffffu, fb);
-        if (lane == 0) {
-            sh->warp_a[warp] = __popc(ba);
-            sh->warp_b[warp] = __popc(bb);
-        }
-        __syncthreads();
-        if (threadIdx.x == 0)
-            for (int w = 0, a = sh->na, b = sh->nb; w < warps; w++) {
-                int ta = sh->warp_a[w], tb = sh->warp_b[w];
-                sh->warp_a[w] = a;
-                sh->warp_b[w] = b;
-                a += ta;
-                b += tb;
-                sh->na = a;
-                sh->nb = b;
-            }
-        __syncthreads();
-        unsigned below = (1u << lane) - 1u;
+        int ta, ra = pt_block_rank(fa, sh->warp_a, &ta);
+        int tb, rb = pt_block_rank(fb, sh->warp_b, &tb);
         if (fa)
-            sh->peak_a[sh->warp_a[warp] + __popc(ba & below)] = (short)r;
+            sh->peak_a[na + ra] = (short)r;
         if (fb)
-            sh->peak_b[sh->warp_b[warp] + __popc(bb & below)] = (short)r;
-        __syncthreads();
+            sh->peak_b[nb + rb] = (short)r;
+        na += ta;
+        nb += tb;
     }
+    if (threadIdx.x == 0) {
+        sh->na = na;
+        sh->nb = nb;
+    }
+    __syncthreads();
 }
 
 /* Block per job (all threads call it): the second half of
