@@ -121,6 +121,19 @@ __device__ static inline void edge_point(const edge_view *e, int i, double *x, d
     *y = (double)((e->xy[i] >> 16) + e->y0) + e->offset * e->uy[i];
 }
 
+/* The tile's kept points (every thread of the block calls it, keep for its
+ * own) appended to pts[*n..] in thread order (cuda/core/block_rank.cuh). */
+__device__ static inline void append_kept(int keep, double x, double y, pt_point *pts, int *n,
+                                          refine_shared *sh)
+{
+    int total, k = pt_block_rank(keep, sh->warp_counts, &total);
+    if (keep) {
+        pts[*n + k].x = (float)x;
+        pts[*n + k].y = (float)y;
+    }
+    *n += total;
+}
+
 /* Edge points (full frame) in edge order: around_peak() (between r_in and
  * r_out of c, facing it within 45 degrees, dark behind up to dark_limit:
  * lib/detect/hough_dark.h, not on mask when given, not flat). */
@@ -148,12 +161,7 @@ __device__ static int gather(const edge_view *e, const pt_circle *c, double r_in
                                                 PT_HOUGH_DARK_REACH * c->r, dark_limit);
             }
         }
-        int total, k = pt_block_rank(keep, sh->warp_counts, &total);
-        if (keep) {
-            pts[n + k].x = (float)x;
-            pts[n + k].y = (float)y;
-        }
-        n += total;
+        append_kept(keep, x, y, pts, &n, sh);
     }
     __syncthreads();
     return n;
@@ -491,12 +499,7 @@ __device__ static int gather_near_ellipse(const edge_view *e, const pt_ellipse_f
             edge_point(e, cand[c], &x, &y);
             keep = pt_ellipse_frame_within(frame, x, y, band);
         }
-        int total, k = pt_block_rank(keep, sh->warp_counts, &total);
-        if (keep) {
-            pts[n + k].x = (float)x;
-            pts[n + k].y = (float)y;
-        }
-        n += total;
+        append_kept(keep, x, y, pts, &n, sh);
     }
     __syncthreads();
     return n;
