@@ -72,10 +72,17 @@ int pt_glint_retry_keeps(const pt_result *first, const pt_result *second, double
            second->confidence > first->confidence + margin;
 }
 
+/* Half the side of pt_glint_window's square around c before it is clipped
+ * to the eye region: the refilled box and the room beside it. */
+static double glint_half(const pt_circle *c, const pt_glint_mask_params *mp)
+{
+    return PT_GLINT_BOX * c->r + mp->kernel + mp->dilate + 2;
+}
+
 void pt_glint_window(const pt_image *frame, int ex0, int ew, const pt_circle *c,
                      const pt_glint_mask_params *mp, int *x0, int *y0, int *width, int *height)
 {
-    double half = PT_GLINT_BOX * c->r + mp->kernel + mp->dilate + 2;
+    double half = glint_half(c, mp);
     double lo_x = floor(c->cx - half), hi_x = ceil(c->cx + half) + 1;
     double lo_y = floor(c->cy - half), hi_y = ceil(c->cy + half) + 1;
     int ax = lo_x < ex0 ? ex0 : (int)lo_x, bx = hi_x > ex0 + ew ? ex0 + ew : (int)hi_x;
@@ -273,7 +280,7 @@ static int make_look(glint_state *s, int l, const pt_image *f, const pt_circle *
     int x0, y0, w, h;
     pt_glint_window(f, ex0, ew, c, mp, &x0, &y0, &w, &h);
     /* the smallest cut that holds the window and fits the eye region */
-    double need = 2.0 * (PT_GLINT_BOX * c->r + mp->kernel + mp->dilate + 2) + 1;
+    double need = 2.0 * glint_half(c, mp) + 1;
     lk->side = -1;
     for (int j = 0; j < PT_GLINT_SIDES && lk->side < 0; j++)
         if (glint_sides[j] >= need && glint_sides[j] <= ew && glint_sides[j] <= f->height)
