@@ -15,6 +15,7 @@
 #define TILE 32
 #define ROWS_PER_PASS 8
 #define WARPS 8
+#define FLAT_BLOCKS 64 /* canny_flat: blocks per job, 256 threads each */
 /* Magnitudes below this are float rounding on flat areas (omp/detect/canny.c). */
 #define CANNY_ZERO 1e-3f
 
@@ -328,12 +329,6 @@ __global__ void canny_scatter(pt_cuda_buffers b, pt_hough_dev d, int max_height)
         return;
     int w = job.w, cap = d.s.edge_cap;
     size_t base = (size_t)j * d.s.job_px, ebase = (size_t)j * cap;
-    /* flat edges (lib/detect/hough_flat.h) of the job's largest radius, as
-     * omp/detect/hough.c collect_edges() flags them */
-    int min_r, max_r;
-    double flat_reach = 0.0;
-    if (d.s.flat_edges && pt_hough_radii(&job, d.s.radius_step, &min_r, &max_r))
-        flat_reach = pt_hough_flat_reach(max_r);
     int at = d.row_count[(size_t)j * (max_height + 1) + y];
     for (int x0 = 0; x0 < w && at < cap; x0 += 32) {
         int x = x0 + lane;
@@ -348,11 +343,31 @@ __global__ void canny_scatter(pt_cuda_buffers b, pt_hough_dev d, int max_height)
             d.eux[ebase + k] = -gx / m;
             d.euy[ebase + k] = -gy / m;
             d.emag[ebase + k] = mag;
-            d.eflat[ebase + k] =
-                flat_reach > 0.0 && pt_hough_flat_edge(d.state + base, 8, d.gx + base, d.gy + base,
-                                                       w, job.h, x, y, flat_reach);
         }
         at += __popc(ballot);
+    }
+}
+
+/* Thread per listed edge: whether it lies on a flat edge
+ * (lib/detect/hough_flat.h) of the job's largest radius, as
+ * omp/detect/hough.c collect_edges() flags them. Apart from the list's
+ * scatter, whose warps work a row each and would leave most lanes idle
+ * while one walks the tangent. */
+__global__ void canny_flat(pt_cuda_buffers b, pt_hough_dev d)
+{
+    int j = blockIdx.y;
+    const pt_cuda_eye_job job = b.jobs[j];
+    int min_r, max_r;
+    double flat_reach = 0.0;
+    if (d.s.flat_edges && pt_hough_radii(&job, d.s.radius_step, &min_r, &max_r))
+        flat_reach = pt_hough_flat_reach(max_r);
+    size_t base = (size_t)j * d.s.job_px, ebase = (size_t)j * d.s.edge_cap;
+    int n = d.edge_count[j];
+    for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < n; k += gridDim.x * blockDim.x) {
+        int32_t xy = d.exy[ebase + k];
+        d.eflat[ebase + k] = flat_reach > 0.0 &&
+                             pt_hough_flat_edge(d.state + base, 8, d.gx + base, d.gy + base, job.w,
+                                                job.h, xy & 0xffff, xy >> 16, flat_reach);
     }
 }
 
@@ -380,5 +395,6 @@ cudaError_t pt_cuda_hough_canny(const pt_hough_dev *d, int max_radius,
     canny_rows<<<row_grid, WARPS * 32, 0, stream>>>(*b, *d, height);
     canny_scan<<<jobs, 1024, 0, stream>>>(*b, *d, height);
     canny_scatter<<<row_grid, WARPS * 32, 0, stream>>>(*b, *d, height);
+    canny_flat<<<dim3(FLAT_BLOCKS, jobs), 256, 0, stream>>>(*b, *d);
     return cudaGetLastError();
 }

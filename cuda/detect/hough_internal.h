@@ -56,12 +56,17 @@ typedef struct {
     size_t seed_ii_per_job;       /* seed grid integral entries per job */
 } pt_hough_settings;
 
+/* Blocks over which one candidate's annulus points are gathered
+ * (hough_refine.cu: counted, then written in edge order). */
+#define PT_HOUGH_GATHER_BLOCKS 32
+
 /* Per scratch slot: the candidate being refined there (hough_refine.cu's stages). */
 typedef struct {
     int active;        /* this job has a candidate of this rank */
     int n;             /* points in pts */
     pt_circle peak;    /* the candidate */
-    pt_circle circle;  /* its RANSAC circle */
+    pt_circle circle;  /* its RANSAC circle; the centre of the annulus gathered */
+    int limit;         /* the annulus' dark limit (lib/detect/hough_dark.h) */
 } pt_hough_stage;
 
 /* One candidate circle per (job, k), refined by hough_refine.cu. */
@@ -125,6 +130,7 @@ typedef struct {
     int *idx;                    /* edge_cap per slot */
     pt_hough_stage *stage;       /* per slot */
     int2 *partials;              /* partials_per_job per slot: best (votes, row) per block */
+    int *gathered;               /* PT_HOUGH_GATHER_BLOCKS per slot: points each block keeps */
     int partials_per_job;
     int slots;                   /* the chunk's most jobs */
 } pt_hough_dev;

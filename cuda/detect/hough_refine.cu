@@ -134,37 +134,28 @@ __device__ static inline void append_kept(int keep, double x, double y, pt_point
     *n += total;
 }
 
-/* Edge points (full frame) in edge order: around_peak() (between r_in and
- * r_out of c, facing it within 45 degrees, dark behind up to dark_limit:
- * lib/detect/hough_dark.h, not on mask when given, not flat). */
-__device__ static int gather(const edge_view *e, const pt_circle *c, double r_in, double r_out,
-                             const pt_image *img, int dark_limit, const uint8_t *mask,
-                             pt_point *pts, refine_shared *sh)
+/* Whether edge i is one of around_peak()'s points of circle c (between
+ * r_in and r_out of c, facing it within 45 degrees, dark behind up to
+ * dark_limit: lib/detect/hough_dark.h, not on mask when given, not flat);
+ * (x, y): the point, full frame. */
+__device__ static int annulus_keep(const edge_view *e, int i, const pt_circle *c, double r_in,
+                                   double r_out, const pt_image *img, int dark_limit,
+                                   const uint8_t *mask, double *x, double *y)
 {
-    int n = 0, first, last;
-    edge_range(e, c->cy, r_out, &first, &last);
-    for (int t0 = first; t0 < last; t0 += THREADS) {
-        int i = t0 + threadIdx.x, keep = 0;
-        double x = 0.0, y = 0.0;
-        if (i < last) {
-            edge_point(e, i, &x, &y);
-            double dx = c->cx - x, dy = c->cy - y;
-            float d2 = reject_dist2(c->cx, c->cy, x, y);
-            int xi = e->xy[i] & 0xffff, yi = e->xy[i] >> 16;
-            if (!reject_ring(d2, r_in, r_out) &&
-                !(mask && mask[(size_t)(yi + e->y0) * img->stride + (xi + e->x0)]) &&
-                !e->flat[i] && !reject_aim(e->ux[i], e->uy[i], dx, dy, d2, COS45)) {
-                double d = hypot(dx, dy);
-                keep = !(d < r_in || d > r_out || e->ux[i] * dx + e->uy[i] * dy < COS45 * d);
-                if (keep && dark_limit < 255)
-                    keep = pt_hough_dark_behind(img, x, y, e->ux[i], e->uy[i],
-                                                PT_HOUGH_DARK_REACH * c->r, dark_limit);
-            }
-        }
-        append_kept(keep, x, y, pts, &n, sh);
-    }
-    __syncthreads();
-    return n;
+    edge_point(e, i, x, y);
+    double dx = c->cx - *x, dy = c->cy - *y;
+    float d2 = reject_dist2(c->cx, c->cy, *x, *y);
+    int xi = e->xy[i] & 0xffff, yi = e->xy[i] >> 16;
+    if (reject_ring(d2, r_in, r_out) ||
+        (mask && mask[(size_t)(yi + e->y0) * img->stride + (xi + e->x0)]) || e->flat[i] ||
+        reject_aim(e->ux[i], e->uy[i], dx, dy, d2, COS45))
+        return 0;
+    double d = hypot(dx, dy);
+    if (d < r_in || d > r_out || e->ux[i] * dx + e->uy[i] * dy < COS45 * d)
+        return 0;
+    return dark_limit >= 255 ||
+           pt_hough_dark_behind(img, *x, *y, e->ux[i], e->uy[i], PT_HOUGH_DARK_REACH * c->r,
+                                dark_limit);
 }
 
 /* Edges within band of the circle that face its centre, not flat, per px
@@ -205,7 +196,7 @@ __device__ static pt_image frame_image(const pt_cuda_params *p, const pt_cuda_bu
     return img;
 }
 
-/* gather()'s reflection mask (omp/detect/hough.c glint_mask()): the job's frame
+/* annulus_keep()'s reflection mask (omp/detect/hough.c glint_mask()): the job's frame
  * plane of b->mask with hough_glint_edges=skip when reflection is not off. */
 __device__ static const uint8_t *glint_mask(const pt_cuda_params *p, const pt_cuda_buffers *b,
                                             const pt_hough_dev *d, const pt_cuda_eye_job *job)
@@ -223,32 +214,119 @@ __device__ static inline int rank_slot(int j, int lane, int jobs)
     return lane * jobs + j;
 }
 
-/* Block per job and lane: candidate k0 + lane's annulus points (refine()'s
- * first step). */
-__global__ void __launch_bounds__(THREADS) refine_start(pt_cuda_params p, pt_cuda_buffers b,
-                                                        pt_hough_dev d, int k0, int jobs,
-                                                        int max_height)
+/* Thread per job and lane: candidate k0 + lane, the centre and dark limit
+ * of its annulus (refine()'s first step; the points: gather_count,
+ * gather_write). */
+__global__ void refine_start(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d, int k0,
+                             int jobs)
 {
-    __shared__ refine_shared sh;
     int j = blockIdx.x, k = k0 + blockIdx.y, slot = rank_slot(j, blockIdx.y, jobs);
     pt_hough_stage *st = &d.stage[slot];
     int active = k < d.ncand[j] && !d.overflow[j];
-    if (threadIdx.x == 0)
-        st->active = active;
+    st->active = active;
     if (!active)
         return;
     const pt_cuda_eye_job job = b.jobs[j];
-    size_t e0 = (size_t)slot * d.s.edge_cap;
-    edge_view e = job_edges(&d, &job, j, max_height);
     pt_circle peak = d.cand[(size_t)j * PT_HOUGH_CANDIDATES + k];
     pt_image img = frame_image(&p, &b, &job);
-    int limit = pt_hough_dark_limit_circle(&img, &peak, d.s.dark_spread);
-    int m = gather(&e, &peak, ANNULUS_IN * peak.r, ANNULUS_OUT * peak.r, &img, limit,
-                   glint_mask(&p, &b, &d, &job), d.pts + e0, &sh);
+    st->peak = peak;
+    st->circle = peak;
+    st->limit = pt_hough_dark_limit_circle(&img, &peak, d.s.dark_spread);
+}
+
+/* The share of the edges [first, last) of one of PT_HOUGH_GATHER_BLOCKS
+ * blocks: [*lo, *hi), in order. */
+__device__ static void gather_share(int first, int last, int block, int *lo, int *hi)
+{
+    long span = last - first;
+    *lo = first + (int)(span * block / PT_HOUGH_GATHER_BLOCKS);
+    *hi = first + (int)(span * (block + 1) / PT_HOUGH_GATHER_BLOCKS);
+}
+
+#define GATHER_THREADS 256
+
+/* Block per share of the edges, job and lane: how many of its share's
+ * edges are annulus points of the slot's circle (annulus_keep). */
+__global__ void __launch_bounds__(GATHER_THREADS) gather_count(pt_cuda_params p, pt_cuda_buffers b,
+                                                                pt_hough_dev d, int jobs,
+                                                                int max_height)
+{
+    __shared__ int warp_counts[GATHER_THREADS / 32];
+    int j = blockIdx.y, slot = rank_slot(j, blockIdx.z, jobs);
+    const pt_hough_stage *st = &d.stage[slot];
+    if (!st->active)
+        return;
+    const pt_cuda_eye_job job = b.jobs[j];
+    edge_view e = job_edges(&d, &job, j, max_height);
+    pt_circle c = st->circle;
+    pt_image img = frame_image(&p, &b, &job);
+    const uint8_t *mask = glint_mask(&p, &b, &d, &job);
+    double r_in = ANNULUS_IN * c.r, r_out = ANNULUS_OUT * c.r;
+    int first, last, lo, hi, mine = 0;
+    edge_range(&e, c.cy, r_out, &first, &last);
+    gather_share(first, last, blockIdx.x, &lo, &hi);
+    for (int i = lo + threadIdx.x; i < hi; i += GATHER_THREADS) {
+        double x, y;
+        mine += annulus_keep(&e, i, &c, r_in, r_out, &img, st->limit, mask, &x, &y);
+    }
+    mine = warp_isum(mine);
+    if ((threadIdx.x & 31) == 0)
+        warp_counts[threadIdx.x >> 5] = mine;
+    __syncthreads();
     if (threadIdx.x == 0) {
-        st->n = m;
-        st->peak = peak;
-        st->circle = peak;
+        int total = 0;
+        for (int w = 0; w < GATHER_THREADS / 32; w++)
+            total += warp_counts[w];
+        d.gathered[(size_t)slot * PT_HOUGH_GATHER_BLOCKS + blockIdx.x] = total;
+    }
+}
+
+/* Block per share of the edges, job and lane: its share's annulus points
+ * to their places in the slot's list, after the points of the shares
+ * before it (gather_count), so the list is in edge order; with thin, only
+ * every stride-th of the list (pt_hough_thin_annulus: the ellipse RANSAC's
+ * points). The first block sets the slot's point count. */
+__global__ void __launch_bounds__(GATHER_THREADS) gather_write(pt_cuda_params p, pt_cuda_buffers b,
+                                                                pt_hough_dev d, int jobs,
+                                                                int max_height, int thin)
+{
+    __shared__ int warp_counts[GATHER_THREADS / 32];
+    int j = blockIdx.y, slot = rank_slot(j, blockIdx.z, jobs);
+    pt_hough_stage *st = &d.stage[slot];
+    if (!st->active)
+        return;
+    const int *counts = d.gathered + (size_t)slot * PT_HOUGH_GATHER_BLOCKS;
+    int at = 0, total = 0;
+    for (int k = 0; k < PT_HOUGH_GATHER_BLOCKS; k++) {
+        at += k < (int)blockIdx.x ? counts[k] : 0;
+        total += counts[k];
+    }
+    int stride = 1;
+    if (thin && total > PT_HOUGH_ELLIPSE_POINTS)
+        stride = (total + PT_HOUGH_ELLIPSE_POINTS - 1) / PT_HOUGH_ELLIPSE_POINTS;
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        st->n = (total + stride - 1) / stride;
+    const pt_cuda_eye_job job = b.jobs[j];
+    edge_view e = job_edges(&d, &job, j, max_height);
+    pt_circle c = st->circle;
+    pt_image img = frame_image(&p, &b, &job);
+    const uint8_t *mask = glint_mask(&p, &b, &d, &job);
+    double r_in = ANNULUS_IN * c.r, r_out = ANNULUS_OUT * c.r;
+    pt_point *pts = d.pts + (size_t)slot * d.s.edge_cap;
+    int first, last, lo, hi;
+    edge_range(&e, c.cy, r_out, &first, &last);
+    gather_share(first, last, blockIdx.x, &lo, &hi);
+    for (int t0 = lo; t0 < hi; t0 += GATHER_THREADS) {
+        int i = t0 + threadIdx.x, keep = 0;
+        double x = 0.0, y = 0.0;
+        if (i < hi)
+            keep = annulus_keep(&e, i, &c, r_in, r_out, &img, st->limit, mask, &x, &y);
+        int tile, q = at + pt_block_rank(keep, warp_counts, &tile);
+        if (keep && q % stride == 0) {
+            pts[q / stride].x = (float)x;
+            pts[q / stride].y = (float)y;
+        }
+        at += tile;
     }
 }
 
@@ -339,22 +417,36 @@ __device__ static void ransac_pick(const pt_cuda_params *p, const pt_hough_dev *
     int n = st->n;
     const pt_point *pts = d->pts + (size_t)slot * d->s.edge_cap;
     int *idx = d->idx + (size_t)slot * d->s.edge_cap;
-    if (threadIdx.x == 0) {
-        int best_votes = -1, best_row = -1;
+    if (threadIdx.x < 32) {
+        /* the best partial (most votes, ties to the first: the lowest row,
+         * rows ascend with the partials) by warp 0, lane by lane then by
+         * shuffles of (votes, -index), an order-free maximum */
         const int2 *part = d->partials + (size_t)slot * d->partials_per_job;
-        for (int b = 0; b < d->partials_per_job; b++)
+        int best_votes = -1, best_b = -1;
+        for (int b = threadIdx.x; b < d->partials_per_job; b += 32)
             if (part[b].y >= 0 && part[b].x > best_votes) {
                 best_votes = part[b].x;
-                best_row = part[b].y;
+                best_b = b;
             }
-        sh->found = best_row >= 0;
-        if (best_row >= 0) {
-            int sidx[PT_RANSAC_MAX_SAMPLE_SIZE];
-            pt_ransac_sample_indices(p->ransac_values, p->sample_size, best_row, n, sidx);
-            if (ellipse)
-                pt_fit_ellipse(pts, sidx, p->sample_size, &sh->ellipse);
-            else
-                pt_fit_circle(pts, sidx, p->sample_size, &sh->circle);
+        for (int o = 16; o > 0; o >>= 1) {
+            int v = __shfl_down_sync(0xffffffffu, best_votes, o);
+            int i = __shfl_down_sync(0xffffffffu, best_b, o);
+            if (v > best_votes || (v == best_votes && i >= 0 && (best_b < 0 || i < best_b))) {
+                best_votes = v;
+                best_b = i;
+            }
+        }
+        int best_row = best_b >= 0 ? part[best_b].y : -1;
+        if (threadIdx.x == 0) {
+            sh->found = best_row >= 0;
+            if (best_row >= 0) {
+                int sidx[PT_RANSAC_MAX_SAMPLE_SIZE];
+                pt_ransac_sample_indices(p->ransac_values, p->sample_size, best_row, n, sidx);
+                if (ellipse)
+                    pt_fit_ellipse(pts, sidx, p->sample_size, &sh->ellipse);
+                else
+                    pt_fit_circle(pts, sidx, p->sample_size, &sh->circle);
+            }
         }
     }
     __syncthreads();
@@ -427,8 +519,9 @@ __device__ static void finish_task(const pt_cuda_params *p, const pt_cuda_buffer
 
 /* Block per job after the circle RANSAC: the circle (the peak when RANSAC
  * found nothing); in circle mode with hough_refit=circle the candidate is
- * done, otherwise the annulus points around the circle for the ellipse
- * RANSAC (at most PT_HOUGH_ELLIPSE_POINTS: pt_hough_thin_annulus). */
+ * done, otherwise the centre and dark limit of the annulus around the
+ * circle whose points (gather_count, gather_write, thinned to at most
+ * PT_HOUGH_ELLIPSE_POINTS) the ellipse RANSAC takes. */
 __global__ void __launch_bounds__(THREADS) refine_circle(pt_cuda_params p, pt_cuda_buffers b,
                                                          pt_hough_dev d, int k0, int jobs,
                                                          int max_height)
@@ -439,7 +532,6 @@ __global__ void __launch_bounds__(THREADS) refine_circle(pt_cuda_params p, pt_cu
     if (!st->active)
         return;
     const pt_cuda_eye_job job = b.jobs[j];
-    size_t e0 = (size_t)slot * d.s.edge_cap;
     edge_view e = job_edges(&d, &job, j, max_height);
     pt_circle peak = st->peak, circle = peak;
     ransac_pick(&p, &d, slot, 0, fmax(REFINE_PX, REFINE_SHARE * peak.r), job.min_r, job.max_r,
@@ -452,15 +544,10 @@ __global__ void __launch_bounds__(THREADS) refine_circle(pt_cuda_params p, pt_cu
         finish_task(&p, &b, &d, j, k, &e, 1, &circle, &circle, &as_ellipse, &sh);
         return;
     }
-    pt_image img = frame_image(&p, &b, &job);
-    int limit = pt_hough_dark_limit_circle(&img, &circle, d.s.dark_spread);
-    int n = gather(&e, &circle, ANNULUS_IN * circle.r, ANNULUS_OUT * circle.r, &img, limit,
-                   glint_mask(&p, &b, &d, &job), d.pts + e0, &sh);
-    /* the ellipse RANSAC's points thinned as omp/detect/hough.c does (one thread:
-     * the compaction is in place) */
     if (threadIdx.x == 0) {
-        st->n = pt_hough_thin_annulus(d.pts + e0, n);
+        pt_image img = frame_image(&p, &b, &job);
         st->circle = circle;
+        st->limit = pt_hough_dark_limit_circle(&img, &circle, d.s.dark_spread);
     }
 }
 
@@ -633,11 +720,16 @@ cudaError_t pt_cuda_hough_refine(const pt_hough_dev *d, const pt_cuda_params *p,
     int groups = (ranks + lanes - 1) / lanes;
     lanes = (ranks + groups - 1) / groups;
     dim3 blocks(jobs, lanes), rows_grid(d->partials_per_job, jobs, lanes);
+    dim3 shares(PT_HOUGH_GATHER_BLOCKS, jobs, lanes);
     for (int k0 = 0; k0 < ranks; k0 += lanes) {
-        refine_start<<<blocks, THREADS, 0, stream>>>(*p, *b, *d, k0, jobs, height);
+        refine_start<<<blocks, 1, 0, stream>>>(*p, *b, *d, k0, jobs);
+        gather_count<<<shares, GATHER_THREADS, 0, stream>>>(*p, *b, *d, jobs, height);
+        gather_write<<<shares, GATHER_THREADS, 0, stream>>>(*p, *b, *d, jobs, height, 0);
         ransac_rows<<<rows_grid, RANSAC_THREADS, 0, stream>>>(*p, *b, *d, 0, jobs);
         refine_circle<<<blocks, THREADS, 0, stream>>>(*p, *b, *d, k0, jobs, height);
         if (d->s.ellipse || d->s.refit) {
+            gather_count<<<shares, GATHER_THREADS, 0, stream>>>(*p, *b, *d, jobs, height);
+            gather_write<<<shares, GATHER_THREADS, 0, stream>>>(*p, *b, *d, jobs, height, 1);
             ransac_rows<<<rows_grid, RANSAC_THREADS, 0, stream>>>(*p, *b, *d, 1, jobs);
             refine_ellipse<<<blocks, THREADS, 0, stream>>>(*p, *b, *d, k0, jobs, height);
         }
