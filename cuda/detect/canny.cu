@@ -115,32 +115,55 @@ __global__ void canny_histogram(pt_cuda_buffers b, pt_hough_dev d)
             atomicAdd(&d.hist[(size_t)j * PT_HOUGH_CANNY_BINS + k], bins[k]);
 }
 
-/* pt_canny_quantile()'s threshold from the histogram: thread per job. */
-__global__ void canny_thresholds(pt_hough_dev d, int jobs)
+/* pt_canny_quantile()'s threshold from the histogram: block per job of
+ * PT_HOUGH_CANNY_BINS / 2 threads, two bins a thread. The bins' running
+ * sums (integers: the same in any order) come from a block scan; the
+ * thread holding the first bin whose running sum reaches the target
+ * (there is one, the sums only grow) sets the threshold. */
+__global__ void __launch_bounds__(PT_HOUGH_CANNY_BINS / 2) canny_thresholds(pt_hough_dev d)
 {
-    int j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (j >= jobs)
-        return;
-    float vmax = __uint_as_float(d.vmax[j]), high = 0.0f;
-    if (vmax > CANNY_ZERO) {
-        const int *hist = d.hist + (size_t)j * PT_HOUGH_CANNY_BINS;
-        float scale = (float)PT_HOUGH_CANNY_BINS / vmax;
-        long nonzero = 0;
-        for (int k = 0; k < PT_HOUGH_CANNY_BINS; k++)
-            nonzero += hist[k];
-        long target = (long)ceil(d.s.canny_high * (double)nonzero);
-        long cumulative = 0;
-        high = vmax;
-        for (int k = 0; k < PT_HOUGH_CANNY_BINS; k++) {
-            cumulative += hist[k];
-            if (cumulative >= target) {
-                high = (float)(k + 1) / scale;
-                break;
-            }
+    __shared__ long warp_sums[PT_HOUGH_CANNY_BINS / 64];
+    __shared__ int first;
+    int j = blockIdx.x, t = threadIdx.x, lane = t & 31, warp = t >> 5;
+    float vmax = __uint_as_float(d.vmax[j]);
+    if (vmax <= CANNY_ZERO) {
+        if (t == 0) {
+            d.high[j] = 0.0f;
+            d.low[j] = (float)(d.s.canny_low * 0.0f);
         }
+        return;
     }
-    d.high[j] = high;
-    d.low[j] = (float)(d.s.canny_low * high);
+    const int *hist = d.hist + (size_t)j * PT_HOUGH_CANNY_BINS;
+    long h0 = hist[2 * t], h1 = hist[2 * t + 1], incl = h0 + h1;
+    for (int o = 1; o < 32; o <<= 1) {
+        long v = __shfl_up_sync(0xffffffffu, incl, o);
+        if (lane >= o)
+            incl += v;
+    }
+    if (lane == 31)
+        warp_sums[warp] = incl;
+    if (t == 0)
+        first = PT_HOUGH_CANNY_BINS;
+    __syncthreads();
+    long before = 0, nonzero = 0;
+    for (int w = 0; w < PT_HOUGH_CANNY_BINS / 64; w++) {
+        before += w < warp ? warp_sums[w] : 0;
+        nonzero += warp_sums[w];
+    }
+    incl += before;
+    long prev = incl - h0 - h1; /* running sum before bin 2t */
+    long target = (long)ceil(d.s.canny_high * (double)nonzero);
+    if (prev + h0 >= target && (t == 0 || prev < target))
+        first = 2 * t;
+    else if (incl >= target && prev + h0 < target)
+        first = 2 * t + 1;
+    __syncthreads();
+    if (t == 0) {
+        float scale = (float)PT_HOUGH_CANNY_BINS / vmax;
+        float high = first < PT_HOUGH_CANNY_BINS ? (float)(first + 1) / scale : vmax;
+        d.high[j] = high;
+        d.low[j] = (float)(d.s.canny_low * high);
+    }
 }
 
 /* Non-maximum suppression: state 1 = candidate, 2 = strong; label = own index. */
@@ -385,7 +408,7 @@ cudaError_t pt_cuda_hough_canny(const pt_hough_dev *d, int max_radius,
     canny_gradient<<<tiles, dim3(TILE, ROWS_PER_PASS), shared, stream>>>(*p, *b, *d);
     int blocks = (int)(((size_t)width * height + 255) / 256);
     canny_histogram<<<dim3(blocks < 64 ? blocks : 64, jobs), 256, 0, stream>>>(*b, *d);
-    canny_thresholds<<<(jobs + 63) / 64, 64, 0, stream>>>(*d, jobs);
+    canny_thresholds<<<jobs, PT_HOUGH_CANNY_BINS / 2, 0, stream>>>(*d);
     dim3 px((width + 31) / 32, (height + 7) / 8, jobs), px_block(32, 8);
     canny_suppress<<<px, px_block, 0, stream>>>(*b, *d);
     canny_union<<<px, px_block, 0, stream>>>(*b, *d);

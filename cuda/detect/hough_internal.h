@@ -56,8 +56,9 @@ typedef struct {
     size_t seed_ii_per_job;       /* seed grid integral entries per job */
 } pt_hough_settings;
 
-/* Blocks over which one candidate's annulus points are gathered
- * (hough_refine.cu: counted, then written in edge order). */
+/* Blocks over which one candidate's points (its annulus, those near its
+ * ellipse) are gathered (hough_refine.cu: counted, then written in edge
+ * order). */
 #define PT_HOUGH_GATHER_BLOCKS 32
 
 /* Per scratch slot: the candidate being refined there (hough_refine.cu's stages). */
@@ -67,6 +68,9 @@ typedef struct {
     pt_circle peak;    /* the candidate */
     pt_circle circle;  /* its RANSAC circle; the centre of the annulus gathered */
     int limit;         /* the annulus' dark limit (lib/detect/hough_dark.h) */
+    int ok;            /* the ellipse RANSAC found a model */
+    int refining;      /* its refits go on (the last one fitted) */
+    pt_ellipse ellipse; /* the ellipse RANSAC's model, then each refit's */
 } pt_hough_stage;
 
 /* One candidate circle per (job, k), refined by hough_refine.cu. */

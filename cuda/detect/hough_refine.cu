@@ -3,8 +3,10 @@
  * The candidates are independent: a chunk of few jobs refines several
  * ranks at once in the scratch slots (point lists, RANSAC partials) its
  * other jobs would use, so one frame's candidates run side by side.
- * Point lists are compacted in edge order (ballots), so the shared RANSAC
- * sample table picks the CPU's points; RANSAC rows are spread over warps
+ * Point lists are compacted in edge order (ballots), each over
+ * PT_HOUGH_GATHER_BLOCKS blocks that count their share of the edges before
+ * writing it after the shares before, so the shared RANSAC sample table
+ * picks the CPU's points; RANSAC rows are spread over warps
  * (a row's inliers counted by its lanes) and the best (most votes, then the
  * lowest row) reduced; the fits are lib/detect/fit.h's, a sample's on every
  * lane of its warp and a refit's
@@ -122,16 +124,17 @@ __device__ static inline void edge_point(const edge_view *e, int i, double *x, d
 }
 
 /* The tile's kept points (every thread of the block calls it, keep for its
- * own) appended to pts[*n..] in thread order (cuda/core/block_rank.cuh). */
-__device__ static inline void append_kept(int keep, double x, double y, pt_point *pts, int *n,
-                                          refine_shared *sh)
+ * own) numbered from *at on in thread order (cuda/core/block_rank.cuh);
+ * every stride-th number goes to pts[number / stride]. */
+__device__ static inline void append_kept(int keep, double x, double y, pt_point *pts,
+                                          int stride, int *at, int *warp_counts)
 {
-    int total, k = pt_block_rank(keep, sh->warp_counts, &total);
-    if (keep) {
-        pts[*n + k].x = (float)x;
-        pts[*n + k].y = (float)y;
+    int tile, q = *at + pt_block_rank(keep, warp_counts, &tile);
+    if (keep && q % stride == 0) {
+        pts[q / stride].x = (float)x;
+        pts[q / stride].y = (float)y;
     }
-    *n += total;
+    *at += tile;
 }
 
 /* Whether edge i is one of around_peak()'s points of circle c (between
@@ -321,12 +324,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) gather_write(pt_cuda_params p,
         double x = 0.0, y = 0.0;
         if (i < hi)
             keep = annulus_keep(&e, i, &c, r_in, r_out, &img, st->limit, mask, &x, &y);
-        int tile, q = at + pt_block_rank(keep, warp_counts, &tile);
-        if (keep && q % stride == 0) {
-            pts[q / stride].x = (float)x;
-            pts[q / stride].y = (float)y;
-        }
-        at += tile;
+        append_kept(keep, x, y, pts, stride, &at, warp_counts);
     }
 }
 
@@ -551,51 +549,133 @@ __global__ void __launch_bounds__(THREADS) refine_circle(pt_cuda_params p, pt_cu
     }
 }
 
-/* Edge points (full frame) in edge order within band of the ellipse
- * (near_ellipse() of omp/detect/hough.c), in two passes: the edges in the
- * ring of the outline's radii first (a cheap test, their indices listed in
- * cand: room for the job's edges), then the closest-point test over that
- * list, whose threads all have work; both compactions keep the edges'
- * order. */
-__device__ static int gather_near_ellipse(const edge_view *e, const pt_ellipse_frame *frame,
-                                         double band, int *cand, pt_point *pts,
-                                         refine_shared *sh)
+/* Block per job and lane after the ellipse RANSAC: its model, refitted on
+ * its inliers, to the slot (ok; refining: the refits below start from it). */
+__global__ void __launch_bounds__(THREADS) ellipse_pick(pt_cuda_params p, pt_cuda_buffers b,
+                                                        pt_hough_dev d, int jobs)
 {
-    int first, last, nc = 0, n = 0;
-    edge_range(e, frame->cy, fmax(frame->a, frame->b) + band, &first, &last);
-    for (int t0 = first; t0 < last; t0 += THREADS) {
-        int i = t0 + threadIdx.x, keep = 0;
-        if (i < last) {
-            double x, y;
-            edge_point(e, i, &x, &y);
-            /* the distance to a point of the outline, which lies between b
-             * and a from the centre, is at least the gap to that range */
-            keep = !reject_ring(reject_dist2(frame->cx, frame->cy, x, y), frame->b - band,
-                                frame->a + band);
-        }
-        int total, k = pt_block_rank(keep, sh->warp_counts, &total);
-        if (keep)
-            cand[nc + k] = i;
-        nc += total;
+    __shared__ refine_shared sh;
+    int j = blockIdx.x, slot = rank_slot(j, blockIdx.y, jobs);
+    pt_hough_stage *st = &d.stage[slot];
+    if (!st->active)
+        return;
+    const pt_cuda_eye_job job = b.jobs[j];
+    ransac_pick(&p, &d, slot, 1, d.s.ransac_inlier, job.min_r, job.max_r, &sh);
+    if (threadIdx.x == 0) {
+        st->ok = sh.found;
+        st->refining = sh.found;
+        if (sh.found)
+            st->ellipse = sh.ellipse;
     }
-    __syncthreads();
-    for (int t0 = 0; t0 < nc; t0 += THREADS) {
-        int c = t0 + threadIdx.x, keep = 0;
-        double x = 0.0, y = 0.0;
-        if (c < nc) {
-            edge_point(e, cand[c], &x, &y);
-            keep = pt_ellipse_frame_within(frame, x, y, band);
-        }
-        append_kept(keep, x, y, pts, &n, sh);
-    }
-    __syncthreads();
-    return n;
 }
 
-/* Block per job after the ellipse RANSAC: two refits on the points near
- * the ellipse, then the candidate's value. Circle mode with
+/* Whether edge i lies within band of the ellipse of frame (near_ellipse()
+ * of omp/detect/hough.c); (x, y): the point, full frame. The ring of the
+ * outline's radii first: the distance to a point of the outline, which
+ * lies between b and a from the centre, is at least the gap to that
+ * range. */
+__device__ static int near_keep(const edge_view *e, int i, const pt_ellipse_frame *frame,
+                                double band, double *x, double *y)
+{
+    edge_point(e, i, x, y);
+    if (reject_ring(reject_dist2(frame->cx, frame->cy, *x, *y), frame->b - band,
+                    frame->a + band))
+        return 0;
+    return pt_ellipse_frame_within(frame, *x, *y, band);
+}
+
+/* Block per share of the edges, job and lane while the slot's refits go
+ * on: how many of the share's edges lie near its ellipse (near_keep). */
+__global__ void __launch_bounds__(GATHER_THREADS) near_count(pt_cuda_buffers b, pt_hough_dev d,
+                                                              int jobs, int max_height)
+{
+    __shared__ int warp_counts[GATHER_THREADS / 32];
+    int j = blockIdx.y, slot = rank_slot(j, blockIdx.z, jobs);
+    const pt_hough_stage *st = &d.stage[slot];
+    if (!st->active || !st->refining)
+        return;
+    const pt_cuda_eye_job job = b.jobs[j];
+    edge_view e = job_edges(&d, &job, j, max_height);
+    pt_ellipse_frame frame;
+    pt_ellipse_frame_init(&st->ellipse, &frame);
+    int first, last, lo, hi, mine = 0;
+    edge_range(&e, frame.cy, fmax(frame.a, frame.b) + REFINE_PX, &first, &last);
+    gather_share(first, last, blockIdx.x, &lo, &hi);
+    for (int i = lo + threadIdx.x; i < hi; i += GATHER_THREADS) {
+        double x, y;
+        mine += near_keep(&e, i, &frame, REFINE_PX, &x, &y);
+    }
+    mine = warp_isum(mine);
+    if ((threadIdx.x & 31) == 0)
+        warp_counts[threadIdx.x >> 5] = mine;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        int total = 0;
+        for (int w = 0; w < GATHER_THREADS / 32; w++)
+            total += warp_counts[w];
+        d.gathered[(size_t)slot * PT_HOUGH_GATHER_BLOCKS + blockIdx.x] = total;
+    }
+}
+
+/* Block per share of the edges, job and lane while the slot's refits go
+ * on: the share's points near the ellipse to their places in edge order
+ * (after near_count); the first block sets the point count. */
+__global__ void __launch_bounds__(GATHER_THREADS) near_write(pt_cuda_buffers b, pt_hough_dev d,
+                                                              int jobs, int max_height)
+{
+    __shared__ int warp_counts[GATHER_THREADS / 32];
+    int j = blockIdx.y, slot = rank_slot(j, blockIdx.z, jobs);
+    pt_hough_stage *st = &d.stage[slot];
+    if (!st->active || !st->refining)
+        return;
+    const int *counts = d.gathered + (size_t)slot * PT_HOUGH_GATHER_BLOCKS;
+    int at = 0, total = 0;
+    for (int k = 0; k < PT_HOUGH_GATHER_BLOCKS; k++) {
+        at += k < (int)blockIdx.x ? counts[k] : 0;
+        total += counts[k];
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        st->n = total;
+    const pt_cuda_eye_job job = b.jobs[j];
+    edge_view e = job_edges(&d, &job, j, max_height);
+    pt_ellipse_frame frame;
+    pt_ellipse_frame_init(&st->ellipse, &frame);
+    pt_point *pts = d.pts + (size_t)slot * d.s.edge_cap;
+    int first, last, lo, hi;
+    edge_range(&e, frame.cy, fmax(frame.a, frame.b) + REFINE_PX, &first, &last);
+    gather_share(first, last, blockIdx.x, &lo, &hi);
+    for (int t0 = lo; t0 < hi; t0 += GATHER_THREADS) {
+        int i = t0 + threadIdx.x, keep = 0;
+        double x = 0.0, y = 0.0;
+        if (i < hi)
+            keep = near_keep(&e, i, &frame, REFINE_PX, &x, &y);
+        append_kept(keep, x, y, pts, 1, &at, warp_counts);
+    }
+}
+
+/* Warp per job and lane while the slot's refits go on: the ellipse
+ * refitted on the points near it (lib/detect/fit.h, bit for bit:
+ * cuda/detect/warp_fit.cuh); the refits end where one fails. */
+__global__ void ellipse_refit(pt_hough_dev d, int jobs)
+{
+    __shared__ warp_fit_shared fit;
+    int j = blockIdx.x, slot = rank_slot(j, blockIdx.y, jobs);
+    pt_hough_stage *st = &d.stage[slot];
+    if (!st->active || !st->refining)
+        return;
+    pt_ellipse e;
+    int fitted = warp_fit(1, d.pts + (size_t)slot * d.s.edge_cap, NULL, st->n, &fit, NULL, &e);
+    if (threadIdx.x == 0) {
+        st->refining = fitted;
+        if (fitted)
+            st->ellipse = e;
+    }
+}
+
+/* Block per job and lane after the refits: circle mode with
  * hough_refit=ellipse keeps its circle unless the ellipse is credible
- * (lib/detect/hough_refit.h), then reports its centre and mean radius. */
+ * (lib/detect/hough_refit.h), then reports its centre and mean radius;
+ * the candidate's value. */
 __global__ void __launch_bounds__(THREADS) refine_ellipse(pt_cuda_params p, pt_cuda_buffers b,
                                                           pt_hough_dev d, int k0, int jobs,
                                                           int max_height)
@@ -606,33 +686,12 @@ __global__ void __launch_bounds__(THREADS) refine_ellipse(pt_cuda_params p, pt_c
     if (!st->active)
         return;
     const pt_cuda_eye_job job = b.jobs[j];
-    size_t e0 = (size_t)slot * d.s.edge_cap;
     edge_view e = job_edges(&d, &job, j, max_height);
-    pt_point *pts = d.pts + e0;
     pt_circle circle = st->circle;
     pt_ellipse el = {0, 0, 0, 0, 0};
-    ransac_pick(&p, &d, slot, 1, d.s.ransac_inlier, job.min_r, job.max_r, &sh);
-    int ok = sh.found;
-    if (ok) {
-        el = sh.ellipse;
-        for (int pass = 0; pass < 2; pass++) {
-            pt_ellipse_frame frame;
-            pt_ellipse_frame_init(&el, &frame);
-            int n = gather_near_ellipse(&e, &frame, REFINE_PX, d.idx + e0, pts, &sh);
-            pt_ellipse fitted_e;
-            int fitted = block_fit(1, pts, NULL, n, &sh, NULL, &fitted_e);
-            if (threadIdx.x == 0) {
-                sh.found = fitted;
-                if (fitted)
-                    sh.ellipse = fitted_e;
-            }
-            __syncthreads();
-            if (!sh.found)
-                break;
-            el = sh.ellipse;
-            __syncthreads();
-        }
-    }
+    int ok = st->ok;
+    if (ok)
+        el = st->ellipse;
     pt_circle out = circle;
     if (d.s.refit) {
         if (ok && pt_hough_refit_credible(&circle, &el))
@@ -644,18 +703,12 @@ __global__ void __launch_bounds__(THREADS) refine_ellipse(pt_cuda_params p, pt_c
     finish_task(&p, &b, &d, j, k, &e, ok, &circle, &out, &el, &sh);
 }
 
-/* Thread per job: the chosen candidate, its confidence, the result. */
-__global__ void hough_finish(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d, int jobs)
+/* Job j's chosen candidate among its refined ones, -1 when none. */
+__device__ static int choose(const pt_hough_dev *d, int j)
 {
-    int j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (j >= jobs)
-        return;
-    pt_cuda_eye_result res;
-    memset(&res, 0, sizeof res);
-    res.status = PT_DETECT_NOTFOUND;
-    int nc = d.overflow[j] ? 0 : d.ncand[j], best = -1;
-    const pt_hough_task *task = d.task + (size_t)j * PT_HOUGH_CANDIDATES;
-    if (d.s.gradient) {
+    int nc = d->overflow[j] ? 0 : d->ncand[j], best = -1;
+    const pt_hough_task *task = d->task + (size_t)j * PT_HOUGH_CANDIDATES;
+    if (d->s.gradient) {
         int ok[PT_HOUGH_CANDIDATES], inside[PT_HOUGH_CANDIDATES];
         double value[PT_HOUGH_CANDIDATES], shape[PT_HOUGH_CANDIDATES];
         pt_circle out[PT_HOUGH_CANDIDATES];
@@ -668,15 +721,32 @@ __global__ void hough_finish(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d
         }
         /* seed candidates that repeat a voting one (omp/detect/hough.c);
          * the dark-edge vote's stay */
-        int nvote = d.nvote[j] < nc ? d.nvote[j] : nc;
-        int nseed = d.ndark[j] >= 0 && d.ndark[j] < nc ? d.ndark[j] : nc;
+        int nvote = d->nvote[j] < nc ? d->nvote[j] : nc;
+        int nseed = d->ndark[j] >= 0 && d->ndark[j] < nc ? d->ndark[j] : nc;
         for (int k = nvote; k < nseed; k++)
             if (ok[k] && pt_hough_seed_repeats(&out[k], inside[k], nvote, ok, out, inside))
                 ok[k] = 0;
-        best = pt_hough_choose_nest(nc, ok, value, inside, shape, out, d.s.nest_keep);
+        best = pt_hough_choose_nest(nc, ok, value, inside, shape, out, d->s.nest_keep);
     } else if (nc > 0 && task[0].ok) {
         best = 0;
     }
+    return best;
+}
+
+/* Warp per job: the chosen candidate (lane 0), its confidence (the warp's
+ * samples), the result. */
+__global__ void hough_finish(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d)
+{
+    __shared__ int chosen;
+    int j = blockIdx.x;
+    if (threadIdx.x == 0)
+        chosen = choose(&d, j);
+    __syncthreads();
+    int best = chosen;
+    const pt_hough_task *task = d.task + (size_t)j * PT_HOUGH_CANDIDATES;
+    pt_cuda_eye_result res;
+    memset(&res, 0, sizeof res);
+    res.status = PT_DETECT_NOTFOUND;
     if (best >= 0) {
         const pt_cuda_eye_job job = b.jobs[j];
         pt_image img = frame_image(&p, &b, &job);
@@ -686,11 +756,11 @@ __global__ void hough_finish(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d
             res.circle.cx = el.cx;
             res.circle.cy = el.cy;
             res.circle.r = 0.5 * (el.a + el.b);
-            res.confidence = pt_confidence_ellipse(&img, &el);
+            res.confidence = warp_confidence(&img, &el);
         } else {
             /* the circle, or the ellipse whose centre and mean radius it took */
             res.circle = task[best].circle;
-            res.confidence = pt_confidence_ellipse(&img, &task[best].ellipse);
+            res.confidence = warp_confidence(&img, &task[best].ellipse);
         }
         /* gradient voting also keeps a pupil-shaped outline whose border
          * steps are small (omp/detect/hough.c) */
@@ -706,7 +776,8 @@ __global__ void hough_finish(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d
             res.status = PT_DETECT_OK;
         }
     }
-    b.results[j] = res;
+    if (threadIdx.x == 0)
+        b.results[j] = res;
 }
 
 cudaError_t pt_cuda_hough_refine(const pt_hough_dev *d, const pt_cuda_params *p,
@@ -731,10 +802,16 @@ cudaError_t pt_cuda_hough_refine(const pt_hough_dev *d, const pt_cuda_params *p,
             gather_count<<<shares, GATHER_THREADS, 0, stream>>>(*p, *b, *d, jobs, height);
             gather_write<<<shares, GATHER_THREADS, 0, stream>>>(*p, *b, *d, jobs, height, 1);
             ransac_rows<<<rows_grid, RANSAC_THREADS, 0, stream>>>(*p, *b, *d, 1, jobs);
+            ellipse_pick<<<blocks, THREADS, 0, stream>>>(*p, *b, *d, jobs);
+            for (int pass = 0; pass < 2; pass++) {
+                near_count<<<shares, GATHER_THREADS, 0, stream>>>(*b, *d, jobs, height);
+                near_write<<<shares, GATHER_THREADS, 0, stream>>>(*b, *d, jobs, height);
+                ellipse_refit<<<blocks, 32, 0, stream>>>(*d, jobs);
+            }
             refine_ellipse<<<blocks, THREADS, 0, stream>>>(*p, *b, *d, k0, jobs, height);
         }
     }
-    hough_finish<<<(jobs + 63) / 64, 64, 0, stream>>>(*p, *b, *d, jobs);
+    hough_finish<<<jobs, 32, 0, stream>>>(*p, *b, *d);
     return cudaGetLastError();
 }
 
