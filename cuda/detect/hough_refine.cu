@@ -38,6 +38,7 @@
 #define SHARED_POINTS 2048
 #define RANSAC_THREADS 128
 #define RANSAC_ROWS (RANSAC_THREADS / 32) /* table rows per block, a warp each */
+#define MODEL_THREADS 128                 /* ransac_models: rows per block, a thread each */
 #define REFINE_PX 2.0
 #define REFINE_SHARE 0.1
 #define ANNULUS_IN 0.8
@@ -328,6 +329,44 @@ __global__ void __launch_bounds__(GATHER_THREADS) gather_write(pt_cuda_params p,
     }
 }
 
+/* Thread per row of the sample table, job and lane: the row's model (its
+ * sample's fit, when its indices differ and the fit is in range) and
+ * whether it has one. Apart from the votes, whose warps take a row each:
+ * the fits run on distinct rows in every lane instead of the same fit on
+ * all 32. */
+__global__ void __launch_bounds__(MODEL_THREADS) ransac_models(pt_cuda_params p, pt_cuda_buffers b,
+                                                                pt_hough_dev d, int ellipse,
+                                                                int jobs)
+{
+    int j = blockIdx.y, slot = rank_slot(j, blockIdx.z, jobs);
+    int s = blockIdx.x * MODEL_THREADS + threadIdx.x;
+    const pt_hough_stage *st = &d.stage[slot];
+    if (!st->active || s >= p.ransac_rows)
+        return;
+    const pt_cuda_eye_job job = b.jobs[j];
+    int n = st->n, ks = p.sample_size, ok = 0;
+    pt_ellipse e = {0, 0, 0, 0, 0};
+    int sidx[PT_RANSAC_MAX_SAMPLE_SIZE];
+    const pt_point *pts = d.pts + (size_t)slot * d.s.edge_cap;
+    if (n >= ks && ks >= (ellipse ? 5 : 3) && ks <= PT_RANSAC_MAX_SAMPLE_SIZE &&
+        pt_ransac_sample_indices(p.ransac_values, ks, s, n, sidx)) {
+        if (ellipse) {
+            ok = pt_fit_ellipse(pts, sidx, ks, &e) &&
+                 pt_ransac_ellipse_in_range(&e, job.min_r, job.max_r);
+        } else {
+            pt_circle c;
+            ok = pt_fit_circle(pts, sidx, ks, &c) &&
+                 pt_ransac_circle_in_range(&c, job.min_r, job.max_r);
+            e.cx = c.cx;
+            e.cy = c.cy;
+            e.a = c.r;
+        }
+    }
+    size_t at = (size_t)slot * d.model_rows + s;
+    d.models[at] = e;
+    d.model_ok[at] = ok;
+}
+
 /* Block per RANSAC_ROWS rows of the sample table per job and lane, a warp
  * per row (its lanes count the inliers: integer votes, the same in any
  * order): the block's best row (most votes, ties to the lowest) -> partials. */
@@ -340,7 +379,6 @@ __global__ void __launch_bounds__(RANSAC_THREADS) ransac_rows(pt_cuda_params p, 
     const pt_hough_stage *st = &d.stage[slot];
     if (!st->active)
         return;
-    const pt_cuda_eye_job job = b.jobs[j];
     int n = st->n, ks = p.sample_size;
     int2 *out = d.partials + (size_t)slot * d.partials_per_job + blockIdx.x;
     if (n < ks || ks < (ellipse ? 5 : 3) || ks > PT_RANSAC_MAX_SAMPLE_SIZE) {
@@ -350,7 +388,6 @@ __global__ void __launch_bounds__(RANSAC_THREADS) ransac_rows(pt_cuda_params p, 
     }
     /* circle: refine()'s band; ellipse: ransac_inlier */
     double inlier = ellipse ? d.s.ransac_inlier : fmax(REFINE_PX, REFINE_SHARE * st->peak.r);
-    double min_r = job.min_r, max_r = job.max_r;
     const pt_point *pts = d.pts + (size_t)slot * d.s.edge_cap;
     if (n <= SHARED_POINTS) {
         for (int k = threadIdx.x; k < n; k += RANSAC_THREADS)
@@ -360,34 +397,28 @@ __global__ void __launch_bounds__(RANSAC_THREADS) ransac_rows(pt_cuda_params p, 
     }
     int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     int s = blockIdx.x * RANSAC_ROWS + warp, votes = -1, row = -1;
-    int sidx[PT_RANSAC_MAX_SAMPLE_SIZE];
-    /* the row, its sample and its model are the same on every lane */
-    if (s < p.ransac_rows && pt_ransac_sample_indices(p.ransac_values, ks, s, n, sidx)) {
+    /* the row and its model (ransac_models) are the same on every lane */
+    size_t at = (size_t)slot * d.model_rows + s;
+    if (s < p.ransac_rows && d.model_ok[at]) {
         int mine = 0;
+        pt_ellipse e = d.models[at];
         if (ellipse) {
-            pt_ellipse e;
-            if (pt_fit_ellipse(pts, sidx, ks, &e) && pt_ransac_ellipse_in_range(&e, min_r, max_r)) {
-                pt_ellipse_frame f;
-                pt_ellipse_frame_init(&e, &f);
-                double lo = f.b - inlier, hi = f.a + inlier;
-                for (int k = lane; k < n; k += 32)
-                    mine += !reject_ring(reject_dist2(pts[k].x, pts[k].y, f.cx, f.cy), lo, hi) &&
-                            pt_ellipse_frame_within(&f, pts[k].x, pts[k].y, inlier);
-                row = s;
-            }
+            pt_ellipse_frame f;
+            pt_ellipse_frame_init(&e, &f);
+            double lo = f.b - inlier, hi = f.a + inlier;
+            for (int k = lane; k < n; k += 32)
+                mine += !reject_ring(reject_dist2(pts[k].x, pts[k].y, f.cx, f.cy), lo, hi) &&
+                        pt_ellipse_frame_within(&f, pts[k].x, pts[k].y, inlier);
         } else {
-            pt_circle c;
-            if (pt_fit_circle(pts, sidx, ks, &c) && pt_ransac_circle_in_range(&c, min_r, max_r)) {
-                vote_circle_f vc = vote_circle_init(c.cx, c.cy, c.r, inlier);
-                for (int k = lane; k < n; k += 32) {
-                    int vote = vote_circle(&vc, pts[k].x, pts[k].y);
-                    mine += vote >= 0 ? vote : pt_circle_distance(&c, pts[k].x, pts[k].y) <= inlier;
-                }
-                row = s;
+            pt_circle c = {e.cx, e.cy, e.a};
+            vote_circle_f vc = vote_circle_init(c.cx, c.cy, c.r, inlier);
+            for (int k = lane; k < n; k += 32) {
+                int vote = vote_circle(&vc, pts[k].x, pts[k].y);
+                mine += vote >= 0 ? vote : pt_circle_distance(&c, pts[k].x, pts[k].y) <= inlier;
             }
         }
-        if (row >= 0)
-            votes = warp_isum(mine);
+        row = s;
+        votes = warp_isum(mine);
     }
     if (lane == 0) {
         votes_of[warp] = votes;
@@ -792,15 +823,18 @@ cudaError_t pt_cuda_hough_refine(const pt_hough_dev *d, const pt_cuda_params *p,
     lanes = (ranks + groups - 1) / groups;
     dim3 blocks(jobs, lanes), rows_grid(d->partials_per_job, jobs, lanes);
     dim3 shares(PT_HOUGH_GATHER_BLOCKS, jobs, lanes);
+    dim3 models_grid((p->ransac_rows + MODEL_THREADS - 1) / MODEL_THREADS, jobs, lanes);
     for (int k0 = 0; k0 < ranks; k0 += lanes) {
         refine_start<<<blocks, 1, 0, stream>>>(*p, *b, *d, k0, jobs);
         gather_count<<<shares, GATHER_THREADS, 0, stream>>>(*p, *b, *d, jobs, height);
         gather_write<<<shares, GATHER_THREADS, 0, stream>>>(*p, *b, *d, jobs, height, 0);
+        ransac_models<<<models_grid, MODEL_THREADS, 0, stream>>>(*p, *b, *d, 0, jobs);
         ransac_rows<<<rows_grid, RANSAC_THREADS, 0, stream>>>(*p, *b, *d, 0, jobs);
         refine_circle<<<blocks, THREADS, 0, stream>>>(*p, *b, *d, k0, jobs, height);
         if (d->s.ellipse || d->s.refit) {
             gather_count<<<shares, GATHER_THREADS, 0, stream>>>(*p, *b, *d, jobs, height);
             gather_write<<<shares, GATHER_THREADS, 0, stream>>>(*p, *b, *d, jobs, height, 1);
+            ransac_models<<<models_grid, MODEL_THREADS, 0, stream>>>(*p, *b, *d, 1, jobs);
             ransac_rows<<<rows_grid, RANSAC_THREADS, 0, stream>>>(*p, *b, *d, 1, jobs);
             ellipse_pick<<<blocks, THREADS, 0, stream>>>(*p, *b, *d, jobs);
             for (int pass = 0; pass < 2; pass++) {
