@@ -37,6 +37,7 @@ static void tl_destroy(void *instance)
     cudaFree(in->d.root_count);
     cudaFree(in->d.row_offsets);
     cudaFree(in->d.votes);
+    cudaFree(in->d.models);
     cudaFree(in->d.fits);
     cudaFree(in->d.winner);
     cudaFree(in->d.refine_t);
@@ -96,7 +97,7 @@ static cudaError_t tl_create(const pt_config *cfg, int ellipse, const pt_cuda_pa
         d->nblocks = 1;
     size_t per_slot = d->cap * (sizeof(int32_t) + sizeof(pt_point)) +
                       d->root_cap * sizeof(int32_t) + sizeof(int32_t) +
-                      (size_t)d->rows_cap * sizeof(int32_t) + (size_t)d->nblocks * TL_RANSAC_THREADS * sizeof(int32_t);
+                      (size_t)d->rows_cap * sizeof(int32_t) + (size_t)d->nblocks * TL_RANSAC_THREADS * (sizeof(int32_t) + sizeof(pt_ellipse));
     size_t tasks = (size_t)max_jobs * (d->thresholds > 1 ? d->thresholds : 1);
     size_t batch = TL_SLOT_BYTES / per_slot;
     if (batch > tasks)
@@ -117,6 +118,7 @@ static cudaError_t tl_create(const pt_config *cfg, int ellipse, const pt_cuda_pa
     TL_ALLOC(d->root_count, batch);
     TL_ALLOC(d->row_offsets, batch * d->rows_cap);
     TL_ALLOC(d->votes, batch * d->nblocks * TL_RANSAC_THREADS);
+    TL_ALLOC(d->models, batch * d->nblocks * TL_RANSAC_THREADS);
     TL_ALLOC(d->fits, jobs * (d->thresholds + 2));
     TL_ALLOC(d->winner, jobs);
     TL_ALLOC(d->refine_t, jobs);

@@ -1,10 +1,12 @@
 /* RANSAC over each tl task's border points, pt_ransac_circle /
  * pt_ransac_ellipse (lib/detect/ransac.h) with the task's inlier band:
  *
+ *   tl_models  block per (256 rows of the sample table, task): thread per
+ *              row fits its sample, the model kept for the votes.
  *   tl_ransac  block per (256 rows of the sample table, share of the points,
- *              task): thread per row fits its sample and counts its votes
- *              over the block's chunks of 1024 points (shared memory; 128
- *              in a launch of few tasks, whose votes then spread over more
+ *              task): thread per row counts its model's votes over the
+ *              block's chunks of 1024 points (shared memory; 128 in a
+ *              launch of few tasks, whose votes then spread over more
  *              blocks); the counts go to the row's total by atomics. Border
  *              lists run from a few hundred to 10^5 points: splitting them
  *              keeps every block short. Circle votes first test in float
@@ -112,7 +114,38 @@ static __device__ __forceinline__ int vote(const vote_test &k, pt_point q)
 }
 
 __global__ void __launch_bounds__(RANSAC_THREADS)
-    tl_ransac(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs, int first, int span)
+    tl_models(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs, int first)
+{
+    int slot = blockIdx.z, at = first + slot;
+    const tl_task task = tl_task_at(d, jobs, at);
+    int s = blockIdx.x * RANSAC_THREADS + threadIdx.x;
+    if (task.t < 0 || s >= p.ransac_rows)
+        return;
+    const tl_fit *fit = d.fits + task.fit;
+    /* circle mode's shape check: every step-th point (lib/detect/tl_shape.h) */
+    int step = tl_task_step(d, jobs, at, fit->n), n = (fit->n + step - 1) / step;
+    if (n < p.sample_size)
+        return;
+    const pt_cuda_eye_job job = b.jobs[task.job];
+    const pt_point *pts = d.points + slot * d.cap;
+    pt_circle c = {0, 0, 0};
+    pt_ellipse e = {0, 0, 0, 0, 0};
+    int ell = tl_task_ellipse(d, jobs, at);
+    bool valid = sample_model(p, ell, pts, n, step, s, job.min_r, job.max_r, &c, &e);
+    size_t row = (size_t)slot * d.nblocks * RANSAC_THREADS + s;
+    if (!valid) {
+        d.votes[row] = -1;
+        e.a = -1.0;
+    } else if (!ell) {
+        e.cx = c.cx;
+        e.cy = c.cy;
+        e.a = c.r;
+    }
+    d.models[row] = e;
+}
+
+__global__ void __launch_bounds__(RANSAC_THREADS)
+    tl_ransac(pt_cuda_params p, tl_dev d, int jobs, int first, int span)
 {
     __shared__ pt_point chunk[RANSAC_CHUNK];
     int slot = blockIdx.z, split = blockIdx.y, at = first + slot;
@@ -120,23 +153,20 @@ __global__ void __launch_bounds__(RANSAC_THREADS)
     if (task.t < 0)
         return;
     const tl_fit *fit = d.fits + task.fit;
-    /* circle mode's shape check: every step-th point (lib/detect/tl_shape.h) */
     int step = tl_task_step(d, jobs, at, fit->n), n = (fit->n + step - 1) / step;
     int chunks = (n + span - 1) / span;
     if (n < p.sample_size || split >= chunks)
         return;
-    const pt_cuda_eye_job job = b.jobs[task.job];
     double band = fit->band;
     const pt_point *pts = d.points + slot * d.cap;
     int s = blockIdx.x * RANSAC_THREADS + threadIdx.x;
-    pt_circle c = {0, 0, 0};
-    pt_ellipse e = {0, 0, 0, 0, 0};
     int ell = tl_task_ellipse(d, jobs, at), rows = p.ransac_rows;
-    bool valid = s < rows &&
-                 sample_model(p, ell, pts, n, step, s, job.min_r, job.max_r, &c, &e);
     int32_t *votes = d.votes + (size_t)slot * d.nblocks * RANSAC_THREADS;
-    if (split == 0 && s < rows && !valid)
-        votes[s] = -1;
+    pt_ellipse e = {0, 0, 0, 0, 0};
+    if (s < rows)
+        e = d.models[(size_t)slot * d.nblocks * RANSAC_THREADS + s];
+    bool valid = s < rows && e.a >= 0.0;
+    pt_circle c = {e.cx, e.cy, e.a};
     vote_test k = vote_test_make(ell, c, e, band);
     int count = 0;
     for (int ch = split; ch < chunks; ch += RANSAC_SPLITS) {
@@ -305,11 +335,12 @@ cudaError_t pt_tl_fit(const pt_cuda_params *p, const pt_cuda_buffers *b, const t
 {
     /* points per block: a launch of few tasks (one frame) leaves most of
      * the GPU idle, and its threads' vote loops are its latency; shorter
-     * spans share them over more blocks (each fits its rows' samples
-     * again, which a full launch pays for in throughput) */
+     * spans share them over more blocks (the rows' models are fitted once
+     * before, tl_models) */
     int span = count <= RANSAC_FEW_TASKS ? RANSAC_FEW_SPAN : RANSAC_CHUNK;
+    tl_models<<<dim3(d->nblocks, 1, count), RANSAC_THREADS, 0, stream>>>(*p, *b, *d, jobs, first);
     tl_ransac<<<dim3(d->nblocks, RANSAC_SPLITS, count), RANSAC_THREADS, 0, stream>>>(
-        *p, *b, *d, jobs, first, span);
+        *p, *d, jobs, first, span);
     tl_select<<<count, SELECT_THREADS, 0, stream>>>(*p, *b, *d, jobs, first);
     return cudaGetLastError();
 }

@@ -88,6 +88,8 @@ typedef struct {
     int32_t *root_count; /* 1 */
     int32_t *row_offsets; /* rows_cap: border pixels per row, then their exclusive scan */
     int32_t *votes;      /* nblocks * 256: votes per RANSAC row (-1: no model) */
+    pt_ellipse *models;  /* nblocks * 256: each RANSAC row's model (a circle's r in a;
+                            a = -1: none) */
     /* per task / job */
     tl_fit *fits;        /* max_jobs * (thresholds + 2) */
     int *winner;         /* max_jobs: index of the winning threshold, -1: none */
