@@ -422,6 +422,59 @@ static void test_within(void)
              "NaN centre: same answer as the full test");
 }
 
+/* pt_ellipse_frame_near: pt_ellipse_frame_distance stays within 0.01 px
+ * (a fifth of PT_ELLIPSE_NEAR_MARGIN) of the true distance for ellipses of
+ * long / short axis up to PT_ELLIPSE_NEAR_RATIO and points up to 35 px from
+ * the outline, so a point it calls clearly within d passes the full test;
+ * it calls many such points. */
+static void test_near(void)
+{
+    const double bands[] = {0.5, 2.0, 10.0, 30.0};
+    double worst = 0.0;
+    long near = 0, wrong = 0, tested = 0, full_differs = 0;
+    for (int k = 0; k < 3000; k++) {
+        double a = 1.5 + 598.5 * pt_test_uniform(&rng);
+        double b = a / (1.0 + (PT_ELLIPSE_NEAR_RATIO - 1.0) * pt_test_uniform(&rng));
+        pt_ellipse e = {400 * pt_test_uniform(&rng), 300 * pt_test_uniform(&rng), a, b,
+                        180 * pt_test_uniform(&rng)};
+        if (k % 2) {
+            e.a = b;
+            e.b = a;
+        }
+        pt_ellipse_frame f;
+        pt_ellipse_frame_init(&e, &f);
+        double t = 2 * PI * pt_test_uniform(&rng), th = e.theta * PI / 180.0;
+        double nx = e.b * cos(t), ny = e.a * sin(t), nl = sqrt(nx * nx + ny * ny);
+        double in = e.a < e.b ? e.a : e.b;
+        in = in < 35.0 ? in : 35.0;
+        double off = -in + (35.0 + in) * pt_test_uniform(&rng);
+        double u = e.a * cos(t) + off * nx / nl, v = e.b * sin(t) + off * ny / nl;
+        double x = e.cx + u * cos(th) - v * sin(th), y = e.cy + u * sin(th) + v * cos(th);
+        double full = pt_ellipse_frame_distance(&f, x, y);
+        double excess = full - ellipse_distance_reference(&e, x, y);
+        worst = excess > worst ? excess : worst;
+        double du = x - f.cx, dv = y - f.cy;
+        double fu = fabs(du * f.cos_t + dv * f.sin_t), fv = fabs(-du * f.sin_t + dv * f.cos_t);
+        for (unsigned bi = 0; bi < sizeof bands / sizeof bands[0]; bi++) {
+            int sure = pt_ellipse_frame_near(f.a, f.b, fu, fv, bands[bi]);
+            near += sure;
+            wrong += sure && !(full <= bands[bi]);
+            full_differs += pt_ellipse_frame_within(&f, x, y, bands[bi]) !=
+                            pt_ellipse_frame_within_full(&f, x, y, bands[bi]);
+            tested++;
+        }
+    }
+    PT_CHECK(worst < 0.01, "iterated distance within 0.01 px above the true one (worst %g)",
+             worst);
+    PT_CHECK(wrong == 0, "clearly within d: the full test agrees (%ld of %ld differ)", wrong,
+             near);
+    PT_CHECK(full_differs == 0, "pt_ellipse_frame_within_full == pt_ellipse_frame_within (%ld)",
+             full_differs);
+    PT_CHECK(near > tested / 5, "clearly within d for many points (%ld of %ld)", near, tested);
+    PT_CHECK(!pt_ellipse_frame_near(30, 10, 30.5, 0, 2.0), "a flat ellipse is not decided");
+    PT_CHECK(!pt_ellipse_frame_near(20, 15, 0, 0, 100.0), "the centre is not decided");
+}
+
 /* A 32-lane warp's sums (cuda/detect/warp_fit.cuh): lane l sums the terms
  * of points l, l + 32, ... in its own accumulators, then the lane sums are
  * added in lane order. The fits from those sums equal the serial fits bit
@@ -512,5 +565,6 @@ int main(void)
     test_degenerate();
     test_distances();
     test_within();
+    test_near();
     return PT_TEST_SUMMARY("fit");
 }

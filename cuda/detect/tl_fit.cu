@@ -109,7 +109,9 @@ static __device__ __forceinline__ int vote(const vote_test &k, pt_point q)
         return 0;
     if (d2 >= k.in_lo2 && d2 <= k.in_hi2)
         return 1;
-    return k.ellipse ? pt_ellipse_frame_within(&k.f, q.x, q.y, k.band)
+    /* a thread a row: the lanes of a warp test one point against 32
+     * ellipses (pt_ellipse_frame_within_full) */
+    return k.ellipse ? pt_ellipse_frame_within_full(&k.f, q.x, q.y, k.band)
                      : pt_circle_distance(&k.c, q.x, q.y) <= k.band;
 }
 

@@ -297,8 +297,9 @@ PT_VECTOR_CLONES static int64_t ellipse_lanes_within(const double *u, const doub
 }
 
 /* Step 1c for an ellipse: pt_ellipse_frame_within(f, x, y, d) point by
- * point, a chunk at a time. The bound rejects the points clearly off the
- * outline in one vectorised pass; the rest take the lanes' full test. */
+ * point, a chunk at a time. The bounds reject the points clearly off the
+ * outline and count those clearly on it in one vectorised pass; the rest
+ * take the lanes' full test. */
 PT_VECTOR_CLONES int pt_ransac_ellipse_votes(const pt_point *pts, int n, const pt_ellipse *e,
                                              double inlier_px, int beat)
 {
@@ -310,9 +311,9 @@ PT_VECTOR_CLONES int pt_ransac_ellipse_votes(const pt_point *pts, int n, const p
         int m = n - k0 < VOTE_CHUNK ? n - k0 : VOTE_CHUNK;
         const pt_point *p = pts + k0;
         double u[VOTE_CHUNK], v[VOTE_CHUNK];
-        int64_t open[VOTE_CHUNK];
+        int64_t open[VOTE_CHUNK], sure = 0;
 #ifndef __clang__
-#pragma omp simd
+#pragma omp simd reduction(+ : sure)
 #endif
         for (int j = 0; j < m; j++) {
             double dx = (double)p[j].x - f.cx, dy = (double)p[j].y - f.cy;
@@ -320,8 +321,11 @@ PT_VECTOR_CLONES int pt_ransac_ellipse_votes(const pt_point *pts, int n, const p
             double vj = fabs(-dx * f.sin_t + dy * f.cos_t);
             u[j] = uj;
             v[j] = vj;
-            open[j] = (int64_t)!pt_ellipse_frame_beyond(f.a, f.b, uj, vj, d);
+            int64_t near = (int64_t)pt_ellipse_frame_near(f.a, f.b, uj, vj, d);
+            sure += near;
+            open[j] = (int64_t)!pt_ellipse_frame_beyond(f.a, f.b, uj, vj, d) & !near;
         }
+        votes += (int)sure;
         int left = 0;
         for (int j = 0; j < m; j++) {
             u[left] = u[j];
