@@ -134,6 +134,7 @@ int pt_cmd_bench(int argc, char **argv)
             return PT_EXIT_INPUT;
         }
     }
+    pt_detector_setup_gain(&s);
     if (pt_detector_setup_check(&s))
         return PT_EXIT_USAGE;
     if (!from_files && (files.decode_only || files.pin || files.passes != 1 || files.out)) {

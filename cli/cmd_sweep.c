@@ -258,6 +258,7 @@ int pt_cmd_sweep(int argc, char **argv)
             rc = parse_option(&so, argc, argv, &i);
         }
     }
+    pt_detector_setup_gain(&so.base);
     if (!rc && pt_detector_setup_check(&so.base))
         rc = PT_EXIT_USAGE;
     if (rc)

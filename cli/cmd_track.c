@@ -316,6 +316,7 @@ int pt_cmd_track(int argc, char **argv)
             run.failures++;
         }
     }
+    pt_detector_setup_gain(&run.setup);
     if (pt_detector_setup_check(&run.setup)) {
         rc = PT_EXIT_USAGE;
         goto done;

@@ -24,6 +24,10 @@ const char pt_detector_setup_help[] =
     "                   the results stay the same\n"
     "  --bits N         significant bits of 16-bit images (8..16; default: the\n"
     "                   file's own (PNG sBIT, TIFF MaxSampleValue, PGM maxval), else 16)\n"
+    "  --gain G         grey levels times G (1..64; 1: as read), or auto (default):\n"
+    "                   a dark file (99th percentile of its first frame's levels\n"
+    "                   below 250 under 100) is stretched to bring it to 100, at most\n"
+    "                   x8; -a hough reads its frames as they are\n"
     "  --size WxH       frame size of .raw stacks (headerless frames, one after another)\n"
     "  --depth 8|16     bits a sample of .raw stacks (default 8; 16: little-endian)\n";
 
@@ -148,6 +152,19 @@ int pt_detector_setup_option(pt_detector_setup *s, int argc, char **argv, int *i
             pt_option_int("--bits", v, 8, 16, &s->load.significant_bits))
             return -1;
         s->load.bits_from_file = 0;
+    } else if (!strcmp(a, "--gain")) {
+        if (!(v = value_of(argc, argv, i)))
+            return -1;
+        char *end;
+        double g = strtod(v, &end);
+        if (!strcmp(v, "auto")) {
+            s->load.gain = 0.0;
+        } else if (end == v || *end || !(g >= 1.0 && g <= 64.0)) {
+            pt_cli_fail("--gain: '%s' is not auto or a number in [1, 64]", v);
+            return -1;
+        } else {
+            s->load.gain = g;
+        }
     } else if (!strcmp(a, "--streams")) {
         if (!(v = value_of(argc, argv, i)) || pt_option_int("--streams", v, 1, 64, &s->track.streams))
             return -1;
@@ -217,6 +234,13 @@ int pt_detector_setup_option(pt_detector_setup *s, int argc, char **argv, int *i
         return 0;
     }
     return 1;
+}
+
+void pt_detector_setup_gain(pt_detector_setup *s)
+{
+    int paper = s->preset && !strcmp(s->preset, "paper");
+    if (s->load.gain < 1.0 && (s->track.algorithm == PT_ALG_HOUGH || paper))
+        s->load.gain = 1.0;
 }
 
 int pt_detector_setup_check(const pt_detector_setup *s)

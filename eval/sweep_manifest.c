@@ -41,6 +41,10 @@ char *pt_sweep_manifest_text(const pt_sweep_job *sw)
         sw->backend->name, o->ellipse ? "ellipse" : "circle");
     ADD("binocular %d\nsequence %d\nbits %d\nthreads %d\nstreams %d\nbatch %d\n", o->binocular,
         o->sequence, sw->load.significant_bits, o->threads, o->streams, sw->batch);
+    if (sw->load.gain >= 1.0)
+        ADD("gain %.17g\n", sw->load.gain);
+    else
+        ADD("gain auto\n");
     for (int i = 0; i < pt_param_count(); i++) {
         char value[128];
         pt_config_get_text(&sw->config, pt_param_def_at(i), value, sizeof value);

@@ -1,5 +1,6 @@
 /* Entry points of the loaders: read the whole file, detect the format by its
  * magic bytes and hand the bytes to the matching decoder. */
+#include "lib/io/frame_gain.h"
 #include "lib/io/image_decode.h"
 #include "lib/io/pt_stack.h"
 #include "lib/io/pt_video.h"
@@ -64,6 +65,8 @@ pt_status pt_image_load_memory(const uint8_t *data, size_t size, const char *nam
         st = pt_error_set(err, PT_ERR_FORMAT, name, "file holds no image");
     if (st != PT_OK)
         pt_frames_free(out);
+    else
+        pt_frame_gain_frames(opt, out);
     return st;
 }
 
@@ -115,15 +118,20 @@ pt_status pt_image_load(const char *path, const pt_load_options *opt,
     out->count = 0;
     out->frames = NULL;
     out->page_errors = NULL;
-    if (pt_stack_path_kind(path))
-        return pt_stack_load(path, opt, out, err);
-    if (pt_video_path_is_video(path)) {
+    pt_status st;
+    if (pt_stack_path_kind(path) || pt_video_path_is_video(path)) {
         pt_load_options defaults;
-        if (!opt)
+        if (!opt) {
             pt_load_options_default(&defaults);
-        return pt_video_load(path, opt ? opt : &defaults, out, err);
+            opt = &defaults;
+        }
+        st = pt_stack_path_kind(path) ? pt_stack_load(path, opt, out, err)
+                                      : pt_video_load(path, opt, out, err);
+        if (st == PT_OK)
+            pt_frame_gain_frames(opt, out);
+        return st;
     }
-    pt_status st = read_whole_file(path, &data, &size, err);
+    st = read_whole_file(path, &data, &size, err);
     if (st != PT_OK)
         return st;
     st = pt_image_load_memory(data, size, path, opt, out, err);

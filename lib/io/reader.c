@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/io/frame_gain.h"
 #include "lib/io/pt_stack.h"
 #include "lib/io/pt_video.h"
 
@@ -24,6 +25,7 @@ typedef struct {
     pt_stack stack;
     int refs;   /* the planner while it plans pages, planned jobs, in-place frames out */
     int pinned;
+    double gain; /* of every page, from the first (lib/io/frame_gain.h); 1: pages in place */
 } mapped;
 
 typedef enum {
@@ -69,6 +71,7 @@ struct pt_reader {
     pt_video *video;
     pt_video_ahead *video_ahead;
     long video_frame;
+    double video_gain; /* of every frame of the video at the head, from its first */
     int video_finished;
     pt_image *ahead_image; /* the video's next frame, read one ahead */
     double ahead_seconds;
@@ -114,7 +117,28 @@ static void run_job(pt_reader *r, job *j)
     } else {
         j->status = pt_stack_read_frame(&j->map->stack, j->page, &r->opt, r->paths[j->input],
                                         &j->image, &j->err);
+        if (j->status == PT_OK)
+            pt_frame_gain_apply(j->image, j->map->gain);
     }
+}
+
+/* The gain of a mapped stack's pages: the first page's (read in place or
+ * as a copy), or the one asked for. */
+static double stack_gain(pt_reader *r, const mapped *m, const char *path)
+{
+    if (r->opt.gain >= 1.0)
+        return r->opt.gain;
+    pt_image view, *first = NULL;
+    pt_error err;
+    pt_error_clear(&err);
+    double gain = 1.0;
+    if (pt_stack_frame_in_place(&m->stack, 0, &view))
+        gain = pt_frame_gain_auto(&view);
+    else if (pt_stack_read_frame(&m->stack, 0, &r->opt, path, &first, &err) == PT_OK) {
+        gain = pt_frame_gain_auto(first);
+        pt_image_destroy(first);
+    }
+    return gain;
 }
 
 static void *worker(void *arg)
@@ -194,8 +218,11 @@ static int open_stack(pt_reader *r, int i, job *j)
     }
     m->refs = 1;
     r->stats.maps++;
+    t0 = now_s();
+    m->gain = stack_gain(r, m, path);
+    r->stats.open_seconds += now_s() - t0;
     pt_image view;
-    if (r->ro.pin && pt_stack_frame_in_place(&m->stack, 0, &view)) {
+    if (r->ro.pin && m->gain == 1.0 && pt_stack_frame_in_place(&m->stack, 0, &view)) {
         t0 = now_s();
         m->pinned = r->ro.pin(r->ro.ctx, m->stack.map, m->stack.map_size);
         r->stats.pin_seconds += now_s() - t0;
@@ -221,7 +248,7 @@ static void plan(pt_reader *r)
             j->map = m;
             j->page = r->plan_page;
             m->refs++;
-            if (pt_stack_frame_in_place(&m->stack, j->page, &view)) {
+            if (m->gain == 1.0 && pt_stack_frame_in_place(&m->stack, j->page, &view)) {
                 j->kind = r->ro.touch_in_place ? JOB_TOUCH : JOB_READY;
                 j->in_place = 1;
                 j->done = j->kind == JOB_READY;
@@ -320,6 +347,9 @@ static int next_video_frame(pt_reader *r, const job *j, pt_read_frame *f)
         r->video_finished = 1;
         return 0; /* a video without frames */
     }
+    if (r->video_frame == 1)
+        r->video_gain = pt_frame_gain_resolve(&r->opt, r->ahead_image);
+    pt_frame_gain_apply(r->ahead_image, r->video_gain);
     f->image = r->ahead_image;
     f->seconds = r->ahead_seconds;
     r->stats.decoded++;

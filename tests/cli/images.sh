@@ -18,15 +18,19 @@ expect_grep "^testdata/images/sbit12.png,,starburst,omp,ok," "$TMP/sbit-auto.csv
 expect_exit 0 "track 12-bit PNG with --bits 12" -- "$PT" track --bits 12 testdata/images/sbit12.png
 cut -d, -f1-11 "$TMP/out" >"$TMP/sbit-12.csv"
 cmp -s "$TMP/sbit-auto.csv" "$TMP/sbit-12.csv" && ok || fail "sBIT 12 and --bits 12 differ"
-# --bits 16 overrides the file: the frame is then dark (the default
-# edge_contrast still finds this pupil; with a fixed edge threshold it is
-# not found), and the row says why.
-expect_exit 0 "track 12-bit PNG with --bits 16" -- "$PT" track --bits 16 -p edge_contrast=0 testdata/images/sbit12.png
+# --bits 16 overrides the file: the frame is then dark. Read as it is
+# (--gain 1) with a fixed edge threshold its pupil is not found, and the row
+# says why; the default gain stretches the dark frame and finds it.
+expect_exit 0 "track 12-bit PNG with --bits 16" -- "$PT" track --bits 16 --gain 1 -p edge_contrast=0 testdata/images/sbit12.png
 expect_grep "^testdata/images/sbit12.png,,starburst,omp,notfound,.*,image too dark: .*--bits" "$TMP/out" "dark frame's reason"
+expect_exit 0 "track 12-bit PNG with --bits 16, default gain" -- "$PT" track --bits 16 -p edge_contrast=0 testdata/images/sbit12.png
+expect_grep "^testdata/images/sbit12.png,,starburst,omp,ok," "$TMP/out" "the default gain stretches a dark frame"
+expect_exit 2 "--gain below 1 refused" -- "$PT" track --gain 0.5 testdata/images/sbit12.png
+expect_grep "gain" "$TMP/err" "--gain's refusal names the option"
 # A dark eye with contrast (a dim camera, 8 bits): the detector's own
 # reason first, the darkness as a hint.
 { printf 'P5\n64 64\n255\n'; awk 'BEGIN { for (y = 0; y < 64; y++) for (x = 0; x < 64; x++) printf "%c", 5 + int(x * 40 / 63) }'; } >"$TMP/dark_ramp.pgm"
-expect_exit 0 "track a dark ramp" -- "$PT" track -a tl "$TMP/dark_ramp.pgm"
+expect_exit 0 "track a dark ramp" -- "$PT" track -a tl --gain 1 "$TMP/dark_ramp.pgm"
 expect_grep ",notfound,.*,tl: no dark region[^,]*; image dark: 99 % of grey values below" "$TMP/out" "dark frame with contrast: the detector's reason first"
 # Every notfound row, of every detector, gives a reason.
 for alg in starburst tl hough; do
