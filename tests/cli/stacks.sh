@@ -17,6 +17,17 @@ cut -d, -f2-12 "$TMP/st_pgm.csv" >"$TMP/st_pgm.cut"
 for s in npy raw; do
     cut -d, -f2-12 "$TMP/st_$s.csv" | cmp -s - "$TMP/st_pgm.cut" && ok || fail ".$s stack: results differ from the PGM frames"
 done
+# a dark stack (pupiltrack(1), IMAGES, --gain): stretched as the PGM frames
+# are with the same gain, and read as it is with --gain 1
+"$PT" synth -n 3 --exposure 0.2 --format pgm -o "$TMP/dk" >/dev/null 2>&1
+for k in 0 1 2; do tail -c 81920 "$TMP/dk/00000$k.pgm"; done >"$TMP/dk.raw"
+expect_exit 0 "track dark PGM frames, gain 4" -- "$PT" track --gain 4 -o "$TMP/dk_pgm.csv" "$TMP/dk"
+expect_exit 0 "track a dark .raw stack, gain 4" -- "$PT" track --gain 4 --size 320x256 -o "$TMP/dk_raw.csv" "$TMP/dk.raw"
+cut -d, -f2-12 "$TMP/dk_pgm.csv" >"$TMP/dk_pgm.cut"
+cut -d, -f2-12 "$TMP/dk_raw.csv" | cmp -s - "$TMP/dk_pgm.cut" && ok || fail "dark .raw stack with --gain 4: results differ from the PGM frames"
+expect_exit 0 "track a dark .raw stack, default gain" -- "$PT" track --size 320x256 -o "$TMP/dk_auto.csv" "$TMP/dk.raw"
+expect_exit 0 "track a dark .raw stack, gain 1" -- "$PT" track --gain 1 --size 320x256 -o "$TMP/dk_one.csv" "$TMP/dk.raw"
+cmp -s "$TMP/dk_auto.csv" "$TMP/dk_one.csv" && fail "dark .raw stack: the default gain changed nothing" || ok
 # a folder lists .npy stacks beside images
 mkdir -p "$TMP/stdir" && cp "$TMP/st.npy" "$TMP/stdir/"
 expect_exit 0 "track a folder with a .npy" -- "$PT" track -o "$TMP/st_dir.csv" "$TMP/stdir"
