@@ -249,6 +249,36 @@ __device__ static void gather_share(int first, int last, int block, int *lo, int
 
 #define GATHER_THREADS 256
 
+/* The block's share count (each thread's own count mine) to the slot's
+ * list of share counts. warp_counts: shared, a count per warp. */
+__device__ static void share_count_store(const pt_hough_dev *d, int slot, int mine,
+                                         int *warp_counts)
+{
+    mine = warp_isum(mine);
+    if ((threadIdx.x & 31) == 0)
+        warp_counts[threadIdx.x >> 5] = mine;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        int total = 0;
+        for (int w = 0; w < GATHER_THREADS / 32; w++)
+            total += warp_counts[w];
+        d->gathered[(size_t)slot * PT_HOUGH_GATHER_BLOCKS + blockIdx.x] = total;
+    }
+}
+
+/* Where the block's share starts in the slot's list (*at: the counts of
+ * the shares before it) and the list's length (*total). */
+__device__ static void share_offset(const pt_hough_dev *d, int slot, int *at, int *total)
+{
+    const int *counts = d->gathered + (size_t)slot * PT_HOUGH_GATHER_BLOCKS;
+    *at = 0;
+    *total = 0;
+    for (int k = 0; k < PT_HOUGH_GATHER_BLOCKS; k++) {
+        *at += k < (int)blockIdx.x ? counts[k] : 0;
+        *total += counts[k];
+    }
+}
+
 /* Block per share of the edges, job and lane: how many of its share's
  * edges are annulus points of the slot's circle (annulus_keep). */
 __global__ void __launch_bounds__(GATHER_THREADS) gather_count(pt_cuda_params p, pt_cuda_buffers b,
@@ -273,16 +303,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) gather_count(pt_cuda_params p,
         double x, y;
         mine += annulus_keep(&e, i, &c, r_in, r_out, &img, st->limit, mask, &x, &y);
     }
-    mine = warp_isum(mine);
-    if ((threadIdx.x & 31) == 0)
-        warp_counts[threadIdx.x >> 5] = mine;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        int total = 0;
-        for (int w = 0; w < GATHER_THREADS / 32; w++)
-            total += warp_counts[w];
-        d.gathered[(size_t)slot * PT_HOUGH_GATHER_BLOCKS + blockIdx.x] = total;
-    }
+    share_count_store(&d, slot, mine, warp_counts);
 }
 
 /* Block per share of the edges, job and lane: its share's annulus points
@@ -299,12 +320,8 @@ __global__ void __launch_bounds__(GATHER_THREADS) gather_write(pt_cuda_params p,
     pt_hough_stage *st = &d.stage[slot];
     if (!st->active)
         return;
-    const int *counts = d.gathered + (size_t)slot * PT_HOUGH_GATHER_BLOCKS;
-    int at = 0, total = 0;
-    for (int k = 0; k < PT_HOUGH_GATHER_BLOCKS; k++) {
-        at += k < (int)blockIdx.x ? counts[k] : 0;
-        total += counts[k];
-    }
+    int at, total;
+    share_offset(&d, slot, &at, &total);
     int stride = 1;
     if (thin && total > PT_HOUGH_ELLIPSE_POINTS)
         stride = (total + PT_HOUGH_ELLIPSE_POINTS - 1) / PT_HOUGH_ELLIPSE_POINTS;
@@ -636,16 +653,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) near_count(pt_cuda_buffers b, 
         double x, y;
         mine += near_keep(&e, i, &frame, REFINE_PX, &x, &y);
     }
-    mine = warp_isum(mine);
-    if ((threadIdx.x & 31) == 0)
-        warp_counts[threadIdx.x >> 5] = mine;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        int total = 0;
-        for (int w = 0; w < GATHER_THREADS / 32; w++)
-            total += warp_counts[w];
-        d.gathered[(size_t)slot * PT_HOUGH_GATHER_BLOCKS + blockIdx.x] = total;
-    }
+    share_count_store(&d, slot, mine, warp_counts);
 }
 
 /* Block per share of the edges, job and lane while the slot's refits go
@@ -659,12 +667,8 @@ __global__ void __launch_bounds__(GATHER_THREADS) near_write(pt_cuda_buffers b, 
     pt_hough_stage *st = &d.stage[slot];
     if (!st->active || !st->refining)
         return;
-    const int *counts = d.gathered + (size_t)slot * PT_HOUGH_GATHER_BLOCKS;
-    int at = 0, total = 0;
-    for (int k = 0; k < PT_HOUGH_GATHER_BLOCKS; k++) {
-        at += k < (int)blockIdx.x ? counts[k] : 0;
-        total += counts[k];
-    }
+    int at, total;
+    share_offset(&d, slot, &at, &total);
     if (blockIdx.x == 0 && threadIdx.x == 0)
         st->n = total;
     const pt_cuda_eye_job job = b.jobs[j];
