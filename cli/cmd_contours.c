@@ -190,7 +190,6 @@ int pt_cmd_contours(int argc, char **argv)
     }
     pt_load_options opt;
     pt_load_options_default(&opt);
-    opt.gain = 1.0; /* binary images stay as they are */
     opt.page = 0;
     pt_frames frames = {0};
     if (pt_image_load(input, &opt, &frames, &err)) {

@@ -85,7 +85,6 @@ static int height_from_first_image(const char *images, const char *pattern,
     snprintf(path, sizeof path, "%s/%s", images, name);
     pt_load_options opt;
     pt_load_options_default(&opt);
-    opt.gain = 1.0; /* the samples as they are */
     opt.page = 0;
     pt_frames frames = {0};
     pt_error err;

@@ -38,6 +38,7 @@ void pt_detector_setup_default(pt_detector_setup *s)
     pt_config_default(&s->config);
     s->backend = pt_track_backend("omp");
     pt_load_options_default(&s->load);
+    s->load.gain = 0.0; /* --gain auto */
 }
 
 static const char *value_of(int argc, char **argv, int *i)

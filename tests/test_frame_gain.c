@@ -1,7 +1,7 @@
 /* The gain of dark frames (lib/io/frame_gain.h, pupiltrack(1) --gain): the
  * 99th percentile rule, saturated levels left out, the limits, rounding and
  * clamping, a file's first frame setting the gain of all, and the loader
- * applying it (or not, with gain 1). */
+ * applying it where asked (gain 0) and not by default. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -67,7 +67,8 @@ static void test_apply(void)
 
     pt_load_options opt;
     pt_load_options_default(&opt);
-    PT_CHECK(opt.gain == 0.0, "the default is the automatic gain");
+    PT_CHECK(opt.gain == 1.0, "the loader's default: frames as read");
+    opt.gain = 0.0;
     uint8_t dim[1] = {20};
     pt_image *first = frame_of(4, 4, dim, 1);
     PT_CHECK_NEAR(pt_frame_gain_resolve(&opt, first), 5.0, 1e-12, "auto: the first frame's");
@@ -88,7 +89,8 @@ static void test_apply(void)
     pt_image_destroy(second);
 }
 
-/* The loader stretches a dark PGM, and leaves it with gain 1. */
+/* The loader stretches a dark PGM with gain 0 (auto), and leaves it with
+ * its default gain 1. */
 static void test_loader(void)
 {
     char pgm[64 + 16 * 16];
@@ -97,6 +99,7 @@ static void test_loader(void)
         pgm[head + i] = (char)(10 + i % 30); /* levels 10..39 */
     pt_load_options opt;
     pt_load_options_default(&opt);
+    opt.gain = 0.0;
     pt_frames out;
     pt_error err;
     pt_error_clear(&err);

@@ -24,7 +24,7 @@
  * reaches the target or every level is saturated. */
 double pt_frame_gain_auto(const pt_image *img);
 
-/* The gain of a file's frames: opt->gain when set (>= 1), else the
+/* The gain of a file's frames: opt->gain when set (>= 1), else (0) the
  * automatic gain of its first frame (first: NULL gives 1). */
 double pt_frame_gain_resolve(const pt_load_options *opt, const pt_image *first);
 

@@ -64,7 +64,7 @@ void pt_load_options_default(pt_load_options *opt)
     opt->raw_width = opt->raw_height = opt->raw_depth = 0;
     opt->page_errors = 0;
     opt->bits_from_file = 1;
-    opt->gain = 0.0;
+    opt->gain = 1.0;
 }
 
 void pt_frames_free(pt_frames *frames)

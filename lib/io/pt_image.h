@@ -58,9 +58,9 @@ typedef struct {
      * and the other pages still load; 0 (the default): the file fails. A file
      * whose only page is bad fails either way. */
     int page_errors;
-    /* 0 (the default): a dark file's grey levels are stretched, the gain
-     * set by its first frame (lib/io/frame_gain.h); >= 1: every grey level
-     * times this, at most 255 (1: as read). */
+    /* >= 1: every grey level times this, at most 255 (1, the default: as
+     * read); 0: a dark file's grey levels are stretched, the gain set by its
+     * first frame (lib/io/frame_gain.h; the command line's default). */
     double gain;
 } pt_load_options;
 
