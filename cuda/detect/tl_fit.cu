@@ -4,10 +4,12 @@
  *   tl_models  block per (256 rows of the sample table, task): thread per
  *              row fits its sample, the model kept for the votes.
  *   tl_ransac  block per (256 rows of the sample table, share of the points,
- *              task): thread per row counts its model's votes over the
- *              block's chunks of 1024 points (shared memory; 128 in a
- *              launch of few tasks, whose votes then spread over more
- *              blocks); the counts go to the row's total by atomics. Border
+ *              task): each row's model's votes over the block's chunks of
+ *              1024 points (shared memory; 128 in a launch of few tasks,
+ *              whose votes then spread over more blocks), a thread a row
+ *              for circles, a warp a row for ellipses (its lanes over the
+ *              points, which share the ellipse's closest-point steps); the
+ *              counts go to the row's total by atomics. Border
  *              lists run from a few hundred to 10^5 points: splitting them
  *              keeps every block short. Circle votes first test in float
  *              with a margin far above float rounding and take the double
@@ -101,6 +103,18 @@ static __device__ vote_test vote_test_make(int ellipse, const pt_circle &c, cons
     return k;
 }
 
+/* vote() for a warp whose lanes share k: the ellipse test with its
+ * shortcut for points clearly on the outline (pt_ellipse_frame_within; the
+ * same answers as pt_ellipse_frame_within_full). */
+static __device__ __forceinline__ int vote_shared(const vote_test &k, pt_point q)
+{
+    float dx = q.x - k.cx, dy = q.y - k.cy;
+    float d2 = dx * dx + dy * dy;
+    if (d2 < k.out_lo2 || d2 > k.out_hi2)
+        return 0;
+    return pt_ellipse_frame_within(&k.f, q.x, q.y, k.band);
+}
+
 static __device__ __forceinline__ int vote(const vote_test &k, pt_point q)
 {
     float dx = q.x - k.cx, dy = q.y - k.cy;
@@ -171,15 +185,48 @@ __global__ void __launch_bounds__(RANSAC_THREADS)
     pt_circle c = {e.cx, e.cy, e.a};
     vote_test k = vote_test_make(ell, c, e, band);
     int count = 0;
-    for (int ch = split; ch < chunks; ch += RANSAC_SPLITS) {
-        int base = ch * span, m = n - base < span ? n - base : span;
+    if (ell) {
+        /* a warp a row, its lanes over the chunk's points: the lanes share
+         * the ellipse, so where one iterates to the closest point the
+         * others mostly do too (a thread a row leaves 31 lanes waiting on
+         * the one whose point needs it) */
+        __shared__ vote_test tests[RANSAC_THREADS];
+        __shared__ int row_votes[RANSAC_THREADS];
+        __shared__ bool row_valid[RANSAC_THREADS];
+        tests[threadIdx.x] = k;
+        row_votes[threadIdx.x] = 0;
+        row_valid[threadIdx.x] = valid;
+        int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+        for (int ch = split; ch < chunks; ch += RANSAC_SPLITS) {
+            int base = ch * span, m = n - base < span ? n - base : span;
+            __syncthreads();
+            for (int i = threadIdx.x; i < m; i += RANSAC_THREADS)
+                chunk[i] = pts[(base + i) * step];
+            __syncthreads();
+            for (int r = warp; r < RANSAC_THREADS; r += RANSAC_THREADS / 32) {
+                if (!row_valid[r])
+                    continue;
+                int mine = 0;
+                for (int i = lane; i < m; i += 32)
+                    mine += vote_shared(tests[r], chunk[i]);
+                mine = warp_isum(mine);
+                if (lane == 0)
+                    row_votes[r] += mine;
+            }
+        }
         __syncthreads();
-        for (int i = threadIdx.x; i < m; i += RANSAC_THREADS)
-            chunk[i] = pts[(base + i) * step];
-        __syncthreads();
-        if (valid)
-            for (int i = 0; i < m; i++)
-                count += vote(k, chunk[i]);
+        count = row_votes[threadIdx.x];
+    } else {
+        for (int ch = split; ch < chunks; ch += RANSAC_SPLITS) {
+            int base = ch * span, m = n - base < span ? n - base : span;
+            __syncthreads();
+            for (int i = threadIdx.x; i < m; i += RANSAC_THREADS)
+                chunk[i] = pts[(base + i) * step];
+            __syncthreads();
+            if (valid)
+                for (int i = 0; i < m; i++)
+                    count += vote(k, chunk[i]);
+        }
     }
     if (valid && count)
         atomicAdd(&votes[s], count);
