@@ -103,10 +103,9 @@ static __device__ vote_test vote_test_make(int ellipse, const pt_circle &c, cons
     return k;
 }
 
-/* vote() for a warp whose lanes share k: the ellipse test with its
- * shortcut for points clearly on the outline (pt_ellipse_frame_within; the
- * same answers as pt_ellipse_frame_within_full). */
-static __device__ __forceinline__ int vote_shared(const vote_test &k, pt_point q)
+/* An ellipse's vote, for a warp whose lanes share k: the float pre-test,
+ * then pt_ellipse_frame_within. */
+static __device__ __forceinline__ int vote_ellipse(const vote_test &k, pt_point q)
 {
     float dx = q.x - k.cx, dy = q.y - k.cy;
     float d2 = dx * dx + dy * dy;
@@ -115,7 +114,8 @@ static __device__ __forceinline__ int vote_shared(const vote_test &k, pt_point q
     return pt_ellipse_frame_within(&k.f, q.x, q.y, k.band);
 }
 
-static __device__ __forceinline__ int vote(const vote_test &k, pt_point q)
+/* A circle's vote: the float pre-test decides most points. */
+static __device__ __forceinline__ int vote_circle(const vote_test &k, pt_point q)
 {
     float dx = q.x - k.cx, dy = q.y - k.cy;
     float d2 = dx * dx + dy * dy;
@@ -123,10 +123,7 @@ static __device__ __forceinline__ int vote(const vote_test &k, pt_point q)
         return 0;
     if (d2 >= k.in_lo2 && d2 <= k.in_hi2)
         return 1;
-    /* a thread a row: the lanes of a warp test one point against 32
-     * ellipses (pt_ellipse_frame_within_full) */
-    return k.ellipse ? pt_ellipse_frame_within_full(&k.f, q.x, q.y, k.band)
-                     : pt_circle_distance(&k.c, q.x, q.y) <= k.band;
+    return pt_circle_distance(&k.c, q.x, q.y) <= k.band;
 }
 
 __global__ void __launch_bounds__(RANSAC_THREADS)
@@ -208,7 +205,7 @@ __global__ void __launch_bounds__(RANSAC_THREADS)
                     continue;
                 int mine = 0;
                 for (int i = lane; i < m; i += 32)
-                    mine += vote_shared(tests[r], chunk[i]);
+                    mine += vote_ellipse(tests[r], chunk[i]);
                 mine = warp_isum(mine);
                 if (lane == 0)
                     row_votes[r] += mine;
@@ -225,7 +222,7 @@ __global__ void __launch_bounds__(RANSAC_THREADS)
             __syncthreads();
             if (valid)
                 for (int i = 0; i < m; i++)
-                    count += vote(k, chunk[i]);
+                    count += vote_circle(k, chunk[i]);
         }
     }
     if (valid && count)

@@ -575,21 +575,6 @@ static inline PT_HD int pt_ellipse_frame_near(double a, double b, double u, doub
            (ray <= d - PT_ELLIPSE_NEAR_MARGIN);
 }
 
-/* pt_ellipse_frame_within without pt_ellipse_frame_near: the same answers
- * (a point near says is within passes the full test, tests/test_fit.c), for
- * loops whose GPU lanes take one point against different ellipses, where
- * one lane's shortcut saves nothing while the others iterate. */
-static inline PT_HD int pt_ellipse_frame_within_full(const pt_ellipse_frame *f, double x,
-                                                     double y, double d)
-{
-    double dx = x - f->cx, dy = y - f->cy;
-    double u = fabs(dx * f->cos_t + dy * f->sin_t);
-    double v = fabs(-dx * f->sin_t + dy * f->cos_t);
-    if (pt_ellipse_frame_beyond(f->a, f->b, u, v, d))
-        return 0;
-    return pt_ellipse_frame_distance(f, x, y) <= d;
-}
-
 /* Whether the point lies within d of the outline: pt_ellipse_frame_distance
  * (f, x, y) <= d, far cheaper for the points that are clearly off it
  * (pt_ellipse_frame_beyond) or clearly on it (pt_ellipse_frame_near); the
