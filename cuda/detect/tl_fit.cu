@@ -126,6 +126,20 @@ static __device__ __forceinline__ int vote_circle(const vote_test &k, pt_point q
     return pt_circle_distance(&k.c, q.x, q.y) <= k.band;
 }
 
+/* Points base .. base + span of the n (every step-th of pts) to chunk in
+ * shared memory, once every thread is done with the chunk before; returns
+ * how many. */
+static __device__ int load_chunk(pt_point *chunk, const pt_point *pts, int base, int n, int span,
+                                 int step)
+{
+    int m = n - base < span ? n - base : span;
+    __syncthreads();
+    for (int i = threadIdx.x; i < m; i += RANSAC_THREADS)
+        chunk[i] = pts[(base + i) * step];
+    __syncthreads();
+    return m;
+}
+
 __global__ void __launch_bounds__(RANSAC_THREADS)
     tl_models(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs, int first)
 {
@@ -195,11 +209,7 @@ __global__ void __launch_bounds__(RANSAC_THREADS)
         row_valid[threadIdx.x] = valid;
         int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
         for (int ch = split; ch < chunks; ch += RANSAC_SPLITS) {
-            int base = ch * span, m = n - base < span ? n - base : span;
-            __syncthreads();
-            for (int i = threadIdx.x; i < m; i += RANSAC_THREADS)
-                chunk[i] = pts[(base + i) * step];
-            __syncthreads();
+            int m = load_chunk(chunk, pts, ch * span, n, span, step);
             for (int r = warp; r < RANSAC_THREADS; r += RANSAC_THREADS / 32) {
                 if (!row_valid[r])
                     continue;
@@ -215,11 +225,7 @@ __global__ void __launch_bounds__(RANSAC_THREADS)
         count = row_votes[threadIdx.x];
     } else {
         for (int ch = split; ch < chunks; ch += RANSAC_SPLITS) {
-            int base = ch * span, m = n - base < span ? n - base : span;
-            __syncthreads();
-            for (int i = threadIdx.x; i < m; i += RANSAC_THREADS)
-                chunk[i] = pts[(base + i) * step];
-            __syncthreads();
+            int m = load_chunk(chunk, pts, ch * span, n, span, step);
             if (valid)
                 for (int i = 0; i < m; i++)
                     count += vote_circle(k, chunk[i]);
