@@ -28,16 +28,16 @@ void pt_detector_setup_default(pt_detector_setup *s);
  * reported; exit 2). */
 int pt_detector_setup_option(pt_detector_setup *s, int argc, char **argv, int *i);
 extern const char pt_detector_setup_help[];
-/* After the options: refuses parameters that contradict each other (0, or
- * -1 after one line; exit 2) and warns, one line each, about options that
- * do nothing here: a -p parameter the chosen detector does not use,
- * --devices, --streams or --cuda-off without -b cuda. */
 /* --gain auto (lib/io/frame_gain.h) for the chosen detector: Starburst's
  * and tl's steps are in grey levels and take the automatic gain; hough's
  * Canny thresholds are quantiles of each frame's own gradients, so its
  * frames are read as they are (gain 1), as are all with --preset paper (the
  * paper's detectors read frames as they are). A gain given stays. */
 void pt_detector_setup_gain(pt_detector_setup *s);
+/* After the options: refuses parameters that contradict each other (0, or
+ * -1 after one line; exit 2) and warns, one line each, about options that
+ * do nothing here: a -p parameter the chosen detector does not use,
+ * --devices, --streams or --cuda-off without -b cuda. */
 int pt_detector_setup_check(const pt_detector_setup *s);
 /* *out = text as an integer in [lo, hi]; 0, or -1 after one clear line naming opt. */
 int pt_option_int(const char *opt, const char *text, int lo, int hi, int *out);
