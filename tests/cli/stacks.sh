@@ -27,7 +27,8 @@ cut -d, -f2-12 "$TMP/dk_pgm.csv" >"$TMP/dk_pgm.cut"
 cut -d, -f2-12 "$TMP/dk_raw.csv" | cmp -s - "$TMP/dk_pgm.cut" && ok || fail "dark .raw stack with --gain 4: results differ from the PGM frames"
 expect_exit 0 "track a dark .raw stack, default gain" -- "$PT" track --size 320x256 -o "$TMP/dk_auto.csv" "$TMP/dk.raw"
 expect_exit 0 "track a dark .raw stack, gain 1" -- "$PT" track --gain 1 --size 320x256 -o "$TMP/dk_one.csv" "$TMP/dk.raw"
-cmp -s "$TMP/dk_auto.csv" "$TMP/dk_one.csv" && fail "dark .raw stack: the default gain changed nothing" || ok
+cut -d, -f2-12 "$TMP/dk_one.csv" >"$TMP/dk_one.cut"
+cut -d, -f2-12 "$TMP/dk_auto.csv" | cmp -s - "$TMP/dk_one.cut" && fail "dark .raw stack: the default gain changed nothing" || ok
 # a folder lists .npy stacks beside images
 mkdir -p "$TMP/stdir" && cp "$TMP/st.npy" "$TMP/stdir/"
 expect_exit 0 "track a folder with a .npy" -- "$PT" track -o "$TMP/st_dir.csv" "$TMP/stdir"

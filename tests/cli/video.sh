@@ -61,4 +61,17 @@ else
     expect_exit 1 "a damaged video" -- "$PT" track -o "$TMP/v.csv" "$TMP/v_bad.mp4"
     one_line "$TMP/err" "a damaged video"
     expect_grep "v_bad.mp4#[0-9]+,,starburst,omp,error" "$TMP/v.csv" "damaged video: error row"
+    # a dark video (pupiltrack(1), IMAGES, --gain): at a given gain its frames
+    # give the PGM frames' results; the default gain, set by its first frame,
+    # changes them from the frames as read
+    "$PT" synth -n 3 --exposure 0.2 -o "$TMP/vd" >/dev/null 2>&1
+    ffmpeg -nostdin -y -loglevel error -framerate 30 -i "$TMP/vd/%06d.png" -c:v ffv1 -pix_fmt gray "$TMP/v_dark.mkv" && ok || fail "ffmpeg could not make the dark video"
+    expect_exit 0 "track dark PNG frames, gain 4" -- "$PT" track --gain 4 -o "$TMP/vd_png.csv" "$TMP/vd"
+    expect_exit 0 "track a dark video, gain 4" -- "$PT" track --gain 4 -o "$TMP/vd_v.csv" "$TMP/v_dark.mkv"
+    cut -d, -f2-12 "$TMP/vd_png.csv" >"$TMP/vd_png.cut"
+    cut -d, -f2-12 "$TMP/vd_v.csv" | cmp -s - "$TMP/vd_png.cut" && ok || fail "dark video with --gain 4: results differ from the PNG frames"
+    expect_exit 0 "track a dark video, default gain" -- "$PT" track -o "$TMP/vd_auto.csv" "$TMP/v_dark.mkv"
+    expect_exit 0 "track a dark video, gain 1" -- "$PT" track --gain 1 -o "$TMP/vd_one.csv" "$TMP/v_dark.mkv"
+    cut -d, -f2-12 "$TMP/vd_one.csv" >"$TMP/vd_one.cut"
+    cut -d, -f2-12 "$TMP/vd_auto.csv" | cmp -s - "$TMP/vd_one.cut" && fail "dark video: the default gain changed nothing" || ok
 fi
