@@ -279,46 +279,111 @@ __device__ static void share_offset(const pt_hough_dev *d, int slot, int *at, in
     }
 }
 
+/* Which points a gather keeps: around_peak()'s annulus points of the
+ * slot's circle (annulus_keep), or near_ellipse()'s points within
+ * REFINE_PX of its ellipse while its refits go on (near_keep). */
+enum { GATHER_ANNULUS, GATHER_NEAR_ELLIPSE };
+
+/* What a gather block of job j's slot reads: its share [lo, hi) of the
+ * edges that can hold a kept point, and the test's shape. */
+typedef struct {
+    int mode;
+    edge_view e;
+    pt_circle c;
+    double r_in, r_out;
+    pt_image img;
+    const uint8_t *mask;
+    int limit;
+    pt_ellipse_frame frame;
+    int lo, hi;
+} gather_job;
+
+/* Whether the slot gathers in this mode (its candidate is active; for
+ * GATHER_NEAR_ELLIPSE, its refits go on). */
+__device__ static int gathers(const pt_hough_stage *st, int mode)
+{
+    return st->active && (mode == GATHER_ANNULUS || st->refining);
+}
+
+__device__ static void gather_setup(const pt_cuda_params *p, const pt_cuda_buffers *b,
+                                    const pt_hough_dev *d, int j, const pt_hough_stage *st,
+                                    int mode, int max_height, gather_job *g)
+{
+    const pt_cuda_eye_job job = b->jobs[j];
+    int first, last;
+    g->mode = mode;
+    g->e = job_edges(d, &job, j, max_height);
+    if (mode == GATHER_ANNULUS) {
+        g->c = st->circle;
+        g->r_in = ANNULUS_IN * g->c.r;
+        g->r_out = ANNULUS_OUT * g->c.r;
+        g->img = frame_image(p, b, &job);
+        g->mask = glint_mask(p, b, d, &job);
+        g->limit = st->limit;
+        edge_range(&g->e, g->c.cy, g->r_out, &first, &last);
+    } else {
+        pt_ellipse_frame_init(&st->ellipse, &g->frame);
+        edge_range(&g->e, g->frame.cy, fmax(g->frame.a, g->frame.b) + REFINE_PX, &first, &last);
+    }
+    gather_share(first, last, blockIdx.x, &g->lo, &g->hi);
+}
+
+/* Whether edge i is within band of the ellipse of frame (near_ellipse() of
+ * omp/detect/hough.c); (x, y): the point, full frame. The ring of the
+ * outline's radii first: the distance to a point of the outline, which lies
+ * between b and a from the centre, is at least the gap to that range. */
+__device__ static int near_keep(const edge_view *e, int i, const pt_ellipse_frame *frame,
+                                double band, double *x, double *y)
+{
+    edge_point(e, i, x, y);
+    if (reject_ring(reject_dist2(frame->cx, frame->cy, *x, *y), frame->b - band,
+                    frame->a + band))
+        return 0;
+    return pt_ellipse_frame_within(frame, *x, *y, band);
+}
+
+__device__ static int gather_keep(const gather_job *g, int i, double *x, double *y)
+{
+    if (g->mode == GATHER_ANNULUS)
+        return annulus_keep(&g->e, i, &g->c, g->r_in, g->r_out, &g->img, g->limit, g->mask, x,
+                            y);
+    return near_keep(&g->e, i, &g->frame, REFINE_PX, x, y);
+}
+
 /* Block per share of the edges, job and lane: how many of its share's
- * edges are annulus points of the slot's circle (annulus_keep). */
+ * edges the gather keeps. */
 __global__ void __launch_bounds__(GATHER_THREADS) gather_count(pt_cuda_params p, pt_cuda_buffers b,
                                                                 pt_hough_dev d, int jobs,
-                                                                int max_height)
+                                                                int max_height, int mode)
 {
     __shared__ int warp_counts[GATHER_THREADS / 32];
     int j = blockIdx.y, slot = rank_slot(j, blockIdx.z, jobs);
     const pt_hough_stage *st = &d.stage[slot];
-    if (!st->active)
+    if (!gathers(st, mode))
         return;
-    const pt_cuda_eye_job job = b.jobs[j];
-    edge_view e = job_edges(&d, &job, j, max_height);
-    pt_circle c = st->circle;
-    pt_image img = frame_image(&p, &b, &job);
-    const uint8_t *mask = glint_mask(&p, &b, &d, &job);
-    double r_in = ANNULUS_IN * c.r, r_out = ANNULUS_OUT * c.r;
-    int first, last, lo, hi, mine = 0;
-    edge_range(&e, c.cy, r_out, &first, &last);
-    gather_share(first, last, blockIdx.x, &lo, &hi);
-    for (int i = lo + threadIdx.x; i < hi; i += GATHER_THREADS) {
+    gather_job g;
+    gather_setup(&p, &b, &d, j, st, mode, max_height, &g);
+    int mine = 0;
+    for (int i = g.lo + threadIdx.x; i < g.hi; i += GATHER_THREADS) {
         double x, y;
-        mine += annulus_keep(&e, i, &c, r_in, r_out, &img, st->limit, mask, &x, &y);
+        mine += gather_keep(&g, i, &x, &y);
     }
     share_count_store(&d, slot, mine, warp_counts);
 }
 
-/* Block per share of the edges, job and lane: its share's annulus points
- * to their places in the slot's list, after the points of the shares
- * before it (gather_count), so the list is in edge order; with thin, only
- * every stride-th of the list (pt_hough_thin_annulus: the ellipse RANSAC's
+/* Block per share of the edges, job and lane: its share's kept points to
+ * their places in the slot's list, after the points of the shares before
+ * it (gather_count), so the list is in edge order; with thin, only every
+ * stride-th of the list (pt_hough_thin_annulus: the ellipse RANSAC's
  * points). The first block sets the slot's point count. */
 __global__ void __launch_bounds__(GATHER_THREADS) gather_write(pt_cuda_params p, pt_cuda_buffers b,
                                                                 pt_hough_dev d, int jobs,
-                                                                int max_height, int thin)
+                                                                int max_height, int mode, int thin)
 {
     __shared__ int warp_counts[GATHER_THREADS / 32];
     int j = blockIdx.y, slot = rank_slot(j, blockIdx.z, jobs);
     pt_hough_stage *st = &d.stage[slot];
-    if (!st->active)
+    if (!gathers(st, mode))
         return;
     int at, total;
     share_offset(&d, slot, &at, &total);
@@ -327,21 +392,14 @@ __global__ void __launch_bounds__(GATHER_THREADS) gather_write(pt_cuda_params p,
         stride = (total + PT_HOUGH_ELLIPSE_POINTS - 1) / PT_HOUGH_ELLIPSE_POINTS;
     if (blockIdx.x == 0 && threadIdx.x == 0)
         st->n = (total + stride - 1) / stride;
-    const pt_cuda_eye_job job = b.jobs[j];
-    edge_view e = job_edges(&d, &job, j, max_height);
-    pt_circle c = st->circle;
-    pt_image img = frame_image(&p, &b, &job);
-    const uint8_t *mask = glint_mask(&p, &b, &d, &job);
-    double r_in = ANNULUS_IN * c.r, r_out = ANNULUS_OUT * c.r;
+    gather_job g;
+    gather_setup(&p, &b, &d, j, st, mode, max_height, &g);
     pt_point *pts = d.pts + (size_t)slot * d.s.edge_cap;
-    int first, last, lo, hi;
-    edge_range(&e, c.cy, r_out, &first, &last);
-    gather_share(first, last, blockIdx.x, &lo, &hi);
-    for (int t0 = lo; t0 < hi; t0 += GATHER_THREADS) {
+    for (int t0 = g.lo; t0 < g.hi; t0 += GATHER_THREADS) {
         int i = t0 + threadIdx.x, keep = 0;
         double x = 0.0, y = 0.0;
-        if (i < hi)
-            keep = annulus_keep(&e, i, &c, r_in, r_out, &img, st->limit, mask, &x, &y);
+        if (i < g.hi)
+            keep = gather_keep(&g, i, &x, &y);
         append_kept(keep, x, y, pts, stride, &at, warp_counts);
     }
 }
@@ -617,77 +675,6 @@ __global__ void __launch_bounds__(THREADS) ellipse_pick(pt_cuda_params p, pt_cud
     }
 }
 
-/* Whether edge i lies within band of the ellipse of frame (near_ellipse()
- * of omp/detect/hough.c); (x, y): the point, full frame. The ring of the
- * outline's radii first: the distance to a point of the outline, which
- * lies between b and a from the centre, is at least the gap to that
- * range. */
-__device__ static int near_keep(const edge_view *e, int i, const pt_ellipse_frame *frame,
-                                double band, double *x, double *y)
-{
-    edge_point(e, i, x, y);
-    if (reject_ring(reject_dist2(frame->cx, frame->cy, *x, *y), frame->b - band,
-                    frame->a + band))
-        return 0;
-    return pt_ellipse_frame_within(frame, *x, *y, band);
-}
-
-/* Block per share of the edges, job and lane while the slot's refits go
- * on: how many of the share's edges lie near its ellipse (near_keep). */
-__global__ void __launch_bounds__(GATHER_THREADS) near_count(pt_cuda_buffers b, pt_hough_dev d,
-                                                              int jobs, int max_height)
-{
-    __shared__ int warp_counts[GATHER_THREADS / 32];
-    int j = blockIdx.y, slot = rank_slot(j, blockIdx.z, jobs);
-    const pt_hough_stage *st = &d.stage[slot];
-    if (!st->active || !st->refining)
-        return;
-    const pt_cuda_eye_job job = b.jobs[j];
-    edge_view e = job_edges(&d, &job, j, max_height);
-    pt_ellipse_frame frame;
-    pt_ellipse_frame_init(&st->ellipse, &frame);
-    int first, last, lo, hi, mine = 0;
-    edge_range(&e, frame.cy, fmax(frame.a, frame.b) + REFINE_PX, &first, &last);
-    gather_share(first, last, blockIdx.x, &lo, &hi);
-    for (int i = lo + threadIdx.x; i < hi; i += GATHER_THREADS) {
-        double x, y;
-        mine += near_keep(&e, i, &frame, REFINE_PX, &x, &y);
-    }
-    share_count_store(&d, slot, mine, warp_counts);
-}
-
-/* Block per share of the edges, job and lane while the slot's refits go
- * on: the share's points near the ellipse to their places in edge order
- * (after near_count); the first block sets the point count. */
-__global__ void __launch_bounds__(GATHER_THREADS) near_write(pt_cuda_buffers b, pt_hough_dev d,
-                                                              int jobs, int max_height)
-{
-    __shared__ int warp_counts[GATHER_THREADS / 32];
-    int j = blockIdx.y, slot = rank_slot(j, blockIdx.z, jobs);
-    pt_hough_stage *st = &d.stage[slot];
-    if (!st->active || !st->refining)
-        return;
-    int at, total;
-    share_offset(&d, slot, &at, &total);
-    if (blockIdx.x == 0 && threadIdx.x == 0)
-        st->n = total;
-    const pt_cuda_eye_job job = b.jobs[j];
-    edge_view e = job_edges(&d, &job, j, max_height);
-    pt_ellipse_frame frame;
-    pt_ellipse_frame_init(&st->ellipse, &frame);
-    pt_point *pts = d.pts + (size_t)slot * d.s.edge_cap;
-    int first, last, lo, hi;
-    edge_range(&e, frame.cy, fmax(frame.a, frame.b) + REFINE_PX, &first, &last);
-    gather_share(first, last, blockIdx.x, &lo, &hi);
-    for (int t0 = lo; t0 < hi; t0 += GATHER_THREADS) {
-        int i = t0 + threadIdx.x, keep = 0;
-        double x = 0.0, y = 0.0;
-        if (i < hi)
-            keep = near_keep(&e, i, &frame, REFINE_PX, &x, &y);
-        append_kept(keep, x, y, pts, 1, &at, warp_counts);
-    }
-}
-
 /* Warp per job and lane while the slot's refits go on: the ellipse
  * refitted on the points near it (lib/detect/fit.h, bit for bit:
  * cuda/detect/warp_fit.cuh); the refits end where one fails. */
@@ -830,20 +817,26 @@ cudaError_t pt_cuda_hough_refine(const pt_hough_dev *d, const pt_cuda_params *p,
     dim3 models_grid((p->ransac_rows + MODEL_THREADS - 1) / MODEL_THREADS, jobs, lanes);
     for (int k0 = 0; k0 < ranks; k0 += lanes) {
         refine_start<<<blocks, 1, 0, stream>>>(*p, *b, *d, k0, jobs);
-        gather_count<<<shares, GATHER_THREADS, 0, stream>>>(*p, *b, *d, jobs, height);
-        gather_write<<<shares, GATHER_THREADS, 0, stream>>>(*p, *b, *d, jobs, height, 0);
+        gather_count<<<shares, GATHER_THREADS, 0, stream>>>(*p, *b, *d, jobs, height,
+                                                            GATHER_ANNULUS);
+        gather_write<<<shares, GATHER_THREADS, 0, stream>>>(*p, *b, *d, jobs, height,
+                                                            GATHER_ANNULUS, 0);
         ransac_models<<<models_grid, MODEL_THREADS, 0, stream>>>(*p, *b, *d, 0, jobs);
         ransac_rows<<<rows_grid, RANSAC_THREADS, 0, stream>>>(*p, *b, *d, 0, jobs);
         refine_circle<<<blocks, THREADS, 0, stream>>>(*p, *b, *d, k0, jobs, height);
         if (d->s.ellipse || d->s.refit) {
-            gather_count<<<shares, GATHER_THREADS, 0, stream>>>(*p, *b, *d, jobs, height);
-            gather_write<<<shares, GATHER_THREADS, 0, stream>>>(*p, *b, *d, jobs, height, 1);
+            gather_count<<<shares, GATHER_THREADS, 0, stream>>>(*p, *b, *d, jobs, height,
+                                                                GATHER_ANNULUS);
+            gather_write<<<shares, GATHER_THREADS, 0, stream>>>(*p, *b, *d, jobs, height,
+                                                                GATHER_ANNULUS, 1);
             ransac_models<<<models_grid, MODEL_THREADS, 0, stream>>>(*p, *b, *d, 1, jobs);
             ransac_rows<<<rows_grid, RANSAC_THREADS, 0, stream>>>(*p, *b, *d, 1, jobs);
             ellipse_pick<<<blocks, THREADS, 0, stream>>>(*p, *b, *d, jobs);
             for (int pass = 0; pass < 2; pass++) {
-                near_count<<<shares, GATHER_THREADS, 0, stream>>>(*b, *d, jobs, height);
-                near_write<<<shares, GATHER_THREADS, 0, stream>>>(*b, *d, jobs, height);
+                gather_count<<<shares, GATHER_THREADS, 0, stream>>>(*p, *b, *d, jobs, height,
+                                                                    GATHER_NEAR_ELLIPSE);
+                gather_write<<<shares, GATHER_THREADS, 0, stream>>>(*p, *b, *d, jobs, height,
+                                                                    GATHER_NEAR_ELLIPSE, 0);
                 ellipse_refit<<<blocks, 32, 0, stream>>>(*d, jobs);
             }
             refine_ellipse<<<blocks, THREADS, 0, stream>>>(*p, *b, *d, k0, jobs, height);
