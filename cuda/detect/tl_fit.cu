@@ -75,7 +75,6 @@ static __device__ __forceinline__ bool inlier(int ellipse, const pt_circle &c,
  * m is about 25 times the float error of the distance for coordinates up to
  * |cx| + |cy|, so every vote is the CPU's. */
 typedef struct {
-    int ellipse;
     pt_circle c;
     pt_ellipse_frame f;
     double band;
@@ -86,7 +85,6 @@ static __device__ vote_test vote_test_make(int ellipse, const pt_circle &c, cons
                                            double band)
 {
     vote_test k;
-    k.ellipse = ellipse;
     k.c = c;
     k.band = band;
     double cx = ellipse ? e.cx : c.cx, cy = ellipse ? e.cy : c.cy;
