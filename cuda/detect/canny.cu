@@ -129,7 +129,7 @@ __global__ void __launch_bounds__(PT_HOUGH_CANNY_BINS / 2) canny_thresholds(pt_h
     if (vmax <= CANNY_ZERO) {
         if (t == 0) {
             d.high[j] = 0.0f;
-            d.low[j] = (float)(d.s.canny_low * 0.0f);
+            d.low[j] = 0.0f;
         }
         return;
     }
