@@ -112,7 +112,7 @@ static void hough_destroy(void *instance)
                     d->off_dxy,   d->cand,       d->ncand,    d->task,       d->pts,
                     d->seed_ii,   d->nvote,      d->ndark,    d->seed_level, d->idx,
                     d->stage,     d->partials,   d->rcentre,  d->rlo,        d->gathered,
-                    d->models,    d->model_ok};
+                    d->models};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         cudaFree(bufs[i]);
     free(h);
@@ -210,7 +210,6 @@ static cudaError_t hough_create(const pt_config *cfg, int ellipse, const pt_cuda
     ALLOC(d->gathered, jobs * PT_HOUGH_GATHER_BLOCKS);
     d->model_rows = p->ransac_rows;
     ALLOC(d->models, jobs * p->ransac_rows);
-    ALLOC(d->model_ok, jobs * p->ransac_rows);
     d->acc = (float *)d->label;
     if (!s->gradient && st == cudaSuccess) {
         int radii = (diagonal < INT16_MAX ? diagonal : INT16_MAX) + 1;

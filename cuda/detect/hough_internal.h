@@ -135,8 +135,8 @@ typedef struct {
     pt_hough_stage *stage;       /* per slot */
     int2 *partials;              /* partials_per_job per slot: best (votes, row) per block */
     int *gathered;               /* PT_HOUGH_GATHER_BLOCKS per slot: points each block keeps */
-    pt_ellipse *models;          /* ransac_rows per slot: each row's model (a circle's r in a) */
-    int *model_ok;               /* ransac_rows per slot: the row has a model in range */
+    pt_ellipse *models;          /* ransac_rows per slot: each row's model (a circle's r in a;
+                                    a = -1: none, as tl's) */
     int model_rows;              /* ransac_rows */
     int partials_per_job;
     int slots;                   /* the chunk's most jobs */

@@ -408,8 +408,8 @@ __global__ void __launch_bounds__(GATHER_THREADS) gather_write(pt_cuda_params p,
 }
 
 /* Thread per row of the sample table, job and lane: the row's model (its
- * sample's fit, when its indices differ and the fit is in range) and
- * whether it has one. Apart from the votes, whose warps take a row each:
+ * sample's fit, when its indices differ and the fit is in range; a = -1
+ * where it has none). Apart from the votes, whose warps take a row each:
  * the fits run on distinct rows in every lane instead of the same fit on
  * all 32. */
 __global__ void __launch_bounds__(MODEL_THREADS) ransac_models(pt_cuda_params p, pt_cuda_buffers b,
@@ -440,9 +440,9 @@ __global__ void __launch_bounds__(MODEL_THREADS) ransac_models(pt_cuda_params p,
             e.a = c.r;
         }
     }
-    size_t at = (size_t)slot * d.model_rows + s;
-    d.models[at] = e;
-    d.model_ok[at] = ok;
+    if (!ok)
+        e.a = -1.0; /* a model's radius or axis is never negative */
+    d.models[(size_t)slot * d.model_rows + s] = e;
 }
 
 /* Block per RANSAC_ROWS rows of the sample table per job and lane, a warp
@@ -476,10 +476,11 @@ __global__ void __launch_bounds__(RANSAC_THREADS) ransac_rows(pt_cuda_params p, 
     int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     int s = blockIdx.x * RANSAC_ROWS + warp, votes = -1, row = -1;
     /* the row and its model (ransac_models) are the same on every lane */
-    size_t at = (size_t)slot * d.model_rows + s;
-    if (s < p.ransac_rows && d.model_ok[at]) {
+    pt_ellipse e = {0, 0, -1.0, 0, 0};
+    if (s < p.ransac_rows)
+        e = d.models[(size_t)slot * d.model_rows + s];
+    if (e.a >= 0.0) {
         int mine = 0;
-        pt_ellipse e = d.models[at];
         if (ellipse) {
             pt_ellipse_frame f;
             pt_ellipse_frame_init(&e, &f);
