@@ -9,7 +9,6 @@
 #include "eval/sweep_files.h"
 #include "eval/sweep_html.h"
 #include "lib/api/registry.h"
-#include "lib/io/frame_gain.h"
 #include "cli/cli.h"
 #include "cli/draw.h"
 #include "cli/inputs.h"
@@ -30,19 +29,6 @@ static pt_status load_named(const char *name, const pt_load_options *base, pt_fr
         stat(path, &st) != 0) {
         *hash = '\0';
         opt.page = atoi(hash + 1);
-        /* --gain auto: the file's first frame sets the gain of its others
-         * (pupiltrack(1), IMAGES), as where the sweep read them */
-        if (opt.gain < 1.0 && opt.page > 0) {
-            pt_load_options first = opt;
-            pt_frames f0 = {0};
-            first.page = 0;
-            first.gain = 1.0;
-            pt_status st0 = pt_image_load(path, &first, &f0, err);
-            if (st0 != PT_OK)
-                return st0;
-            opt.gain = pt_frame_gain_resolve(&opt, f0.count > 0 ? f0.frames[0] : NULL);
-            pt_frames_free(&f0);
-        }
     }
     return pt_image_load(path, &opt, out, err);
 }

@@ -4,7 +4,9 @@
  * applying it where asked (gain 0) and not by default. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/io/frame_gain.h"
 #include "lib/io/pt_image.h"
@@ -122,10 +124,56 @@ static void test_loader(void)
     pt_frames_free(&out);
 }
 
+/* One page of a stack asked for (opt.page) takes the gain of the stack's
+ * first page, as the whole stack read at once does. */
+static void test_page(void)
+{
+    char path[] = "/tmp/pt_frame_gain.XXXXXX.npy";
+    int fd = mkstemps(path, 4);
+    PT_CHECK(fd >= 0, "scratch file made");
+    if (fd < 0)
+        return;
+    FILE *f = fdopen(fd, "wb");
+    PT_CHECK(f != NULL, "scratch file opened");
+    if (!f) {
+        close(fd);
+        unlink(path);
+        return;
+    }
+    char head[128];
+    memset(head, ' ', sizeof head);
+    memcpy(head, "\223NUMPY\001\000v\000", 10);
+    const char dict[] = "{'descr': '|u1', 'fortran_order': False, 'shape': (2, 4, 4), }";
+    memcpy(head + 10, dict, sizeof dict - 1);
+    head[127] = '\n';
+    uint8_t pix[32];
+    for (int i = 0; i < 32; i++)
+        pix[i] = (uint8_t)(i < 16 ? 20 : 40); /* page 0: gain 5; page 1 alone: 2.5 */
+    int wrote = fwrite(head, 1, sizeof head, f) == sizeof head && fwrite(pix, 1, 32, f) == 32;
+    PT_CHECK(fclose(f) == 0 && wrote, "stack written");
+    pt_load_options opt;
+    pt_load_options_default(&opt);
+    opt.gain = 0.0;
+    pt_frames all, one;
+    pt_error err;
+    pt_error_clear(&err);
+    PT_CHECK(pt_image_load(path, &opt, &all, &err) == PT_OK && all.count == 2, "stack loads");
+    opt.page = 1;
+    PT_CHECK(pt_image_load(path, &opt, &one, &err) == PT_OK && one.count == 1, "page 1 loads");
+    if (all.count == 2 && one.count == 1)
+        PT_CHECK(all.frames[1]->buf[0] == 200 && one.frames[0]->buf[0] == 200,
+                 "page 1 alone takes page 0's gain: %d and %d", all.frames[1]->buf[0],
+                 one.frames[0]->buf[0]);
+    pt_frames_free(&all);
+    pt_frames_free(&one);
+    unlink(path);
+}
+
 int main(void)
 {
     test_rule();
     test_apply();
     test_loader();
+    test_page();
     return PT_TEST_SUMMARY("frame_gain");
 }

@@ -110,6 +110,27 @@ static pt_status read_whole_file(const char *path, uint8_t **data, size_t *size,
     return PT_OK;
 }
 
+/* With the automatic gain and one page other than the first asked for:
+ * *fixed = opt with the gain the file's first page sets (lib/io/frame_gain.h,
+ * a file's first frame sets the gain of all); *fixed untouched otherwise. */
+static pt_status first_page_gain(const char *path, const pt_load_options *opt,
+                                 pt_load_options *fixed, pt_error *err)
+{
+    if (!opt || opt->gain >= 1.0 || opt->page <= 0)
+        return PT_OK;
+    pt_load_options first = *opt;
+    pt_frames f0 = {0};
+    first.page = 0;
+    first.gain = 1.0;
+    pt_status st = pt_image_load(path, &first, &f0, err);
+    if (st != PT_OK)
+        return st;
+    *fixed = *opt;
+    fixed->gain = pt_frame_gain_resolve(opt, f0.count > 0 ? f0.frames[0] : NULL);
+    pt_frames_free(&f0);
+    return PT_OK;
+}
+
 pt_status pt_image_load(const char *path, const pt_load_options *opt,
                         pt_frames *out, pt_error *err)
 {
@@ -118,7 +139,13 @@ pt_status pt_image_load(const char *path, const pt_load_options *opt,
     out->count = 0;
     out->frames = NULL;
     out->page_errors = NULL;
-    pt_status st;
+    pt_load_options fixed;
+    fixed.gain = 0.0;
+    pt_status st = first_page_gain(path, opt, &fixed, err);
+    if (st != PT_OK)
+        return st;
+    if (fixed.gain >= 1.0)
+        opt = &fixed;
     if (pt_stack_path_kind(path) || pt_video_path_is_video(path)) {
         pt_load_options defaults;
         if (!opt) {
