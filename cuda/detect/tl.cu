@@ -43,6 +43,7 @@ static void tl_destroy(void *instance)
     cudaFree(in->d.refine_t);
     cudaFree(in->d.settled);
     cudaFree(in->d.check_t);
+    cudaFree(in->d.outline);
     cudaFree(in->d.levels);
     cudaFree(in->d.second);
     cudaFree(in->d.seconds);
@@ -79,6 +80,7 @@ static cudaError_t tl_create(const pt_config *cfg, int ellipse, const pt_cuda_pa
     d->shape_confidence = tl->shape_confidence;
     d->pupil_prior = tl->pupil_prior;
     d->flat = tl->flat;
+    d->crossings = tl->crossings;
     d->small_share = tl->small_share;
     d->small_also = tl->small_also;
     d->level_share = tl->level_share;
@@ -124,6 +126,7 @@ static cudaError_t tl_create(const pt_config *cfg, int ellipse, const pt_cuda_pa
     TL_ALLOC(d->refine_t, jobs);
     TL_ALLOC(d->settled, jobs);
     TL_ALLOC(d->check_t, jobs);
+    TL_ALLOC(d->outline, jobs);
     TL_ALLOC(d->levels, jobs);
     TL_ALLOC(d->second, jobs);
     TL_ALLOC(d->seconds, 1);

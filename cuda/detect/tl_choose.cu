@@ -8,11 +8,14 @@
  *   tl_settle  the refit kept when as credible and describing the same pupil;
  *              in circle mode with tl_shape=auto, the shape check's threshold
  *   tl_finish  the shape check's ellipse circle where it describes the border
- *              better (lib/detect/tl_shape.h), the half-pixel border offset,
- *              confidence and status */
+ *              better (lib/detect/tl_shape.h), the half-pixel border offset
+ *   tl_cross   a block per job: the outline on its border's mid-level
+ *              crossings (tl_crossings, cuda/detect/border_crossings.cuh)
+ *   tl_report  a warp per job: confidence and status */
 #include <math.h>
 
 #include "cuda/detect/tl_internal.h"
+#include "cuda/detect/border_crossings.cuh"
 
 #include "lib/detect/fit.h"
 #include "lib/params/params_tl.h"
@@ -290,17 +293,15 @@ static __device__ int warp_darker_core(const pt_image *img, const pt_circle *c,
     return pt_sb_dark_core(&levels);
 }
 
-/* Warp per job, as tl_choose. */
+/* Warp per job, as tl_choose: the outline reported (d.outline). */
 __global__ void __launch_bounds__(32) tl_finish(pt_cuda_params p, pt_cuda_buffers b, tl_dev d,
                                                 int jobs)
 {
     int j = blockIdx.x;
     if (j >= jobs)
         return;
-    pt_cuda_eye_result *out = b.results + j;
-    pt_cuda_eye_result r;
-    memset(&r, 0, sizeof r);
-    r.status = PT_DETECT_NOTFOUND;
+    tl_outline o;
+    memset(&o, 0, sizeof o);
     int settled = d.settled[j];
     if (settled >= 0) {
         pt_circle circle = d.fits[settled].circle;
@@ -332,18 +333,63 @@ __global__ void __launch_bounds__(32) tl_finish(pt_cuda_params p, pt_cuda_buffer
         circle.r += TL_BORDER_OFFSET;
         ellipse.a += TL_BORDER_OFFSET;
         ellipse.b += TL_BORDER_OFFSET;
-        const pt_cuda_eye_job job = b.jobs[j];
-        pt_image view = frame_view(p, b, job);
+        o.found = 1;
+        o.circle = circle;
+        o.ellipse = ellipse;
+    }
+    if (threadIdx.x == 0)
+        d.outline[j] = o;
+}
+
+/* Block of CROSS_THREADS per job: the outline on its border's mid-level
+ * crossings (tl_crossings, cuda/detect/border_crossings.cuh). */
+__global__ void __launch_bounds__(CROSS_THREADS) tl_cross(pt_cuda_params p, pt_cuda_buffers b,
+                                                          tl_dev d, int jobs)
+{
+    __shared__ cross_shared cross;
+    int j = blockIdx.x;
+    if (j >= jobs || !d.outline[j].found)
+        return;
+    tl_outline o = d.outline[j];
+    const pt_cuda_eye_job job = b.jobs[j];
+    pt_image view = frame_view(p, b, job);
+    pt_ellipse from = o.ellipse, to;
+    if (!d.ellipse)
+        pt_ellipse_from_circle(&o.circle, &from);
+    if (!block_border_crossings(&view, &from, &to, &cross) || threadIdx.x != 0)
+        return;
+    o.ellipse = to;
+    o.circle.cx = to.cx;
+    o.circle.cy = to.cy;
+    o.circle.r = 0.5 * (to.a + to.b);
+    d.outline[j] = o;
+}
+
+/* Warp per job: the outline's confidence, status and darker core (b.results). */
+__global__ void __launch_bounds__(32) tl_report(pt_cuda_params p, pt_cuda_buffers b, tl_dev d,
+                                                int jobs)
+{
+    int j = blockIdx.x;
+    if (j >= jobs)
+        return;
+    pt_cuda_eye_result *out = b.results + j;
+    pt_cuda_eye_result r;
+    memset(&r, 0, sizeof r);
+    r.status = PT_DETECT_NOTFOUND;
+    const tl_outline o = d.outline[j];
+    const pt_cuda_eye_job job = b.jobs[j];
+    pt_image view = frame_view(p, b, job);
+    if (o.found) {
         if (d.ellipse) {
-            r.ellipse = ellipse;
-            r.circle.cx = ellipse.cx;
-            r.circle.cy = ellipse.cy;
-            r.circle.r = 0.5 * (ellipse.a + ellipse.b);
-            r.confidence = warp_confidence(&view, &ellipse);
+            r.ellipse = o.ellipse;
+            r.circle.cx = o.ellipse.cx;
+            r.circle.cy = o.ellipse.cy;
+            r.circle.r = 0.5 * (o.ellipse.a + o.ellipse.b);
+            r.confidence = warp_confidence(&view, &o.ellipse);
             r.has_ellipse = 1;
         } else {
-            r.circle = circle;
-            r.confidence = warp_confidence_circle(&view, &circle);
+            r.circle = o.circle;
+            r.confidence = warp_confidence_circle(&view, &o.circle);
         }
         r.has_circle = 1;
         if (r.confidence < PT_CONFIDENCE_MIN)
@@ -351,11 +397,8 @@ __global__ void __launch_bounds__(32) tl_finish(pt_cuda_params p, pt_cuda_buffer
         else
             r.status = PT_DETECT_OK;
     }
-    if (r.status == PT_DETECT_OK) { /* the same on every lane */
-        const pt_cuda_eye_job job = b.jobs[j];
-        pt_image view = frame_view(p, b, job);
+    if (r.status == PT_DETECT_OK) /* the same on every lane */
         r.darker_core = warp_darker_core(&view, &r.circle, r.has_ellipse ? &r.ellipse : NULL);
-    }
     if (threadIdx.x == 0)
         *out = r;
 }
@@ -387,7 +430,11 @@ cudaError_t pt_tl_settle(const pt_cuda_params *p, const pt_cuda_buffers *b, cons
 cudaError_t pt_tl_finish(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,
                          int jobs, cudaStream_t stream)
 {
-    if (jobs > 0)
-        tl_finish<<<jobs, 32, 0, stream>>>(*p, *b, *d, jobs);
+    if (jobs <= 0)
+        return cudaSuccess;
+    tl_finish<<<jobs, 32, 0, stream>>>(*p, *b, *d, jobs);
+    if (d->crossings)
+        tl_cross<<<jobs, CROSS_THREADS, 0, stream>>>(*p, *b, *d, jobs);
+    tl_report<<<jobs, 32, 0, stream>>>(*p, *b, *d, jobs);
     return cudaGetLastError();
 }

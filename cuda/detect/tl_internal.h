@@ -58,6 +58,13 @@ typedef struct {
     pt_ellipse ellipse;
 } tl_fit;
 
+/* The outline a job reports, before its confidence (tl_finish, tl_cross). */
+typedef struct {
+    int found;        /* a fit stands */
+    pt_circle circle; /* circle mode's */
+    pt_ellipse ellipse; /* --ellipse's */
+} tl_outline;
+
 /* Device work buffers and settings of one detector instance (by value into launches). */
 typedef struct {
     /* settings */
@@ -70,6 +77,8 @@ typedef struct {
     double shape_confidence; /* tl_shape_confidence (lib/detect/tl_shape.h) */
     int pupil_prior;  /* tl_pupil_prior: the credible fit the winner encloses wins */
     int flat;         /* tl_flat: border pixels on flat edges leave (lib/detect/tl_flat.h) */
+    int crossings;    /* tl_crossings: the outline on its border's mid-level crossings
+                         (lib/detect/border_crossings.h) */
     double small_share; /* tl_small_share: the fine grid's small dark region (eye_levels.h) */
     double small_also;  /* tl_small_also: both dark levels tried (lib/detect/tl_small.h) */
     double level_share; /* tl_level_share: the refit threshold (lib/detect/tl_level.h) */
@@ -96,6 +105,7 @@ typedef struct {
     int *refine_t;       /* max_jobs: refit threshold, -1: no refit */
     int *settled;        /* max_jobs: index in fits of the fit that stands, -1: none */
     int *check_t;        /* max_jobs: shape-check threshold, -1: no check */
+    tl_outline *outline; /* max_jobs: the outline reported (tl_finish, tl_cross, tl_report) */
     int4 *levels;        /* max_jobs: (coarse dark, dark, surround, second dark level or -1)
                             grey levels (range=eye) */
     int *second;         /* max_jobs: the jobs whose slots past count are tried, in order */
@@ -192,7 +202,8 @@ cudaError_t pt_tl_choose(const pt_cuda_params *p, const pt_cuda_buffers *b, cons
  * mode with tl_shape=auto, the threshold of its shape check. */
 cudaError_t pt_tl_settle(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,
                          int jobs, cudaStream_t stream);
-/* Per job: the result (b->results). */
+/* Per job: the outline (the shape check's choice, the border offset, the
+ * mid-level crossings), then the result (b->results). */
 cudaError_t pt_tl_finish(const pt_cuda_params *p, const pt_cuda_buffers *b, const tl_dev *d,
                          int jobs, cudaStream_t stream);
 

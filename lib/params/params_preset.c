@@ -55,6 +55,7 @@ static const pt_preset_value paper_values[] = {
     {"tl_border", "pixels", TL},
     {"tl_shape", "circle", TL},
     {"tl_pupil_prior", "0", TL},
+    {"tl_crossings", "0", TL},
     {"tl_flat", "0", TL},
     /* Canny-Hough: Canny thresholds 80 % / 40 %, votes every angle step over
      * the whole circle, the peak's circle */

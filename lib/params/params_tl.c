@@ -95,5 +95,9 @@ const pt_param_def pt_tl_param_defs[] = {
     {"tl_flat", PT_PARAM_INT, offsetof(pt_config, tl.flat), 1, 0, 1, NULL, PT_ALG_TL,
      "1: border pixels on an edge flatter than a pupil of max_radius (a lid's chord, a straight "
      "shadow) leave the fit (tl_border=pixels); 0: every border pixel (the paper)"},
+    {"tl_crossings", PT_PARAM_INT, offsetof(pt_config, tl.crossings), 1, 0, 1, NULL, PT_ALG_TL,
+     "1: the outline is fitted again (an ellipse; its centre and mean radius in circle mode) "
+     "on the points where 128 rays from its centre cross the middle level between the pupil "
+     "and the border's outer side; 0: the border pixels' fit (the paper)"},
 };
 const int pt_tl_param_count = (int)(sizeof pt_tl_param_defs / sizeof pt_tl_param_defs[0]);

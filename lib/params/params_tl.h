@@ -50,6 +50,8 @@ typedef struct {
                           the iris, lib/detect/tl_nest.h); 0: the paper's best fit */
     int flat;          /* 1: border pixels on edges flatter than any pupil (a lid's chord)
                           leave the fit (lib/detect/tl_flat.h); 0: every border pixel */
+    int crossings;     /* 1: the outline fitted again on its border's mid-level crossings
+                          (lib/detect/border_crossings.h); 0: the border pixels' fit */
 } pt_tl_params;
 
 #endif

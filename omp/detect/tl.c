@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "lib/detect/border_crossings.h"
 #include "lib/detect/confidence.h"
 #include "lib/detect/eye_levels.h"
 #include "lib/contours/contours.h"
@@ -517,6 +518,20 @@ static pt_status tl_detect(const pt_eye_input *in, const pt_config *cfg,
     best.circle.r += TL_BORDER_OFFSET;
     best.ellipse.a += TL_BORDER_OFFSET;
     best.ellipse.b += TL_BORDER_OFFSET;
+    if (p->crossings) {
+        /* the outline on its border's mid-level crossings (lib/detect/border_crossings.h) */
+        pt_ellipse from, to;
+        if (opt->ellipse)
+            from = best.ellipse;
+        else
+            pt_ellipse_from_circle(&best.circle, &from);
+        if (pt_border_crossings(img, &from, &to)) {
+            best.ellipse = to;
+            best.circle.cx = to.cx;
+            best.circle.cy = to.cy;
+            best.circle.r = 0.5 * (to.a + to.b);
+        }
+    }
 
     if (opt->ellipse) {
         res->ellipse = best.ellipse;
