@@ -261,10 +261,12 @@ static void test_ellipse(fixture *fx, pt_omp_detector detect, const char *name)
 }
 
 /* An elongated pupil whose upper part a lid hides (bright from above a
- * straight lid edge): circle mode reports the centre and mean radius of the
- * border's ellipse with tl_shape=auto (lib/detect/tl_shape.h); a circle
- * through the visible arc with the wide band takes in the lid edge and
- * misses. */
+ * straight lid edge): on the border pixels' fit (tl_crossings=0), circle
+ * mode reports the centre and mean radius of the border's ellipse with
+ * tl_shape=auto (lib/detect/tl_shape.h), while a circle through the visible
+ * arc with the wide band takes in the lid edge and misses; the mid-level
+ * crossings (lib/detect/border_crossings.h, the default) then bring either
+ * mode's outline onto the border. */
 static void test_tl_lid_cut_ellipse(fixture *fx)
 {
     shape s = {120.3, 104.6, 44.0, 32.0, 0.0};
@@ -275,24 +277,33 @@ static void test_tl_lid_cut_ellipse(fixture *fx)
         for (int x = 0; x < W; x++)
             img->buf[(size_t)y * img->stride + x] = (uint8_t)(165 + rng_next(&seed) % 11);
     pt_roi full = {0, 0, W, H};
-    double mean_r = 0.5 * (s.a + s.b), err[2];
-    int saved = fx->cfg.tl.shape;
-    for (int shape_mode = PT_TL_SHAPE_AUTO; shape_mode <= PT_TL_SHAPE_CIRCLE; shape_mode++) {
-        fx->cfg.tl.shape = shape_mode;
-        pt_result r = run(fx, pt_omp_tl, img, full, 0, 10, 80, NULL);
-        err[shape_mode] = r.status == PT_DETECT_OK
-                              ? fmax(hypot(r.circle.cx - s.cx, r.circle.cy - s.cy),
-                                     fabs(r.circle.r - mean_r))
-                              : INFINITY;
-    }
+    double mean_r = 0.5 * (s.a + s.b), err[2], crossed[2];
+    int saved = fx->cfg.tl.shape, saved_crossings = fx->cfg.tl.crossings;
+    for (int crossings = 0; crossings <= 1; crossings++)
+        for (int shape_mode = PT_TL_SHAPE_AUTO; shape_mode <= PT_TL_SHAPE_CIRCLE; shape_mode++) {
+            fx->cfg.tl.shape = shape_mode;
+            fx->cfg.tl.crossings = crossings;
+            pt_result r = run(fx, pt_omp_tl, img, full, 0, 10, 80, NULL);
+            (crossings ? crossed : err)[shape_mode] =
+                r.status == PT_DETECT_OK ? fmax(hypot(r.circle.cx - s.cx, r.circle.cy - s.cy),
+                                                fabs(r.circle.r - mean_r))
+                                         : INFINITY;
+        }
+    fx->cfg.tl.crossings = saved_crossings;
+    for (int shape_mode = PT_TL_SHAPE_AUTO; shape_mode <= PT_TL_SHAPE_CIRCLE; shape_mode++)
+        PT_CHECK(crossed[shape_mode] <= 0.05 * mean_r,
+                 "tl lid-cut ellipse, tl_shape=%s with the crossings: %.2f px off",
+                 shape_mode == PT_TL_SHAPE_AUTO ? "auto" : "circle", crossed[shape_mode]);
     PT_CHECK(err[PT_TL_SHAPE_AUTO] <= 0.05 * mean_r,
              "tl lid-cut ellipse, tl_shape=auto: %.2f px off (centre or mean radius)",
              err[PT_TL_SHAPE_AUTO]);
     PT_CHECK(err[PT_TL_SHAPE_CIRCLE] > err[PT_TL_SHAPE_AUTO],
              "tl lid-cut ellipse: the circle (%.2f px off) is not better than auto (%.2f)",
              err[PT_TL_SHAPE_CIRCLE], err[PT_TL_SHAPE_AUTO]);
-    printf("tl lid-cut ellipse: auto %.2f px, circle %.2f px off\n", err[PT_TL_SHAPE_AUTO],
-           err[PT_TL_SHAPE_CIRCLE]);
+    printf("tl lid-cut ellipse: auto %.2f px, circle %.2f px off; with the crossings %.2f, "
+           "%.2f\n",
+           err[PT_TL_SHAPE_AUTO], err[PT_TL_SHAPE_CIRCLE], crossed[PT_TL_SHAPE_AUTO],
+           crossed[PT_TL_SHAPE_CIRCLE]);
     /* a round pupil keeps its circle: both modes agree */
     shape disc = {121.4, 98.7, 32.0, 32.0, 0.0};
     pt_image *round = draw_eye(W, H, &disc, 1, 7);
