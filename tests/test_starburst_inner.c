@@ -3,6 +3,7 @@
  * the pupil does not (also with a lid over part of it); the inner pass's
  * threshold, reach and ray lengths; the order of the iterations' fits; and
  * when the inner pass's answer is kept. */
+#include <math.h>
 #include <string.h>
 
 #include "lib/detect/starburst_inner.h"
@@ -50,17 +51,19 @@ static void test_levels(void)
              v.core, v.inner);
     PT_CHECK(pt_sb_dark_core(&v), "the iris outline holds a darker disc");
     pt_sb_inner ip;
-    PT_CHECK(pt_sb_inner_wanted(&iris, &v, 12.0, &ip), "the iris outline wants an inner pass");
+    PT_CHECK(pt_sb_inner_wanted(&iris, &v, 0.1, 12.0, &ip), "the iris outline wants an inner pass");
     PT_CHECK(ip.threshold == PT_SB_INNER_SHARE * 10, "inner threshold %g", ip.threshold);
     PT_CHECK(ip.reach == PT_SB_INNER_REACH * IRIS_R, "inner reach %g", ip.reach);
-    PT_CHECK(pt_sb_inner_wanted(&iris, &v, 2.0, &ip) && ip.threshold == 2.0,
+    PT_CHECK(ip.radius == PT_SB_INNER_RING * IRIS_R, "inner radii up to %g", ip.radius);
+    PT_CHECK(pt_sb_inner_wanted(&iris, &v, 0.1, 2.0, &ip) && ip.threshold == 2.0,
              "the inner pass never raises the threshold");
 
     pt_ellipse pupil = round_fit(PUPIL_R);
     pt_sb_levels_of(&img, &pupil, &v);
     PT_CHECK(v.core == 30 && v.inner == 30, "pupil outline: core %d, inner ring %d (30)", v.core,
              v.inner);
-    PT_CHECK(!pt_sb_dark_core(&v) && !pt_sb_inner_wanted(&pupil, &v, 12.0, &ip),
+    PT_CHECK(!pt_sb_dark_core(&v) && !pt_sb_fit_dark(&v, 1.0) &&
+                 !pt_sb_inner_wanted(&pupil, &v, 1.0, 12.0, &ip),
              "the pupil outline holds no darker disc");
 
     /* a lid over the top third of the pupil: the inner ring's lower
@@ -69,21 +72,61 @@ static void test_levels(void)
     pt_sb_levels_of(&img, &pupil, &v);
     PT_CHECK(v.core == 30 && v.inner == 30, "lid-cut pupil: core %d, inner ring %d (30)", v.core,
              v.inner);
-    PT_CHECK(!pt_sb_dark_core(&v), "a lid over part of the pupil is no darker disc");
+    PT_CHECK(!pt_sb_dark_core(&v) && !pt_sb_fit_dark(&v, 1.0),
+             "a lid over part of the pupil is no darker disc");
 
     /* a contrast below PT_SB_INNER_MIN is none either; the floor */
     pt_sb_levels weak = {PT_PUPIL_ANGLES, 30, 30 + PT_SB_INNER_MIN - 1};
     PT_CHECK(!pt_sb_dark_core(&weak), "a core 5 levels darker is no darker disc");
     pt_sb_levels just = {PT_PUPIL_ANGLES, 30, 30 + PT_SB_INNER_MIN};
-    PT_CHECK(pt_sb_inner_wanted(&iris, &just, 12.0, &ip) && ip.threshold == PT_SB_THRESHOLD_FLOOR,
+    PT_CHECK(pt_sb_inner_wanted(&iris, &just, 0.0, 12.0, &ip) &&
+                 ip.threshold == PT_SB_THRESHOLD_FLOOR,
              "the inner threshold is at least the floor (%g)", ip.threshold);
+
+    /* a weaker darker disc (PT_SB_INNER_WEAK) counts in a found outline only */
+    pt_sb_levels faint = {PT_PUPIL_ANGLES, 30, 30 + PT_SB_INNER_WEAK};
+    PT_CHECK(!pt_sb_dark_core(&faint), "tl's test: a core 4 levels darker is no darker disc");
+    PT_CHECK(pt_sb_fit_dark(&faint, PT_CONFIDENCE_MIN) &&
+                 pt_sb_inner_wanted(&iris, &faint, PT_CONFIDENCE_MIN, 12.0, &ip) &&
+                 ip.threshold == PT_SB_THRESHOLD_FLOOR,
+             "a found outline with a core 4 levels darker wants an inner pass");
+    PT_CHECK(!pt_sb_fit_dark(&faint, PT_CONFIDENCE_MIN - 0.01) &&
+                 !pt_sb_inner_wanted(&iris, &faint, PT_CONFIDENCE_MIN - 0.01, 12.0, &ip),
+             "an outline below the confidence: a core 4 levels darker is no darker disc");
+    pt_sb_levels fainter = {PT_PUPIL_ANGLES, 30, 30 + PT_SB_INNER_WEAK - 1};
+    PT_CHECK(!pt_sb_fit_dark(&fainter, 1.0), "a core 3 levels darker is no darker disc");
     pt_sb_levels few = {PT_PUPIL_ANGLES / 4 - 1, 30, 60};
-    PT_CHECK(!pt_sb_dark_core(&few), "too few angles inside the image: no darker disc");
+    PT_CHECK(!pt_sb_dark_core(&few) && !pt_sb_fit_dark(&few, 1.0),
+             "too few angles inside the image: no darker disc");
 
     /* an outline off the image: no angle, no darker disc */
     pt_ellipse off = {-500.0, -500.0, 20.0, 20.0, 0.0};
     pt_sb_levels_of(&img, &off, &v);
     PT_CHECK(v.valid == 0 && !pt_sb_dark_core(&v), "an outline off the image has no levels");
+}
+
+/* The inner pass's outline confidence: the low-contrast pupil's border
+ * blurred over a few pixels rises by less than the margin within 2 px
+ * of it, by more at the edge gap. */
+static void test_inner_confidence(void)
+{
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            double dx = x - CX, dy = y - CY, d = sqrt(dx * dx + dy * dy) - PUPIL_R;
+            /* a ramp from 30 to 40 over 20 px centred on the border */
+            double v = d <= -10 ? 30 : d >= 10 ? 40 : 35 + 0.5 * d;
+            pixels[y * W + x] = (uint8_t)(v + 0.5);
+        }
+    pt_image img = {W, H, W, pixels};
+    pt_ellipse pupil = round_fit(PUPIL_R);
+    double at2 = pt_sb_inner_confidence(&img, &pupil, PT_CONFIDENCE_OFFSET);
+    PT_CHECK(at2 == pt_confidence_ellipse(&img, &pupil),
+             "at PT_CONFIDENCE_OFFSET it is pt_confidence_ellipse (%g)", at2);
+    PT_CHECK(at2 < PT_CONFIDENCE_MIN, "2 px either side: %g, below the confidence", at2);
+    double at4 = pt_sb_inner_confidence(&img, &pupil, pt_sb_inner_offset(4));
+    PT_CHECK(at4 == 1.0, "the edge gap (4 px) either side: %g", at4);
+    PT_CHECK(pt_sb_inner_offset(1) == PT_CONFIDENCE_OFFSET && pt_sb_inner_offset(4) == 4.0,
+             "the offset is the edge gap, at least PT_CONFIDENCE_OFFSET");
 }
 
 static void test_choice(void)
@@ -113,6 +156,7 @@ static void test_choice(void)
 int main(void)
 {
     test_levels();
+    test_inner_confidence();
     test_choice();
     return PT_TEST_SUMMARY("starburst_inner");
 }

@@ -64,7 +64,8 @@ typedef struct {
     pt_ellipse ellipse;
     /* the inner pass (lib/detect/starburst_inner.h) */
     int inner;        /* iterating inside the first pass's fit */
-    double max_r;     /* radii RANSAC accepts, px; rays reach this far in the inner pass */
+    double max_r;     /* rays reach this far in the inner pass, px */
+    double fit_r;     /* radii RANSAC accepts, px (less in the inner pass) */
     double outer_conf; /* the first pass's answer while the inner pass runs; < 0: none */
     double outer_threshold;
     pt_circle outer_circle;

@@ -160,12 +160,14 @@ starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks, int finish)
     pt_image view = {dims.width, dims.height, p.pitch, b.smoothed + job.frame * p.plane};
     pt_circle cc;
     pt_ellipse ee;
-    double conf = select_step(&p, &job, st->max_r, &view, pts, n, s, &model,
+    /* the inner pass's fits by pt_sb_inner_confidence (lib/detect/starburst_inner.h) */
+    double off = st->inner ? pt_sb_inner_offset(pt_sb_gap(&p.sb, job.gap)) : 0.0;
+    double conf = select_step(&p, &job, st->fit_r, off, &view, pts, n, s, &model,
                               b.scratch_idx + (size_t)j * p.points_per_eye, &work, &cc, &ee);
     pt_sb_levels levels = {0, 0, 0};
     if (p.sb.inner_pass == PT_SB_INNER_ON)
         select_levels(&view, &ee, &work, &levels);
-    int dark = pt_sb_dark_core(&levels);
+    int dark = pt_sb_fit_dark(&levels, conf);
     /* thread 0 decides whether the block takes the visible test
      * (fit_choice=visible), before it updates the best so far */
     int wins = 0;
@@ -203,7 +205,7 @@ starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks, int finish)
     int converged = pt_sb_search_done(&p.sb, moved, p.converge_px, st->stall);
     pt_sb_inner ip;
     if (!st->inner && p.sb.inner_pass == PT_SB_INNER_ON &&
-        pt_sb_inner_wanted(&ee, &levels, st->threshold, &ip)) {
+        pt_sb_inner_wanted(&ee, &levels, conf, st->threshold, &ip)) {
         /* the inner pass, as omp/detect/starburst.c */
         st->inner = 1;
         st->outer_conf = st->best_conf;
@@ -214,6 +216,8 @@ starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks, int finish)
         st->threshold = ip.threshold;
         if (ip.reach < st->max_r)
             st->max_r = ip.reach;
+        if (ip.radius < st->fit_r)
+            st->fit_r = ip.radius;
         st->stall = 0;
         converged = 0;
     }

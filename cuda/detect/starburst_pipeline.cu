@@ -122,6 +122,7 @@ static __device__ void start_job(const pt_cuda_params &p, const pt_cuda_buffers 
     st->stall = 0;
     st->inner = 0;
     st->max_r = job.max_r;
+    st->fit_r = job.max_r;
     st->outer_conf = -1.0;
 }
 
@@ -466,7 +467,7 @@ __global__ void __launch_bounds__(PIPE_THREADS) ransac(pt_cuda_params p, pt_cuda
     pt_circle cc = {0, 0, 0}; /* as the select step starts them */
     pt_ellipse ee = {0, 0, 0, 0, 0};
     if (s < p.ransac_rows) {
-        if (sample_fit(&p, pts, n, s, job.min_r, b.state[j].max_r, &cc, &ee)) {
+        if (sample_fit(&p, pts, n, s, job.min_r, b.state[j].fit_r, &cc, &ee)) {
             int lo = q * n / lanes, hi = (q + 1) * n / lanes;
             votes = count_votes(pts + lo, hi - lo, &cc, &ee,
                                 pt_sb_fits_ellipse(&p.sb, p.ellipse), &p.sb,

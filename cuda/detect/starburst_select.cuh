@@ -233,9 +233,11 @@ static __device__ int select_refit_finish(const pt_sb_config *k, const pt_circle
     return 1;
 }
 
-/* pt_confidence_ellipse of e over the block: its samples one per thread,
- * the two counts summed (integers: any order gives the serial sums). */
-static __device__ double select_confidence(const pt_image *view, const pt_ellipse *e,
+/* pt_confidence_ellipse of e over the block (off > 0: the inner pass's
+ * pt_sb_inner_confidence, samples off px from the outline): its samples one
+ * per thread, the two counts summed (integers: any order gives the serial
+ * sums). */
+static __device__ double select_confidence(const pt_image *view, const pt_ellipse *e, double off,
                                            sb_select_shared *S)
 {
     double ct = 0, st = 0;
@@ -243,7 +245,8 @@ static __device__ double select_confidence(const pt_image *view, const pt_ellips
     int valid = 0, dark_inside = 0;
     for (int k = threadIdx.x; axes && k < PT_CONFIDENCE_SAMPLES; k += blockDim.x) {
         int dark = 0;
-        if (pt_confidence_sample(view, e, ct, st, k, &dark)) {
+        if (off > 0 ? pt_sb_inner_sample(view, e, ct, st, k, off, &dark)
+                    : pt_confidence_sample(view, e, ct, st, k, &dark)) {
             valid++;
             dark_inside += dark;
         }
@@ -342,10 +345,11 @@ static __device__ double select_visible(const pt_image *view, const pt_ellipse *
  * NULL: fitted here, on thread 0).
  * On return (to every thread) *cc / *ee: the iteration's circle and ellipse
  * (in circle mode ee is the circle or the refined ellipse it reports), and
- * the confidence of ee. max_r: the largest radius accepted (job->max_r, or
- * less in the inner pass). */
+ * the confidence of ee (off > 0: select_confidence's inner pass). max_r: the
+ * largest radius accepted (job->max_r, or less in the inner pass). */
 static __device__ double select_step(const pt_cuda_params *p, const pt_cuda_eye_job *job,
-                                     double max_r, const pt_image *view, const pt_point *gpts,
+                                     double max_r, double off, const pt_image *view,
+                                     const pt_point *gpts,
                                      int n, int s, const pt_cuda_sb_model *model, int *scratch,
                                      sb_select_shared *S, pt_circle *cc, pt_ellipse *ee)
 {
@@ -431,7 +435,7 @@ static __device__ double select_step(const pt_cuda_params *p, const pt_cuda_eye_
     }
     *cc = c;
     *ee = e;
-    return select_confidence(view, &e, S);
+    return select_confidence(view, &e, off, S);
 }
 
 #endif

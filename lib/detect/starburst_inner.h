@@ -9,18 +9,23 @@
  * by about the pupil-to-iris contrast, while inside a pupil the two are
  * one level. A fit holds a darker disc when its core is PT_SB_INNER_MIN or
  * more grey levels darker than its inner ring's lower quartile (a lid
- * across part of a pupil's inner ring does not raise it). Of the
- * iterations' fits, one without a darker disc beats one with it (then
- * fit_choice decides, lib/detect/starburst_choice.h). At the first
- * iteration whose fit holds a darker disc, Starburst goes on iterating
- * inside it (within max_iterations): from its centre, with the threshold
- * lowered to PT_SB_INNER_SHARE of that contrast (not below
- * PT_SB_THRESHOLD_FLOOR, never raised), its rays and the radii RANSAC
- * accepts held within PT_SB_INNER_REACH of its mean radius, so the limbus
- * is out of reach. The inner pass's best fit (pt_sb_fit_wins) is the answer
- * when it is found (confidence PT_CONFIDENCE_MIN) and its pupil score
- * (lib/detect/pupil_score.h) is at least PT_SB_INNER_SCORE of the first
- * pass's answer's (pt_sb_inner_kept); otherwise the first pass's stays.
+ * across part of a pupil's inner ring does not raise it), or, when its
+ * outline confidence reaches PT_CONFIDENCE_MIN, PT_SB_INNER_WEAK or more
+ * (pt_sb_fit_dark). Of the iterations' fits, one without a darker disc
+ * beats one with it (then fit_choice decides,
+ * lib/detect/starburst_choice.h). At the first iteration whose fit holds a
+ * darker disc, Starburst goes on iterating inside it (within
+ * max_iterations): from its centre, with the threshold lowered to
+ * PT_SB_INNER_SHARE of that contrast (not below PT_SB_THRESHOLD_FLOOR,
+ * never raised), its rays held within PT_SB_INNER_REACH of its mean radius,
+ * so the limbus is out of reach, and the radii RANSAC accepts within
+ * PT_SB_INNER_RING of it (the darker disc ends inside the inner ring). The
+ * inner pass's fits are judged by their outline confidence with the samples
+ * edge_gap px inside and outside the outline (pt_sb_inner_confidence). Its
+ * best fit (pt_sb_fit_wins) is the answer when it is found (confidence
+ * PT_CONFIDENCE_MIN) and its pupil score (lib/detect/pupil_score.h) is at
+ * least PT_SB_INNER_SCORE of the first pass's answer's (pt_sb_inner_kept);
+ * otherwise the first pass's stays.
  *
  * The levels are the smoothed frame's pixels at PT_PUPIL_ANGLES angles
  * (pt_sb_cos_sin, exact operations): both back ends read the same pixels,
@@ -35,8 +40,17 @@
 #include "lib/detect/starburst_ray.h"
 
 #define PT_SB_INNER_MIN 6          /* grey levels the core lies below the inner ring */
+/* The same in an outline found with confidence PT_CONFIDENCE_MIN or more
+ * (pupiltrack(1), inner_pass). Over the iterations' fits on 30 monocular
+ * synthetic and real sets, 5 of about 4500 around a pupil have their inner
+ * ring's lower quartile 4 or more grey levels above the core, against 28 of
+ * about 350 around an iris with 4 or 5 (a pupil a few levels darker than
+ * its iris, whose texture darkens part of the ring). An outline with too
+ * little support to be found is not judged on so small a step. */
+#define PT_SB_INNER_WEAK 4
+#define PT_SB_INNER_RING 0.55      /* the inner ring, a share of the axes */
 #define PT_SB_INNER_SHARE 0.4      /* the inner pass's threshold: this x that contrast */
-#define PT_SB_INNER_REACH 0.7      /* rays and radii within this x the fit's mean radius */
+#define PT_SB_INNER_REACH 0.7      /* rays within this x the fit's mean radius */
 #define PT_SB_INNER_SCORE 0.5      /* the inner answer's pupil score: at least this x the first's */
 
 /* The core (0.25 of the axes) and inner ring (0.55) levels of ellipse e at
@@ -49,8 +63,8 @@ static inline PT_HD int pt_sb_inner_angle(const pt_image *img, const pt_ellipse 
     double u = 0.25 * e->a * cp, v = 0.25 * e->b * sp;
     if (!pt_confidence_sample_at(img, e->cx + u * ct - v * st, e->cy + u * st + v * ct, core))
         return 0;
-    u = 0.55 * e->a * cp;
-    v = 0.55 * e->b * sp;
+    u = PT_SB_INNER_RING * e->a * cp;
+    v = PT_SB_INNER_RING * e->b * sp;
     return pt_confidence_sample_at(img, e->cx + u * ct - v * st, e->cy + u * st + v * ct, inner);
 }
 
@@ -76,7 +90,18 @@ static inline PT_HD int pt_sb_dark_core(const pt_sb_levels *v)
     return v->valid * 4 >= PT_PUPIL_ANGLES && v->inner - v->core >= PT_SB_INNER_MIN;
 }
 
-/* Whether an iteration's fit (confidence conf, dark: pt_sb_dark_core)
+/* Whether an iteration's fit with levels v and outline confidence conf
+ * holds a darker disc: pt_sb_dark_core, or, in an outline found with
+ * confidence PT_CONFIDENCE_MIN or more, a core PT_SB_INNER_WEAK or more
+ * grey levels below the inner ring (a pupil only a few grey levels darker
+ * than its iris, the iris's texture darkening part of the inner ring). */
+static inline PT_HD int pt_sb_fit_dark(const pt_sb_levels *v, double conf)
+{
+    return pt_sb_dark_core(v) || (v->valid * 4 >= PT_PUPIL_ANGLES && conf >= PT_CONFIDENCE_MIN &&
+                                  v->inner - v->core >= PT_SB_INNER_WEAK);
+}
+
+/* Whether an iteration's fit (confidence conf, dark: pt_sb_fit_dark)
  * replaces the best so far (best_conf, < 0: none; best_dark): a fit
  * without a darker disc beats one with it; otherwise the more confident,
  * the first of equals. */
@@ -92,22 +117,80 @@ static inline PT_HD int pt_sb_fit_better(double conf, int dark, double best_conf
 /* The settings of an inner pass. */
 typedef struct {
     double threshold; /* the edge threshold */
-    double reach;     /* rays and radii at most this long, px */
+    double reach;     /* rays at most this long, px */
+    double radius;    /* radii RANSAC accepts at most this long, px */
 } pt_sb_inner;
 
-/* Whether the converged fit e (levels v) wants an inner pass, and its
- * settings (threshold: the first pass's). */
+/* Whether fit e (levels v, outline confidence conf) wants an inner pass,
+ * and its settings (threshold: the first pass's). */
 static inline PT_HD int pt_sb_inner_wanted(const pt_ellipse *e, const pt_sb_levels *v,
-                                           double threshold, pt_sb_inner *out)
+                                           double conf, double threshold, pt_sb_inner *out)
 {
-    if (!pt_sb_dark_core(v))
+    if (!pt_sb_fit_dark(v, conf))
         return 0;
     double t = PT_SB_INNER_SHARE * (v->inner - v->core);
     if (t < PT_SB_THRESHOLD_FLOOR)
         t = PT_SB_THRESHOLD_FLOOR;
     out->threshold = t < threshold ? t : threshold;
     out->reach = PT_SB_INNER_REACH * 0.5 * (e->a + e->b);
+    out->radius = PT_SB_INNER_RING * 0.5 * (e->a + e->b);
     return 1;
+}
+
+/* The inner pass's outline confidence (pupiltrack(1), inner_pass): the
+ * share of pt_confidence_ellipse with its samples off px inside and
+ * outside the outline, off the edge gap (pt_sb_inner_offset). The border
+ * the lowered threshold looks for rises by a few grey levels across the
+ * smoothing's width, the rise pt_sb_cast measures over 2 edge_gap px: 2 px
+ * either side of it often see less than PT_CONFIDENCE_MARGIN of it, and the
+ * pupil found there would fall below PT_CONFIDENCE_MIN. */
+static inline PT_HD double pt_sb_inner_offset(int gap)
+{
+    return gap > PT_CONFIDENCE_OFFSET ? (double)gap : PT_CONFIDENCE_OFFSET;
+}
+
+/* Sample k of PT_CONFIDENCE_SAMPLES of that confidence: 0 when it falls
+ * outside the image, else 1 and *dark = inside darker by the margin (as
+ * pt_confidence_sample, off px from the outline). */
+static inline PT_HD int pt_sb_inner_sample(const pt_image *img, const pt_ellipse *e, double ct,
+                                           double st, int k, double off, int *dark)
+{
+    double phi = 2.0 * 3.14159265358979323846 * k / PT_CONFIDENCE_SAMPLES;
+    double cp, sp;
+    pt_sb_cos_sin(phi, &cp, &sp);
+    double ai = e->a - off, bi = e->b - off, ao = e->a + off, bo = e->b + off;
+    if (ai < 0.5)
+        ai = 0.5;
+    if (bi < 0.5)
+        bi = 0.5;
+    double ui = ai * cp, vi = bi * sp, uo = ao * cp, vo = bo * sp;
+    int inside, outside;
+    if (!pt_confidence_sample_at(img, e->cx + ui * ct - vi * st, e->cy + ui * st + vi * ct,
+                                 &inside) ||
+        !pt_confidence_sample_at(img, e->cx + uo * ct - vo * st, e->cy + uo * st + vo * ct,
+                                 &outside))
+        return 0;
+    *dark = outside - inside >= PT_CONFIDENCE_MARGIN;
+    return 1;
+}
+
+/* That confidence, serially (the CUDA back end takes the samples over a
+ * block and sums the counts: the same value). */
+static inline PT_HD double pt_sb_inner_confidence(const pt_image *img, const pt_ellipse *e,
+                                                  double off)
+{
+    double ct, st;
+    if (!pt_confidence_axes(e, &ct, &st))
+        return 0.0;
+    int valid = 0, dark_inside = 0;
+    for (int k = 0; k < PT_CONFIDENCE_SAMPLES; k++) {
+        int dark;
+        if (pt_sb_inner_sample(img, e, ct, st, k, off, &dark)) {
+            valid++;
+            dark_inside += dark;
+        }
+    }
+    return pt_confidence_from_counts(valid, dark_inside);
 }
 
 /* A ray length len limited in the inner pass (inner != 0) to reach px. */

@@ -172,10 +172,11 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
     pt_trace *trace = ov ? ov->trace : NULL; /* --draw-stages */
     int n = 0;
     /* the inner pass (lib/detect/starburst_inner.h): the first pass's answer
-     * and threshold, and the limits of the rays and radii */
+     * and threshold, the limit of the rays (max_r) and of the radii (fit_r) */
     int inner = 0;
     pt_ransac_fit outer = {0};
     double outer_conf = -1.0, outer_threshold = c.threshold, max_r = in->max_radius;
+    double fit_r = in->max_radius;
     int stall = 0; /* iterations in a row without a better fit (converge_stall) */
 
     for (int iter = 0; iter < (sb->max_iterations > 0 ? sb->max_iterations : 1); iter++) {
@@ -213,23 +214,26 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
             break;
         int found = pt_sb_fits_ellipse(&k, opt->ellipse)
                         ? pt_ransac_ellipse(pts, n, in->ransac, cfg->pre.ransac_samples,
-                                            cfg->pre.ransac_inlier, in->min_radius, max_r,
+                                            cfg->pre.ransac_inlier, in->min_radius, fit_r,
                                             scratch_idx, &fit)
                         : ransac_circle_band(pts, pt_sb_radial_on(&k) ? normals : NULL, n,
                                              in->ransac, cfg->pre.ransac_samples, &k,
-                                             in->min_radius, max_r, scratch_idx, &fit);
+                                             in->min_radius, fit_r, scratch_idx, &fit);
         if (!found)
             break;
         /* Iterations can wander off (a start in the iris finds the limbus):
          * the answer is the fit of all iterations that looks most like a
          * pupil: without a darker disc inside, then by fit_choice
          * (lib/detect/starburst_inner.h, lib/detect/starburst_choice.h). */
-        /* circle mode: fit.ellipse is the circle, or the refined ellipse it reports */
-        double conf = pt_confidence_ellipse(in->smoothed, &fit.ellipse);
+        /* circle mode: fit.ellipse is the circle, or the refined ellipse it
+         * reports; the inner pass's fits by pt_sb_inner_confidence */
+        double conf = inner ? pt_sb_inner_confidence(in->smoothed, &fit.ellipse,
+                                                     pt_sb_inner_offset(c.gap))
+                            : pt_confidence_ellipse(in->smoothed, &fit.ellipse);
         pt_sb_levels levels = {0, 0, 0};
         if (k.inner_pass == PT_SB_INNER_ON)
             pt_sb_levels_of(in->smoothed, &fit.ellipse, &levels);
-        int dark = pt_sb_dark_core(&levels);
+        int dark = pt_sb_fit_dark(&levels, conf);
         pt_trace_sb_fit(trace, &fit.ellipse, conf);
         int wins = pt_sb_fit_wins(&k, conf, dark, &fit.ellipse, best_conf, best_dark, &best.ellipse);
         if (!wins &&
@@ -252,7 +256,7 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
         start = clamp_to_roi(&c, centre);
         pt_sb_inner ip;
         if (!inner && k.inner_pass == PT_SB_INNER_ON &&
-            pt_sb_inner_wanted(&fit.ellipse, &levels, c.threshold, &ip)) {
+            pt_sb_inner_wanted(&fit.ellipse, &levels, conf, c.threshold, &ip)) {
             inner = 1;
             outer = best;
             outer_conf = best_conf;
@@ -261,6 +265,8 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
             c.threshold = ip.threshold;
             if (ip.reach < max_r)
                 max_r = ip.reach;
+            if (ip.radius < fit_r)
+                fit_r = ip.radius;
             stall = 0;
             continue;
         }
