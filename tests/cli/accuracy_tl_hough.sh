@@ -4,8 +4,9 @@
 #
 # Floors: the targets where they are met (tl mono >= 85 % within 10 %
 # relative error; tl on meye-dev beats the darkest-blob peer within 5 px,
-# 94.9 %, and within 10 %, 36.9 %, with the refit level on the dark side of
-# the border where the masks lie, -p tl_level_share=0.2); elsewhere
+# 94.9 %, and within 10 %, 36.9 %, with its outline on the dark side of the
+# border where the masks lie: the border pixels' fit, -p tl_crossings=0, at
+# the refit level -p tl_level_share=0.2); elsewhere
 # regression floors a few points under the figures measured when this was
 # written, with the target printed beside them (see the man page, PARAMETERS).
 
@@ -45,16 +46,18 @@ acc_check "$r" 86.6 "hough hough_refit=circle synth mono rel10" "95 %"
 
 MEYE=${PT_MEYE_DIR:-../shared/data/meye-dev}
 if [ -f "$MEYE/gt.csv" ] && [ -d "$MEYE/png" ]; then
+    # at defaults the outline lies on the middle of the border (the
+    # mid-level crossings), as starburst's and hough's: the masks lie about
+    # 1 px inside, so only the centre is checked
     acc_run "$MEYE/png" "$MEYE/gt.csv" -a tl
-    r=$(acc_rate "$TMP/acc.txt" "relative error <= 10 %")
-    acc_check "$r" 25 "tl meye-dev rel10" "the masks lie inside the border"
     r=$(acc_rate "$TMP/acc.txt" "centre error <= 5 px")
-    # measured 98.7 %
+    # measured 98.4 %
     acc_check "$r" 98 "tl meye-dev 5px" "98 %"
-    # the masks' convention (the dark side of the border), as hough's below
-    acc_run "$MEYE/png" "$MEYE/gt.csv" -a tl -p tl_level_share=0.2
+    # the masks' convention (the dark side of the border), as hough's below;
+    # measured 66.9 %
+    acc_run "$MEYE/png" "$MEYE/gt.csv" -a tl -p tl_crossings=0 -p tl_level_share=0.2
     r=$(acc_rate "$TMP/acc.txt" "relative error <= 10 %")
-    acc_check "$r" 36.9 "tl tl_level_share=0.2 meye-dev rel10" "beat darkest blob 36.9 %"
+    acc_check "$r" 36.9 "tl tl_crossings=0 tl_level_share=0.2 meye-dev rel10" "beat darkest blob 36.9 %"
     acc_run "$MEYE/png" "$MEYE/gt.csv" -a hough
     r=$(acc_rate "$TMP/acc.txt" "centre error <= 5 px")
     acc_check "$r" 98 "hough meye-dev 5px" "98 %"
