@@ -245,8 +245,8 @@ static __device__ double select_confidence(const pt_image *view, const pt_ellips
     int valid = 0, dark_inside = 0;
     for (int k = threadIdx.x; axes && k < PT_CONFIDENCE_SAMPLES; k += blockDim.x) {
         int dark = 0;
-        if (off > 0 ? pt_sb_inner_sample(view, e, ct, st, k, off, &dark)
-                    : pt_confidence_sample(view, e, ct, st, k, &dark)) {
+        if (pt_confidence_sample_off(view, e, ct, st, k, off > 0 ? off : PT_CONFIDENCE_OFFSET,
+                                     &dark)) {
             valid++;
             dark_inside += dark;
         }

@@ -38,16 +38,17 @@ static inline PT_HD int pt_confidence_sample_at(const pt_image *img, double x, d
     return 1;
 }
 
-/* Sample k's grey levels just inside and just outside the outline; 0 when
+/* Sample k's grey levels off px inside and outside the outline; 0 when
  * either falls outside the image. */
-static inline PT_HD int pt_confidence_levels(const pt_image *img, const pt_ellipse *e, double ct,
-                                             double st, int k, int *inside, int *outside)
+static inline PT_HD int pt_confidence_levels_off(const pt_image *img, const pt_ellipse *e,
+                                                 double ct, double st, int k, double off,
+                                                 int *inside, int *outside)
 {
     double phi = 2.0 * 3.14159265358979323846 * k / PT_CONFIDENCE_SAMPLES;
     double cp, sp;
     pt_sb_cos_sin(phi, &cp, &sp);
-    double ai = e->a - PT_CONFIDENCE_OFFSET, bi = e->b - PT_CONFIDENCE_OFFSET;
-    double ao = e->a + PT_CONFIDENCE_OFFSET, bo = e->b + PT_CONFIDENCE_OFFSET;
+    double ai = e->a - off, bi = e->b - off;
+    double ao = e->a + off, bo = e->b + off;
     if (ai < 0.5)
         ai = 0.5;
     if (bi < 0.5)
@@ -59,14 +60,30 @@ static inline PT_HD int pt_confidence_levels(const pt_image *img, const pt_ellip
                                    outside);
 }
 
-static inline PT_HD int pt_confidence_sample(const pt_image *img, const pt_ellipse *e, double ct,
-                                             double st, int k, int *dark)
+/* Sample k with the samples off px from the outline: 0 when it falls
+ * outside the image, else 1 and *dark = inside darker by the margin. */
+static inline PT_HD int pt_confidence_sample_off(const pt_image *img, const pt_ellipse *e,
+                                                 double ct, double st, int k, double off,
+                                                 int *dark)
 {
     int inside, outside;
-    if (!pt_confidence_levels(img, e, ct, st, k, &inside, &outside))
+    if (!pt_confidence_levels_off(img, e, ct, st, k, off, &inside, &outside))
         return 0;
     *dark = outside - inside >= PT_CONFIDENCE_MARGIN;
     return 1;
+}
+
+/* The same at the confidence's own offset, PT_CONFIDENCE_OFFSET. */
+static inline PT_HD int pt_confidence_levels(const pt_image *img, const pt_ellipse *e, double ct,
+                                             double st, int k, int *inside, int *outside)
+{
+    return pt_confidence_levels_off(img, e, ct, st, k, PT_CONFIDENCE_OFFSET, inside, outside);
+}
+
+static inline PT_HD int pt_confidence_sample(const pt_image *img, const pt_ellipse *e, double ct,
+                                             double st, int k, int *dark)
+{
+    return pt_confidence_sample_off(img, e, ct, st, k, PT_CONFIDENCE_OFFSET, dark);
 }
 
 static inline PT_HD int pt_confidence_axes(const pt_ellipse *e, double *ct, double *st)
@@ -86,7 +103,11 @@ static inline PT_HD double pt_confidence_from_counts(int valid, int dark_inside)
     return (double)dark_inside / valid;
 }
 
-static inline PT_HD double pt_confidence_ellipse(const pt_image *img, const pt_ellipse *e)
+/* The confidence of e with its samples off px from the outline (the
+ * inner pass's, lib/detect/starburst_inner.h); serially (a CUDA block or
+ * warp takes the samples side by side and sums the counts: the same value). */
+static inline PT_HD double pt_confidence_ellipse_off(const pt_image *img, const pt_ellipse *e,
+                                                     double off)
 {
     double ct, st;
     if (!pt_confidence_axes(e, &ct, &st))
@@ -94,12 +115,17 @@ static inline PT_HD double pt_confidence_ellipse(const pt_image *img, const pt_e
     int valid = 0, dark_inside = 0;
     for (int k = 0; k < PT_CONFIDENCE_SAMPLES; k++) {
         int dark;
-        if (pt_confidence_sample(img, e, ct, st, k, &dark)) {
+        if (pt_confidence_sample_off(img, e, ct, st, k, off, &dark)) {
             valid++;
             dark_inside += dark;
         }
     }
     return pt_confidence_from_counts(valid, dark_inside);
+}
+
+static inline PT_HD double pt_confidence_ellipse(const pt_image *img, const pt_ellipse *e)
+{
+    return pt_confidence_ellipse_off(img, e, PT_CONFIDENCE_OFFSET);
 }
 
 static inline PT_HD double pt_confidence_circle(const pt_image *img, const pt_circle *c)

@@ -149,48 +149,12 @@ static inline PT_HD double pt_sb_inner_offset(int gap)
     return gap > PT_CONFIDENCE_OFFSET ? (double)gap : PT_CONFIDENCE_OFFSET;
 }
 
-/* Sample k of PT_CONFIDENCE_SAMPLES of that confidence: 0 when it falls
- * outside the image, else 1 and *dark = inside darker by the margin (as
- * pt_confidence_sample, off px from the outline). */
-static inline PT_HD int pt_sb_inner_sample(const pt_image *img, const pt_ellipse *e, double ct,
-                                           double st, int k, double off, int *dark)
-{
-    double phi = 2.0 * 3.14159265358979323846 * k / PT_CONFIDENCE_SAMPLES;
-    double cp, sp;
-    pt_sb_cos_sin(phi, &cp, &sp);
-    double ai = e->a - off, bi = e->b - off, ao = e->a + off, bo = e->b + off;
-    if (ai < 0.5)
-        ai = 0.5;
-    if (bi < 0.5)
-        bi = 0.5;
-    double ui = ai * cp, vi = bi * sp, uo = ao * cp, vo = bo * sp;
-    int inside, outside;
-    if (!pt_confidence_sample_at(img, e->cx + ui * ct - vi * st, e->cy + ui * st + vi * ct,
-                                 &inside) ||
-        !pt_confidence_sample_at(img, e->cx + uo * ct - vo * st, e->cy + uo * st + vo * ct,
-                                 &outside))
-        return 0;
-    *dark = outside - inside >= PT_CONFIDENCE_MARGIN;
-    return 1;
-}
-
-/* That confidence, serially (the CUDA back end takes the samples over a
- * block and sums the counts: the same value). */
+/* That confidence (lib/detect/confidence.h's, its samples off px from the
+ * outline). */
 static inline PT_HD double pt_sb_inner_confidence(const pt_image *img, const pt_ellipse *e,
                                                   double off)
 {
-    double ct, st;
-    if (!pt_confidence_axes(e, &ct, &st))
-        return 0.0;
-    int valid = 0, dark_inside = 0;
-    for (int k = 0; k < PT_CONFIDENCE_SAMPLES; k++) {
-        int dark;
-        if (pt_sb_inner_sample(img, e, ct, st, k, off, &dark)) {
-            valid++;
-            dark_inside += dark;
-        }
-    }
-    return pt_confidence_from_counts(valid, dark_inside);
+    return pt_confidence_ellipse_off(img, e, off);
 }
 
 /* A ray length len limited in the inner pass (inner != 0) to reach px. */
