@@ -243,7 +243,7 @@ static inline PT_HD int pt_border_crossings(const pt_image *img, const pt_ellips
     for (int i = 0; i < n; i++)
         idx[i] = i;
     pt_ellipse fit;
-    int m = n;
+    int m = n, refit = 1; /* refit: the last round left points out */
     for (int round = 0; round < PT_CROSS_ROUNDS; round++) {
         if (!pt_fit_ellipse(pts, idx, m, &fit))
             return 0;
@@ -254,13 +254,15 @@ static inline PT_HD int pt_border_crossings(const pt_image *img, const pt_ellips
         for (int i = 0; i < m; i++)
             if (val[i] <= lim)
                 idx[kept++] = idx[i];
-        if (kept == m)
+        if (kept == m) {
+            refit = 0; /* fit is already that of the points kept */
             break;
+        }
         if (kept < PT_CROSS_MIN_POINTS)
             return 0;
         m = kept;
     }
-    if (!pt_fit_ellipse(pts, idx, m, &fit) || !pt_cross_accept(e, &fit))
+    if ((refit && !pt_fit_ellipse(pts, idx, m, &fit)) || !pt_cross_accept(e, &fit))
         return 0;
     *out = fit;
     return 1;
