@@ -102,7 +102,7 @@ static __device__ int block_border_crossings(const pt_image *img, const pt_ellip
     S->idx[k] = k;
     __syncthreads();
     pt_ellipse fit;
-    int m = n, refit = 1; /* refit: the last round left points out */
+    int m = n, refit = 1; /* refit: the last round left points out (its fit is stale) */
     for (int round = 0; round < PT_CROSS_ROUNDS; round++) {
         if (!block_cross_fit(m, S, &fit))
             return 0;
@@ -117,12 +117,12 @@ static __device__ int block_border_crossings(const pt_image *img, const pt_ellip
         if (in)
             S->idx[place] = from;
         __syncthreads();
-        if (kept == m) {
-            refit = 0; /* fit is already that of the points kept */
-            break;
-        }
-        if (kept < PT_CROSS_MIN_POINTS)
+        int next = pt_cross_round_next(kept, m);
+        if (next < 0)
             return 0;
+        refit = next;
+        if (!next)
+            break;
         m = kept;
     }
     if ((refit && !block_cross_fit(m, S, &fit)) || !pt_cross_accept(e, &fit))

@@ -207,6 +207,13 @@ static inline PT_HD int pt_cross_accept(const pt_ellipse *old, const pt_ellipse 
 /* The least number of crossings kept. */
 #define PT_CROSS_MIN_POINTS (PT_CROSS_RAYS / 3)
 
+/* After a round of step 4 kept `kept` of its m points: 1 to fit again,
+ * 0 when none left (the round's fit stands), -1 when too few are kept. */
+static inline PT_HD int pt_cross_round_next(int kept, int m)
+{
+    return kept == m ? 0 : kept < PT_CROSS_MIN_POINTS ? -1 : 1;
+}
+
 /* The whole search, serially: 1 and *out when the new outline stands. */
 static inline PT_HD int pt_border_crossings(const pt_image *img, const pt_ellipse *e,
                                             pt_ellipse *out)
@@ -243,7 +250,7 @@ static inline PT_HD int pt_border_crossings(const pt_image *img, const pt_ellips
     for (int i = 0; i < n; i++)
         idx[i] = i;
     pt_ellipse fit;
-    int m = n, refit = 1; /* refit: the last round left points out */
+    int m = n, refit = 1; /* refit: the last round left points out (its fit is stale) */
     for (int round = 0; round < PT_CROSS_ROUNDS; round++) {
         if (!pt_fit_ellipse(pts, idx, m, &fit))
             return 0;
@@ -254,12 +261,12 @@ static inline PT_HD int pt_border_crossings(const pt_image *img, const pt_ellips
         for (int i = 0; i < m; i++)
             if (val[i] <= lim)
                 idx[kept++] = idx[i];
-        if (kept == m) {
-            refit = 0; /* fit is already that of the points kept */
-            break;
-        }
-        if (kept < PT_CROSS_MIN_POINTS)
+        int next = pt_cross_round_next(kept, m);
+        if (next < 0)
             return 0;
+        refit = next;
+        if (!next)
+            break;
         m = kept;
     }
     if ((refit && !pt_fit_ellipse(pts, idx, m, &fit)) || !pt_cross_accept(e, &fit))
