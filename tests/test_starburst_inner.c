@@ -119,11 +119,11 @@ static void test_inner_confidence(void)
         }
     pt_image img = {W, H, W, pixels};
     pt_ellipse pupil = round_fit(PUPIL_R);
-    double at2 = pt_sb_inner_confidence(&img, &pupil, PT_CONFIDENCE_OFFSET);
+    double at2 = pt_confidence_ellipse_off(&img, &pupil, PT_CONFIDENCE_OFFSET);
     PT_CHECK(at2 == pt_confidence_ellipse(&img, &pupil),
              "at PT_CONFIDENCE_OFFSET it is pt_confidence_ellipse (%g)", at2);
     PT_CHECK(at2 < PT_CONFIDENCE_MIN, "2 px either side: %g, below the confidence", at2);
-    double at4 = pt_sb_inner_confidence(&img, &pupil, pt_sb_inner_offset(4));
+    double at4 = pt_confidence_ellipse_off(&img, &pupil, pt_sb_inner_offset(4));
     PT_CHECK(at4 == 1.0, "the edge gap (4 px) either side: %g", at4);
     PT_CHECK(pt_sb_inner_offset(1) == PT_CONFIDENCE_OFFSET && pt_sb_inner_offset(4) == 4.0,
              "the offset is the edge gap, at least PT_CONFIDENCE_OFFSET");

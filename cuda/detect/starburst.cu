@@ -160,7 +160,7 @@ starburst_select(pt_cuda_params p, pt_cuda_buffers b, int nblocks, int finish)
     pt_image view = {dims.width, dims.height, p.pitch, b.smoothed + job.frame * p.plane};
     pt_circle cc;
     pt_ellipse ee;
-    /* the inner pass's fits by pt_sb_inner_confidence (lib/detect/starburst_inner.h) */
+    /* the inner pass's fits at pt_sb_inner_offset (lib/detect/starburst_inner.h) */
     double off = st->inner ? pt_sb_inner_offset(pt_sb_gap(&p.sb, job.gap)) : 0.0;
     double conf = select_step(&p, &job, st->fit_r, off, &view, pts, n, s, &model,
                               b.scratch_idx + (size_t)j * p.points_per_eye, &work, &cc, &ee);

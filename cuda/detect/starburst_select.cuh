@@ -234,7 +234,7 @@ static __device__ int select_refit_finish(const pt_sb_config *k, const pt_circle
 }
 
 /* pt_confidence_ellipse of e over the block (off > 0: the inner pass's
- * pt_sb_inner_confidence, samples off px from the outline): its samples one
+ * pt_confidence_ellipse_off, samples off px from the outline): its samples one
  * per thread, the two counts summed (integers: any order gives the serial
  * sums). */
 static __device__ double select_confidence(const pt_image *view, const pt_ellipse *e, double off,

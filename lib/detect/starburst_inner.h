@@ -21,7 +21,7 @@
  * so the limbus is out of reach, and the radii RANSAC accepts within
  * PT_SB_INNER_RING of it (the darker disc ends inside the inner ring). The
  * inner pass's fits are judged by their outline confidence with the samples
- * edge_gap px inside and outside the outline (pt_sb_inner_confidence). Its
+ * edge_gap px inside and outside the outline (pt_sb_inner_offset). Its
  * best fit (pt_sb_fit_wins) is the answer when it is found (confidence
  * PT_CONFIDENCE_MIN) and its pupil score (lib/detect/pupil_score.h) is at
  * least PT_SB_INNER_SCORE of the first pass's answer's (pt_sb_inner_kept);
@@ -137,9 +137,9 @@ static inline PT_HD int pt_sb_inner_wanted(const pt_ellipse *e, const pt_sb_leve
     return 1;
 }
 
-/* The inner pass's outline confidence (pupiltrack(1), inner_pass): the
- * share of pt_confidence_ellipse with its samples off px inside and
- * outside the outline, off the edge gap (pt_sb_inner_offset). The border
+/* The inner pass's outline confidence (pupiltrack(1), inner_pass) is
+ * pt_confidence_ellipse_off with its samples this far inside and outside
+ * the outline: the edge gap, at least PT_CONFIDENCE_OFFSET. The border
  * the lowered threshold looks for rises by a few grey levels across the
  * smoothing's width, the rise pt_sb_cast measures over 2 edge_gap px: 2 px
  * either side of it often see less than PT_CONFIDENCE_MARGIN of it, and the
@@ -147,14 +147,6 @@ static inline PT_HD int pt_sb_inner_wanted(const pt_ellipse *e, const pt_sb_leve
 static inline PT_HD double pt_sb_inner_offset(int gap)
 {
     return gap > PT_CONFIDENCE_OFFSET ? (double)gap : PT_CONFIDENCE_OFFSET;
-}
-
-/* That confidence (lib/detect/confidence.h's, its samples off px from the
- * outline). */
-static inline PT_HD double pt_sb_inner_confidence(const pt_image *img, const pt_ellipse *e,
-                                                  double off)
-{
-    return pt_confidence_ellipse_off(img, e, off);
 }
 
 /* A ray length len limited in the inner pass (inner != 0) to reach px. */

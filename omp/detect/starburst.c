@@ -226,9 +226,9 @@ pt_status pt_omp_starburst(const pt_eye_input *in, const pt_config *cfg,
          * pupil: without a darker disc inside, then by fit_choice
          * (lib/detect/starburst_inner.h, lib/detect/starburst_choice.h). */
         /* circle mode: fit.ellipse is the circle, or the refined ellipse it
-         * reports; the inner pass's fits by pt_sb_inner_confidence */
-        double conf = inner ? pt_sb_inner_confidence(in->smoothed, &fit.ellipse,
-                                                     pt_sb_inner_offset(c.gap))
+         * reports; the inner pass's fits at pt_sb_inner_offset */
+        double conf = inner ? pt_confidence_ellipse_off(in->smoothed, &fit.ellipse,
+                                                        pt_sb_inner_offset(c.gap))
                             : pt_confidence_ellipse(in->smoothed, &fit.ellipse);
         pt_sb_levels levels = {0, 0, 0};
         if (k.inner_pass == PT_SB_INNER_ON)
