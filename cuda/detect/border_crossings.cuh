@@ -27,7 +27,9 @@ typedef struct {
     warp_fit_shared fs;
 } cross_shared;
 
-/* pt_cross_rank_value over the block, to every thread. */
+/* pt_cross_rank_value over the block, to every thread: each kept value
+ * counts the kept values ranked below it (the shared values are read by
+ * all lanes at once). */
 static __device__ double block_rank_value(const double *v, const int *keep, int count, int rank,
                                           cross_shared *S)
 {
@@ -36,12 +38,14 @@ static __device__ double block_rank_value(const double *v, const int *keep, int 
     __syncthreads();
     int k = threadIdx.x;
     if (k < count && (!keep || keep[k])) {
+        double mine = v[k];
         int below = 0;
-        for (int u = 0; u < count; u++)
-            if ((!keep || keep[u]) && (v[u] < v[k] || (v[u] == v[k] && u < k)))
-                below++;
+        for (int u = 0; u < count; u++) {
+            double vu = v[u];
+            below += (!keep || keep[u]) & ((vu < mine) | ((vu == mine) & (u < k)));
+        }
         if (below == rank)
-            S->stat = v[k];
+            S->stat = mine;
     }
     __syncthreads();
     double r = S->stat;

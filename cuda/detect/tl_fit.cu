@@ -3,13 +3,14 @@
  *
  *   tl_models  block per (256 rows of the sample table, task): thread per
  *              row fits its sample, the model kept for the votes.
- *   tl_ransac  block per (256 rows of the sample table, share of the points,
+ *   tl_ransac  block per (rows of the sample table, share of the points,
  *              task): each row's model's votes over the block's chunks of
  *              1024 points (shared memory; 128 in a launch of few tasks,
  *              whose votes then spread over more blocks), a thread a row
- *              for circles, a warp a row for ellipses (its lanes over the
- *              points, which share the ellipse's closest-point steps); the
- *              counts go to the row's total by atomics. Border
+ *              of 256 for circles; tl_ransac_ellipse: a warp a row for
+ *              ellipses (its lanes over the points, which share the
+ *              ellipse's closest-point steps), 8 rows a block in a launch
+ *              of few tasks; the counts go to the row's total by atomics. Border
  *              lists run from a few hundred to 10^5 points: splitting them
  *              keeps every block short. Circle votes first test in float
  *              with a margin far above float rounding and take the double
@@ -39,6 +40,7 @@
 #define RANSAC_SPLITS 32   /* blocks sharing the points of one row block */
 #define RANSAC_FEW_TASKS 8 /* launches of at most this many tasks ... */
 #define RANSAC_FEW_SPAN 128 /* ... give each block this many points */
+#define RANSAC_FEW_ROWS 8   /* ... and their ellipse votes this many rows: one a warp */
 #define TL_SHARED_REFIT 4096
 
 /* Model of table row s over the n points pts[0], pts[step], ...; 0 when its
@@ -169,6 +171,7 @@ __global__ void __launch_bounds__(RANSAC_THREADS)
     d.models[row] = e;
 }
 
+/* Circle votes: a thread a row of the block's RANSAC_THREADS rows. */
 __global__ void __launch_bounds__(RANSAC_THREADS)
     tl_ransac(pt_cuda_params p, tl_dev d, int jobs, int first, int span)
 {
@@ -182,55 +185,74 @@ __global__ void __launch_bounds__(RANSAC_THREADS)
     int chunks = (n + span - 1) / span;
     if (n < p.sample_size || split >= chunks)
         return;
-    double band = fit->band;
     const pt_point *pts = d.points + slot * d.cap;
     int s = blockIdx.x * RANSAC_THREADS + threadIdx.x;
-    int ell = tl_task_ellipse(d, jobs, at), rows = p.ransac_rows;
     int32_t *votes = d.votes + (size_t)slot * d.nblocks * RANSAC_THREADS;
     pt_ellipse e = {0, 0, 0, 0, 0};
-    if (s < rows)
+    if (s < p.ransac_rows)
         e = d.models[(size_t)slot * d.nblocks * RANSAC_THREADS + s];
-    bool valid = s < rows && e.a >= 0.0;
+    bool valid = s < p.ransac_rows && e.a >= 0.0;
     pt_circle c = {e.cx, e.cy, e.a};
-    vote_test k = vote_test_make(ell, c, e, band);
+    vote_test k = vote_test_make(0, c, e, fit->band);
     int count = 0;
-    if (ell) {
-        /* a warp a row, its lanes over the chunk's points: the lanes share
-         * the ellipse, so where one iterates to the closest point the
-         * others mostly do too (a thread a row leaves 31 lanes waiting on
-         * the one whose point needs it) */
-        __shared__ vote_test tests[RANSAC_THREADS];
-        __shared__ int row_votes[RANSAC_THREADS];
-        __shared__ bool row_valid[RANSAC_THREADS];
-        tests[threadIdx.x] = k;
-        row_votes[threadIdx.x] = 0;
-        row_valid[threadIdx.x] = valid;
-        int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-        for (int ch = split; ch < chunks; ch += RANSAC_SPLITS) {
-            int m = load_chunk(chunk, pts, ch * span, n, span, step);
-            for (int r = warp; r < RANSAC_THREADS; r += RANSAC_THREADS / 32) {
-                if (!row_valid[r])
-                    continue;
-                int mine = 0;
-                for (int i = lane; i < m; i += 32)
-                    mine += vote_ellipse(tests[r], chunk[i]);
-                mine = warp_isum(mine);
-                if (lane == 0)
-                    row_votes[r] += mine;
-            }
-        }
-        __syncthreads();
-        count = row_votes[threadIdx.x];
-    } else {
-        for (int ch = split; ch < chunks; ch += RANSAC_SPLITS) {
-            int m = load_chunk(chunk, pts, ch * span, n, span, step);
-            if (valid)
-                for (int i = 0; i < m; i++)
-                    count += vote_circle(k, chunk[i]);
-        }
+    for (int ch = split; ch < chunks; ch += RANSAC_SPLITS) {
+        int m = load_chunk(chunk, pts, ch * span, n, span, step);
+        if (valid)
+            for (int i = 0; i < m; i++)
+                count += vote_circle(k, chunk[i]);
     }
     if (valid && count)
         atomicAdd(&votes[s], count);
+}
+
+/* Ellipse votes: a warp a row, its lanes over the chunk's points (the
+ * lanes share the ellipse, so where one iterates to the closest point the
+ * others mostly do too; a thread a row leaves 31 lanes waiting on the one
+ * whose point needs it), `rows` rows a block (at most RANSAC_THREADS): a
+ * launch of few tasks (the shape check's 256 points, one frame) spreads
+ * its rows over as many blocks as the GPU has processors, one of many
+ * tasks reads each chunk once for RANSAC_THREADS rows. */
+__global__ void __launch_bounds__(RANSAC_THREADS)
+    tl_ransac_ellipse(pt_cuda_params p, tl_dev d, int jobs, int first, int span, int rows)
+{
+    __shared__ pt_point chunk[RANSAC_CHUNK];
+    __shared__ vote_test tests[RANSAC_THREADS];
+    int slot = blockIdx.z, split = blockIdx.y, at = first + slot;
+    const tl_task task = tl_task_at(d, jobs, at);
+    if (task.t < 0)
+        return;
+    const tl_fit *fit = d.fits + task.fit;
+    int step = tl_task_step(d, jobs, at, fit->n), n = (fit->n + step - 1) / step;
+    int chunks = (n + span - 1) / span;
+    if (n < p.sample_size || split >= chunks)
+        return;
+    const pt_point *pts = d.points + slot * d.cap;
+    int row0 = blockIdx.x * rows;
+    int32_t *votes = d.votes + (size_t)slot * d.nblocks * RANSAC_THREADS;
+    __shared__ bool row_valid[RANSAC_THREADS];
+    if (threadIdx.x < rows) {
+        int s = row0 + threadIdx.x;
+        pt_ellipse e = {0, 0, 0, 0, 0};
+        if (s < p.ransac_rows)
+            e = d.models[(size_t)slot * d.nblocks * RANSAC_THREADS + s];
+        row_valid[threadIdx.x] = s < p.ransac_rows && e.a >= 0.0;
+        pt_circle c = {e.cx, e.cy, e.a};
+        tests[threadIdx.x] = vote_test_make(1, c, e, fit->band);
+    }
+    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    for (int ch = split; ch < chunks; ch += RANSAC_SPLITS) {
+        int m = load_chunk(chunk, pts, ch * span, n, span, step); /* syncs: tests are set */
+        for (int r = warp; r < rows; r += RANSAC_THREADS / 32) {
+            if (!row_valid[r])
+                continue;
+            int v = 0;
+            for (int i = lane; i < m; i += 32)
+                v += vote_ellipse(tests[r], chunk[i]);
+            v = warp_isum(v);
+            if (lane == 0 && v)
+                atomicAdd(&votes[row0 + r], v);
+        }
+    }
 }
 
 #define SELECT_THREADS 256 /* tl_select's block */
@@ -264,6 +286,43 @@ static __device__ int block_votes(int ellipse, const pt_circle &c, const pt_elli
     return block_sum(votes, part);
 }
 
+/* The row of most votes among votes[0..rows), ties to the lowest (-1 when
+ * every row's model failed: votes -1), to every thread of tl_select's
+ * block: each thread's rows, then the warps' and the block's choice, each
+ * with the same rule. part: SELECT_WARPS pairs of shared memory. */
+static __device__ __forceinline__ void best_row_merge(int &v, int &s, int ov, int os)
+{
+    if (os >= 0 && (ov > v || (ov == v && (s < 0 || os < s)))) {
+        v = ov;
+        s = os;
+    }
+}
+
+static __device__ int block_best_row(const int32_t *votes, int rows, int2 *part)
+{
+    int best_v = -1, best_s = -1;
+    for (int s = threadIdx.x; s < rows; s += SELECT_THREADS) {
+        int v = votes[s];
+        if (v > best_v) { /* rows rise with s: ties keep the lower */
+            best_v = v;
+            best_s = s;
+        }
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+        int ov = __shfl_xor_sync(0xffffffffu, best_v, o);
+        int os = __shfl_xor_sync(0xffffffffu, best_s, o);
+        best_row_merge(best_v, best_s, ov, os);
+    }
+    if ((threadIdx.x & 31) == 0)
+        part[threadIdx.x >> 5] = make_int2(best_v, best_s);
+    __syncthreads();
+    best_v = -1;
+    best_s = -1;
+    for (int w = 0; w < SELECT_WARPS; w++)
+        best_row_merge(best_v, best_s, part[w].x, part[w].y);
+    return best_s;
+}
+
 /* pt_ransac_refit_inliers (lib/detect/ransac.h) on pts[idx[0..n)]
  * (pts[0..n) when idx is NULL) over a warp, bit for bit
  * (cuda/detect/warp_fit.cuh); lane 0 leaves the kept model in *c / *e.
@@ -287,6 +346,7 @@ __global__ void __launch_bounds__(SELECT_THREADS)
     __shared__ pt_point refit_pts[TL_SHARED_REFIT];
     __shared__ warp_fit_shared fit_s;
     __shared__ int part[SELECT_WARPS];
+    __shared__ int2 best_rows[SELECT_WARPS];
     int slot = blockIdx.x, at = first + slot;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const tl_task task = tl_task_at(d, jobs, at);
@@ -302,29 +362,22 @@ __global__ void __launch_bounds__(SELECT_THREADS)
     const pt_point *pts = d.points + slot * d.cap;
     double band = fit->band;
     int ell = tl_task_ellipse(d, jobs, at);
-    /* the best row: most votes, ties to the lowest row (every warp finds it) */
+    /* the best row: most votes, ties to the lowest row; its model as
+     * tl_models fitted it */
     const int32_t *votes = d.votes + (size_t)slot * d.nblocks * RANSAC_THREADS;
-    int best_v = -1, best_s = -1;
-    for (int s = lane; s < p.ransac_rows; s += 32) {
-        int v = votes[s];
-        if (v > best_v) { /* rows rise with s: ties keep the lower */
-            best_v = v;
-            best_s = s;
-        }
-    }
-    for (int o = 16; o > 0; o >>= 1) {
-        int ov = __shfl_xor_sync(0xffffffffu, best_v, o);
-        int os = __shfl_xor_sync(0xffffffffu, best_s, o);
-        if (os >= 0 && (ov > best_v || (ov == best_v && (best_s < 0 || os < best_s)))) {
-            best_v = ov;
-            best_s = os;
-        }
-    }
+    int best_s = block_best_row(votes, p.ransac_rows, best_rows);
     if (best_s < 0)
         return;
     pt_circle c = {0, 0, 0};
     pt_ellipse e = {0, 0, 0, 0, 0};
-    sample_model(p, ell, pts, n, step, best_s, job.min_r, job.max_r, &c, &e);
+    const pt_ellipse model = d.models[(size_t)slot * d.nblocks * RANSAC_THREADS + best_s];
+    if (ell) {
+        e = model;
+    } else {
+        c.cx = model.cx;
+        c.cy = model.cy;
+        c.r = model.a;
+    }
     pt_ellipse_frame f;
     if (ell)
         pt_ellipse_frame_init(&e, &f);
@@ -389,8 +442,16 @@ cudaError_t pt_tl_fit(const pt_cuda_params *p, const pt_cuda_buffers *b, const t
      * before, tl_models) */
     int span = count <= RANSAC_FEW_TASKS ? RANSAC_FEW_SPAN : RANSAC_CHUNK;
     tl_models<<<dim3(d->nblocks, 1, count), RANSAC_THREADS, 0, stream>>>(*p, *b, *d, jobs, first);
-    tl_ransac<<<dim3(d->nblocks, RANSAC_SPLITS, count), RANSAC_THREADS, 0, stream>>>(
-        *p, *d, jobs, first, span);
+    /* the tasks of a launch all fit ellipses or all circles (tl_task_ellipse) */
+    if (d->ellipse || first >= jobs * d->thresholds + jobs) {
+        int rows = count <= RANSAC_FEW_TASKS ? RANSAC_FEW_ROWS : RANSAC_THREADS;
+        int groups = (p->ransac_rows + rows - 1) / rows;
+        tl_ransac_ellipse<<<dim3(groups, RANSAC_SPLITS, count), RANSAC_THREADS, 0, stream>>>(
+            *p, *d, jobs, first, span, rows);
+    } else {
+        tl_ransac<<<dim3(d->nblocks, RANSAC_SPLITS, count), RANSAC_THREADS, 0, stream>>>(
+            *p, *d, jobs, first, span);
+    }
     tl_select<<<count, SELECT_THREADS, 0, stream>>>(*p, *b, *d, jobs, first);
     return cudaGetLastError();
 }

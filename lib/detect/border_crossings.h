@@ -150,7 +150,21 @@ static inline PT_HD double pt_cross_rank_value(const double *v, const int *keep,
     return 0.0;
 }
 
-/* Step 3 for ray k: its crossing into *p; 0 when the ray has none. */
+/* The smoothed frame at (x, y), bilinear, (x, y) known to lie in the frame. */
+static inline PT_HD double pt_cross_sample_in(const pt_image *img, double x, double y)
+{
+    pt_sb_view view;
+    view.buf = img->buf;
+    view.width = img->width;
+    view.height = img->height;
+    view.stride = img->stride;
+    return pt_sb_sample(&view, x, y);
+}
+
+/* Step 3 for ray k: its crossing into *p; 0 when the ray has none. The
+ * samples are read PT_CROSS_BATCH at a time before they are compared, so
+ * their reads overlap. */
+#define PT_CROSS_BATCH 8
 static inline PT_HD int pt_cross_point(const pt_image *img, const pt_cross_frame *f, int k,
                                        double pupil, double outer, double rise, pt_point *p)
 {
@@ -159,17 +173,33 @@ static inline PT_HD int pt_cross_point(const pt_image *img, const pt_cross_frame
     pt_cross_ray r = pt_cross_ray_at(f, k);
     double mid = 0.5 * (pupil + outer), best = 0.0, prev = 0.0;
     int found = 0, steps = (int)(2.0 * f->reach / PT_CROSS_STEP);
-    for (int i = 0; i <= steps; i++) {
+    /* A ray leaving the frame has no crossing. Each coordinate of the
+     * samples moves monotonically along the ray (every operation rounds
+     * monotonically), so all lie in the frame when the first and the last
+     * do. */
+    for (int i = 0; i <= steps; i += steps > 0 ? steps : 1) {
         double s = -f->reach + i * PT_CROSS_STEP, t = r.rho + s, v;
         if (!pt_cross_sample(img, r.ox + t * r.dx, r.oy + t * r.dy, &v))
             return 0;
-        if (i > 0 && prev < mid && v >= mid) {
-            double at = s - PT_CROSS_STEP + PT_CROSS_STEP * (mid - prev) / (v - prev);
-            if (!found || fabs(at) < fabs(best))
-                best = at;
-            found = 1;
+    }
+    for (int i0 = 0; i0 <= steps; i0 += PT_CROSS_BATCH) {
+        double batch[PT_CROSS_BATCH];
+        for (int j = 0; j < PT_CROSS_BATCH; j++) {
+            int i = i0 + j <= steps ? i0 + j : steps;
+            double s = -f->reach + i * PT_CROSS_STEP, t = r.rho + s;
+            batch[j] = pt_cross_sample_in(img, r.ox + t * r.dx, r.oy + t * r.dy);
         }
-        prev = v;
+        for (int j = 0; j < PT_CROSS_BATCH && i0 + j <= steps; j++) {
+            int i = i0 + j;
+            double s = -f->reach + i * PT_CROSS_STEP, v = batch[j];
+            if (i > 0 && prev < mid && v >= mid) {
+                double at = s - PT_CROSS_STEP + PT_CROSS_STEP * (mid - prev) / (v - prev);
+                if (!found || fabs(at) < fabs(best))
+                    best = at;
+                found = 1;
+            }
+            prev = v;
+        }
     }
     if (!found)
         return 0;
