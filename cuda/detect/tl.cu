@@ -47,6 +47,9 @@ static void tl_destroy(void *instance)
     cudaFree(in->d.levels);
     cudaFree(in->d.second);
     cudaFree(in->d.seconds);
+    cudaFree(in->d.kept);
+    cudaFree(in->d.kept_n);
+    cudaFree(in->d.check_from);
     if (in->body)
         cudaStreamDestroy(in->body);
     free(in);
@@ -130,6 +133,12 @@ static cudaError_t tl_create(const pt_config *cfg, int ellipse, const pt_cuda_pa
     TL_ALLOC(d->levels, jobs);
     TL_ALLOC(d->second, jobs);
     TL_ALLOC(d->seconds, 1);
+    if (!ellipse && d->shape == PT_TL_SHAPE_AUTO && d->thresholds > 0) {
+        size_t fits = jobs * (d->thresholds + 1);
+        TL_ALLOC(d->kept, fits * TL_KEPT_POINTS);
+        TL_ALLOC(d->kept_n, fits);
+        TL_ALLOC(d->check_from, jobs);
+    }
 #undef TL_ALLOC
     if (st == cudaSuccess)
         st = cudaMemset(d->seconds, 0, sizeof *d->seconds);

@@ -225,6 +225,8 @@ __global__ void tl_settle(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int job
     int winner = d.winner[j];
     d.settled[j] = -1;
     d.check_t[j] = -1;
+    if (d.check_from)
+        d.check_from[j] = -1;
     if (winner < 0)
         return;
     int settled = j * d.thresholds + winner, t = tl_threshold(d, j, winner);
@@ -241,6 +243,22 @@ __global__ void tl_settle(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int job
     d.settled[j] = settled;
     if (!d.ellipse && d.shape == PT_TL_SHAPE_AUTO)
         d.check_t[j] = t;
+    if (!d.check_from)
+        return;
+    /* the check's border is the standing fit's (the same threshold): where
+     * it is kept, the check fits it with the band of an ellipse task
+     * (tl_pick's) instead of labelling the threshold again */
+    d.check_from[j] = -1;
+    if (d.check_t[j] >= 0 && d.kept_n[settled] >= 0) {
+        tl_fit *check = d.fits + (size_t)jobs * (d.thresholds + 1) + j;
+        check->found = 0;
+        check->votes = 0;
+        check->flat = 0;
+        check->quality = 0.0;
+        check->n = d.kept_n[settled];
+        check->band = p.inlier;
+        d.check_from[j] = settled;
+    }
 }
 
 /* pt_tl_darker_core (lib/detect/tl_retry.h) over a warp: the angles'

@@ -144,7 +144,7 @@ __global__ void __launch_bounds__(RANSAC_THREADS)
     tl_models(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int jobs, int first)
 {
     int slot = blockIdx.z, at = first + slot;
-    const tl_task task = tl_task_at(d, jobs, at);
+    const tl_task task = tl_task_fit_at(d, jobs, at);
     int s = blockIdx.x * RANSAC_THREADS + threadIdx.x;
     if (task.t < 0 || s >= p.ransac_rows)
         return;
@@ -154,14 +154,15 @@ __global__ void __launch_bounds__(RANSAC_THREADS)
     if (n < p.sample_size)
         return;
     const pt_cuda_eye_job job = b.jobs[task.job];
-    const pt_point *pts = d.points + slot * d.cap;
+    const pt_point *pts = tl_task_points(d, jobs, at, slot);
     pt_circle c = {0, 0, 0};
     pt_ellipse e = {0, 0, 0, 0, 0};
     int ell = tl_task_ellipse(d, jobs, at);
     bool valid = sample_model(p, ell, pts, n, step, s, job.min_r, job.max_r, &c, &e);
     size_t row = (size_t)slot * d.nblocks * RANSAC_THREADS + s;
+    /* RANSAC adds its votes to the row's (tl_pick zeroed them where it ran) */
+    d.votes[row] = valid ? 0 : -1;
     if (!valid) {
-        d.votes[row] = -1;
         e.a = -1.0;
     } else if (!ell) {
         e.cx = c.cx;
@@ -218,7 +219,7 @@ __global__ void __launch_bounds__(RANSAC_THREADS)
     __shared__ pt_point chunk[RANSAC_CHUNK];
     __shared__ vote_test tests[RANSAC_THREADS];
     int slot = blockIdx.z, split = blockIdx.y, at = first + slot;
-    const tl_task task = tl_task_at(d, jobs, at);
+    const tl_task task = tl_task_fit_at(d, jobs, at);
     if (task.t < 0)
         return;
     const tl_fit *fit = d.fits + task.fit;
@@ -226,7 +227,7 @@ __global__ void __launch_bounds__(RANSAC_THREADS)
     int chunks = (n + span - 1) / span;
     if (n < p.sample_size || split >= chunks)
         return;
-    const pt_point *pts = d.points + slot * d.cap;
+    const pt_point *pts = tl_task_points(d, jobs, at, slot);
     int row0 = blockIdx.x * rows;
     int32_t *votes = d.votes + (size_t)slot * d.nblocks * RANSAC_THREADS;
     __shared__ bool row_valid[RANSAC_THREADS];
@@ -349,7 +350,7 @@ __global__ void __launch_bounds__(SELECT_THREADS)
     __shared__ int2 best_rows[SELECT_WARPS];
     int slot = blockIdx.x, at = first + slot;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const tl_task task = tl_task_at(d, jobs, at);
+    const tl_task task = tl_task_fit_at(d, jobs, at);
     if (task.t < 0)
         return;
     const int j = task.job;
@@ -359,9 +360,18 @@ __global__ void __launch_bounds__(SELECT_THREADS)
     if (n < p.sample_size)
         return; /* found = 0, quality 0 (tl_pick) */
     const pt_cuda_eye_job job = b.jobs[j];
-    const pt_point *pts = d.points + slot * d.cap;
+    const pt_point *pts = tl_task_points(d, jobs, at, slot);
     double band = fit->band;
     int ell = tl_task_ellipse(d, jobs, at);
+    /* a fit that may stand keeps its border for circle mode's shape check */
+    if (d.kept && at < jobs * d.thresholds + jobs) {
+        int kept = n_all <= TL_KEPT_POINTS ? n_all : -1;
+        pt_point *to = d.kept + (size_t)task.fit * TL_KEPT_POINTS;
+        for (int k = threadIdx.x; k < kept; k += SELECT_THREADS)
+            to[k] = pts[k];
+        if (threadIdx.x == 0)
+            d.kept_n[task.fit] = kept;
+    }
     /* the best row: most votes, ties to the lowest row; its model as
      * tl_models fitted it */
     const int32_t *votes = d.votes + (size_t)slot * d.nblocks * RANSAC_THREADS;

@@ -110,7 +110,16 @@ typedef struct {
                             grey levels (range=eye) */
     int *second;         /* max_jobs: the jobs whose slots past count are tried, in order */
     int *seconds;        /* 1: their number */
+    /* circle mode's shape check (tl_shape=auto; else NULL): the border points
+     * of each fit that may stand, up to TL_KEPT_POINTS of them, so that the
+     * check fits the standing fit's border without labelling its threshold
+     * again */
+    pt_point *kept;      /* max_jobs * (thresholds + 1) * TL_KEPT_POINTS */
+    int *kept_n;         /* max_jobs * (thresholds + 1): points kept, -1: none */
+    int *check_from;     /* max_jobs: the fit whose kept points the check takes, -1: none */
 } tl_dev;
+
+#define TL_KEPT_POINTS 4096
 
 /* Rounds of other slots' tasks that run only where they hold one
  * (pt_tl_round_runs), in a CUDA graph: the handles
@@ -158,7 +167,31 @@ static __device__ __forceinline__ tl_task tl_task_at(const tl_dev &d, int jobs, 
     }
     k.job -= jobs; /* circle mode's shape check */
     k.t = d.check_t[k.job];
+    /* with the standing fit's points kept, nothing to label (tl_task_fit_at) */
+    if (d.check_from && d.check_from[k.job] >= 0)
+        k.t = -1;
     return k;
+}
+
+/* A task as its RANSAC and choice see it: tl_task_at's, but a shape check
+ * on kept points is there to fit. */
+static __device__ __forceinline__ tl_task tl_task_fit_at(const tl_dev &d, int jobs, int task)
+{
+    tl_task k = tl_task_at(d, jobs, task);
+    if (k.t < 0 && task >= jobs * d.thresholds + jobs)
+        k.t = d.check_t[k.job];
+    return k;
+}
+
+/* The border points a task's RANSAC and choice take: its slot's, or the
+ * standing fit's kept ones for a shape check that uses them. */
+static __device__ __forceinline__ const pt_point *tl_task_points(const tl_dev &d, int jobs,
+                                                                 int task, int slot)
+{
+    int refits = jobs * d.thresholds + jobs;
+    if (d.check_from && task >= refits && d.check_from[task - refits] >= 0)
+        return d.kept + (size_t)d.check_from[task - refits] * TL_KEPT_POINTS;
+    return d.points + slot * d.cap;
 }
 
 /* The step between the n border points a task's RANSAC samples and votes
