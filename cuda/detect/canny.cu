@@ -24,13 +24,15 @@ __device__ static inline float magnitude(float gx, float gy)
     return sqrtf(gx * gx + gy * gy);
 }
 
-/* Tile of TILE x TILE outputs: rows of the horizontal pass (both kernels,
- * clamped to the roi) in shared memory, then the vertical pass; the largest
+/* Tile of TILE x TILE outputs: the rows of the horizontal pass (both
+ * kernels, clamped to the roi; a warp a row, its pixels read once into
+ * shared memory) in shared memory, then the vertical pass; the largest
  * magnitude of each job goes to vmax. */
 __global__ void canny_gradient(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev d)
 {
     extern __shared__ float rows[]; /* [TILE + 2R][TILE] smooth, then derivative */
     __shared__ float g[2 * PT_HOUGH_CANNY_MAX_RADIUS + 1], dg[2 * PT_HOUGH_CANNY_MAX_RADIUS + 1];
+    __shared__ uint8_t row_pix[ROWS_PER_PASS][TILE + 2 * PT_HOUGH_CANNY_MAX_RADIUS];
     const pt_cuda_eye_job job = b.jobs[blockIdx.z];
     int w = job.w, h = job.h;
     int tx0 = blockIdx.x * TILE, ty0 = blockIdx.y * TILE;
@@ -45,18 +47,26 @@ __global__ void canny_gradient(pt_cuda_params p, pt_cuda_buffers b, pt_hough_dev
     }
     __syncthreads();
     const uint8_t *img = b.smoothed + (size_t)job.frame * p.plane + (size_t)job.y0 * p.pitch + job.x0;
-    int nrows = TILE + 2 * R;
+    int nrows = TILE + 2 * R, ncols = TILE + 2 * R;
     float *smooth = rows, *deriv = rows + nrows * TILE;
     int lx = threadIdx.x, x = tx0 + lx;
+    /* each warp's row: its pixels with their borders (clamped to the roi),
+     * read once into pix */
+    uint8_t *pix = row_pix[threadIdx.y];
     for (int r = threadIdx.y; r < nrows; r += ROWS_PER_PASS) {
         int yy = ty0 - R + r;
         yy = yy < 0 ? 0 : yy >= h ? h - 1 : yy;
         const uint8_t *src = img + (size_t)yy * p.pitch;
+        __syncwarp(); /* the row before read by all lanes */
+        for (int c = lx; c < ncols; c += TILE) {
+            int xx = tx0 - R + c;
+            pix[c] = src[xx < 0 ? 0 : xx >= w ? w - 1 : xx];
+        }
+        __syncwarp();
         float sg = 0.0f, sd = 0.0f;
         if (x < w)
             for (int k = 0; k <= 2 * R; k++) {
-                int xx = x - R + k;
-                float v = src[xx < 0 ? 0 : xx >= w ? w - 1 : xx];
+                float v = pix[lx + k]; /* column x - R + k */
                 sg += g[k] * v;
                 sd += dg[k] * v;
             }
