@@ -172,38 +172,60 @@ __global__ void __launch_bounds__(RANSAC_THREADS)
     d.models[row] = e;
 }
 
+/* A vote launch's task in this block's slot (blockIdx.z) and share of its
+ * points (blockIdx.y): its fit, its points (every step-th of the fit's,
+ * n of them), and its rows' models and votes; 0 where the block has none. */
+typedef struct {
+    const tl_fit *fit;
+    const pt_point *pts;
+    int n, step, chunks;
+    const pt_ellipse *models;
+    int32_t *votes;
+} vote_job;
+
+static __device__ bool vote_job_at(const pt_cuda_params &p, const tl_dev &d, int jobs, int first,
+                                   int span, vote_job *v)
+{
+    int slot = blockIdx.z, at = first + slot;
+    const tl_task task = tl_task_fit_at(d, jobs, at);
+    if (task.t < 0)
+        return false;
+    v->fit = d.fits + task.fit;
+    v->step = tl_task_step(d, jobs, at, v->fit->n);
+    v->n = (v->fit->n + v->step - 1) / v->step;
+    v->chunks = (v->n + span - 1) / span;
+    if (v->n < p.sample_size || (int)blockIdx.y >= v->chunks)
+        return false;
+    v->pts = tl_task_points(d, jobs, at, slot);
+    v->models = d.models + (size_t)slot * d.nblocks * RANSAC_THREADS;
+    v->votes = d.votes + (size_t)slot * d.nblocks * RANSAC_THREADS;
+    return true;
+}
+
 /* Circle votes: a thread a row of the block's RANSAC_THREADS rows. */
 __global__ void __launch_bounds__(RANSAC_THREADS)
     tl_ransac(pt_cuda_params p, tl_dev d, int jobs, int first, int span)
 {
     __shared__ pt_point chunk[RANSAC_CHUNK];
-    int slot = blockIdx.z, split = blockIdx.y, at = first + slot;
-    const tl_task task = tl_task_at(d, jobs, at);
-    if (task.t < 0)
+    vote_job v;
+    if (!vote_job_at(p, d, jobs, first, span, &v))
         return;
-    const tl_fit *fit = d.fits + task.fit;
-    int step = tl_task_step(d, jobs, at, fit->n), n = (fit->n + step - 1) / step;
-    int chunks = (n + span - 1) / span;
-    if (n < p.sample_size || split >= chunks)
-        return;
-    const pt_point *pts = d.points + slot * d.cap;
     int s = blockIdx.x * RANSAC_THREADS + threadIdx.x;
-    int32_t *votes = d.votes + (size_t)slot * d.nblocks * RANSAC_THREADS;
     pt_ellipse e = {0, 0, 0, 0, 0};
     if (s < p.ransac_rows)
-        e = d.models[(size_t)slot * d.nblocks * RANSAC_THREADS + s];
+        e = v.models[s];
     bool valid = s < p.ransac_rows && e.a >= 0.0;
     pt_circle c = {e.cx, e.cy, e.a};
-    vote_test k = vote_test_make(0, c, e, fit->band);
+    vote_test k = vote_test_make(0, c, e, v.fit->band);
     int count = 0;
-    for (int ch = split; ch < chunks; ch += RANSAC_SPLITS) {
-        int m = load_chunk(chunk, pts, ch * span, n, span, step);
+    for (int ch = blockIdx.y; ch < v.chunks; ch += RANSAC_SPLITS) {
+        int m = load_chunk(chunk, v.pts, ch * span, v.n, span, v.step);
         if (valid)
             for (int i = 0; i < m; i++)
                 count += vote_circle(k, chunk[i]);
     }
     if (valid && count)
-        atomicAdd(&votes[s], count);
+        atomicAdd(&v.votes[s], count);
 }
 
 /* Ellipse votes: a warp a row, its lanes over the chunk's points (the
@@ -218,40 +240,32 @@ __global__ void __launch_bounds__(RANSAC_THREADS)
 {
     __shared__ pt_point chunk[RANSAC_CHUNK];
     __shared__ vote_test tests[RANSAC_THREADS];
-    int slot = blockIdx.z, split = blockIdx.y, at = first + slot;
-    const tl_task task = tl_task_fit_at(d, jobs, at);
-    if (task.t < 0)
-        return;
-    const tl_fit *fit = d.fits + task.fit;
-    int step = tl_task_step(d, jobs, at, fit->n), n = (fit->n + step - 1) / step;
-    int chunks = (n + span - 1) / span;
-    if (n < p.sample_size || split >= chunks)
-        return;
-    const pt_point *pts = tl_task_points(d, jobs, at, slot);
-    int row0 = blockIdx.x * rows;
-    int32_t *votes = d.votes + (size_t)slot * d.nblocks * RANSAC_THREADS;
     __shared__ bool row_valid[RANSAC_THREADS];
+    vote_job v;
+    if (!vote_job_at(p, d, jobs, first, span, &v))
+        return;
+    int row0 = blockIdx.x * rows;
     if (threadIdx.x < rows) {
         int s = row0 + threadIdx.x;
         pt_ellipse e = {0, 0, 0, 0, 0};
         if (s < p.ransac_rows)
-            e = d.models[(size_t)slot * d.nblocks * RANSAC_THREADS + s];
+            e = v.models[s];
         row_valid[threadIdx.x] = s < p.ransac_rows && e.a >= 0.0;
         pt_circle c = {e.cx, e.cy, e.a};
-        tests[threadIdx.x] = vote_test_make(1, c, e, fit->band);
+        tests[threadIdx.x] = vote_test_make(1, c, e, v.fit->band);
     }
     int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    for (int ch = split; ch < chunks; ch += RANSAC_SPLITS) {
-        int m = load_chunk(chunk, pts, ch * span, n, span, step); /* syncs: tests are set */
+    for (int ch = blockIdx.y; ch < v.chunks; ch += RANSAC_SPLITS) {
+        int m = load_chunk(chunk, v.pts, ch * span, v.n, span, v.step); /* syncs: tests are set */
         for (int r = warp; r < rows; r += RANSAC_THREADS / 32) {
             if (!row_valid[r])
                 continue;
-            int v = 0;
+            int votes = 0;
             for (int i = lane; i < m; i += 32)
-                v += vote_ellipse(tests[r], chunk[i]);
-            v = warp_isum(v);
-            if (lane == 0 && v)
-                atomicAdd(&votes[row0 + r], v);
+                votes += vote_ellipse(tests[r], chunk[i]);
+            votes = warp_isum(votes);
+            if (lane == 0 && votes)
+                atomicAdd(&v.votes[row0 + r], votes);
         }
     }
 }
