@@ -248,7 +248,6 @@ __global__ void tl_settle(pt_cuda_params p, pt_cuda_buffers b, tl_dev d, int job
     /* the check's border is the standing fit's (the same threshold): where
      * it is kept, the check fits it with the band of an ellipse task
      * (tl_pick's) instead of labelling the threshold again */
-    d.check_from[j] = -1;
     if (d.check_t[j] >= 0 && d.kept_n[settled] >= 0) {
         tl_fit *check = d.fits + (size_t)jobs * (d.thresholds + 1) + j;
         check->found = 0;
