@@ -104,17 +104,23 @@ static inline PT_HD pt_cross_ray pt_cross_ray_at(const pt_cross_frame *f, int k)
     return r;
 }
 
-/* The smoothed frame at (x, y), bilinear; 0 when it lies outside the frame. */
-static inline PT_HD int pt_cross_sample(const pt_image *img, double x, double y, double *v)
+/* The smoothed frame at (x, y), bilinear, (x, y) known to lie in the frame. */
+static inline PT_HD double pt_cross_sample_in(const pt_image *img, double x, double y)
 {
-    if (!(x >= 0.0 && y >= 0.0 && x <= img->width - 1 && y <= img->height - 1))
-        return 0;
     pt_sb_view view;
     view.buf = img->buf;
     view.width = img->width;
     view.height = img->height;
     view.stride = img->stride;
-    *v = pt_sb_sample(&view, x, y);
+    return pt_sb_sample(&view, x, y);
+}
+
+/* The smoothed frame at (x, y), bilinear; 0 when it lies outside the frame. */
+static inline PT_HD int pt_cross_sample(const pt_image *img, double x, double y, double *v)
+{
+    if (!(x >= 0.0 && y >= 0.0 && x <= img->width - 1 && y <= img->height - 1))
+        return 0;
+    *v = pt_cross_sample_in(img, x, y);
     return 1;
 }
 
@@ -148,17 +154,6 @@ static inline PT_HD double pt_cross_rank_value(const double *v, const int *keep,
             return v[k];
     }
     return 0.0;
-}
-
-/* The smoothed frame at (x, y), bilinear, (x, y) known to lie in the frame. */
-static inline PT_HD double pt_cross_sample_in(const pt_image *img, double x, double y)
-{
-    pt_sb_view view;
-    view.buf = img->buf;
-    view.width = img->width;
-    view.height = img->height;
-    view.stride = img->stride;
-    return pt_sb_sample(&view, x, y);
 }
 
 /* Step 3 for ray k: its crossing into *p; 0 when the ray has none. The
